@@ -1,0 +1,40 @@
+"""Errors a user can act on; the CLI prints their message on one line, never a traceback.
+
+>>> from mmlab.errors import BadCode
+>>> str(BadCode("code '12x4': 'x' is not a colour of a 4x6 game (expected 1-6 or A-F)"))
+"code '12x4': 'x' is not a colour of a 4x6 game (expected 1-6 or A-F)"
+"""
+
+from __future__ import annotations
+
+
+class MastermindError(Exception):
+    """Base class of every error mmlab raises for a user's input."""
+
+
+class BadSize(MastermindError):
+    """A game size that is malformed or outside the supported range."""
+
+
+class BadCode(MastermindError):
+    """A code of the wrong length, with an unknown character, or a colour out of range."""
+
+
+class BadFeedback(MastermindError):
+    """A feedback that cannot occur in this game, or is malformed."""
+
+
+class InconsistentFeedback(MastermindError):
+    """No code fits every answer given so far."""
+
+
+class SpaceTooLarge(MastermindError):
+    """A strategy needs the whole code space, and the game is too large to enumerate."""
+
+
+class UnknownStrategy(MastermindError):
+    """A strategy spec names no registered strategy, or a parameter it does not have."""
+
+
+class BadTree(MastermindError):
+    """A decision tree file that cannot be read, or does not fit the game."""

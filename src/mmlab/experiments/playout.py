@@ -1,0 +1,65 @@
+"""One game: a strategy guesses, a secret answers, the knowledge narrows, until the win.
+
+>>> from mmlab.game import Game
+>>> from mmlab.strategies import make_strategy
+>>> game = Game.parse_size("4x6")
+>>> record = play_game(game, make_strategy("knuth"), game.parse("1234"))
+>>> record.n_guesses, record.won
+(4, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from mmlab.game import Feedback, Game
+from mmlab.knowledge import Knowledge
+from mmlab.strategies import Strategy
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """The guesses played and the answers they got."""
+
+    game: Game
+    secret: int
+    guesses: tuple[int, ...]
+    feedbacks: tuple[Feedback, ...]
+
+    @property
+    def n_guesses(self) -> int:
+        return len(self.guesses)
+
+    @property
+    def won(self) -> bool:
+        return bool(self.feedbacks) and self.feedbacks[-1] == self.game.win
+
+    def __str__(self) -> str:
+        moves = ", ".join(f"{self.game.format(g)} {f}" for g, f in zip(self.guesses, self.feedbacks))
+        return f"secret {self.game.format(self.secret)}: {moves}"
+
+
+def play_game(
+    game: Game,
+    strategy: Strategy,
+    secret: int,
+    rng: np.random.Generator | None = None,
+    max_guesses: int | None = None,
+) -> GameRecord:
+    """Play ``strategy`` against a fixed ``secret`` until it wins (or ``max_guesses`` run out)."""
+    strategy.start(game, rng)
+    knowledge = Knowledge.initial(game)
+    limit = max_guesses if max_guesses is not None else game.n_codes
+    guesses: list[int] = []
+    feedbacks: list[Feedback] = []
+    while len(guesses) < limit:
+        guess = strategy.guess(knowledge)
+        fb = game.score(secret, guess)
+        guesses.append(guess)
+        feedbacks.append(fb)
+        if fb == game.win:
+            break
+        knowledge = knowledge.update(guess, fb)
+    return GameRecord(game, secret, tuple(guesses), tuple(feedbacks))

@@ -1,0 +1,78 @@
+"""Feedback: ``Feedback(black, white)`` at the edges, ``black * (pegs + 1) + white`` inside kernels.
+
+>>> Feedback(1, 2).code(4)
+7
+>>> Feedback.from_code(7, 4)
+Feedback(black=1, white=2)
+>>> parse_feedback("BWW")
+Feedback(black=1, white=2)
+>>> parse_feedback("1,2")
+Feedback(black=1, white=2)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from mmlab.errors import BadFeedback
+
+
+class Feedback(NamedTuple):
+    """The codemaker's answer: pegs right in colour and place, and right in colour only."""
+
+    black: int
+    white: int
+
+    def code(self, pegs: int) -> int:
+        """The small integer used inside kernels."""
+        return self.black * (pegs + 1) + self.white
+
+    @staticmethod
+    def from_code(code: int, pegs: int) -> "Feedback":
+        black, white = divmod(int(code), pegs + 1)
+        return Feedback(black, white)
+
+    def __str__(self) -> str:
+        return f"{self.black},{self.white}"
+
+
+def possible_feedbacks(pegs: int, with_white: bool = True) -> list[Feedback]:
+    """Every answer that can occur, from the winning one down, in the order of 000's Table 1.
+
+    >>> len(possible_feedbacks(4))
+    14
+    """
+    out = []
+    for black in range(pegs, -1, -1):
+        whites = range(pegs - black, -1, -1) if with_white else [0]
+        for white in whites:
+            if black == pegs - 1 and white == 1:
+                continue  # all pegs right in colour, all but one in place: impossible
+            out.append(Feedback(black, white))
+    return out
+
+
+_NUMBERS = re.compile(r"^\s*(\d+)\s*[,;/ ]\s*(\d+)\s*$")
+
+
+def parse_feedback(text: str) -> Feedback:
+    """Parse ``1 2``, ``1,2``, ``BWW`` (B = black, W = white, ``-``/``.`` ignored) or ``0``.
+
+    Whether the feedback can occur in a given game is checked by ``Game.check_feedback``.
+    """
+    s = text.strip()
+    m = _NUMBERS.match(s)
+    if m:
+        return Feedback(int(m.group(1)), int(m.group(2)))
+    if s.isdigit() and len(s) == 1:
+        return Feedback(int(s), 0)
+    letters = s.upper().replace(" ", "").replace("-", "").replace(".", "").replace("_", "")
+    if letters == "" or letters == "NONE":
+        return Feedback(0, 0)
+    if set(letters) <= {"B", "W"}:
+        return Feedback(letters.count("B"), letters.count("W"))
+    raise BadFeedback(
+        f"cannot read the answer {text!r}: give black and white as two numbers ('1 2' or '1,2') "
+        "or as pegs ('BWW')"
+    )

@@ -1,0 +1,173 @@
+"""Numba kernels: feedback and partitions on plain arrays.
+
+Codes are rows of a ``digits`` array (``uint8``, colours ``0..m-1``) with a matching ``counts``
+array (``uint8``, how often each colour occurs). A feedback is the small integer
+``black * (pegs + 1) + white``. Every kernel has a pure-Python reference in
+``tests/game/test_kernels.py``.
+
+>>> import numpy as np
+>>> d = np.array([[0, 0, 1, 1], [0, 1, 2, 3]], dtype=np.uint8)
+>>> c = np.array([[2, 2, 0, 0, 0, 0], [1, 1, 1, 1, 0, 0]], dtype=np.uint8)
+>>> int(feedback_pair(d[0], c[0], d[1], c[1], True))   # 1122 vs 1234: black 1, white 1
+6
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+# Columns of the statistics returned by ``partition_stats``.
+STAT_LARGEST = 0  # size of the largest part (Knuth: minimise)
+STAT_SUM_SQUARES = 1  # sum of squared part sizes (Irving: minimise sum/K, the expected part size)
+STAT_PARTS = 2  # number of non-empty parts (Kooi's most parts: maximise)
+STAT_ENTROPY = 3  # entropy of the partition in bits (Neuwirth: maximise)
+N_STATS = 4
+
+
+@numba.njit(cache=True, nogil=True)
+def feedback_pair(g_digits, g_counts, s_digits, s_counts, with_white):
+    """Feedback code of guess ``g`` against secret ``s`` (Knuth's definition)."""
+    pegs = g_digits.shape[0]
+    black = 0
+    for p in range(pegs):
+        if g_digits[p] == s_digits[p]:
+            black += 1
+    if not with_white:
+        return black * (pegs + 1)
+    total = 0
+    for c in range(g_counts.shape[0]):
+        a = g_counts[c]
+        b = s_counts[c]
+        total += a if a < b else b
+    return black * (pegs + 1) + (total - black)
+
+
+@numba.njit(cache=True, nogil=True)
+def _present_colours(g_counts):
+    """The colours present in a guess and their multiplicities, as two small arrays."""
+    k = 0
+    for c in range(g_counts.shape[0]):
+        if g_counts[c] > 0:
+            k += 1
+    cols = np.empty(k, dtype=np.int64)
+    mult = np.empty(k, dtype=np.int64)
+    k = 0
+    for c in range(g_counts.shape[0]):
+        if g_counts[c] > 0:
+            cols[k] = c
+            mult[k] = g_counts[c]
+            k += 1
+    return cols, mult
+
+
+@numba.njit(cache=True, nogil=True)
+def _feedback_row(g_digits, g_counts, digits, counts, cand, with_white, out):
+    """Write the feedback of one guess against the codes ``cand`` (row indices) into ``out``."""
+    pegs = g_digits.shape[0]
+    cols, mult = _present_colours(g_counts)
+    for j in range(cand.shape[0]):
+        s = cand[j]
+        black = 0
+        for p in range(pegs):
+            if g_digits[p] == digits[s, p]:
+                black += 1
+        if with_white:
+            total = 0
+            for k in range(cols.shape[0]):
+                b = counts[s, cols[k]]
+                a = mult[k]
+                total += a if a < b else b
+            out[j] = black * (pegs + 1) + (total - black)
+        else:
+            out[j] = black * (pegs + 1)
+
+
+@numba.njit(cache=True, nogil=True)
+def feedback_against(g_digits, g_counts, digits, counts, cand, with_white):
+    """Feedback codes (``uint8``) of one guess against the codes ``cand``."""
+    out = np.empty(cand.shape[0], dtype=np.uint8)
+    _feedback_row(g_digits, g_counts, digits, counts, cand, with_white, out)
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _stats_of_histogram(hist, total, out_row):
+    largest = 0
+    sum_sq = 0.0
+    parts = 0
+    klogk = 0.0
+    for r in range(hist.shape[0]):
+        h = hist[r]
+        if h > 0:
+            parts += 1
+            if h > largest:
+                largest = h
+            sum_sq += h * h
+            klogk += h * np.log2(h)
+    out_row[STAT_LARGEST] = largest
+    out_row[STAT_SUM_SQUARES] = sum_sq
+    out_row[STAT_PARTS] = parts
+    out_row[STAT_ENTROPY] = np.log2(total) - klogk / total if total > 0 else 0.0
+
+
+@numba.njit(cache=True, parallel=True)
+def partition_stats(guesses, cand, digits, counts, with_white):
+    """For each guess (row index), statistics of the partition of ``cand`` it induces.
+
+    Returns a ``float64`` array of shape ``(len(guesses), N_STATS)``: largest part, sum of
+    squared part sizes, number of parts, entropy in bits. No N x N table is built.
+    """
+    pegs = digits.shape[1]
+    n_resp = (pegs + 1) * (pegs + 1)
+    out = np.empty((guesses.shape[0], N_STATS), dtype=np.float64)
+    for i in numba.prange(guesses.shape[0]):
+        g = guesses[i]
+        fb = np.empty(cand.shape[0], dtype=np.uint8)
+        _feedback_row(digits[g], counts[g], digits, counts, cand, with_white, fb)
+        hist = np.zeros(n_resp, dtype=np.int64)
+        for j in range(fb.shape[0]):
+            hist[fb[j]] += 1
+        _stats_of_histogram(hist, cand.shape[0], out[i])
+    return out
+
+
+@numba.njit(cache=True, parallel=True)
+def partition_stats_table(guesses, cand, table, n_resp):
+    """``partition_stats`` reading feedback from a precomputed N x N ``uint8`` table."""
+    out = np.empty((guesses.shape[0], N_STATS), dtype=np.float64)
+    for i in numba.prange(guesses.shape[0]):
+        row = table[guesses[i]]
+        hist = np.zeros(n_resp, dtype=np.int64)
+        for j in range(cand.shape[0]):
+            hist[row[cand[j]]] += 1
+        _stats_of_histogram(hist, cand.shape[0], out[i])
+    return out
+
+
+@numba.njit(cache=True, parallel=True)
+def feedback_table(digits, counts, with_white):
+    """The full N x N ``uint8`` feedback table (row = guess, column = secret)."""
+    n = digits.shape[0]
+    table = np.empty((n, n), dtype=np.uint8)
+    everyone = np.arange(n)
+    for g in numba.prange(n):
+        _feedback_row(digits[g], counts[g], digits, counts, everyone, with_white, table[g])
+    return table
+
+
+@numba.njit(cache=True, nogil=True)
+def histogram(fb, n_resp):
+    """Counts of each feedback code in ``fb``."""
+    hist = np.zeros(n_resp, dtype=np.int64)
+    for j in range(fb.shape[0]):
+        hist[fb[j]] += 1
+    return hist
+
+
+@numba.njit(cache=True, nogil=True)
+def consistent_mask(g_digits, g_counts, response, digits, counts, cand, with_white):
+    """Which of the codes ``cand`` give feedback ``response`` to the guess."""
+    fb = np.empty(cand.shape[0], dtype=np.uint8)
+    _feedback_row(g_digits, g_counts, digits, counts, cand, with_white, fb)
+    return fb == response

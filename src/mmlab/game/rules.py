@@ -1,0 +1,256 @@
+"""The rules of one game: pegs, colours, repeats, feedback kind; codes and their indices.
+
+A code is an ``int``: its index in lexicographic order (colour 1 first, first peg most
+significant). Indices fit in 64 bits for every supported size, so even a 10x36 game
+parses and scores codes without enumerating anything.
+
+>>> game = Game.parse_size("4x6")
+>>> game.format(game.parse("ABBC"))
+'1223'
+>>> game.score(game.parse("1234"), game.parse("1122"))
+Feedback(black=1, white=1)
+>>> game.n_codes
+1296
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from mmlab.errors import BadCode, BadFeedback, BadSize, SpaceTooLarge
+from mmlab.game import kernels
+from mmlab.game.feedback import Feedback
+
+MIN_PEGS, MAX_PEGS = 1, 10
+MIN_COLOURS, MAX_COLOURS = 2, 36
+FEEDBACK_KINDS = ("black-white", "black")
+#: Largest code space that is enumerated (digits and colour counts of every code in memory).
+ENUMERATION_LIMIT = 2**24
+#: Largest N x N feedback table built by default, in bytes.
+TABLE_BUDGET = 64 * 2**20
+
+_SIZE = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*$")
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+@dataclass(frozen=True)
+class Game:
+    """A Mastermind game: ``pegs`` positions, ``colours`` colours (1..colours)."""
+
+    pegs: int
+    colours: int
+    repeats: bool = True
+    feedback: str = "black-white"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.pegs, int) or not MIN_PEGS <= self.pegs <= MAX_PEGS:
+            raise BadSize(f"pegs must be a whole number from {MIN_PEGS} to {MAX_PEGS}, got {self.pegs!r}")
+        if not isinstance(self.colours, int) or not MIN_COLOURS <= self.colours <= MAX_COLOURS:
+            raise BadSize(
+                f"colours must be a whole number from {MIN_COLOURS} to {MAX_COLOURS}, got {self.colours!r}"
+            )
+        if self.feedback not in FEEDBACK_KINDS:
+            raise BadSize(f"feedback must be one of {', '.join(FEEDBACK_KINDS)}, got {self.feedback!r}")
+        if not self.repeats and self.colours < self.pegs:
+            raise BadSize(
+                f"without repeated colours a {self.pegs}-peg code needs at least {self.pegs} colours, "
+                f"got {self.colours}"
+            )
+
+    # ----------------------------------------------------------------- construction
+    @staticmethod
+    def parse_size(text: str, repeats: bool = True, feedback: str = "black-white") -> "Game":
+        """``"4x6"`` -> 4 pegs, 6 colours."""
+        m = _SIZE.match(str(text))
+        if not m:
+            raise BadSize(f"cannot read the size {text!r}: write PEGSxCOLOURS, for example 4x6 or 5x8")
+        return Game(int(m.group(1)), int(m.group(2)), repeats=repeats, feedback=feedback)
+
+    def __reduce__(self):
+        return (Game, (self.pegs, self.colours, self.repeats, self.feedback))
+
+    @property
+    def size(self) -> str:
+        return f"{self.pegs}x{self.colours}"
+
+    def __str__(self) -> str:
+        extra = []
+        if not self.repeats:
+            extra.append("no repeats")
+        if self.feedback != "black-white":
+            extra.append(f"{self.feedback} feedback")
+        return self.size + (f" ({', '.join(extra)})" if extra else "")
+
+    # ----------------------------------------------------------------- sizes
+    @property
+    def n_codes(self) -> int:
+        """How many codes there are (m**n, or m!/(m-n)! without repeats)."""
+        if self.repeats:
+            return self.colours**self.pegs
+        return math.perm(self.colours, self.pegs)
+
+    @property
+    def enumerable(self) -> bool:
+        return self.n_codes <= ENUMERATION_LIMIT
+
+    @property
+    def with_white(self) -> bool:
+        return self.feedback == "black-white"
+
+    @property
+    def n_responses(self) -> int:
+        """Range of the feedback codes used inside kernels: ``(pegs + 1) ** 2``."""
+        return (self.pegs + 1) ** 2
+
+    @property
+    def win(self) -> Feedback:
+        return Feedback(self.pegs, 0)
+
+    def require_enumerable(self, who: str, alternatives: str = "") -> None:
+        """Raise ``SpaceTooLarge`` naming ``who`` if the code space cannot be enumerated."""
+        if not self.enumerable:
+            hint = f" Strategies that play without enumerating: {alternatives}." if alternatives else ""
+            raise SpaceTooLarge(
+                f"{who} needs every code of the game, and {self} has {self.n_codes:.3g} codes "
+                f"(limit {ENUMERATION_LIMIT:.3g}).{hint}"
+            )
+
+    # ----------------------------------------------------------------- codes
+    def parse(self, text: str) -> int:
+        """Index of a code written ``1122``, ``1 1 2 2``, ``1,1,2,2`` or ``AABB``."""
+        raw = str(text).strip()
+        tokens = re.split(r"[\s,;-]+", raw) if re.search(r"[\s,;-]", raw) else list(raw)
+        tokens = [t for t in tokens if t]
+        if len(tokens) != self.pegs:
+            raise BadCode(
+                f"code {text!r} has {len(tokens)} colour{'s' if len(tokens) != 1 else ''}, "
+                f"a {self.size} game needs {self.pegs}"
+            )
+        digits = [self._parse_colour(t, text) for t in tokens]
+        if not self.repeats and len(set(digits)) != len(digits):
+            raise BadCode(f"code {text!r} repeats a colour, and this game ({self}) allows no repeats")
+        return self.index_of(digits)
+
+    def _parse_colour(self, token: str, text: str) -> int:
+        expected = f"expected 1-{self.colours}" + (
+            f" or A-{_LETTERS[min(self.colours, 26) - 1]}" if self.colours <= 26 else " or A-Z"
+        )
+        if token.isdigit():
+            value = int(token)
+        elif len(token) == 1 and token.upper() in _LETTERS:
+            value = _LETTERS.index(token.upper()) + 1
+        else:
+            raise BadCode(f"code {text!r}: {token!r} is not a colour ({expected})")
+        if not 1 <= value <= self.colours:
+            raise BadCode(f"code {text!r}: {token!r} is not a colour of a {self.size} game ({expected})")
+        return value - 1
+
+    def format(self, index: int) -> str:
+        """``1122`` (colours 1..m); space-separated when there are more than 9 colours."""
+        digits = self.digits(index)
+        if self.colours <= 9:
+            return "".join(str(d + 1) for d in digits)
+        return " ".join(str(d + 1) for d in digits)
+
+    def digits(self, index: int) -> tuple[int, ...]:
+        """The colours (0-based) of the code with this index."""
+        index = int(index)
+        if not 0 <= index < self.n_codes:
+            raise BadCode(f"code index {index} is outside 0..{self.n_codes - 1} for {self}")
+        if self.repeats:
+            out = []
+            for _ in range(self.pegs):
+                index, d = divmod(index, self.colours)
+                out.append(d)
+            return tuple(reversed(out))
+        unused = list(range(self.colours))
+        out = []
+        for i in range(self.pegs):
+            block = math.perm(self.colours - i - 1, self.pegs - i - 1)
+            k, index = divmod(index, block)
+            out.append(unused.pop(k))
+        return tuple(out)
+
+    def index_of(self, digits) -> int:
+        """Index of a code given as 0-based colours."""
+        if self.repeats:
+            index = 0
+            for d in digits:
+                index = index * self.colours + int(d)
+            return index
+        unused = list(range(self.colours))
+        index = 0
+        for i, d in enumerate(digits):
+            k = unused.index(int(d))
+            unused.pop(k)
+            index += k * math.perm(self.colours - i - 1, self.pegs - i - 1)
+        return index
+
+    def counts_of(self, digits) -> np.ndarray:
+        return np.bincount(np.asarray(digits, dtype=np.int64), minlength=self.colours).astype(np.uint8)
+
+    # ----------------------------------------------------------------- feedback
+    def score(self, secret: int, guess: int) -> Feedback:
+        """Knuth's feedback of ``guess`` against ``secret`` (symmetric in the two)."""
+        s = np.array(self.digits(secret), dtype=np.uint8)
+        g = np.array(self.digits(guess), dtype=np.uint8)
+        code = kernels.feedback_pair(g, self.counts_of(g), s, self.counts_of(s), self.with_white)
+        return Feedback.from_code(code, self.pegs)
+
+    def check_feedback(self, fb: Feedback) -> Feedback:
+        """Return ``fb`` if it can occur in this game, else raise ``BadFeedback`` saying why."""
+        b, w = fb
+        if b < 0 or w < 0:
+            raise BadFeedback(f"answer {b},{w}: black and white cannot be negative")
+        if b + w > self.pegs:
+            raise BadFeedback(f"answer {b},{w}: black + white cannot exceed the {self.pegs} pegs")
+        if not self.with_white and w:
+            raise BadFeedback(f"answer {b},{w}: this game answers black pegs only")
+        if b == self.pegs - 1 and w == 1:
+            raise BadFeedback(
+                f"answer {b},{w} cannot occur: if all but one peg are right and every colour is, "
+                "the last peg is right too"
+            )
+        if not self.repeats and b + w < 2 * self.pegs - self.colours and self.with_white:
+            raise BadFeedback(
+                f"answer {b},{w} cannot occur without repeats: {self.pegs} distinct colours of "
+                f"{self.colours} share at least {2 * self.pegs - self.colours} with the secret"
+            )
+        return Feedback(b, w)
+
+    # ----------------------------------------------------------------- enumeration
+    @cached_property
+    def all_digits(self) -> np.ndarray:
+        """``uint8[N, pegs]``: the colours of every code, in index order."""
+        self.require_enumerable("enumerating the code space")
+        if self.repeats:
+            idx = np.arange(self.n_codes, dtype=np.int64)
+            powers = self.colours ** np.arange(self.pegs - 1, -1, -1, dtype=np.int64)
+            return ((idx[:, None] // powers[None, :]) % self.colours).astype(np.uint8)
+        perms = itertools.permutations(range(self.colours), self.pegs)
+        return np.array(list(perms), dtype=np.uint8).reshape(-1, self.pegs)
+
+    @cached_property
+    def all_counts(self) -> np.ndarray:
+        """``uint8[N, colours]``: how often each colour occurs in every code."""
+        d = self.all_digits
+        counts = np.empty((d.shape[0], self.colours), dtype=np.uint8)
+        for c in range(self.colours):
+            counts[:, c] = (d == c).sum(axis=1)
+        return counts
+
+    def table(self, budget: int = TABLE_BUDGET) -> np.ndarray | None:
+        """The full N x N feedback table if it fits ``budget`` bytes, else ``None``."""
+        if not self.enumerable or self.n_codes**2 > budget:
+            return None
+        return self._table
+
+    @cached_property
+    def _table(self) -> np.ndarray:
+        return kernels.feedback_table(self.all_digits, self.all_counts, self.with_white)

@@ -1,0 +1,115 @@
+"""What the codebreaker knows: the answers so far and the codes that fit them all.
+
+``Knowledge`` is immutable: ``update`` returns a new one, so a decision tree, an undo or a
+hint can keep earlier states for free.
+
+>>> from mmlab.game import Game, Feedback
+>>> game = Game.parse_size("4x6")
+>>> k = Knowledge.initial(game).update(game.parse("1122"), Feedback(0, 0))
+>>> k.n_consistent
+256
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mmlab.errors import InconsistentFeedback
+from mmlab.game import Feedback, Game
+from mmlab.game import kernels
+
+
+@dataclass(frozen=True, eq=False)
+class Knowledge:
+    """History of ``(guess, feedback)`` pairs and, when the space is enumerable, the consistent set.
+
+    ``consistent`` holds the indices (ascending ``int64``) of the codes that fit every answer.
+    """
+
+    game: Game
+    history: tuple[tuple[int, Feedback], ...] = ()
+    consistent: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+
+    @staticmethod
+    def initial(game: Game) -> "Knowledge":
+        game.require_enumerable("tracking the consistent set explicitly")
+        return Knowledge(game, (), np.arange(game.n_codes, dtype=np.int64))
+
+    @property
+    def n_consistent(self) -> int:
+        return int(self.consistent.shape[0])
+
+    @property
+    def guesses(self) -> tuple[int, ...]:
+        return tuple(g for g, _ in self.history)
+
+    def responses_of(self, guess: int, codes: np.ndarray | None = None) -> np.ndarray:
+        """Feedback codes of ``guess`` against ``codes`` (default: the consistent set)."""
+        game = self.game
+        cand = self.consistent if codes is None else codes
+        return kernels.feedback_against(
+            game.all_digits[guess], game.all_counts[guess], game.all_digits, game.all_counts, cand, game.with_white
+        )
+
+    def update(self, guess: int, feedback: Feedback) -> "Knowledge":
+        """Knowledge after ``guess`` got ``feedback``; raises ``InconsistentFeedback`` if no code fits."""
+        game = self.game
+        feedback = game.check_feedback(Feedback(*feedback))
+        fb = self.responses_of(guess)
+        subset = self.consistent[fb == feedback.code(game.pegs)]
+        if subset.shape[0] == 0:
+            raise InconsistentFeedback(self._explain(guess, feedback))
+        return Knowledge(game, self.history + ((guess, feedback),), subset)
+
+    def child(self, guess: int, feedback: Feedback, subset: np.ndarray) -> "Knowledge":
+        """Knowledge after ``guess`` got ``feedback``, when the caller already knows the subset."""
+        return Knowledge(self.game, self.history + ((guess, feedback),), subset)
+
+    def is_consistent(self, code: int) -> bool:
+        """Whether ``code`` fits every answer so far."""
+        return all(self.game.score(code, g) == fb for g, fb in self.history)
+
+    # ----------------------------------------------------------------- explaining a contradiction
+    def _explain(self, guess: int, feedback: Feedback) -> str:
+        answers = list(self.history) + [(guess, feedback)]
+        core = minimal_contradiction(self.game, answers)
+        game = self.game
+        listed = "; ".join(f"move {i + 1}: {game.format(g)} -> {fb}" for i, (g, fb) in enumerate(answers) if i in core)
+        if len(core) == 1:
+            return f"no code of {game} can give that answer: {listed}"
+        return f"no code fits all of these answers, so one of them is wrong: {listed}"
+
+
+def _fits_all(game: Game, answers) -> bool:
+    cand = np.arange(game.n_codes, dtype=np.int64)
+    for g, fb in answers:
+        got = kernels.feedback_against(
+            game.all_digits[g], game.all_counts[g], game.all_digits, game.all_counts, cand, game.with_white
+        )
+        cand = cand[got == fb.code(game.pegs)]
+        if cand.shape[0] == 0:
+            return False
+    return True
+
+
+def minimal_contradiction(game: Game, answers) -> list[int]:
+    """Positions of a smallest-by-deletion set of answers that no code fits together.
+
+    The last answer is kept if it takes part, so the message points at the newest answer and
+    the earlier ones it contradicts.
+
+    >>> from mmlab.game import Game, Feedback
+    >>> game = Game.parse_size("4x6")
+    >>> minimal_contradiction(game, [(game.parse("1122"), Feedback(0, 0)),
+    ...                              (game.parse("3456"), Feedback(0, 1)),
+    ...                              (game.parse("1111"), Feedback(1, 0))])
+    [0, 2]
+    """
+    keep = list(range(len(answers)))
+    for i in range(len(answers)):
+        trial = [j for j in keep if j != i]
+        if not _fits_all(game, [answers[j] for j in trial]):
+            keep = trial
+    return keep

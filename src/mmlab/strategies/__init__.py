@@ -1,0 +1,6 @@
+"""Codebreakers, one module per family, all loadable by spec string through one registry."""
+
+from mmlab.strategies.base import Param, Strategy
+from mmlab.strategies.registry import EXHAUSTIVE, REGISTRY, make_strategy, parse_spec
+
+__all__ = ["EXHAUSTIVE", "REGISTRY", "Param", "Strategy", "make_strategy", "parse_spec"]

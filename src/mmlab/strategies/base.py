@@ -1,0 +1,89 @@
+"""The interface every codebreaker shares: parameters in the constructor, ``start`` and ``guess``.
+
+>>> import numpy as np
+>>> from mmlab.game import Game
+>>> from mmlab.knowledge import Knowledge
+>>> from mmlab.strategies import make_strategy
+>>> game = Game.parse_size("4x6")
+>>> s = make_strategy("knuth")
+>>> s.start(game, np.random.default_rng(0))
+>>> game.format(s.guess(Knowledge.initial(game)))
+'1122'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from mmlab.errors import UnknownStrategy
+from mmlab.game import Game
+from mmlab.knowledge import Knowledge
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a strategy spec: its name, default, allowed values and meaning."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[str, ...] | None = None
+    kind: type = str
+
+    def convert(self, strategy: str, text: str) -> Any:
+        if self.choices is not None and text not in self.choices:
+            raise UnknownStrategy(
+                f"{strategy}: {self.name}={text!r} is not allowed; choose one of {', '.join(self.choices)}"
+            )
+        if self.kind is str:
+            return text
+        try:
+            return self.kind(text)
+        except ValueError:
+            raise UnknownStrategy(f"{strategy}: {self.name}={text!r} should be a {self.kind.__name__}") from None
+
+
+class Strategy:
+    """A codebreaker. Subclasses set ``name``, ``summary``, ``source`` and ``params``."""
+
+    name: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    source: ClassVar[str] = ""
+    params: ClassVar[tuple[Param, ...]] = ()
+
+    def __init__(self, **values: Any) -> None:
+        known = {p.name: p for p in self.params}
+        for key in values:
+            if key not in known:
+                names = ", ".join(known) or "none"
+                raise UnknownStrategy(f"{self.name} has no parameter {key!r} (its parameters: {names})")
+        self.values = {p.name: values.get(p.name, p.default) for p in self.params}
+        self.game: Game | None = None
+        self.rng = np.random.default_rng()
+
+    @property
+    def spec(self) -> str:
+        """The spec string that rebuilds this strategy, listing the parameters that differ from defaults."""
+        changed = [f"{p.name}={self.values[p.name]}" for p in self.params if self.values[p.name] != p.default]
+        return self.name + (":" + ",".join(changed) if changed else "")
+
+    @property
+    def deterministic(self) -> bool:
+        """Whether ``guess`` depends on the knowledge alone (then the strategy compiles to a tree)."""
+        return True
+
+    def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
+        """Prepare for a new game; raises if the strategy cannot play ``game``."""
+        self.game = game
+        if rng is not None:
+            self.rng = rng
+
+    def guess(self, knowledge: Knowledge) -> int:
+        """The index of the next code to play."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<strategy {self.spec}>"

@@ -1,0 +1,230 @@
+"""Exhaustive codebreakers: score every allowed guess by the partition it makes of the
+consistent set, and play a top scorer.
+
+Knuth (1976) minimises the largest part; Irving (1979) the expected part size; Kooi (2005)
+maximises the number of parts; Neuwirth (1982) the entropy; Merelo et al. (004, section 5)
+combine the last two as Plus and Plus2; Norvig's S' (002) is Knuth's rule over consistent
+codes only; Random plays a uniformly random consistent code (Rosu 1997).
+
+>>> from mmlab.game import Game
+>>> from mmlab.strategies import make_strategy
+>>> from mmlab.experiments import play_game
+>>> game = Game.parse_size("4x6")
+>>> record = play_game(game, make_strategy("knuth"), game.parse("3632"))
+>>> [game.format(g) for g in record.guesses]
+['1122', '1344', '3526', '1462', '3632']
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from mmlab.game import Game
+from mmlab.knowledge import Knowledge
+from mmlab.knowledge.symmetry import representatives
+from mmlab.strategies.base import Param, Strategy
+from mmlab.strategies.scoring import ENTROPY, LARGEST, PARTS, SUM_SQUARES, best, break_tie, partition_stats
+
+POOL = Param("pool", "all", "which codes may be guessed: every code, or consistent codes only", ("all", "consistent"))
+TIES = Param(
+    "ties",
+    "first",
+    "among top scorers prefer consistent codes, then the lowest index (first) or a uniform draw (random)",
+    ("first", "random"),
+)
+FIRST = Param("first", "", "fixed first guess, e.g. 1123; empty = the strategy's own best first guess")
+
+
+def top_largest(stats: np.ndarray) -> np.ndarray:
+    return best(stats[:, LARGEST])
+
+
+def top_expected(stats: np.ndarray) -> np.ndarray:
+    return best(stats[:, SUM_SQUARES])
+
+
+def top_parts(stats: np.ndarray) -> np.ndarray:
+    return best(-stats[:, PARTS])
+
+
+def top_entropy(stats: np.ndarray) -> np.ndarray:
+    return best(-stats[:, ENTROPY])
+
+
+def top_plus(stats: np.ndarray) -> np.ndarray:
+    """Plus (004, Algorithm 2): top scorers of both Most Parts and Entropy, else of either."""
+    parts, entropy = top_parts(stats), top_entropy(stats)
+    both = parts & entropy
+    return both if both.any() else parts | entropy
+
+
+def top_plus2(stats: np.ndarray) -> np.ndarray:
+    """Plus2 (004, Algorithm 3): the Entropy top scorers with the most parts."""
+    entropy = top_entropy(stats)
+    parts = np.where(entropy, stats[:, PARTS], -np.inf)
+    return entropy & best(-parts)
+
+
+class PartitionStrategy(Strategy):
+    """Score guesses by the partition they make of the consistent set; play a top scorer."""
+
+    params = (POOL, TIES, FIRST)
+    select: ClassVar = staticmethod(top_largest)
+
+    def __init__(self, **values) -> None:
+        super().__init__(**values)
+        self._first_cache: dict[Game, np.ndarray] = {}
+
+    @property
+    def pool(self) -> str:
+        return self.values["pool"]
+
+    @property
+    def ties(self) -> str:
+        return self.values["ties"]
+
+    @property
+    def deterministic(self) -> bool:
+        return self.ties == "first"
+
+    def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
+        game.require_enumerable(self.name)
+        super().start(game, rng)
+        if self.values["first"]:
+            self._fixed_first = game.parse(self.values["first"])
+        else:
+            self._fixed_first = None
+
+    def guess(self, knowledge: Knowledge) -> int:
+        if not knowledge.history:
+            return self.first_guess(knowledge)
+        return break_tie(self.top_scorers(knowledge), knowledge.consistent, self.ties, self.rng)
+
+    def first_guess(self, knowledge: Knowledge) -> int:
+        if self._fixed_first is not None:
+            return self._fixed_first
+        top = self._first_cache.get(knowledge.game)
+        if top is None:
+            top = self._first_cache[knowledge.game] = self._root_top_scorers(knowledge)
+        return break_tie(top, knowledge.consistent, self.ties, self.rng)
+
+    def top_scorers(self, knowledge: Knowledge) -> np.ndarray:
+        """Ascending indices of the top-scoring guesses (one per class of equivalent guesses
+        under ``ties=first``; every one of them under ``ties=random``)."""
+        cands = knowledge.consistent
+        if cands.shape[0] <= 2:
+            return cands
+        if cands.shape[0] < knowledge.game.n_responses:
+            # A consistent guess that splits the candidates into singletons is best under every
+            # criterion, and consistent codes win ties: no other guess needs scoring.
+            stats = partition_stats(knowledge, cands)
+            perfect = stats[:, LARGEST] == 1
+            if perfect.any():
+                return cands[perfect]
+        if self.pool == "consistent":
+            guesses = cands
+        elif self.ties == "first":
+            guesses = representatives(knowledge)
+        else:
+            guesses = np.arange(knowledge.game.n_codes, dtype=np.int64)
+        stats = partition_stats(knowledge, guesses)
+        return guesses[self.select(stats)]
+
+    def _root_top_scorers(self, knowledge: Knowledge) -> np.ndarray:
+        """Top first guesses: score one code per colour-multiplicity pattern, then (for random
+        ties) expand the winners to every code with the same pattern."""
+        game = knowledge.game
+        reps = representatives(knowledge)
+        winners = reps[self.select(partition_stats(knowledge, reps))]
+        if self.ties == "first":
+            return winners
+        patterns = -np.sort(-game.all_counts.astype(np.int16), axis=1)
+        chosen = np.zeros(game.n_codes, dtype=bool)
+        for w in winners:
+            chosen |= (patterns == patterns[w]).all(axis=1)
+        return np.flatnonzero(chosen).astype(np.int64)
+
+
+class Knuth(PartitionStrategy):
+    name = "knuth"
+    summary = "minimise the size of the largest part"
+    source = "Knuth 1976, The computer as Master Mind"
+
+
+class Norvig(PartitionStrategy):
+    name = "norvig"
+    summary = "S': minimise the largest part, guessing consistent codes only"
+    source = "Norvig 1984, Playing Mastermind Optimally (002)"
+    params = (Param("pool", "consistent", POOL.help, POOL.choices), TIES, FIRST)
+
+
+class Irving(PartitionStrategy):
+    name = "irving"
+    summary = "minimise the expected size of the part that holds the secret"
+    source = "Irving 1979, Towards an optimum Mastermind strategy"
+    select = staticmethod(top_expected)
+
+
+class MostParts(PartitionStrategy):
+    name = "most-parts"
+    summary = "maximise the number of non-empty parts"
+    source = "Kooi 2005, Yet another Mastermind strategy"
+    select = staticmethod(top_parts)
+
+
+class Entropy(PartitionStrategy):
+    name = "entropy"
+    summary = "maximise the entropy of the partition"
+    source = "Neuwirth 1982; Bestavros and Belal 1986"
+    select = staticmethod(top_entropy)
+
+
+class Plus(PartitionStrategy):
+    name = "plus"
+    summary = "top scorers of both Most Parts and Entropy, else of either"
+    source = "Merelo et al., exhaustive solutions (004, section 5, Algorithm 2)"
+    select = staticmethod(top_plus)
+
+
+class Plus2(PartitionStrategy):
+    name = "plus2"
+    summary = "the Entropy top scorers with the most parts"
+    source = "Merelo et al., exhaustive solutions (004, section 5, Algorithm 3)"
+    select = staticmethod(top_plus2)
+
+
+class RandomConsistent(Strategy):
+    name = "random"
+    summary = "a uniformly random consistent code"
+    source = "Rosu 1997; Merelo et al. 'Random' (004)"
+    params = (FIRST,)
+
+    @property
+    def deterministic(self) -> bool:
+        return False
+
+    def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
+        game.require_enumerable(self.name)
+        super().start(game, rng)
+        self._fixed_first = game.parse(self.values["first"]) if self.values["first"] else None
+
+    def guess(self, knowledge: Knowledge) -> int:
+        if not knowledge.history and self._fixed_first is not None:
+            return self._fixed_first
+        cands = knowledge.consistent
+        return int(cands[self.rng.integers(cands.shape[0])])
+
+
+__all__ = [
+    "Entropy",
+    "Irving",
+    "Knuth",
+    "MostParts",
+    "Norvig",
+    "PartitionStrategy",
+    "Plus",
+    "Plus2",
+    "RandomConsistent",
+]

@@ -1,0 +1,149 @@
+"""Decision trees: a deterministic strategy compiled over every secret at once.
+
+Secrets that received the same answers so far share the next guess, so one walk that follows
+every response evaluates the strategy exactly over all secrets.
+
+>>> from mmlab.game import Game
+>>> from mmlab.strategies import make_strategy
+>>> tree = DecisionTree.build(Game.parse_size("4x6"), make_strategy("knuth"))
+>>> tree.total_guesses, tree.worst, tree.histogram
+(5801, 5, {1: 1, 2: 6, 3: 62, 4: 533, 5: 694})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mmlab.errors import BadTree
+from mmlab.game import Feedback, Game
+from mmlab.knowledge import Knowledge
+from mmlab.strategies import Strategy
+
+
+@dataclass(eq=False)
+class Node:
+    """One guess of the tree, reached by ``size`` secrets; ``children`` maps each non-winning
+    feedback code to the node played next."""
+
+    guess: int
+    size: int
+    children: dict[int, "Node"] = field(default_factory=dict)
+
+    @property
+    def wins(self) -> bool:
+        """Whether the guess is one of the secrets that reach this node (then it ends one game)."""
+        return self.size - sum(c.size for c in self.children.values()) == 1
+
+    def walk(self, depth: int = 1) -> Iterator[tuple["Node", int]]:
+        """Every node of the subtree with its depth (the root's guess is guess number ``depth``)."""
+        yield self, depth
+        for child in self.children.values():
+            yield from child.walk(depth + 1)
+
+
+@dataclass(eq=False)
+class DecisionTree:
+    """A complete strategy for ``game``: the guess to play after every possible history."""
+
+    game: Game
+    root: Node
+    strategy: str = ""
+
+    # ----------------------------------------------------------------- building
+    @staticmethod
+    def build(
+        game: Game,
+        strategy: Strategy,
+        rng: np.random.Generator | None = None,
+        on_progress: Callable[[int], None] | None = None,
+    ) -> "DecisionTree":
+        """Compile a deterministic strategy by exploring every response to every guess.
+
+        ``on_progress(k)`` is called as ``k`` more secrets are solved.
+        """
+        if not strategy.deterministic:
+            raise BadTree(f"{strategy.spec} draws at random, so it has no single decision tree; use ties=first")
+        strategy.start(game, rng)
+        root = _expand(strategy, Knowledge.initial(game), 1, on_progress)
+        return DecisionTree(game, root, strategy.spec)
+
+    # ----------------------------------------------------------------- statistics
+    @property
+    def n_secrets(self) -> int:
+        return self.root.size
+
+    @property
+    def histogram(self) -> dict[int, int]:
+        """How many secrets are found with each number of guesses."""
+        hist: dict[int, int] = {}
+        for node, depth in self.root.walk():
+            if node.wins:
+                hist[depth] = hist.get(depth, 0) + 1
+        return dict(sorted(hist.items()))
+
+    @property
+    def total_guesses(self) -> int:
+        """External path length L: the guesses summed over every secret."""
+        return sum(d * k for d, k in self.histogram.items())
+
+    @property
+    def mean(self) -> float:
+        return self.total_guesses / self.n_secrets
+
+    @property
+    def worst(self) -> int:
+        return max(self.histogram)
+
+    @property
+    def n_nodes(self) -> int:
+        return sum(1 for _ in self.root.walk())
+
+    def depths(self) -> np.ndarray:
+        """``depths[code]``: guesses needed for each secret (0 for codes the tree never meets)."""
+        out = np.zeros(self.game.n_codes, dtype=np.int64)
+        for node, depth in self.root.walk():
+            if node.wins:
+                out[node.guess] = depth
+        return out
+
+    def path(self, history: list[tuple[int, Feedback]]) -> Node:
+        """The node reached after ``history``; raises ``BadTree`` if the tree never goes there."""
+        node = self.root
+        for guess, fb in history:
+            code = Feedback(*fb).code(self.game.pegs)
+            if guess != node.guess or code not in node.children:
+                raise BadTree(
+                    f"the tree has no move after {self.game.format(guess)} -> {Feedback(*fb)}"
+                    f" (it plays {self.game.format(node.guess)} there)"
+                )
+            node = node.children[code]
+        return node
+
+
+def _expand(strategy: Strategy, knowledge: Knowledge, depth: int, on_progress) -> Node:
+    game = knowledge.game
+    guess = strategy.guess(knowledge)
+    cands = knowledge.consistent
+    node = Node(guess, int(cands.shape[0]))
+    fb = knowledge.responses_of(guess)
+    win = game.win.code(game.pegs)
+    order = np.argsort(fb, kind="stable")
+    codes, starts = np.unique(fb[order], return_index=True)
+    bounds = list(starts) + [order.shape[0]]
+    for k, code in enumerate(codes):
+        if code == win:
+            if on_progress is not None:
+                on_progress(1)
+            continue
+        subset = np.sort(cands[order[bounds[k] : bounds[k + 1]]])
+        if subset.shape[0] == cands.shape[0] or depth > game.n_codes:
+            raise BadTree(
+                f"{strategy.spec} made no progress: after {depth} guesses it played "
+                f"{game.format(guess)}, which does not split the {cands.shape[0]} remaining codes"
+            )
+        child = knowledge.child(guess, Feedback.from_code(int(code), game.pegs), subset)
+        node.children[int(code)] = _expand(strategy, child, depth + 1, on_progress)
+    return node

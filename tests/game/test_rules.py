@@ -1,0 +1,89 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mmlab.errors import BadCode, BadFeedback, BadSize
+from mmlab.game import Feedback, Game, parse_feedback, possible_feedbacks
+
+
+def test_codes_parse_in_every_notation(game46):
+    index = game46.parse("1122")
+    assert game46.parse("1 1 2 2") == game46.parse("1,1,2,2") == game46.parse("AABB") == game46.parse("aabb") == index
+    assert game46.format(index) == "1122"
+
+
+def test_index_order_is_lexicographic_colour_one_first(game46):
+    assert game46.parse("1111") == 0
+    assert game46.parse("1112") == 1
+    assert game46.parse("6666") == 1295
+    assert [game46.format(i) for i in (6, 7)] == ["1121", "1122"]
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("112", "has 3 colours, a 4x6 game needs 4"),
+        ("11223", "has 5 colours"),
+        ("1172", "'7' is not a colour of a 4x6 game (expected 1-6 or A-F)"),
+        ("11x2", "'x' is not a colour"),
+        ("0123", "'0' is not a colour"),
+    ],
+)
+def test_bad_codes_say_what_is_wrong(game46, text, message):
+    with pytest.raises(BadCode, match=message.replace("(", r"\(").replace(")", r"\)")):
+        game46.parse(text)
+
+
+@pytest.mark.parametrize("size", ["0x6", "4x1", "11x6", "4x37", "-1x6", "4by6", ""])
+def test_bad_sizes_are_refused(size):
+    with pytest.raises(BadSize):
+        Game.parse_size(size)
+
+
+def test_huge_game_constructs_parses_and_scores_without_enumerating():
+    game = Game.parse_size("10x36")
+    assert not game.enumerable
+    secret = game.parse("1 2 3 4 5 6 7 8 9 36")
+    guess = game.parse("36 2 3 4 5 6 7 8 9 1")
+    assert game.score(secret, guess) == Feedback(8, 2)
+    assert game.format(secret) == "1 2 3 4 5 6 7 8 9 36"
+    assert game.n_codes == 36**10
+
+
+@given(st.integers(2, 8), st.integers(1, 4), st.data())
+def test_index_round_trip_with_and_without_repeats(colours, pegs, data):
+    for repeats in (True, False):
+        if not repeats and colours < pegs:
+            continue
+        game = Game(pegs, colours, repeats=repeats)
+        i = data.draw(st.integers(0, game.n_codes - 1))
+        assert game.index_of(game.digits(i)) == i
+        assert game.parse(game.format(i)) == i
+
+
+def test_no_repeat_codes_enumerate_in_order():
+    game = Game(4, 10, repeats=False)
+    assert game.n_codes == 5040
+    assert game.format(0) == "1 2 3 4"
+    assert game.digits(0) == (0, 1, 2, 3)
+    assert game.digits(5039) == (9, 8, 7, 6)
+    assert [game.index_of(d) for d in game.all_digits[:50]] == list(range(50))
+    with pytest.raises(BadCode, match="repeats a colour"):
+        game.parse("1 1 2 3")
+
+
+def test_possible_feedbacks_follow_table_1_order():
+    assert [tuple(f) for f in possible_feedbacks(4)] == [
+        (4, 0), (3, 0), (2, 2), (2, 1), (2, 0), (1, 3), (1, 2), (1, 1), (1, 0), (0, 4), (0, 3), (0, 2), (0, 1), (0, 0)
+    ]
+
+
+@pytest.mark.parametrize("text, fb", [("1 2", (1, 2)), ("1,2", (1, 2)), ("BWW", (1, 2)), ("bw", (1, 1)), ("", (0, 0))])
+def test_feedback_parses(text, fb):
+    assert parse_feedback(text) == Feedback(*fb)
+
+
+@pytest.mark.parametrize("fb, message", [((3, 1), "cannot occur"), ((3, 2), "cannot exceed"), ((-1, 0), "negative")])
+def test_impossible_feedback_is_refused(game46, fb, message):
+    with pytest.raises(BadFeedback, match=message):
+        game46.check_feedback(Feedback(*fb))

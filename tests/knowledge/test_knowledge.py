@@ -1,0 +1,40 @@
+import numpy as np
+import pytest
+
+from mmlab.errors import InconsistentFeedback, SpaceTooLarge
+from mmlab.game import Feedback, Game
+from mmlab.knowledge import Knowledge
+
+
+def test_first_answer_leaves_the_table_1_class_sizes(game46):
+    """000 Table 1, row 0012 (our 1123): the 14 classes after the first guess."""
+    k = Knowledge.initial(game46)
+    guess = game46.parse("1123")
+    sizes = [k.update(guess, fb).n_consistent for fb in
+             [(4, 0), (3, 0), (2, 2), (2, 1), (2, 0), (1, 3), (1, 2), (1, 1), (1, 0), (0, 4), (0, 3), (0, 2), (0, 1), (0, 0)]]
+    assert sizes == [1, 20, 5, 40, 105, 4, 84, 230, 182, 2, 44, 222, 276, 81]
+
+
+def test_consistent_set_is_exactly_the_codes_fitting_every_answer(game46):
+    k = Knowledge.initial(game46)
+    history = [(game46.parse("1122"), Feedback(1, 1)), (game46.parse("1344"), Feedback(0, 2))]
+    for g, fb in history:
+        k = k.update(g, fb)
+    brute = [c for c in range(game46.n_codes) if all(game46.score(c, g) == fb for g, fb in history)]
+    assert k.consistent.tolist() == brute
+    assert all(k.is_consistent(c) for c in brute)
+
+
+def test_contradiction_names_the_answers_that_clash(game46):
+    k = Knowledge.initial(game46).update(game46.parse("1122"), Feedback(0, 0))
+    k = k.update(game46.parse("3456"), Feedback(0, 2))
+    with pytest.raises(InconsistentFeedback) as err:
+        k.update(game46.parse("1111"), Feedback(1, 0))
+    message = str(err.value)
+    assert "move 1: 1122 -> 0,0" in message and "move 3: 1111 -> 1,0" in message
+    assert "move 2" not in message
+
+
+def test_explicit_set_refuses_huge_games():
+    with pytest.raises(SpaceTooLarge, match="8x12"):
+        Knowledge.initial(Game.parse_size("8x12"))
