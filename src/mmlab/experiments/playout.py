@@ -5,7 +5,7 @@
 >>> game = Game.parse_size("4x6")
 >>> record = play_game(game, make_strategy("knuth"), game.parse("1234"))
 >>> record.n_guesses, record.won
-(4, True)
+(3, True)
 """
 
 from __future__ import annotations

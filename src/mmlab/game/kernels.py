@@ -111,24 +111,44 @@ def _stats_of_histogram(hist, total, out_row):
     out_row[STAT_ENTROPY] = np.log2(total) - klogk / total if total > 0 else 0.0
 
 
+@numba.njit(cache=True, nogil=True)
+def _stats_direct(g, cand, digits, counts, with_white, out_row):
+    pegs = digits.shape[1]
+    fb = np.empty(cand.shape[0], dtype=np.uint8)
+    _feedback_row(digits[g], counts[g], digits, counts, cand, with_white, fb)
+    hist = np.zeros((pegs + 1) * (pegs + 1), dtype=np.int64)
+    for j in range(fb.shape[0]):
+        hist[fb[j]] += 1
+    _stats_of_histogram(hist, cand.shape[0], out_row)
+
+
+@numba.njit(cache=True, nogil=True)
+def _stats_table(row, cand, n_resp, out_row):
+    hist = np.zeros(n_resp, dtype=np.int64)
+    for j in range(cand.shape[0]):
+        hist[row[cand[j]]] += 1
+    _stats_of_histogram(hist, cand.shape[0], out_row)
+
+
 @numba.njit(cache=True, parallel=True)
 def partition_stats(guesses, cand, digits, counts, with_white):
     """For each guess (row index), statistics of the partition of ``cand`` it induces.
 
     Returns a ``float64`` array of shape ``(len(guesses), N_STATS)``: largest part, sum of
-    squared part sizes, number of parts, entropy in bits. No N x N table is built.
+    squared part sizes, number of parts, entropy in bits. No N x N table is built. Runs on
+    every core; ``partition_stats_serial`` is the same on one (cheaper for small batches).
     """
-    pegs = digits.shape[1]
-    n_resp = (pegs + 1) * (pegs + 1)
     out = np.empty((guesses.shape[0], N_STATS), dtype=np.float64)
     for i in numba.prange(guesses.shape[0]):
-        g = guesses[i]
-        fb = np.empty(cand.shape[0], dtype=np.uint8)
-        _feedback_row(digits[g], counts[g], digits, counts, cand, with_white, fb)
-        hist = np.zeros(n_resp, dtype=np.int64)
-        for j in range(fb.shape[0]):
-            hist[fb[j]] += 1
-        _stats_of_histogram(hist, cand.shape[0], out[i])
+        _stats_direct(guesses[i], cand, digits, counts, with_white, out[i])
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def partition_stats_serial(guesses, cand, digits, counts, with_white):
+    out = np.empty((guesses.shape[0], N_STATS), dtype=np.float64)
+    for i in range(guesses.shape[0]):
+        _stats_direct(guesses[i], cand, digits, counts, with_white, out[i])
     return out
 
 
@@ -137,11 +157,15 @@ def partition_stats_table(guesses, cand, table, n_resp):
     """``partition_stats`` reading feedback from a precomputed N x N ``uint8`` table."""
     out = np.empty((guesses.shape[0], N_STATS), dtype=np.float64)
     for i in numba.prange(guesses.shape[0]):
-        row = table[guesses[i]]
-        hist = np.zeros(n_resp, dtype=np.int64)
-        for j in range(cand.shape[0]):
-            hist[row[cand[j]]] += 1
-        _stats_of_histogram(hist, cand.shape[0], out[i])
+        _stats_table(table[guesses[i]], cand, n_resp, out[i])
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def partition_stats_table_serial(guesses, cand, table, n_resp):
+    out = np.empty((guesses.shape[0], N_STATS), dtype=np.float64)
+    for i in range(guesses.shape[0]):
+        _stats_table(table[guesses[i]], cand, n_resp, out[i])
     return out
 
 
@@ -171,3 +195,22 @@ def consistent_mask(g_digits, g_counts, response, digits, counts, cand, with_whi
     fb = np.empty(cand.shape[0], dtype=np.uint8)
     _feedback_row(g_digits, g_counts, digits, counts, cand, with_white, fb)
     return fb == response
+
+
+@numba.njit(cache=True, nogil=True)
+def group_by_response(fb, n_resp):
+    """Counting sort of positions by feedback code: ``(order, sizes)`` where ``order`` lists the
+    positions of code 0 first, then code 1, … (stable), and ``sizes[r]`` counts code ``r``."""
+    sizes = np.zeros(n_resp, dtype=np.int64)
+    for j in range(fb.shape[0]):
+        sizes[fb[j]] += 1
+    start = np.empty(n_resp, dtype=np.int64)
+    acc = 0
+    for r in range(n_resp):
+        start[r] = acc
+        acc += sizes[r]
+    order = np.empty(fb.shape[0], dtype=np.int64)
+    for j in range(fb.shape[0]):
+        order[start[fb[j]]] = j
+        start[fb[j]] += 1
+    return order, sizes

@@ -22,6 +22,8 @@ PARTS = kernels.STAT_PARTS
 ENTROPY = kernels.STAT_ENTROPY
 #: Scores closer than this are ties.
 TOLERANCE = 1e-9
+#: Below this many feedback computations one core is faster than starting threads.
+PARALLEL_WORK = 200_000
 
 
 def partition_stats(knowledge: Knowledge, guesses: np.ndarray) -> np.ndarray:
@@ -29,10 +31,14 @@ def partition_stats(knowledge: Knowledge, guesses: np.ndarray) -> np.ndarray:
     of the partition of the consistent set by each guess."""
     game = knowledge.game
     guesses = np.ascontiguousarray(guesses, dtype=np.int64)
+    cand = knowledge.consistent
+    parallel = guesses.shape[0] * cand.shape[0] >= PARALLEL_WORK
     table = game.table()
     if table is not None:
-        return kernels.partition_stats_table(guesses, knowledge.consistent, table, game.n_responses)
-    return kernels.partition_stats(guesses, knowledge.consistent, game.all_digits, game.all_counts, game.with_white)
+        kernel = kernels.partition_stats_table if parallel else kernels.partition_stats_table_serial
+        return kernel(guesses, cand, table, game.n_responses)
+    kernel = kernels.partition_stats if parallel else kernels.partition_stats_serial
+    return kernel(guesses, cand, game.all_digits, game.all_counts, game.with_white)
 
 
 def best(values: np.ndarray) -> np.ndarray:
@@ -50,9 +56,10 @@ def is_member(codes: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
 def break_tie(top: np.ndarray, consistent: np.ndarray, ties: str, rng: np.random.Generator) -> int:
     """Pick from the ascending top scorers ``top``: consistent ones first, then the lowest index
     (``ties=first``) or a uniformly random one (``ties=random``)."""
-    inside = is_member(top, consistent)
-    if inside.any():
-        top = top[inside]
+    if top is not consistent:
+        inside = is_member(top, consistent)
+        if inside.any():
+            top = top[inside]
     if ties == "first":
         return int(top[0])
     return int(top[rng.integers(top.shape[0])])

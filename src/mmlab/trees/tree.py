@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mmlab.errors import BadTree
-from mmlab.game import Feedback, Game
+from mmlab.game import Feedback, Game, kernels
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import Strategy
 
@@ -127,23 +127,28 @@ def _expand(strategy: Strategy, knowledge: Knowledge, depth: int, on_progress) -
     game = knowledge.game
     guess = strategy.guess(knowledge)
     cands = knowledge.consistent
-    node = Node(guess, int(cands.shape[0]))
-    fb = knowledge.responses_of(guess)
+    n = int(cands.shape[0])
+    if n == 1 and guess == cands[0]:
+        if on_progress is not None:
+            on_progress(1)
+        return Node(guess, 1)
+    node = Node(guess, n)
+    order, sizes = kernels.group_by_response(knowledge.responses_of(guess), game.n_responses)
     win = game.win.code(game.pegs)
-    order = np.argsort(fb, kind="stable")
-    codes, starts = np.unique(fb[order], return_index=True)
-    bounds = list(starts) + [order.shape[0]]
-    for k, code in enumerate(codes):
+    start = 0
+    for code in np.flatnonzero(sizes):
+        stop = start + int(sizes[code])
         if code == win:
             if on_progress is not None:
                 on_progress(1)
-            continue
-        subset = np.sort(cands[order[bounds[k] : bounds[k + 1]]])
-        if subset.shape[0] == cands.shape[0] or depth > game.n_codes:
+        elif stop - start == n or depth > game.n_codes:
             raise BadTree(
                 f"{strategy.spec} made no progress: after {depth} guesses it played "
-                f"{game.format(guess)}, which does not split the {cands.shape[0]} remaining codes"
+                f"{game.format(guess)}, which does not split the {n} remaining codes"
             )
-        child = knowledge.child(guess, Feedback.from_code(int(code), game.pegs), subset)
-        node.children[int(code)] = _expand(strategy, child, depth + 1, on_progress)
+        else:
+            subset = cands[order[start:stop]]  # ascending: the counting sort is stable
+            child = knowledge.child(guess, Feedback.from_code(int(code), game.pegs), subset)
+            node.children[int(code)] = _expand(strategy, child, depth + 1, on_progress)
+        start = stop
     return node

@@ -1,0 +1,358 @@
+"""The ``mmlab`` command: parses arguments, calls the layers, prints tables or JSON.
+
+>>> main(["score", "1234", "1122"])
+1,1
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from mmlab.cli.literature import LITERATURE
+from mmlab.errors import MastermindError
+from mmlab.experiments import evaluate
+from mmlab.game import Feedback, Game, parse_feedback, possible_feedbacks
+from mmlab.knowledge import Knowledge
+from mmlab.strategies import EXHAUSTIVE, REGISTRY, make_strategy
+from mmlab.strategies.scoring import partition_stats
+from mmlab.trees import DecisionTree, export
+from mmlab.trees.strategy import TreeStrategy
+
+# Piped output is not cut to 80 columns: tables stay whole for files and scripts.
+out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+err = Console(stderr=True, highlight=False)
+
+EXAMPLES = """\
+examples:
+  mmlab compare 4x6                          every exhaustive strategy, exact, beside the literature
+  mmlab eval 4x6 --strategy knuth            Knuth's strategy over all 1296 secrets (L = 5801)
+  mmlab eval 4x6 --strategy "entropy:pool=consistent,ties=random,first=1231" --runs 10 --seed 1
+  mmlab partition 4x6 1123                   the 14 answer classes of a first guess (000 Table 1)
+  mmlab partition 4x6 1344 --after 1122:1,1  ... of a second guess after 1122 got 1 black 1 white
+  mmlab tree 4x6 --strategy knuth --format knuth
+  mmlab score 3632 1122                      black,white of a guess against a secret
+  mmlab strategies                           every strategy, its parameters and source
+
+sizes are PEGSxCOLOURS (4x6 is the standard game, 5x8 Super Mastermind); codes are written
+1122, "1 1 2 2" or AABB; strategies are spec strings name:key=value,... (see 'mmlab strategies').
+"""
+
+
+# --------------------------------------------------------------------------------- helpers
+def _game(args: argparse.Namespace) -> Game:
+    return Game.parse_size(args.size, repeats=not args.no_repeats, feedback="black" if args.black_only else "black-white")
+
+
+def _add_game_args(p: argparse.ArgumentParser, optional: bool = False) -> None:
+    if optional:
+        p.add_argument("size", nargs="?", help="game size PEGSxCOLOURS, e.g. 4x6 (not needed with --tree)")
+    else:
+        p.add_argument("size", help="game size PEGSxCOLOURS, e.g. 4x6")
+    p.add_argument("--no-repeats", action="store_true", help="codes may not repeat a colour (Bulls and Cows)")
+    p.add_argument("--black-only", action="store_true", help="answers count black pegs only")
+
+
+def _print_json(data) -> None:
+    print(json.dumps(data, indent=2))
+
+
+@contextmanager
+def _progress(description: str, total: int, enabled: bool = True):
+    """A progress bar on stderr (only on a terminal); yields ``update(done, total)``."""
+    show = enabled and err.is_terminal
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not show,
+    )
+    with bar:
+        task = bar.add_task(description, total=total)
+
+        def update(done: int, new_total: int | None = None) -> None:
+            bar.update(task, completed=done, total=new_total or total)
+
+        yield update
+
+
+def _histogram_text(hist: dict[int, int]) -> str:
+    return " ".join(f"{k}:{v}" for k, v in sorted(hist.items()))
+
+
+# --------------------------------------------------------------------------------- commands
+def cmd_score(args: argparse.Namespace) -> int:
+    if args.size:
+        game = Game.parse_size(args.size)
+    else:
+        pegs = len(args.secret.replace(" ", "").replace(",", ""))
+        game = Game(max(1, min(pegs, 10)), 36)
+    fb = game.score(game.parse(args.secret), game.parse(args.guess))
+    if args.json:
+        _print_json({"black": fb.black, "white": fb.white})
+    else:
+        print(fb)
+    return 0
+
+
+def cmd_partition(args: argparse.Namespace) -> int:
+    game = _game(args)
+    knowledge = Knowledge.initial(game)
+    for item in args.after:
+        code, sep, answer = item.partition(":")
+        if not sep:
+            raise MastermindError(f"--after {item!r}: write GUESS:BLACK,WHITE, for example 1122:1,1")
+        knowledge = knowledge.update(game.parse(code), parse_feedback(answer))
+    guess = game.parse(args.guess)
+    fb = knowledge.responses_of(guess)
+    pegs = game.pegs
+    classes = [(f, int((fb == f.code(pegs)).sum())) for f in possible_feedbacks(pegs, game.with_white)]
+    stats = partition_stats(knowledge, np.array([guess]))[0]
+    summary = {
+        "candidates": knowledge.n_consistent,
+        "parts": int(stats[2]),
+        "largest": int(stats[0]),
+        "expected_size": float(stats[1] / knowledge.n_consistent),
+        "entropy_bits": float(stats[3]),
+        "consistent": bool(knowledge.is_consistent(guess)),
+    }
+    if args.json:
+        _print_json({"game": game.size, "guess": game.format(guess),
+                     "classes": {str(f): n for f, n in classes}, **summary})
+        return 0
+    table = Table(title=f"{game}: answers to {game.format(guess)} among {knowledge.n_consistent} candidates")
+    table.add_column("answer [b,w]")
+    table.add_column("codes", justify="right")
+    table.add_column("share", justify="right")
+    for f, n in classes:
+        table.add_row(f"[{f.black},{f.white}]", str(n), f"{n / knowledge.n_consistent:.3f}", style=None if n else "dim")
+    out.print(table)
+    out.print(
+        f"{summary['parts']} parts, largest {summary['largest']}, expected size {summary['expected_size']:.4f}, "
+        f"entropy {summary['entropy_bits']:.4f} bits; the guess is "
+        f"{'consistent' if summary['consistent'] else 'not consistent'} with the answers so far"
+    )
+    return 0
+
+
+def _build_tree(game: Game, spec: str, label: str) -> DecisionTree:
+    strategy = make_strategy(spec)
+    strategy.start(game)
+    with _progress(label, game.n_codes) as update:
+        done = 0
+
+        def step(k: int) -> None:
+            nonlocal done
+            done += k
+            update(done)
+
+        return DecisionTree.build(game, strategy, on_progress=step)
+
+
+def cmd_tree(args: argparse.Namespace) -> int:
+    game = _game(args)
+    tree = _build_tree(game, args.strategy, f"compiling {args.strategy}")
+    writers: dict[str, Callable[[DecisionTree], str]] = {
+        "json": export.to_json,
+        "dot": export.to_dot,
+        "knuth": export.to_knuth,
+        "python": export.to_python,
+    }
+    text = writers[args.format](tree)
+    if args.output:
+        Path(args.output).write_text(text if text.endswith("\n") else text + "\n")
+        err.print(
+            f"wrote {args.output}: {game} {tree.strategy}, L={tree.total_guesses} "
+            f"(mean {tree.mean:.4f}), worst {tree.worst}, {tree.n_nodes} nodes"
+        )
+    else:
+        print(text)
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    if args.tree:
+        tree = export.load(args.tree)
+        game = tree.game
+        strategy = TreeStrategy(tree)
+    elif args.size is None:
+        raise MastermindError("give a size (e.g. 'mmlab eval 4x6 --strategy knuth') or a saved tree (--tree FILE)")
+    else:
+        game = _game(args)
+        strategy = make_strategy(args.strategy)
+    secrets: str | int = args.secrets if args.secrets == "all" else _positive_int(args.secrets, "--secrets")
+    with _progress(f"evaluating {strategy.spec}", game.n_codes) as update:
+        result = evaluate(game, strategy, secrets=secrets, runs=args.runs, seed=args.seed, on_progress=update)
+    if args.json:
+        _print_json(result.to_dict())
+        return 0
+    table = Table(title=f"{game}: {result.strategy} ({'exact, decision tree' if result.exact else 'simulated'})")
+    for col in ("games", "total guesses", "mean", "max", "median", "std", "seconds"):
+        table.add_column(col, justify="right")
+    mean = f"{result.mean:.4f}" if result.exact else f"{result.mean:.4f} ± {result.stderr:.4f}"
+    table.add_row(
+        str(result.games), str(result.total_guesses), mean, str(result.max),
+        f"{result.median:g}", f"{result.std:.4f}", f"{result.seconds:.3f}",
+    )
+    out.print(table)
+    out.print(f"histogram (guesses:games) {_histogram_text(result.histogram)}")
+    if not result.exact:
+        out.print(f"secrets {result.secrets}, runs {result.runs}, seed {result.seed}")
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    game = _game(args)
+    specs = [s.strip() for s in args.strategies.split(",")] if args.strategies else list(EXHAUSTIVE) + ["random"]
+    evaluate(Game(2, 2), "knuth")  # load the compiled kernels before anything is timed
+    rows = []
+    with _progress(f"comparing on {game}", len(specs) * game.n_codes) as update:
+        for i, spec in enumerate(specs):
+            base = i * game.n_codes
+            result = evaluate(game, spec, runs=args.runs, seed=args.seed,
+                              on_progress=lambda d, t, base=base: update(base + d * game.n_codes // max(t, 1)))
+            name = make_strategy(spec).name
+            figure = LITERATURE.get((game.size, name)) if spec == name and not args.no_repeats and not args.black_only else None
+            rows.append((result, figure))
+    if args.json:
+        _print_json([{**r.to_dict(), "literature": str(f) if f else None} for r, f in rows])
+        return 0
+    table = Table(title=f"{game}: every secret, tie rule 'first' (deterministic strategies are exact)")
+    for col, justify in (("strategy", "left"), ("first", "left"), ("L", "right"), ("mean", "right"),
+                         ("worst", "right"), ("seconds", "right"), ("literature", "left")):
+        table.add_column(col, justify=justify)
+    for r, f in rows:
+        first = game.format(r.tree.root.guess) if r.tree is not None else "random"
+        mean = f"{r.mean:.4f}" if r.exact else f"{r.mean:.4f}±{r.stderr:.4f}"
+        table.add_row(r.strategy, first, str(r.total_guesses), mean, str(r.max), f"{r.seconds:.3f}",
+                      str(f) if f else "")
+    out.print(table)
+    if any(not r.exact for r, _ in rows):
+        seeds = {r.seed for r, _ in rows if not r.exact}
+        out.print(f"random strategies: {args.runs} run(s) over every secret, seed {', '.join(map(str, seeds))}")
+    return 0
+
+
+def cmd_strategies(args: argparse.Namespace) -> int:
+    data = [
+        {
+            "name": cls.name,
+            "summary": cls.summary,
+            "source": cls.source,
+            "params": [{"name": p.name, "default": p.default, "choices": p.choices, "help": p.help} for p in cls.params],
+        }
+        for cls in REGISTRY.values()
+    ]
+    if args.json:
+        _print_json(data)
+        return 0
+    table = Table(title="strategies: use as NAME or NAME:key=value,key=value")
+    for col in ("name", "what it does", "parameters (default)", "source"):
+        table.add_column(col)
+    for d in data:
+        params = "\n".join(
+            f"{p['name']}={p['default'] or '…'}" + (f" ({'|'.join(p['choices'])})" if p["choices"] else "")
+            for p in d["params"]
+        )
+        table.add_row(d["name"], d["summary"], params, d["source"])
+    out.print(table)
+    return 0
+
+
+def _positive_int(text: str, flag: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise MastermindError(f"{flag} {text!r}: expected 'all' or a whole number") from None
+    if value < 1:
+        raise MastermindError(f"{flag} {text!r}: expected a positive number")
+    return value
+
+
+# --------------------------------------------------------------------------------- parser
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mmlab",
+        description="Mastermind lab: codebreaking strategies of the literature, evaluated exactly and fast.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    def command(name: str, help: str, func) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help, description=help, epilog=EXAMPLES,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        p.set_defaults(func=func)
+        return p
+
+    p = command("compare", "run every exhaustive strategy on a size and print one table beside the literature", cmd_compare)
+    _add_game_args(p)
+    p.add_argument("--strategies", help="comma-separated strategy specs (default: every exhaustive one and random)")
+    p.add_argument("--runs", type=int, default=1, help="games per secret for random strategies (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="seed of random strategies (default 0)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+    p = command("eval", "evaluate one strategy over every secret (exact for deterministic strategies)", cmd_eval)
+    _add_game_args(p, optional=True)
+    p.add_argument("--strategy", default="knuth", help="strategy spec (default knuth)")
+    p.add_argument("--tree", help="evaluate a saved decision tree (JSON from 'mmlab tree') instead")
+    p.add_argument("--secrets", default="all", help="'all' (default) or N: a random sample of N secrets")
+    p.add_argument("--runs", type=int, default=1, help="games per secret for random strategies (default 1)")
+    p.add_argument("--seed", type=int, help="seed for random strategies and samples (default: drawn and printed)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = command("partition", "the answer classes a guess makes of the remaining candidates", cmd_partition)
+    _add_game_args(p)
+    p.add_argument("guess", help="the guess to examine, e.g. 1123")
+    p.add_argument("--after", action="append", default=[], metavar="GUESS:B,W",
+                   help="an earlier guess and its answer, e.g. 1122:1,1 (repeatable)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = command("tree", "compile a deterministic strategy into its decision tree and print or save it", cmd_tree)
+    _add_game_args(p)
+    p.add_argument("--strategy", default="knuth", help="strategy spec (default knuth)")
+    p.add_argument("--format", choices=("json", "dot", "knuth", "python"), default="json",
+                   help="json (loadable), dot (Graphviz), knuth (condensed notation), python (a generated player)")
+    p.add_argument("-o", "--output", help="write to this file instead of standard output")
+
+    p = command("score", "the answer (black,white) a secret gives to a guess", cmd_score)
+    p.add_argument("secret")
+    p.add_argument("guess")
+    p.add_argument("--size", help="game size, to check the codes' colours (default: any colour)")
+    p.add_argument("--json", action="store_true")
+
+    p = command("strategies", "list every strategy with its parameters, defaults and source", cmd_strategies)
+    p.add_argument("--json", action="store_true")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except MastermindError as e:
+        print(f"mmlab {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,151 @@
+"""Evaluate a strategy over many secrets: exactly through its decision tree when it is
+deterministic, by reproducible simulation when it draws at random.
+
+>>> from mmlab.game import Game
+>>> result = evaluate(Game.parse_size("4x6"), "knuth")
+>>> result.total_guesses, result.max, result.exact
+(5801, 5, True)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mmlab.game import Game
+from mmlab.experiments.playout import play_game
+from mmlab.strategies import Strategy, make_strategy
+from mmlab.trees import DecisionTree
+
+
+@dataclass
+class Evaluation:
+    """Guesses needed per game, with the figures the papers print."""
+
+    game: Game
+    strategy: str
+    guesses: np.ndarray
+    seconds: float
+    exact: bool
+    runs: int = 1
+    seed: int | None = None
+    secrets: str = "all"
+    tree: DecisionTree | None = field(default=None, repr=False)
+
+    @property
+    def games(self) -> int:
+        return int(self.guesses.shape[0])
+
+    @property
+    def total_guesses(self) -> int:
+        return int(self.guesses.sum())
+
+    @property
+    def mean(self) -> float:
+        return float(self.guesses.mean())
+
+    @property
+    def max(self) -> int:
+        return int(self.guesses.max())
+
+    @property
+    def median(self) -> float:
+        return float(np.median(self.guesses))
+
+    @property
+    def std(self) -> float:
+        return float(self.guesses.std(ddof=1)) if self.games > 1 else 0.0
+
+    @property
+    def stderr(self) -> float:
+        return self.std / np.sqrt(self.games) if self.games > 1 else 0.0
+
+    @property
+    def histogram(self) -> dict[int, int]:
+        values, counts = np.unique(self.guesses, return_counts=True)
+        return {int(v): int(c) for v, c in zip(values, counts)}
+
+    def to_dict(self) -> dict:
+        return {
+            "game": self.game.size,
+            "repeats": self.game.repeats,
+            "feedback": self.game.feedback,
+            "strategy": self.strategy,
+            "exact": self.exact,
+            "secrets": self.secrets,
+            "runs": self.runs,
+            "seed": self.seed,
+            "games": self.games,
+            "total_guesses": self.total_guesses,
+            "mean": self.mean,
+            "stderr": self.stderr,
+            "max": self.max,
+            "median": self.median,
+            "std": self.std,
+            "histogram": {str(k): v for k, v in self.histogram.items()},
+            "seconds": self.seconds,
+        }
+
+
+def choose_secrets(game: Game, secrets: str | int, seed: int | None) -> tuple[np.ndarray, str]:
+    """``"all"`` codes, or a sample of ``N`` distinct codes drawn with ``seed``."""
+    if secrets == "all" or (isinstance(secrets, int) and secrets >= game.n_codes):
+        game.require_enumerable("evaluating over all secrets")
+        return np.arange(game.n_codes, dtype=np.int64), "all"
+    n = int(secrets)
+    rng = np.random.default_rng([0 if seed is None else seed, 0x5EC])
+    if game.enumerable:
+        chosen = np.sort(rng.choice(game.n_codes, size=n, replace=False)).astype(np.int64)
+    else:
+        chosen = np.sort(rng.integers(0, game.n_codes, size=n, dtype=np.int64))
+    return chosen, f"sample of {n}"
+
+
+def evaluate(
+    game: Game,
+    strategy: str | Strategy,
+    secrets: str | int = "all",
+    runs: int = 1,
+    seed: int | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> Evaluation:
+    """Guesses needed by ``strategy`` against each chosen secret.
+
+    Deterministic strategies are compiled into their decision tree once (exact, ``runs`` is 1);
+    others play ``runs`` games per secret, game ``(run, secret)`` drawing from
+    ``numpy.random.default_rng([seed, run, secret])``. ``on_progress(done, total)`` reports work.
+    """
+    if isinstance(strategy, str):
+        strategy = make_strategy(strategy)
+    strategy.start(game)  # refuses unsuitable games before any work
+    if seed is None and not strategy.deterministic:
+        seed = int(np.random.SeedSequence().entropy % 2**32)
+    codes, description = choose_secrets(game, secrets, seed)
+    start = time.perf_counter()
+    if strategy.deterministic:
+        done = 0
+
+        def progress(k: int) -> None:
+            nonlocal done
+            done += k
+            if on_progress is not None:
+                on_progress(done, game.n_codes)
+
+        tree = DecisionTree.build(game, strategy, on_progress=progress)
+        guesses = tree.depths()[codes]
+        return Evaluation(game, strategy.spec, guesses, time.perf_counter() - start, True, 1, seed, description, tree)
+    guesses = np.empty(runs * codes.shape[0], dtype=np.int64)
+    total = guesses.shape[0]
+    for run in range(runs):
+        for i, secret in enumerate(codes):
+            rng = np.random.default_rng([seed, run, int(secret)])
+            k = run * codes.shape[0] + i
+            guesses[k] = play_game(game, strategy, int(secret), rng).n_guesses
+            if on_progress is not None and (k + 1) % 64 == 0:
+                on_progress(k + 1, total)
+    if on_progress is not None:
+        on_progress(total, total)
+    return Evaluation(game, strategy.spec, guesses, time.perf_counter() - start, False, runs, seed, description)

@@ -1,0 +1,379 @@
+"""Decision trees in and out: JSON files, Graphviz DOT, Knuth's notation and Python source.
+
+JSON (``to_json``/``from_json``, ``save``/``load``)::
+
+    {"format": "mmlab-tree", "version": 1,
+     "game": {"pegs": 4, "colours": 6, "repeats": true, "feedback": "black-white"},
+     "strategy": "knuth", "secrets": 1296, "total_guesses": 5801, "worst": 5,
+     "root": {"guess": "1122", "wins": true, "children": {"1,1": {...}, "0,0": {...}}}}
+
+Children are keyed ``"black,white"`` in the order of ``possible_feedbacks`` (winning answer
+first, ``0,0`` last); ``"wins": true`` marks a guess that is itself one of the secrets reaching
+its node, and a node without next moves has no ``"children"``. Sizes are rebuilt on load and
+the summary figures must match the rebuilt tree.
+
+Knuth's notation (``to_knuth``), after Knuth 1976 as read by Singley: a node is
+``n(guess: a1, ..., ak)`` with ``n`` the codes still possible and one entry ``ai`` for every
+answer the game can give, in the order of ``possible_feedbacks`` (14 for 4 pegs: 4,0 3,0 2,2
+2,1 2,0 1,3 1,2 1,1 1,0 0,4 0,3 0,2 0,1 0,0). The entry of the winning answer is ``*`` if the
+guess can win there and ``-`` if not; an answer no remaining code gives is ``-``; a class of one
+code that the next guess wins is ``1(code)``; any other class is its nested node. With
+``multiline=True`` (the default) the root's entries come one per line, indented by two spaces,
+with the closing parenthesis on a line of its own; nested nodes stay on their entry's line.
+
+>>> from mmlab.game import Game
+>>> from mmlab.strategies import make_strategy
+>>> from mmlab.trees import DecisionTree
+>>> tree = DecisionTree.build(Game.parse_size("3x2"), make_strategy("norvig:first=211"))
+>>> print(to_knuth(tree))
+8(211:
+  *,
+  3(212: *, -, 1(221), -, 1(111), -, -, -, -),
+  2(112: *, -, 1(121), -, -, -, -, -, -),
+  -,
+  1(222),
+  -,
+  1(122),
+  -,
+  -
+)
+>>> from_json(to_json(tree)).total_guesses
+18
+"""
+
+from __future__ import annotations
+
+import json
+import keyword
+import os
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from mmlab.errors import BadCode, BadFeedback, BadSize, BadTree
+from mmlab.game import Feedback, Game, possible_feedbacks
+from mmlab.trees.tree import DecisionTree, Node
+
+FORMAT = "mmlab-tree"
+VERSION = 1
+
+_NODE_KEYS = {"guess", "wins", "children"}
+_ANSWER = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*$")
+
+
+def feedback_order(game: Game) -> list[Feedback]:
+    """Every answer ``game`` can give, winning answer first (the order of ``possible_feedbacks``)."""
+    out = []
+    for fb in possible_feedbacks(game.pegs, game.with_white):
+        try:
+            out.append(game.check_feedback(fb))
+        except BadFeedback:
+            continue
+    return out
+
+
+def _children_in_order(node: Node, game: Game) -> Iterator[tuple[Feedback, Node]]:
+    for fb in feedback_order(game):
+        child = node.children.get(fb.code(game.pegs))
+        if child is not None:
+            yield fb, child
+
+
+# ===================================================================== JSON
+def to_json(tree: DecisionTree, indent: int | None = 1) -> str:
+    """The tree as an ``mmlab-tree`` JSON document (see the module docstring)."""
+    game = tree.game
+    doc = {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": {"pegs": game.pegs, "colours": game.colours, "repeats": game.repeats, "feedback": game.feedback},
+        "strategy": tree.strategy,
+        "secrets": tree.n_secrets,
+        "total_guesses": tree.total_guesses,
+        "worst": tree.worst,
+        "root": _node_to_dict(tree.root, game),
+    }
+    return json.dumps(doc, indent=indent)
+
+
+def _node_to_dict(node: Node, game: Game) -> dict[str, Any]:
+    out: dict[str, Any] = {"guess": game.format(node.guess)}
+    if node.wins:
+        out["wins"] = True
+    if node.children:
+        out["children"] = {str(fb): _node_to_dict(child, game) for fb, child in _children_in_order(node, game)}
+    return out
+
+
+def from_json(text: str) -> DecisionTree:
+    """Read an ``mmlab-tree`` JSON document; raises ``BadTree`` saying what is wrong."""
+    try:
+        doc = json.loads(text, object_pairs_hook=_no_duplicate_keys)
+    except json.JSONDecodeError as e:
+        raise BadTree(f"not valid JSON: {e}") from None
+    except RecursionError:
+        raise BadTree("not a usable tree file: it is nested too deeply") from None
+    if not isinstance(doc, dict):
+        raise BadTree(f"not an {FORMAT} file: expected a JSON object, got {type(doc).__name__}")
+    _check_header(doc)
+    game = _read_game(doc.get("game"))
+    strategy = doc.get("strategy", "")
+    if not isinstance(strategy, str):
+        raise BadTree(f"'strategy' should be a string, got {strategy!r}")
+    if "root" not in doc:
+        raise BadTree("the tree file has no 'root' node")
+    try:
+        root = _read_node(doc["root"], game, [])
+    except RecursionError:
+        raise BadTree("the tree is nested too deeply to be a tree of this game") from None
+    tree = DecisionTree(game, root, strategy)
+    _check_summary(doc, tree)
+    return tree
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise BadTree(f"the key {key!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def _check_header(doc: dict[str, Any]) -> None:
+    if doc.get("format") != FORMAT:
+        raise BadTree(f"not an {FORMAT} file: its format is {doc.get('format')!r}, expected {FORMAT!r}")
+    if doc.get("version") != VERSION:
+        raise BadTree(f"{FORMAT} version {doc.get('version')!r} is not supported (this mmlab reads version {VERSION})")
+
+
+def _read_game(spec: Any) -> Game:
+    if not isinstance(spec, dict):
+        raise BadTree(f"'game' should be an object with pegs, colours, repeats and feedback, got {spec!r}")
+    missing = [k for k in ("pegs", "colours", "repeats", "feedback") if k not in spec]
+    if missing:
+        raise BadTree(f"the game of the tree file lacks {', '.join(missing)}")
+    if not isinstance(spec["repeats"], bool):
+        raise BadTree(f"game 'repeats' should be true or false, got {spec['repeats']!r}")
+    for key in ("pegs", "colours"):
+        if isinstance(spec[key], bool) or not isinstance(spec[key], int):
+            raise BadTree(f"game {key!r} should be a whole number, got {spec[key]!r}")
+    try:
+        return Game(spec["pegs"], spec["colours"], spec["repeats"], spec["feedback"])
+    except BadSize as e:
+        raise BadTree(f"bad game in the tree file: {e}") from None
+
+
+def _where(path: list[str]) -> str:
+    return "the root" if not path else "the node after " + "; ".join(path)
+
+
+def _read_node(data: Any, game: Game, path: list[str]) -> Node:
+    where = _where(path)
+    if not isinstance(data, dict):
+        raise BadTree(f"{where} should be an object with a 'guess', got {data!r}")
+    unknown = sorted(set(data) - _NODE_KEYS)
+    if unknown:
+        raise BadTree(f"{where} has unknown keys {', '.join(map(repr, unknown))}")
+    if not isinstance(data.get("guess"), str):
+        raise BadTree(f"{where} should have a 'guess' written as a code string, got {data.get('guess')!r}")
+    try:
+        guess = game.parse(data["guess"])
+    except BadCode as e:
+        raise BadTree(f"{where}: {e}") from None
+    wins = data.get("wins", False)
+    if not isinstance(wins, bool):
+        raise BadTree(f"{where}: 'wins' should be true or false, got {wins!r}")
+    node = Node(guess, int(wins))
+    for code, child in _read_children(data.get("children", {}), game, path, game.format(guess)):
+        node.children[code] = child
+    node.size += sum(c.size for c in node.children.values())
+    if node.size == 0:
+        raise BadTree(f"{where} is a dead end: its guess {game.format(guess)} does not win and it has no next moves")
+    return node
+
+
+def _read_children(data: Any, game: Game, path: list[str], guess: str) -> list[tuple[int, Node]]:
+    if not isinstance(data, dict):
+        raise BadTree(f"{_where(path)}: 'children' should be an object keyed by answers like \"1,2\"")
+    out = []
+    for key, value in data.items():
+        fb = _read_answer(key, game, f"{_where(path)}, guess {guess}")
+        out.append((fb.code(game.pegs), _read_node(value, game, path + [f"{guess} -> {fb}"])))
+    codes = [code for code, _ in out]
+    if len(set(codes)) != len(codes):
+        raise BadTree(f"{_where(path)} lists the same answer twice")
+    return sorted(out, key=lambda item: item[0])
+
+
+def _read_answer(key: str, game: Game, where: str) -> Feedback:
+    m = _ANSWER.match(key)
+    if not m:
+        raise BadTree(f"{where}: the answer {key!r} should be written black,white (for example \"1,2\")")
+    try:
+        fb = game.check_feedback(Feedback(int(m.group(1)), int(m.group(2))))
+    except BadFeedback as e:
+        raise BadTree(f"{where}: {e}") from None
+    if fb == game.win:
+        raise BadTree(f"{where}: the answer {fb} ends the game, so it cannot lead to another guess")
+    return fb
+
+
+def _check_summary(doc: dict[str, Any], tree: DecisionTree) -> None:
+    if tree.n_secrets > tree.game.n_codes:
+        raise BadTree(
+            f"the file is inconsistent: its tree solves {tree.n_secrets} secrets, "
+            f"and {tree.game} has only {tree.game.n_codes} codes"
+        )
+    winners = [node.guess for node, _ in tree.root.walk() if node.wins]
+    if len(set(winners)) != len(winners):
+        raise BadTree("the file is inconsistent: the same secret is won at two places of its tree")
+    actual = {"secrets": tree.n_secrets, "total_guesses": tree.total_guesses, "worst": tree.worst}
+    for key, value in actual.items():
+        if key not in doc:
+            raise BadTree(f"the tree file lacks its summary figure {key!r}")
+        if doc[key] != value or isinstance(doc[key], bool):
+            raise BadTree(f"the file is inconsistent: it says {key} = {doc[key]!r}, but its tree gives {value}")
+
+
+def save(tree: DecisionTree, path: str | os.PathLike[str]) -> None:
+    """Write ``tree`` as JSON to ``path``."""
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(to_json(tree))
+        f.write("\n")
+
+
+def load(path: str | os.PathLike[str]) -> DecisionTree:
+    """Read a tree saved by ``save``; raises ``BadTree`` naming ``path`` if it cannot."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except FileNotFoundError:
+        raise BadTree(f"{path}: no such tree file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise BadTree(f"{path}: cannot read the tree file ({e})") from None
+    try:
+        return from_json(text)
+    except BadTree as e:
+        raise BadTree(f"{path}: {e}") from None
+
+
+# ===================================================================== Graphviz
+def to_dot(tree: DecisionTree) -> str:
+    """Graphviz DOT: a box per guess (``code`` and ``n=`` secrets reaching it), bold double
+    border where the guess wins; edges labelled ``black,white``."""
+    game = tree.game
+    title = f"{game} {tree.strategy}".strip()
+    title += f": {tree.n_secrets} secrets, {tree.total_guesses} guesses, worst {tree.worst}"
+    lines = [
+        "digraph mastermind {",
+        f"  label={_dot_quote(title)};",
+        "  labelloc=t;",
+        "  node [shape=box, fontname=monospace];",
+        "  edge [fontname=monospace, fontsize=10];",
+    ]
+    counter = iter(range(tree.n_nodes))
+
+    def emit(node: Node) -> str:
+        name = f"n{next(counter)}"
+        style = ", style=bold, peripheries=2" if node.wins else ""
+        label = _dot_quote(f"{game.format(node.guess)}\nn={node.size}")
+        lines.append(f"  {name} [label={label}{style}];")
+        for fb, child in _children_in_order(node, game):
+            target = emit(child)
+            lines.append(f"  {name} -> {target} [label={_dot_quote(str(fb))}];")
+        return name
+
+    emit(tree.root)
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _dot_quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+# ===================================================================== Knuth 1976
+def to_knuth(tree: DecisionTree, multiline: bool = True) -> str:
+    """Knuth's condensed notation of the whole tree (reading given in the module docstring)."""
+    if not multiline:
+        return knuth_node(tree.root, tree.game)
+    node, game = tree.root, tree.game
+    entries = _knuth_entries(node, game)
+    body = ",\n".join("  " + e for e in entries)
+    return f"{node.size}({game.format(node.guess)}:\n{body}\n)"
+
+
+def knuth_node(node: Node, game: Game) -> str:
+    """One node (and its subtree) in Knuth's notation, on one line."""
+    return f"{node.size}({game.format(node.guess)}: {', '.join(_knuth_entries(node, game))})"
+
+
+def _knuth_entries(node: Node, game: Game) -> list[str]:
+    out = []
+    for fb in feedback_order(game):
+        if fb == game.win:
+            out.append("*" if node.wins else "-")
+            continue
+        child = node.children.get(fb.code(game.pegs))
+        if child is None:
+            out.append("-")
+        elif child.size == 1 and child.wins:
+            out.append(f"1({game.format(child.guess)})")
+        else:
+            out.append(knuth_node(child, game))
+    return out
+
+
+# ===================================================================== Python source
+def to_python(tree: DecisionTree, name: str = "master_mind") -> str:
+    """Source of ``def name(answer)``, which plays the tree (after Norvig's generated Lisp).
+
+    ``answer(guess)`` receives a code string and returns ``(black, white)``; the function returns
+    the secret as a string and raises ``ValueError`` on answers no secret of the tree can give.
+    """
+    if not name.isidentifier() or keyword.iskeyword(name):
+        raise ValueError(f"{name!r} is not a valid Python function name")
+    game = tree.game
+    strategy = _docstring_safe(tree.strategy or "stored")
+    example = game.format(tree.root.guess)
+    doc = [
+        f'    """Play Mastermind {game} with the {strategy} decision tree (generated by mmlab).',
+        "",
+        f"    {tree.n_secrets} secrets, {tree.total_guesses} guesses in all, {tree.worst} at worst.",
+        "",
+        f"    Call ``{name}(answer)``: ``answer(guess)`` receives a guess such as {example!r}",
+        "    and returns (black, white). Returns the secret as a string; raises ValueError on",
+        "    answers that no secret can give.",
+        '    """',
+    ]
+    lines = [f"def {name}(answer):", *doc]
+    _python_node(tree.root, game, 1, [], lines)
+    return "\n".join(lines) + "\n"
+
+
+def _docstring_safe(text: str) -> str:
+    """``text`` escaped so that it cannot end a triple-quoted docstring."""
+    return repr(text)[1:-1].replace('"', '\\"')
+
+
+def _python_node(node: Node, game: Game, depth: int, path: list[str], lines: list[str]) -> None:
+    pad = "    " * depth
+    guess = game.format(node.guess)
+    lines.append(f"{pad}black, white = answer({guess!r})")
+    branch = "if"
+    if node.wins:
+        lines.append(f"{pad}if (black, white) == {tuple(game.win)!r}:")
+        lines.append(f"{pad}    return {guess!r}")
+        branch = "elif"
+    for fb, child in _children_in_order(node, game):
+        lines.append(f"{pad}{branch} (black, white) == {tuple(fb)!r}:")
+        _python_node(child, game, depth + 1, path + [f"{guess} -> {fb}"], lines)
+        branch = "elif"
+    context = f"after {'; '.join(path)}, " if path else ""
+    message = f"inconsistent answers: {context}no secret gives {{black}},{{white}} to {guess}"
+    if branch == "elif":
+        lines.append(f"{pad}else:")
+        lines.append(f"{pad}    raise ValueError(f{message!r})")
+    else:
+        lines.append(f"{pad}raise ValueError(f{message!r})")

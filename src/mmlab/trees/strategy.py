@@ -1,0 +1,51 @@
+"""``TreeStrategy``: play a stored decision tree, for instance one loaded from a file.
+
+>>> from mmlab.game import Game
+>>> from mmlab.strategies import make_strategy
+>>> from mmlab.trees import DecisionTree
+>>> game = Game.parse_size("3x2")
+>>> tree = DecisionTree.build(game, make_strategy("norvig:first=211"))
+>>> replay = DecisionTree.build(game, TreeStrategy(tree))
+>>> replay.strategy, replay.total_guesses
+('tree:norvig:first=211', 18)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mmlab.errors import BadTree
+from mmlab.game import Game
+from mmlab.knowledge import Knowledge
+from mmlab.strategies import Strategy
+from mmlab.trees.tree import DecisionTree
+
+
+class TreeStrategy(Strategy):
+    """Plays the guesses of ``tree``; raises ``BadTree`` once the game leaves the tree."""
+
+    name = "tree"
+    summary = "play a stored decision tree"
+    source = "mmlab tree files"
+
+    def __init__(self, tree: DecisionTree) -> None:
+        super().__init__()
+        self.tree = tree
+
+    @property
+    def spec(self) -> str:
+        return f"{self.name}:{self.tree.strategy}" if self.tree.strategy else self.name
+
+    @property
+    def deterministic(self) -> bool:
+        return True
+
+    def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
+        if game != self.tree.game:
+            raise BadTree(f"the tree plays {self.tree.game}, not {game}")
+        super().start(game, rng)
+
+    def guess(self, knowledge: Knowledge) -> int:
+        if knowledge.game != self.tree.game:
+            raise BadTree(f"the tree plays {self.tree.game}, not {knowledge.game}")
+        return self.tree.path(list(knowledge.history)).guess

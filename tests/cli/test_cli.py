@@ -1,0 +1,102 @@
+"""The command line as a user meets it: tables, JSON, one-line errors with a non-zero exit."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from mmlab.cli.main import main
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_eval_json_has_the_documented_keys(capsys):
+    code, out, _ = run(capsys, "eval", "4x6", "--strategy", "knuth", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert {"game", "strategy", "games", "total_guesses", "mean", "max", "histogram", "seconds"} <= set(data)
+    assert (data["game"], data["total_guesses"], data["max"]) == ("4x6", 5801, 5)
+    assert data["histogram"] == {"1": 1, "2": 6, "3": 62, "4": 533, "5": 694}
+
+
+def test_eval_table_and_random_runs(capsys):
+    code, out, _ = run(capsys, "eval", "3x4", "--strategy", "random", "--runs", "2", "--seed", "5")
+    assert code == 0 and "simulated" in out and "seed 5" in out
+
+
+def test_partition_prints_table_1_row_0012(capsys):
+    """000 Table 1, row 0012 (colours from 0 there): our 1123."""
+    code, out, _ = run(capsys, "partition", "4x6", "1123", "--json")
+    data = json.loads(out)
+    assert list(data["classes"].values()) == [1, 20, 5, 40, 105, 4, 84, 230, 182, 2, 44, 222, 276, 81]
+    assert data["parts"] == 14
+    code, out, _ = run(capsys, "partition", "4x6", "1123")
+    assert "276" in out and "[3,0]" in out
+
+
+def test_partition_after_earlier_answers(capsys):
+    code, out, _ = run(capsys, "partition", "4x6", "1344", "--after", "1122:1,1", "--json")
+    data = json.loads(out)
+    assert data["candidates"] == 208 and sum(data["classes"].values()) == 208
+
+
+def test_compare_prints_every_exhaustive_strategy_with_literature(capsys):
+    code, out, _ = run(capsys, "compare", "4x6", "--json")
+    rows = {r["strategy"]: r for r in json.loads(out)}
+    assert rows["knuth"]["total_guesses"] == 5801 and "Knuth 1976" in rows["knuth"]["literature"]
+    assert rows["most-parts"]["total_guesses"] == 5668
+    assert {"irving", "entropy", "plus", "plus2", "norvig", "random"} <= set(rows)
+
+
+@pytest.mark.parametrize("fmt, marker", [("knuth", "1296(1122:"), ("dot", "digraph"), ("python", "def master_mind"),
+                                         ("json", '"mmlab-tree"')])
+def test_tree_formats(capsys, fmt, marker):
+    code, out, _ = run(capsys, "tree", "4x6", "--strategy", "knuth", "--format", fmt)
+    assert code == 0 and marker in out
+
+
+def test_tree_saved_then_evaluated(capsys, tmp_path):
+    path = tmp_path / "mp.json"
+    assert run(capsys, "tree", "4x6", "--strategy", "most-parts", "-o", str(path))[0] == 0
+    code, out, _ = run(capsys, "eval", "--tree", str(path), "--json")
+    assert json.loads(out)["total_guesses"] == 5668
+
+
+def test_score_and_strategies(capsys):
+    assert run(capsys, "score", "3632", "1122")[1].strip() == "1,0"
+    code, out, _ = run(capsys, "strategies", "--json")
+    names = {s["name"] for s in json.loads(out)}
+    assert {"knuth", "irving", "most-parts", "entropy", "plus", "plus2", "norvig", "random"} <= names
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["eval", "4x6", "--strategy", "knuht"], "unknown strategy 'knuht'"),
+        (["eval", "4x6", "--strategy", "knuth:depth=2"], "knuth has no parameter 'depth'"),
+        (["eval", "4x6", "--strategy", "knuth:first=1127"], "'7' is not a colour of a 4x6 game"),
+        (["eval", "0x6"], "pegs must be a whole number from 1 to 10"),
+        (["eval", "8x12", "--strategy", "knuth"], "knuth needs every code"),
+        (["partition", "4x6", "112"], "has 3 colours, a 4x6 game needs 4"),
+        (["partition", "4x6", "1123", "--after", "1122:3,1"], "cannot occur"),
+        (["eval", "--tree", "/nonexistent/tree.json"], "tree.json"),
+        (["eval", "4x6", "--secrets", "many"], "expected 'all' or a whole number"),
+    ],
+)
+def test_bad_input_is_one_clear_line(capsys, args, message):
+    code, out, err = run(capsys, *args)
+    assert code != 0
+    assert message in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_console_script_exits_non_zero_without_traceback():
+    done = subprocess.run([sys.executable, "-m", "mmlab.cli.main", "eval", "4x6", "--strategy", "nope"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "unknown strategy" in done.stderr and "Traceback" not in done.stderr

@@ -1,0 +1,52 @@
+import numpy as np
+import pytest
+
+import mmlab
+from mmlab.errors import SpaceTooLarge
+from mmlab.experiments import evaluate, play_game
+from mmlab.game import Game
+from mmlab.strategies import make_strategy
+
+
+def test_exact_evaluation_equals_replaying_every_secret():
+    game = Game.parse_size("3x4")
+    result = evaluate(game, "most-parts")
+    replayed = [play_game(game, make_strategy("most-parts"), s).n_guesses for s in range(game.n_codes)]
+    assert result.exact and result.guesses.tolist() == replayed
+    assert result.total_guesses == sum(replayed)
+
+
+def test_random_evaluation_is_reproducible_by_seed():
+    game = Game.parse_size("3x4")
+    a = evaluate(game, "random", runs=3, seed=7)
+    b = evaluate(game, "random", runs=3, seed=7)
+    c = evaluate(game, "random", runs=3, seed=8)
+    assert not a.exact and a.games == 3 * game.n_codes
+    assert np.array_equal(a.guesses, b.guesses)
+    assert not np.array_equal(a.guesses, c.guesses)
+
+
+def test_sample_of_secrets_and_summary_keys(game46):
+    result = evaluate(game46, "knuth", secrets=100, seed=3)
+    assert result.games == 100 and result.secrets == "sample of 100"
+    d = result.to_dict()
+    for key in ("game", "strategy", "games", "total_guesses", "mean", "max", "histogram", "seconds"):
+        assert key in d
+    assert sum(d["histogram"].values()) == 100
+
+
+def test_every_game_is_won_by_every_strategy(game46):
+    for name in ("random", "plus", "plus2", "entropy:ties=random"):
+        result = evaluate(game46, name, secrets=50, seed=1)
+        assert result.max <= 9
+
+
+def test_play_game_records_the_dialogue(game46):
+    record = mmlab.play_game(game46, make_strategy("knuth"), game46.parse("3632"))
+    assert [game46.format(g) for g in record.guesses] == ["1122", "1344", "3526", "1462", "3632"]
+    assert record.won and record.feedbacks[-1] == game46.win
+
+
+def test_huge_game_is_refused_with_the_strategy_named():
+    with pytest.raises(SpaceTooLarge, match="knuth needs every code"):
+        evaluate(Game.parse_size("8x12"), "knuth", secrets=10)

@@ -1,0 +1,272 @@
+"""Tree files and exports: JSON round trips, refused files, DOT, Knuth's notation, Python source."""
+
+import json
+import re
+
+import pytest
+
+from mmlab.errors import BadTree
+from mmlab.game import Game, possible_feedbacks
+from mmlab.strategies import make_strategy
+from mmlab.trees import DecisionTree, Node, TreeStrategy, from_json, load, save, to_dot, to_json, to_knuth, to_python
+
+
+@pytest.fixture(scope="module")
+def trees46(game46) -> dict[str, DecisionTree]:
+    return {name: DecisionTree.build(game46, make_strategy(name)) for name in ("knuth", "most-parts", "entropy")}
+
+
+@pytest.fixture(scope="module")
+def norvig32() -> DecisionTree:
+    return DecisionTree.build(Game.parse_size("3x2"), make_strategy("norvig:first=211"))
+
+
+def shape(node: Node) -> tuple:
+    """Everything of a subtree: guess, size, wins and the children by feedback code."""
+    return (node.guess, node.size, node.wins, tuple(sorted((k, shape(c)) for k, c in node.children.items())))
+
+
+# ----------------------------------------------------------------- JSON round trip
+@pytest.mark.parametrize("name", ["knuth", "most-parts", "entropy"])
+def test_json_round_trip_4x6(trees46, tmp_path, name):
+    tree = trees46[name]
+    path = tmp_path / f"{name}.json"
+    save(tree, path)
+    loaded = load(path)
+    assert loaded.game == tree.game and loaded.strategy == tree.strategy == name
+    assert (loaded.n_secrets, loaded.total_guesses, loaded.worst) == (1296, tree.total_guesses, tree.worst)
+    assert loaded.histogram == tree.histogram
+    assert (loaded.depths() == tree.depths()).all()
+    assert shape(loaded.root) == shape(tree.root)
+    assert to_json(loaded) == path.read_text().rstrip("\n")
+
+    replay = DecisionTree.build(tree.game, TreeStrategy(loaded))
+    assert replay.strategy == f"tree:{name}"
+    assert (replay.total_guesses, replay.histogram) == (tree.total_guesses, tree.histogram)
+    assert shape(replay.root) == shape(tree.root)
+
+
+def test_json_layout(trees46):
+    doc = json.loads(to_json(trees46["knuth"]))
+    summary = {k: doc[k] for k in ("format", "version", "strategy", "secrets", "total_guesses", "worst")}
+    assert summary == {
+        "format": "mmlab-tree",
+        "version": 1,
+        "strategy": "knuth",
+        "secrets": 1296,
+        "total_guesses": 5801,
+        "worst": 5,
+    }
+    assert doc["game"] == {"pegs": 4, "colours": 6, "repeats": True, "feedback": "black-white"}
+    root = doc["root"]
+    assert root["guess"] == "1122" and root["wins"] is True
+    order = [str(fb) for fb in possible_feedbacks(4)]
+    assert list(root["children"]) == [k for k in order if k in root["children"]]
+    assert "1,3" not in root["children"]  # 1122 cannot get 1,3: that class is empty
+    leaves = [n for n in _walk(root) if "children" not in n]
+    assert leaves and all(n["wins"] is True for n in leaves)
+
+
+def _walk(node: dict):
+    yield node
+    for child in node.get("children", {}).values():
+        yield from _walk(child)
+
+
+def test_json_keeps_other_games():
+    game = Game(4, 6, repeats=False, feedback="black")
+    tree = DecisionTree.build(game, make_strategy("knuth"))
+    loaded = from_json(to_json(tree))
+    assert loaded.game == game
+    assert shape(loaded.root) == shape(tree.root)
+
+
+# ----------------------------------------------------------------- refused files
+def _tampered(tree: DecisionTree, change) -> str:
+    doc = json.loads(to_json(tree))
+    change(doc)
+    return json.dumps(doc)
+
+
+def _set(doc: dict, path: list, value) -> None:
+    for key in path[:-1]:
+        doc = doc[key]
+    doc[path[-1]] = value
+
+
+def _first_grandchild(doc: dict) -> dict:
+    return next(iter(doc["root"]["children"].values()))
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: _set(d, ["format"], "something-else"), "not an mmlab-tree file: its format is 'something-else'"),
+        (lambda d: d.pop("format"), "not an mmlab-tree file"),
+        (lambda d: _set(d, ["version"], 2), "version 2 is not supported"),
+        (lambda d: _set(d, ["game", "pegs"], 11), "bad game in the tree file: pegs must be"),
+        (lambda d: _set(d, ["game", "feedback"], "colour"), "bad game in the tree file: feedback must be"),
+        (lambda d: d["game"].pop("colours"), "the game of the tree file lacks colours"),
+        (lambda d: _set(d, ["game", "repeats"], "yes"), "'repeats' should be true or false"),
+        (lambda d: _set(d, ["root", "guess"], "11223"), "the root: code '11223' has 5 colours, a 4x6 game needs 4"),
+        (lambda d: _set(d, ["root", "guess"], "1127"), "the root: code '1127'"),
+        (lambda d: _set(_first_grandchild(d), ["guess"], "12"), r"the node after 1122 -> 3,0: code '12' has 2"),
+        (lambda d: _set(d["root"]["children"], ["3,1"], {"guess": "1111", "wins": True}), "answer 3,1 cannot occur"),
+        (lambda d: _set(d["root"]["children"], ["2,3"], {"guess": "1111", "wins": True}), "cannot exceed the 4 pegs"),
+        (lambda d: _set(d["root"]["children"], ["4,0"], {"guess": "1111", "wins": True}), "answer 4,0 ends the game"),
+        (lambda d: _set(d["root"]["children"], ["one,two"], {"guess": "1111"}), "should be written black,white"),
+        (lambda d: _set(d["root"], ["colour"], "red"), "the root has unknown keys 'colour'"),
+        (lambda d: d["root"].pop("wins"), "the file is inconsistent: it says secrets = 1296, but its tree gives 1295"),
+        (
+            lambda d: _set(d, ["total_guesses"], 5800),
+            "the file is inconsistent: it says total_guesses = 5800, but its tree gives 5801",
+        ),
+        (lambda d: _set(d, ["worst"], 4), "the file is inconsistent: it says worst = 4"),
+        (lambda d: _set(d, ["secrets"], 1295), "the file is inconsistent: it says secrets = 1295"),
+        (lambda d: d.pop("worst"), "lacks its summary figure 'worst'"),
+        (lambda d: d.pop("root"), "no 'root' node"),
+    ],
+)
+def test_bad_files_say_what_is_wrong(trees46, change, message):
+    with pytest.raises(BadTree, match=message):
+        from_json(_tampered(trees46["knuth"], change))
+
+
+def test_dead_end_node_is_refused(norvig32):
+    def change(doc):
+        doc["root"]["children"]["1,0"].pop("wins")
+        doc["secrets"], doc["total_guesses"] = 7, 16
+
+    with pytest.raises(BadTree, match="the node after 211 -> 1,0 is a dead end"):
+        from_json(_tampered(norvig32, change))
+
+
+def test_secret_won_twice_is_refused(norvig32):
+    def change(doc):
+        doc["root"]["children"]["1,0"]["guess"] = "122"  # the 0,2 leaf already wins 122
+
+    with pytest.raises(BadTree, match="the same secret is won at two places"):
+        from_json(_tampered(norvig32, change))
+
+
+def test_not_json_and_duplicates():
+    with pytest.raises(BadTree, match="not valid JSON"):
+        from_json("{format: mmlab-tree")
+    with pytest.raises(BadTree, match="expected a JSON object, got list"):
+        from_json("[1, 2]")
+    with pytest.raises(BadTree, match="the key 'version' appears twice"):
+        from_json('{"format": "mmlab-tree", "version": 1, "version": 1}')
+
+
+def test_load_names_the_file(tmp_path):
+    missing = tmp_path / "nowhere.json"
+    with pytest.raises(BadTree, match=re.escape(f"{missing}: no such tree file")):
+        load(missing)
+    broken = tmp_path / "broken.json"
+    broken.write_text("not json at all")
+    with pytest.raises(BadTree, match=re.escape(f"{broken}: not valid JSON")):
+        load(broken)
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text('{"format": "mmlab-tree", "version": 7}')
+    with pytest.raises(BadTree, match=re.escape(f"{wrong}: mmlab-tree version 7 is not supported")):
+        load(wrong)
+
+
+# ----------------------------------------------------------------- DOT
+def test_dot_structure(norvig32):
+    dot = to_dot(norvig32)
+    lines = dot.strip().splitlines()
+    assert lines[0] == "digraph mastermind {" and lines[-1] == "}"
+    assert dot.count("{") == dot.count("}") == 1
+    nodes = re.findall(r'^  (n\d+) \[label="(\d+)\\nn=(\d+)"(.*)\];$', dot, re.M)
+    edges = re.findall(r'^  (n\d+) -> (n\d+) \[label="(\d),(\d)"\];$', dot, re.M)
+    assert len(nodes) == norvig32.n_nodes == 8 and len(edges) == 7
+    names = {n for n, *_ in nodes}
+    assert all(a in names and b in names for a, b, *_ in edges)
+    assert nodes[0][1:3] == ("211", "8")
+    assert all("peripheries=2" in extra for *_, extra in nodes)  # every node of this tree wins
+    assert len(lines) == 5 + 8 + 7 + 1  # header, nodes, edges, closing brace
+
+
+def test_dot_marks_only_winning_nodes(trees46):
+    tree = trees46["knuth"]
+    dot = to_dot(tree)
+    winning = sum(1 for n, _ in tree.root.walk() if n.wins)
+    assert dot.count("peripheries=2") == winning == 1296 < tree.n_nodes
+    assert dot.count(" -> ") == tree.n_nodes - 1
+
+
+def test_dot_quotes_strategy_names(norvig32):
+    odd = DecisionTree(norvig32.game, norvig32.root, 'say "hi"\\')
+    assert 'label="3x2 say \\"hi\\"\\\\: 8 secrets' in to_dot(odd)
+
+
+# ----------------------------------------------------------------- Knuth's notation
+def test_knuth_notation_small(norvig32):
+    text = to_knuth(norvig32)
+    assert text.startswith("8(211:")
+    assert to_knuth(norvig32, multiline=False) == (
+        "8(211: *, 3(212: *, -, 1(221), -, 1(111), -, -, -, -), 2(112: *, -, 1(121), -, -, -, -, -, -), "
+        "-, 1(222), -, 1(122), -, -)"
+    )
+    lines = text.splitlines()
+    assert len(lines) == 2 + 9 and lines[-1] == ")"  # one line per answer of a 3-peg game
+    assert re.sub(r"\s*\n\s*", " ", text).replace("( ", "(").replace(" )", ")") == to_knuth(
+        norvig32, multiline=False
+    )
+
+
+def test_knuth_notation_4x6(trees46):
+    text = to_knuth(trees46["knuth"])
+    lines = text.splitlines()
+    assert lines[0] == "1296(1122:" and len(lines) == 16
+    assert lines[1] == "  *," and lines[6] == "  -,"  # wins at 4,0; 1122 never gets 1,3
+    assert lines[-2].startswith("  256(")  # 0,0 leaves 256 codes
+    flat = to_knuth(trees46["knuth"], multiline=False)
+    assert flat.count("(") == flat.count(")")
+    assert flat.count("*") + len(re.findall(r"(?<!\d)1\(\d{4}\)", flat)) == 1296  # one mark per secret
+
+
+# ----------------------------------------------------------------- Python source
+def _play_all(tree: DecisionTree) -> None:
+    game = tree.game
+    namespace: dict = {}
+    exec(compile(to_python(tree, name="solve"), "<generated>", "exec"), namespace)
+    solve = namespace["solve"]
+    assert solve.__doc__ and str(game) in solve.__doc__ and tree.strategy in solve.__doc__
+    depths = tree.depths()
+    for secret in range(game.n_codes):
+        asked = []
+
+        def answer(guess: str) -> tuple[int, int]:
+            asked.append(guess)
+            return tuple(game.score(secret, game.parse(guess)))
+
+        assert solve(answer) == game.format(secret)
+        assert len(asked) == depths[secret]
+
+
+@pytest.mark.parametrize("size, spec", [("3x3", "knuth"), ("3x2", "norvig:first=211"), ("4x6", "knuth")])
+def test_python_plays_every_secret(size, spec, trees46):
+    game = Game.parse_size(size)
+    tree = trees46["knuth"] if size == "4x6" else DecisionTree.build(game, make_strategy(spec))
+    _play_all(tree)
+
+
+def test_python_refuses_inconsistent_answers(norvig32):
+    namespace: dict = {}
+    exec(to_python(norvig32), namespace)
+    answers = iter([(2, 0), (0, 0)])
+    with pytest.raises(ValueError, match="inconsistent answers: after 211 -> 2,0, no secret gives 0,0 to 212"):
+        namespace["master_mind"](lambda guess: next(answers))
+    with pytest.raises(ValueError, match="no secret gives 1,1 to 211"):
+        namespace["master_mind"](lambda guess: (1, 1))
+
+
+def test_python_is_safe_with_odd_names(norvig32):
+    odd = DecisionTree(norvig32.game, norvig32.root, 'x"""\nraise SystemExit\\')
+    namespace: dict = {}
+    exec(to_python(odd), namespace)
+    assert 'x"""' in namespace["master_mind"].__doc__
+    with pytest.raises(ValueError, match="not a valid Python function name"):
+        to_python(norvig32, name="class")

@@ -1,0 +1,60 @@
+"""TreeStrategy: replays a stored tree and refuses games and histories the tree does not cover."""
+
+import pytest
+
+from mmlab.errors import BadTree
+from mmlab.game import Feedback, Game
+from mmlab.knowledge import Knowledge
+from mmlab.strategies import make_strategy
+from mmlab.trees import DecisionTree, TreeStrategy
+
+
+@pytest.fixture(scope="module")
+def tree() -> DecisionTree:
+    return DecisionTree.build(Game.parse_size("3x3"), make_strategy("knuth"))
+
+
+def test_spec_and_flags(tree):
+    s = TreeStrategy(tree)
+    assert s.spec == "tree:knuth" and s.name == "tree" and s.deterministic
+    assert TreeStrategy(DecisionTree(tree.game, tree.root)).spec == "tree"
+
+
+def test_follows_the_history(tree):
+    game = tree.game
+    s = TreeStrategy(tree)
+    s.start(game)
+    k = Knowledge.initial(game)
+    assert s.guess(k) == tree.root.guess
+    fb, child = next(iter(tree.root.children.items()))
+    k = k.update(tree.root.guess, Feedback.from_code(fb, game.pegs))
+    assert s.guess(k) == child.guess
+
+
+def test_refuses_another_game(tree):
+    with pytest.raises(BadTree, match="the tree plays 3x3, not 4x6"):
+        TreeStrategy(tree).start(Game.parse_size("4x6"))
+    with pytest.raises(BadTree, match="the tree plays 3x3, not 3x3 \\(no repeats\\)"):
+        TreeStrategy(tree).start(Game(3, 3, repeats=False))
+
+
+def test_refuses_histories_off_the_tree(tree):
+    game = tree.game
+    s = TreeStrategy(tree)
+    s.start(game)
+    other = next(c for c in range(game.n_codes) if c != tree.root.guess)
+    k = Knowledge.initial(game).update(other, game.score(0, other))
+    with pytest.raises(BadTree, match="the tree has no move after"):
+        s.guess(k)
+
+
+def test_plays_whole_games(tree):
+    game = tree.game
+    depths = tree.depths()
+    s = TreeStrategy(tree)
+    for secret in range(game.n_codes):
+        s.start(game)
+        k, n = Knowledge.initial(game), 1
+        while (guess := s.guess(k)) != secret:
+            k, n = k.update(guess, game.score(secret, guess)), n + 1
+        assert n == depths[secret]
