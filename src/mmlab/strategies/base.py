@@ -53,6 +53,8 @@ class Strategy:
     summary: ClassVar[str] = ""
     source: ClassVar[str] = ""
     params: ClassVar[tuple[Param, ...]] = ()
+    #: Whether the strategy needs every code of the game in memory.
+    needs_enumeration: ClassVar[bool] = True
 
     def __init__(self, **values: Any) -> None:
         known = {p.name: p for p in self.params}
@@ -80,6 +82,15 @@ class Strategy:
         self.game = game
         if rng is not None:
             self.rng = rng
+
+    def require_enumerable(self, game: Game) -> None:
+        """Refuse a game too large to enumerate, naming the strategies that can play it."""
+        from mmlab.strategies.registry import REGISTRY  # the registry imports every strategy
+
+        others = [name for name, cls in REGISTRY.items() if not cls.needs_enumeration]
+        game.require_enumerable(
+            self.name, ", ".join(others) if others else "none in this version (search-based codebreakers are planned)"
+        )
 
     def guess(self, knowledge: Knowledge) -> int:
         """The index of the next code to play."""

@@ -90,7 +90,7 @@ class PartitionStrategy(Strategy):
         return self.ties == "first"
 
     def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
-        game.require_enumerable(self.name)
+        self.require_enumerable(game)
         super().start(game, rng)
         if self.values["first"]:
             self._fixed_first = game.parse(self.values["first"])
@@ -206,7 +206,7 @@ class RandomConsistent(Strategy):
         return False
 
     def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
-        game.require_enumerable(self.name)
+        self.require_enumerable(game)
         super().start(game, rng)
         self._fixed_first = game.parse(self.values["first"]) if self.values["first"] else None
 
