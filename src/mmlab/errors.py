@@ -36,5 +36,9 @@ class UnknownStrategy(MastermindError):
     """A strategy spec names no registered strategy, or a parameter it does not have."""
 
 
+class BadArgument(MastermindError):
+    """A number of runs, secrets, a seed or another argument outside its range."""
+
+
 class BadTree(MastermindError):
     """A decision tree file that cannot be read, or does not fit the game."""

@@ -16,6 +16,7 @@ def run(capsys, *args: str) -> tuple[int, str, str]:
 
 
 def test_eval_json_has_the_documented_keys(capsys):
+    """Figures: Knuth 1976 (L = 5801, worst 5, and his histogram)."""
     code, out, _ = run(capsys, "eval", "4x6", "--strategy", "knuth", "--json")
     data = json.loads(out)
     assert code == 0
@@ -46,6 +47,7 @@ def test_partition_after_earlier_answers(capsys):
 
 
 def test_compare_prints_every_exhaustive_strategy_with_literature(capsys):
+    """Figures: Knuth 1976 (5801), Kooi 2005 (most parts 5668)."""
     code, out, _ = run(capsys, "compare", "4x6", "--json")
     rows = {r["strategy"]: r for r in json.loads(out)}
     assert rows["knuth"]["total_guesses"] == 5801 and "Knuth 1976" in rows["knuth"]["literature"]
@@ -86,13 +88,40 @@ def test_score_and_strategies(capsys):
         (["partition", "4x6", "1123", "--after", "1122:3,1"], "cannot occur"),
         (["eval", "--tree", "/nonexistent/tree.json"], "tree.json"),
         (["eval", "4x6", "--secrets", "many"], "expected 'all' or a whole number"),
+        (["eval", "3x3", "--strategy", "random", "--runs", "0"], "a count must be 1 or more"),
+        (["compare", "3x3", "--runs", "-2"], "a count must be 1 or more"),
+        (["eval", "3x3", "--strategy", "random", "--seed", "-1"], "a seed must be 0 or more"),
+        (["eval", "3x3", "--secrets", "0"], "expected a positive number"),
+        (["eval", "-1x6"], "size -1x6: pegs must be a whole number"),
+        (["eval", "4x6", "--runs", "x"], "expected a whole number"),
+        (["tree", "3x3", "-o", "/nonexistent/dir/t.json"], "cannot write /nonexistent/dir/t.json"),
+        (["score", "10 11 12", "1 2"], "the secret has 3 colours and the guess 2"),
+        (["score", "1\u00b234", "1234"], "is not a colour"),
+        (["partition", "4x6", "1123", "--after", "1122:"], "cannot read the answer"),
+        (["eval", "4x6", "--tree", "x.json"], "--tree brings its own game"),
+        (["nonsense"], "invalid choice"),
     ],
 )
 def test_bad_input_is_one_clear_line(capsys, args, message):
-    code, out, err = run(capsys, *args)
+    try:
+        code, out, err = run(capsys, *args)
+    except SystemExit as exit:  # argparse's own errors
+        code, captured = exit.code, capsys.readouterr()
+        err = captured.err
     assert code != 0
     assert message in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_score_takes_the_size_from_the_codes(capsys):
+    assert run(capsys, "score", "10 11 12", "12 10 1")[1].strip() == "0,2"
+    assert run(capsys, "score", "1234", "4321", "--black-only")[1].strip() == "0,0"
+
+
+def test_output_into_a_closed_pipe_is_quiet():
+    done = subprocess.run(f"{sys.executable} -m mmlab.cli.main tree 4x6 --format knuth | head -1",
+                          shell=True, capture_output=True, text=True)
+    assert done.stdout.startswith("1296(1122:") and "Traceback" not in done.stderr
 
 
 def test_console_script_exits_non_zero_without_traceback():

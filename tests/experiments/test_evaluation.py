@@ -36,9 +36,27 @@ def test_sample_of_secrets_and_summary_keys(game46):
 
 
 def test_every_game_is_won_by_every_strategy(game46):
-    for name in ("random", "plus", "plus2", "entropy:ties=random"):
-        result = evaluate(game46, name, secrets=50, seed=1)
-        assert result.max <= 9
+    rng = np.random.default_rng(5)
+    for name in ("random", "plus", "plus2", "entropy:ties=random", "knuth:pool=consistent,ties=random"):
+        for secret in rng.choice(game46.n_codes, 20, replace=False):
+            record = play_game(game46, make_strategy(name), int(secret), np.random.default_rng(int(secret)))
+            assert record.won and record.guesses[-1] == secret and record.n_guesses <= 9
+
+
+@pytest.mark.parametrize("kwargs, message", [({"runs": 0}, "runs must be at least 1"),
+                                             ({"secrets": 0}, "secrets must be"),
+                                             ({"seed": -1}, "seed must be 0 or more")])
+def test_bad_arguments_are_refused(game46, kwargs, message):
+    from mmlab.errors import BadArgument
+
+    with pytest.raises(BadArgument, match=message):
+        evaluate(game46, "random", **kwargs)
+
+
+def test_the_seed_of_a_sample_is_recorded(game46):
+    a = evaluate(game46, "knuth", secrets=100)
+    b = evaluate(game46, "knuth", secrets=100, seed=a.seed)
+    assert a.seed is not None and np.array_equal(a.guesses, b.guesses)
 
 
 def test_play_game_records_the_dialogue(game46):

@@ -47,6 +47,38 @@ def test_feedback_is_symmetric_and_bounded(gc):
     assert game.score(ia, ia) == Feedback(game.pegs, 0)
 
 
+@st.composite
+def small_game(draw):
+    pegs = draw(st.integers(1, 5))
+    colours = draw(st.integers(2, 7))
+    repeats = draw(st.booleans()) or colours < pegs
+    feedback = draw(st.sampled_from(["black-white", "black"]))
+    return Game(pegs, colours, repeats=repeats, feedback=feedback)
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_game(), st.data())
+def test_vector_kernels_match_reference_on_random_games(game, data):
+    """``feedback_against`` and ``feedback_table`` (what every strategy and tree uses) against the
+    reference, with and without repeats, with and without white pegs."""
+    digits, counts = game.all_digits, game.all_counts
+    g = data.draw(st.integers(0, game.n_codes - 1))
+    cand = np.arange(game.n_codes, dtype=np.int64)
+    row = kernels.feedback_against(digits[g], counts[g], digits, counts, cand, game.with_white)
+    table = kernels.feedback_table(digits, counts, game.with_white)
+    assert np.array_equal(row, table[g])
+    for s in range(0, game.n_codes, max(1, game.n_codes // 50)):
+        b, w = reference_feedback(tuple(digits[s]), tuple(digits[g]))
+        expected = b * (game.pegs + 1) + (w if game.with_white else 0)
+        assert row[s] == expected
+
+
+def test_table_only_within_the_memory_budget():
+    assert Game(4, 6).table() is not None
+    assert Game(5, 8).table() is None  # 1 GiB > the 64 MiB default budget
+    assert Game(4, 6).table(budget=1000) is None
+
+
 def test_feedback_against_and_table_match_reference():
     game = Game(3, 4)
     digits, counts = game.all_digits, game.all_counts

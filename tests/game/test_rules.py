@@ -27,6 +27,7 @@ def test_index_order_is_lexicographic_colour_one_first(game46):
         ("1172", "'7' is not a colour of a 4x6 game (expected 1-6 or A-F)"),
         ("11x2", "'x' is not a colour"),
         ("0123", "'0' is not a colour"),
+        ("-1 2 3 4", "'-1' is not a colour"),
     ],
 )
 def test_bad_codes_say_what_is_wrong(game46, text, message):
@@ -78,9 +79,31 @@ def test_possible_feedbacks_follow_table_1_order():
     ]
 
 
-@pytest.mark.parametrize("text, fb", [("1 2", (1, 2)), ("1,2", (1, 2)), ("BWW", (1, 2)), ("bw", (1, 1)), ("", (0, 0))])
+@pytest.mark.parametrize(
+    "text, fb", [("1 2", (1, 2)), ("1,2", (1, 2)), ("BWW", (1, 2)), ("bw", (1, 1)), ("0", (0, 0)), ("none", (0, 0))]
+)
 def test_feedback_parses(text, fb):
     assert parse_feedback(text) == Feedback(*fb)
+
+
+@pytest.mark.parametrize("text", ["", "  ", "1\u00b2", "-1 2", "BX"])
+def test_unreadable_feedback_is_refused(text):
+    with pytest.raises(BadFeedback, match="cannot read the answer"):
+        parse_feedback(text)
+
+
+def test_feedbacks_list_only_answers_the_game_can_give():
+    assert len(Game(4, 6).feedbacks()) == 14
+    assert [tuple(f) for f in Game(3, 3, repeats=False).feedbacks()] == [(3, 0), (1, 2), (0, 3)]
+    assert [tuple(f) for f in Game(3, 3, repeats=False, feedback="black").feedbacks()] == [(3, 0), (1, 0), (0, 0)]
+    game = Game(3, 3, repeats=False)
+    seen = {game.score(s, g) for s in range(game.n_codes) for g in range(game.n_codes)}
+    assert seen == set(game.feedbacks())
+
+
+def test_non_ascii_digits_are_not_colours(game46):
+    with pytest.raises(BadCode, match="is not a colour"):
+        game46.parse("1\u00b234")
 
 
 @pytest.mark.parametrize("fb, message", [((3, 1), "cannot occur"), ((3, 2), "cannot exceed"), ((-1, 0), "negative")])

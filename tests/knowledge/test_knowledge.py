@@ -1,4 +1,3 @@
-import numpy as np
 import pytest
 
 from mmlab.errors import InconsistentFeedback, SpaceTooLarge

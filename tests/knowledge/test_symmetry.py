@@ -6,7 +6,6 @@ import pytest
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.knowledge.symmetry import representatives
-from mmlab.strategies.scoring import partition_stats
 
 
 def _partition_signature(k: Knowledge, guess: int) -> tuple:
@@ -41,7 +40,25 @@ def test_every_code_has_an_equivalent_representative_with_no_larger_index(size, 
 
 
 def test_representatives_shrink_the_work(game46):
+    """After 1122 every guess is equivalent to one of 39 (1122's stabiliser and free colours 3-6)."""
     k = Knowledge.initial(game46).update(game46.parse("1122"), Feedback(1, 1))
-    assert len(representatives(k)) < game46.n_codes // 10
-    stats = partition_stats(k, representatives(k))
-    assert stats.shape == (len(representatives(k)), 4)
+    assert len(representatives(k)) == 39
+
+
+@pytest.mark.parametrize("size, repeats, feedback", [("4x5", True, "black-white"), ("5x3", True, "black-white"),
+                                                     ("4x6", False, "black-white"), ("4x5", True, "black")])
+def test_whole_trees_are_identical_with_and_without_equivalent_guesses(monkeypatch, size, repeats, feedback):
+    """The reduction is exact: every strategy compiles to the same tree, node for node."""
+    from mmlab.strategies import exhaustive
+    from mmlab.strategies import make_strategy
+    from mmlab.trees import DecisionTree
+
+    game = Game.parse_size(size, repeats=repeats, feedback=feedback)
+
+    def shape(node):
+        return node.guess, tuple(sorted((k, shape(c)) for k, c in node.children.items()))
+
+    reduced = {n: shape(DecisionTree.build(game, make_strategy(n)).root) for n in ("knuth", "irving", "most-parts", "entropy", "plus", "plus2")}
+    monkeypatch.setattr(exhaustive, "representatives", lambda k: np.arange(k.game.n_codes, dtype=np.int64))
+    for name, tree in reduced.items():
+        assert shape(DecisionTree.build(game, make_strategy(name)).root) == tree, name

@@ -10,6 +10,20 @@ from mmlab.game import Game
 PROTOCOL = "pool=consistent,ties=random,first=1231"
 
 
+@pytest.fixture(scope="module")
+def runs():
+    """Each strategy's 10 runs, computed once for the module."""
+    game = Game.parse_size("4x6")
+    cache = {}
+
+    def get(name):
+        if name not in cache:
+            cache[name] = evaluate(game, f"{name}:{PROTOCOL}", runs=10, seed=2024)
+        return cache[name]
+
+    return get
+
+
 @pytest.mark.parametrize(
     "name, published, source",
     [
@@ -19,14 +33,13 @@ PROTOCOL = "pool=consistent,ties=random,first=1231"
         ("plus2", 4.41, "004 Table 9"),
     ],
 )
-def test_mean_guesses_match_004(name, published, source):
-    result = evaluate(Game.parse_size("4x6"), f"{name}:{PROTOCOL}", runs=10, seed=2024)
+def test_mean_guesses_match_004(runs, name, published, source):
+    result = runs(name)
     assert result.games == 12960
     assert abs(result.mean - published) < 0.02, f"{name}: {result.mean:.4f} vs {published} ({source})"
 
 
-def test_maxima_match_004_table_3():
+def test_maxima_match_004_table_3(runs):
     """004 Table 3: Entropy needs at most 6 guesses, Most Parts 7 (8 of its 12960 games)."""
-    game = Game.parse_size("4x6")
-    assert evaluate(game, f"entropy:{PROTOCOL}", runs=10, seed=2024).max == 6
-    assert evaluate(game, f"most-parts:{PROTOCOL}", runs=10, seed=2024).max == 7
+    assert runs("entropy").max == 6
+    assert runs("most-parts").max == 7

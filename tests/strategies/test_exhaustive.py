@@ -60,31 +60,46 @@ def reference_choice(name: str, game: Game, knowledge: Knowledge, pool: str) -> 
     return min(consistent or top)
 
 
+def _symmetric_code(game: Game, rng) -> int:
+    """A code with repeated colours (AABB..., AAAB...): its history has many symmetries."""
+    if not game.repeats:
+        return int(rng.integers(game.n_codes))
+    pattern = [0] * (game.pegs // 2) + [1] * (game.pegs - game.pegs // 2)
+    colours = rng.permutation(game.colours)[:2]
+    return game.index_of([colours[p] for p in pattern])
+
+
 def random_states(game: Game, n: int, seed: int) -> list[Knowledge]:
-    """Knowledge after 1-3 random guesses against random secrets."""
+    """Knowledge after 1-3 guesses against random secrets; half the guesses are symmetric codes
+    (so peg and colour permutations fixing the history are exercised), and states with one or
+    two candidates are kept."""
     rng = np.random.default_rng(seed)
     states = []
     while len(states) < n:
         secret = int(rng.integers(game.n_codes))
         k = Knowledge.initial(game)
         for _ in range(int(rng.integers(1, 4))):
-            g = int(rng.integers(game.n_codes))
+            g = _symmetric_code(game, rng) if rng.random() < 0.5 else int(rng.integers(game.n_codes))
             if g == secret:
                 break
             k = k.update(g, game.score(secret, g))
-            if k.n_consistent > 2:
-                states.append(k)
+            states.append(k)
     return states[:n]
 
 
 @pytest.mark.parametrize("name", ["knuth", "irving", "most-parts", "entropy", "plus", "plus2", "norvig"])
-@pytest.mark.parametrize("size, pool", [("3x4", "all"), ("4x4", "all"), ("3x5", "consistent"), ("4x5", "all"), ("4x6", "consistent")])
-def test_choice_equals_brute_force_reference(name, size, pool):
-    game = Game.parse_size(size)
+@pytest.mark.parametrize(
+    "size, pool, repeats, feedback",
+    [("3x4", "all", True, "black-white"), ("4x4", "all", True, "black-white"), ("3x5", "consistent", True, "black-white"),
+     ("4x5", "all", True, "black-white"), ("4x6", "consistent", True, "black-white"), ("4x6", "all", False, "black-white"),
+     ("3x5", "all", True, "black")],
+)
+def test_choice_equals_brute_force_reference(name, size, pool, repeats, feedback):
+    game = Game.parse_size(size, repeats=repeats, feedback=feedback)
     spec = name if name == "norvig" else f"{name}:pool={pool}"
     strategy = make_strategy(spec)
     strategy.start(game)
-    states = random_states(game, 4, seed=zlib.crc32(f"{name} {size}".encode()))
+    states = random_states(game, 4, seed=zlib.crc32(f"{name} {size} {repeats} {feedback}".encode()))
     for k in states:
         expected = reference_choice(name, game, k, strategy.values["pool"])
         got = strategy.guess(k)

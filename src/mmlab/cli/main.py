@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NoReturn
 
-import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
@@ -22,10 +24,12 @@ from rich.table import Table
 from mmlab.cli.literature import LITERATURE
 from mmlab.errors import MastermindError
 from mmlab.experiments import evaluate
-from mmlab.game import Feedback, Game, parse_feedback, possible_feedbacks
+from mmlab.game import Game, parse_feedback, split_code
+from mmlab.experiments.tpoa_tables import TABLES, run_tables
 from mmlab.knowledge import Knowledge
+from mmlab.planners import PLANNERS, make_planner
 from mmlab.strategies import EXHAUSTIVE, REGISTRY, make_strategy
-from mmlab.strategies.scoring import partition_stats
+from mmlab.strategies.scoring import partition_summary
 from mmlab.trees import DecisionTree, export
 from mmlab.trees.strategy import TreeStrategy
 
@@ -43,6 +47,8 @@ examples:
   mmlab tree 4x6 --strategy knuth --format knuth
   mmlab score 3632 1122                      black,white of a guess against a secret
   mmlab strategies                           every strategy, its parameters and source
+  mmlab plan 4x6 --planner tpoa:variant=star,k=5,d=2,hash=e -o tpoa.json
+  mmlab reproduce --quick                    000 Tables 2 and 3 beside the paper
 
 sizes are PEGSxCOLOURS (4x6 is the standard game, 5x8 Super Mastermind); codes are written
 1122, "1 1 2 2" or AABB; strategies are spec strings name:key=value,... (see 'mmlab strategies').
@@ -98,10 +104,13 @@ def _histogram_text(hist: dict[int, int]) -> str:
 # --------------------------------------------------------------------------------- commands
 def cmd_score(args: argparse.Namespace) -> int:
     if args.size:
-        game = Game.parse_size(args.size)
+        game = _game(args)
     else:
-        pegs = len(args.secret.replace(" ", "").replace(",", ""))
-        game = Game(max(1, min(pegs, 10)), 36)
+        pegs, others = len(split_code(args.secret)), len(split_code(args.guess))
+        if pegs != others:
+            raise MastermindError(f"the secret has {pegs} colours and the guess {others}: they must match")
+        game = Game.parse_size(f"{pegs}x36", repeats=not args.no_repeats,
+                               feedback="black" if args.black_only else "black-white")
     fb = game.score(game.parse(args.secret), game.parse(args.guess))
     if args.json:
         _print_json({"black": fb.black, "white": fb.white})
@@ -119,18 +128,8 @@ def cmd_partition(args: argparse.Namespace) -> int:
             raise MastermindError(f"--after {item!r}: write GUESS:BLACK,WHITE, for example 1122:1,1")
         knowledge = knowledge.update(game.parse(code), parse_feedback(answer))
     guess = game.parse(args.guess)
-    fb = knowledge.responses_of(guess)
-    pegs = game.pegs
-    classes = [(f, int((fb == f.code(pegs)).sum())) for f in possible_feedbacks(pegs, game.with_white)]
-    stats = partition_stats(knowledge, np.array([guess]))[0]
-    summary = {
-        "candidates": knowledge.n_consistent,
-        "parts": int(stats[2]),
-        "largest": int(stats[0]),
-        "expected_size": float(stats[1] / knowledge.n_consistent),
-        "entropy_bits": float(stats[3]),
-        "consistent": bool(knowledge.is_consistent(guess)),
-    }
+    summary = partition_summary(knowledge, guess)
+    classes = list(summary.pop("classes").items())
     if args.json:
         _print_json({"game": game.size, "guess": game.format(guess),
                      "classes": {str(f): n for f, n in classes}, **summary})
@@ -175,18 +174,21 @@ def cmd_tree(args: argparse.Namespace) -> int:
     }
     text = writers[args.format](tree)
     if args.output:
-        Path(args.output).write_text(text if text.endswith("\n") else text + "\n")
+        _write(args.output, text if text.endswith("\n") else text + "\n")
         err.print(
             f"wrote {args.output}: {game} {tree.strategy}, L={tree.total_guesses} "
             f"(mean {tree.mean:.4f}), worst {tree.worst}, {tree.n_nodes} nodes"
         )
     else:
-        print(text)
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
     if args.tree:
+        if args.size or args.strategy or args.no_repeats or args.black_only:
+            raise MastermindError("--tree brings its own game and strategy: give no size, --strategy, "
+                                  "--no-repeats or --black-only with it")
         tree = export.load(args.tree)
         game = tree.game
         strategy = TreeStrategy(tree)
@@ -194,7 +196,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise MastermindError("give a size (e.g. 'mmlab eval 4x6 --strategy knuth') or a saved tree (--tree FILE)")
     else:
         game = _game(args)
-        strategy = make_strategy(args.strategy)
+        strategy = make_strategy(args.strategy or "knuth")
     secrets: str | int = args.secrets if args.secrets == "all" else _positive_int(args.secrets, "--secrets")
     with _progress(f"evaluating {strategy.spec}", game.n_codes) as update:
         result = evaluate(game, strategy, secrets=secrets, runs=args.runs, seed=args.seed, on_progress=update)
@@ -248,30 +250,120 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_plan(args: argparse.Namespace) -> int:
+    game = _game(args)
+    planner = make_planner(args.planner)
+    with _progress(f"planning {planner.spec}", 1) as update:
+        result = planner.plan(game, on_progress=lambda done, total: update(done, total))
+    if args.output:
+        _write(args.output, export.to_json(result.tree) + "\n")
+    if args.json:
+        _print_json(result.to_dict())
+        return 0
+    t = result.tree
+    table = Table(title=f"{game}: {planner.spec}")
+    for col in ("L", "mean", "worst", "histogram", "nodes", "seconds", "optimal"):
+        table.add_column(col, justify="right")
+    table.add_row(str(t.total_guesses), f"{t.mean:.4f}", str(t.worst), _histogram_text(t.histogram),
+                  str(result.nodes), f"{result.seconds:.2f}", "proved" if result.proved else "not proved")
+    out.print(table)
+    if args.output:
+        out.print(f"tree saved to {args.output} (play it: mmlab eval --tree {args.output})")
+    return 0
+
+
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    rows = [r for r in TABLES if args.quick is False or r.published_seconds is None or r.published_seconds < 30]
+    records = []
+    with _progress("planning the rows of 000 Tables 2 and 3", len(rows)) as update:
+        for i, (row, result) in enumerate(run_tables(rows)):
+            records.append((row, result))
+            update(i + 1)
+    if args.json:
+        _print_json([{"table": r.table, "series": r.series, "spec": r.spec, "published_L": r.published,
+                      "published_worst": r.published_worst, "published_seconds": r.published_seconds,
+                      **res.to_dict()} for r, res in records])
+        return 0
+    for table_no in sorted({r.table for r, _ in records}):
+        table = Table(title=f"000 Table {table_no}: published beside mmlab (L = total guesses over all secrets)")
+        for col in ("series", "(k, d)", "L paper", "L ours", "mean ours", "worst paper", "worst ours",
+                    "s paper (P4 1.6 GHz)", "s ours"):
+            table.add_column(col, justify="right" if col != "series" else "left")
+        for r, res in records:
+            if r.table != table_no:
+                continue
+            k, d = (p.split("=")[1] for p in r.spec.split(":")[1].split(",")[1:3])
+            t = res.tree
+            verdict = "" if t.total_guesses <= r.published else " (worse)"
+            table.add_row(r.series, f"({k}, {d})", str(r.published), f"{t.total_guesses}{verdict}", f"{t.mean:.4f}",
+                          str(r.published_worst), str(t.worst),
+                          "" if r.published_seconds is None else f"{r.published_seconds:g}", f"{res.seconds:.2f}")
+        out.print(table)
+    return 0
+
+
 def cmd_strategies(args: argparse.Namespace) -> int:
     data = [
         {
             "name": cls.name,
+            "kind": kind,
             "summary": cls.summary,
             "source": cls.source,
             "params": [{"name": p.name, "default": p.default, "choices": p.choices, "help": p.help} for p in cls.params],
         }
-        for cls in REGISTRY.values()
+        for kind, registry in (("strategy", REGISTRY), ("planner", PLANNERS))
+        for cls in registry.values()
     ]
     if args.json:
         _print_json(data)
         return 0
-    table = Table(title="strategies: use as NAME or NAME:key=value,key=value")
-    for col in ("name", "what it does", "parameters (default)", "source"):
+    table = Table(title="strategies (--strategy) and planners (--planner): NAME or NAME:key=value,key=value")
+    for col in ("name", "kind", "what it does", "parameters (default)", "source"):
         table.add_column(col)
     for d in data:
         params = "\n".join(
             f"{p['name']}={p['default'] or '…'}" + (f" ({'|'.join(p['choices'])})" if p["choices"] else "")
             for p in d["params"]
         )
-        table.add_row(d["name"], d["summary"], params, d["source"])
+        table.add_row(d["name"], d["kind"], d["summary"], params, d["source"])
     out.print(table)
     return 0
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text)
+    except OSError as e:
+        raise MastermindError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def _int_at_least(minimum: int, what: str) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``minimum``."""
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{what} must be {minimum} or more, got {value}")
+        return value
+
+    return convert
+
+
+_count = _int_at_least(1, "a count")
+_seed = _int_at_least(0, "a seed")
+
+
+class _Parser(argparse.ArgumentParser):
+    """Argument errors in one line, like every other mmlab error."""
+
+    def error(self, message: str) -> NoReturn:
+        size = re.search(r"unrecognized arguments: (-\d+x\d+)", message)
+        if size:
+            message = f"size {size.group(1)}: pegs must be a whole number from 1 to 10"
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def _positive_int(text: str, flag: str) -> int:
@@ -286,7 +378,7 @@ def _positive_int(text: str, flag: str) -> int:
 
 # --------------------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="mmlab",
         description="Mastermind lab: codebreaking strategies of the literature, evaluated exactly and fast.",
         epilog=EXAMPLES,
@@ -295,7 +387,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     def command(name: str, help: str, func) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help, description=help, epilog=EXAMPLES,
+        examples = "\n".join(line for line in EXAMPLES.splitlines() if line.startswith(f"  mmlab {name} "))
+        p = sub.add_parser(name, help=help, description=help, epilog=f"examples:\n{examples}" if examples else None,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
         p.set_defaults(func=func)
         return p
@@ -303,17 +396,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("compare", "run every exhaustive strategy on a size and print one table beside the literature", cmd_compare)
     _add_game_args(p)
     p.add_argument("--strategies", help="comma-separated strategy specs (default: every exhaustive one and random)")
-    p.add_argument("--runs", type=int, default=1, help="games per secret for random strategies (default 1)")
-    p.add_argument("--seed", type=int, default=0, help="seed of random strategies (default 0)")
+    p.add_argument("--runs", type=_count, default=1, help="games per secret for random strategies (default 1)")
+    p.add_argument("--seed", type=_seed, default=0, help="seed of random strategies (default 0)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
     p = command("eval", "evaluate one strategy over every secret (exact for deterministic strategies)", cmd_eval)
     _add_game_args(p, optional=True)
-    p.add_argument("--strategy", default="knuth", help="strategy spec (default knuth)")
-    p.add_argument("--tree", help="evaluate a saved decision tree (JSON from 'mmlab tree') instead")
+    p.add_argument("--strategy", help="strategy spec (default knuth)")
+    p.add_argument("--tree", help="evaluate a saved decision tree (JSON from 'mmlab tree' or 'mmlab plan') instead")
     p.add_argument("--secrets", default="all", help="'all' (default) or N: a random sample of N secrets")
-    p.add_argument("--runs", type=int, default=1, help="games per secret for random strategies (default 1)")
-    p.add_argument("--seed", type=int, help="seed for random strategies and samples (default: drawn and printed)")
+    p.add_argument("--runs", type=_count, default=1, help="games per secret for random strategies (default 1)")
+    p.add_argument("--seed", type=_seed, help="seed for random strategies and samples (default: drawn and printed)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
     p = command("partition", "the answer classes a guess makes of the remaining candidates", cmd_partition)
@@ -331,13 +424,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="write to this file instead of standard output")
 
     p = command("score", "the answer (black,white) a secret gives to a guess", cmd_score)
-    p.add_argument("secret")
-    p.add_argument("guess")
-    p.add_argument("--size", help="game size, to check the codes' colours (default: any colour)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("secret", help="the secret code, e.g. 3632")
+    p.add_argument("guess", help="the guess, e.g. 1122")
+    p.add_argument("--size", help="game size, to check the codes' colours (default: as many pegs as the "
+                                  "secret has, any colour up to 36)")
+    p.add_argument("--no-repeats", action="store_true", help="codes may not repeat a colour")
+    p.add_argument("--black-only", action="store_true", help="answer black pegs only")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = command("plan", "search offline for a strategy and save its decision tree (TPOA)", cmd_plan)
+    _add_game_args(p)
+    p.add_argument("--planner", default="tpoa:k=1,d=1,hash=e",
+                   help="planner spec, e.g. tpoa:variant=star,k=5,d=2,hash=e (default tpoa:k=1,d=1,hash=e)")
+    p.add_argument("-o", "--output", help="save the tree as JSON (evaluate or play it later with --tree)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = command("reproduce", "re-run the TPOA rows of 000 Tables 2 and 3 and print them beside the paper", cmd_reproduce)
+    p.add_argument("--quick", action="store_true", help="only the rows the paper ran in under 30 s")
+    p.add_argument("--json", action="store_true", help="print JSON")
 
     p = command("strategies", "list every strategy with its parameters, defaults and source", cmd_strategies)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON")
     return parser
 
 
@@ -349,8 +456,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MastermindError as e:
         print(f"mmlab {args.command}: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader (e.g. 'head') stopped early: not an error; keep Python quiet at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
-        err.print("interrupted")
+        print("interrupted", file=sys.stderr)
         return 130
 
 

@@ -53,11 +53,12 @@ def possible_feedbacks(pegs: int, with_white: bool = True) -> list[Feedback]:
     return out
 
 
-_NUMBERS = re.compile(r"^\s*(\d+)\s*[,;/ ]\s*(\d+)\s*$")
+_NUMBERS = re.compile(r"^\s*([0-9]+)\s*[,;/ ]\s*([0-9]+)\s*$")
 
 
 def parse_feedback(text: str) -> Feedback:
-    """Parse ``1 2``, ``1,2``, ``BWW`` (B = black, W = white, ``-``/``.`` ignored) or ``0``.
+    """Parse ``1 2``, ``1,2``, ``BWW`` (B = black, W = white, ``-``/``.`` ignored), ``none`` or a
+    single number of black pegs (``0``).
 
     Whether the feedback can occur in a given game is checked by ``Game.check_feedback``.
     """
@@ -65,12 +66,12 @@ def parse_feedback(text: str) -> Feedback:
     m = _NUMBERS.match(s)
     if m:
         return Feedback(int(m.group(1)), int(m.group(2)))
-    if s.isdigit() and len(s) == 1:
+    if s in "0123456789" and len(s) == 1:
         return Feedback(int(s), 0)
     letters = s.upper().replace(" ", "").replace("-", "").replace(".", "").replace("_", "")
-    if letters == "" or letters == "NONE":
+    if letters == "NONE":
         return Feedback(0, 0)
-    if set(letters) <= {"B", "W"}:
+    if letters and set(letters) <= {"B", "W"}:
         return Feedback(letters.count("B"), letters.count("W"))
     raise BadFeedback(
         f"cannot read the answer {text!r}: give black and white as two numbers ('1 2' or '1,2') "

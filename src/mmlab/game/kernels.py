@@ -181,23 +181,6 @@ def feedback_table(digits, counts, with_white):
 
 
 @numba.njit(cache=True, nogil=True)
-def histogram(fb, n_resp):
-    """Counts of each feedback code in ``fb``."""
-    hist = np.zeros(n_resp, dtype=np.int64)
-    for j in range(fb.shape[0]):
-        hist[fb[j]] += 1
-    return hist
-
-
-@numba.njit(cache=True, nogil=True)
-def consistent_mask(g_digits, g_counts, response, digits, counts, cand, with_white):
-    """Which of the codes ``cand`` give feedback ``response`` to the guess."""
-    fb = np.empty(cand.shape[0], dtype=np.uint8)
-    _feedback_row(g_digits, g_counts, digits, counts, cand, with_white, fb)
-    return fb == response
-
-
-@numba.njit(cache=True, nogil=True)
 def group_by_response(fb, n_resp):
     """Counting sort of positions by feedback code: ``(order, sizes)`` where ``order`` lists the
     positions of code 0 first, then code 1, … (stable), and ``sizes[r]`` counts code ``r``."""
@@ -214,3 +197,30 @@ def group_by_response(fb, n_resp):
         order[start[fb[j]]] = j
         start[fb[j]] += 1
     return order, sizes
+
+
+@numba.njit(cache=True, nogil=True)
+def _histogram_row(g, cand, digits, counts, with_white, out_row):
+    fb = np.empty(cand.shape[0], dtype=np.uint8)
+    _feedback_row(digits[g], counts[g], digits, counts, cand, with_white, fb)
+    for j in range(fb.shape[0]):
+        out_row[fb[j]] += 1
+
+
+@numba.njit(cache=True, parallel=True)
+def partition_histograms(guesses, cand, digits, counts, with_white):
+    """``int32[len(guesses), (pegs+1)**2]``: how many of ``cand`` give each feedback to each guess."""
+    pegs = digits.shape[1]
+    out = np.zeros((guesses.shape[0], (pegs + 1) * (pegs + 1)), dtype=np.int32)
+    for i in numba.prange(guesses.shape[0]):
+        _histogram_row(guesses[i], cand, digits, counts, with_white, out[i])
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def partition_histograms_serial(guesses, cand, digits, counts, with_white):
+    pegs = digits.shape[1]
+    out = np.zeros((guesses.shape[0], (pegs + 1) * (pegs + 1)), dtype=np.int32)
+    for i in range(guesses.shape[0]):
+        _histogram_row(guesses[i], cand, digits, counts, with_white, out[i])
+    return out

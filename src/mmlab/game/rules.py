@@ -15,7 +15,6 @@ Feedback(black=1, white=1)
 
 from __future__ import annotations
 
-import itertools
 import math
 import re
 from dataclasses import dataclass
@@ -25,7 +24,7 @@ import numpy as np
 
 from mmlab.errors import BadCode, BadFeedback, BadSize, SpaceTooLarge
 from mmlab.game import kernels
-from mmlab.game.feedback import Feedback
+from mmlab.game.feedback import Feedback, possible_feedbacks
 
 MIN_PEGS, MAX_PEGS = 1, 10
 MIN_COLOURS, MAX_COLOURS = 2, 36
@@ -35,8 +34,21 @@ ENUMERATION_LIMIT = 2**24
 #: Largest N x N feedback table built by default, in bytes.
 TABLE_BUDGET = 64 * 2**20
 
+_SEPARATORS = re.compile(r"[\s,;]+")
 _SIZE = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*$")
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def split_code(text: str) -> list[str]:
+    """The colour tokens of a written code: ``"1122"`` -> 4 tokens, ``"10 11 2"`` -> 3.
+
+    >>> split_code("1 12, 3"), split_code("ABBC")
+    (['1', '12', '3'], ['A', 'B', 'B', 'C'])
+    """
+    raw = str(text).strip()
+    if _SEPARATORS.search(raw):
+        return [t for t in _SEPARATORS.split(raw) if t]
+    return list(raw)
 
 
 @dataclass(frozen=True)
@@ -124,9 +136,7 @@ class Game:
     # ----------------------------------------------------------------- codes
     def parse(self, text: str) -> int:
         """Index of a code written ``1122``, ``1 1 2 2``, ``1,1,2,2`` or ``AABB``."""
-        raw = str(text).strip()
-        tokens = re.split(r"[\s,;-]+", raw) if re.search(r"[\s,;-]", raw) else list(raw)
-        tokens = [t for t in tokens if t]
+        tokens = split_code(text)
         if len(tokens) != self.pegs:
             raise BadCode(
                 f"code {text!r} has {len(tokens)} colour{'s' if len(tokens) != 1 else ''}, "
@@ -134,14 +144,14 @@ class Game:
             )
         digits = [self._parse_colour(t, text) for t in tokens]
         if not self.repeats and len(set(digits)) != len(digits):
-            raise BadCode(f"code {text!r} repeats a colour, and this game ({self}) allows no repeats")
+            raise BadCode(f"code {text!r} repeats a colour, and {self} allows no repeats")
         return self.index_of(digits)
 
     def _parse_colour(self, token: str, text: str) -> int:
         expected = f"expected 1-{self.colours}" + (
             f" or A-{_LETTERS[min(self.colours, 26) - 1]}" if self.colours <= 26 else " or A-Z"
         )
-        if token.isdigit():
+        if token.isascii() and token.isdigit():
             value = int(token)
         elif len(token) == 1 and token.upper() in _LETTERS:
             value = _LETTERS.index(token.upper()) + 1
@@ -217,12 +227,31 @@ class Game:
                 f"answer {b},{w} cannot occur: if all but one peg are right and every colour is, "
                 "the last peg is right too"
             )
+        if not self.repeats and not self.with_white and b == self.pegs - 1 and self.colours == self.pegs:
+            raise BadFeedback(
+                f"answer {b} cannot occur: with {self.pegs} distinct colours of {self.colours}, "
+                "all but one peg right means the last is right too"
+            )
         if not self.repeats and b + w < 2 * self.pegs - self.colours and self.with_white:
             raise BadFeedback(
                 f"answer {b},{w} cannot occur without repeats: {self.pegs} distinct colours of "
                 f"{self.colours} share at least {2 * self.pegs - self.colours} with the secret"
             )
         return Feedback(b, w)
+
+    def feedbacks(self) -> list[Feedback]:
+        """Every answer this game can give, winning answer first (the order of 000's Table 1).
+
+        >>> len(Game.parse_size("4x6").feedbacks())
+        14
+        """
+        out = []
+        for fb in possible_feedbacks(self.pegs, self.with_white):
+            try:
+                out.append(self.check_feedback(fb))
+            except BadFeedback:
+                continue
+        return out
 
     # ----------------------------------------------------------------- enumeration
     @cached_property
@@ -233,8 +262,12 @@ class Game:
             idx = np.arange(self.n_codes, dtype=np.int64)
             powers = self.colours ** np.arange(self.pegs - 1, -1, -1, dtype=np.int64)
             return ((idx[:, None] // powers[None, :]) % self.colours).astype(np.uint8)
-        perms = itertools.permutations(range(self.colours), self.pegs)
-        return np.array(list(perms), dtype=np.uint8).reshape(-1, self.pegs)
+        codes = np.arange(self.colours, dtype=np.uint8)[:, None]
+        for _ in range(1, self.pegs):  # extend every prefix by each unused colour, in order
+            used = (codes[:, :, None] == np.arange(self.colours, dtype=np.uint8)).any(axis=1)
+            rows, colours = np.nonzero(~used)
+            codes = np.column_stack([codes[rows], colours.astype(np.uint8)])
+        return codes
 
     @cached_property
     def all_counts(self) -> np.ndarray:

@@ -55,13 +55,11 @@ class Knowledge:
 
     def update(self, guess: int, feedback: Feedback) -> "Knowledge":
         """Knowledge after ``guess`` got ``feedback``; raises ``InconsistentFeedback`` if no code fits."""
-        game = self.game
-        feedback = game.check_feedback(Feedback(*feedback))
-        fb = self.responses_of(guess)
-        subset = self.consistent[fb == feedback.code(game.pegs)]
+        feedback = self.game.check_feedback(Feedback(*feedback))
+        subset = _filter(self.game, self.consistent, guess, feedback)
         if subset.shape[0] == 0:
             raise InconsistentFeedback(self._explain(guess, feedback))
-        return Knowledge(game, self.history + ((guess, feedback),), subset)
+        return Knowledge(self.game, self.history + ((guess, feedback),), subset)
 
     def child(self, guess: int, feedback: Feedback, subset: np.ndarray) -> "Knowledge":
         """Knowledge after ``guess`` got ``feedback``, when the caller already knows the subset."""
@@ -69,7 +67,7 @@ class Knowledge:
 
     def is_consistent(self, code: int) -> bool:
         """Whether ``code`` fits every answer so far."""
-        return all(self.game.score(code, g) == fb for g, fb in self.history)
+        return bool(is_member(np.array([code], dtype=np.int64), self.consistent)[0])
 
     # ----------------------------------------------------------------- explaining a contradiction
     def _explain(self, guess: int, feedback: Feedback) -> str:
@@ -82,14 +80,26 @@ class Knowledge:
         return f"no code fits all of these answers, so one of them is wrong: {listed}"
 
 
+def is_member(codes: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
+    """Mask of ``codes`` that belong to the ascending array ``sorted_set``."""
+    pos = np.searchsorted(sorted_set, codes)
+    pos[pos >= sorted_set.shape[0]] = 0
+    return sorted_set[pos] == codes
+
+
+def _filter(game: Game, cands: np.ndarray, guess: int, feedback: Feedback) -> np.ndarray:
+    """The codes of ``cands`` that give ``feedback`` to ``guess``."""
+    got = kernels.feedback_against(
+        game.all_digits[guess], game.all_counts[guess], game.all_digits, game.all_counts, cands, game.with_white
+    )
+    return cands[got == feedback.code(game.pegs)]
+
+
 def _fits_all(game: Game, answers) -> bool:
-    cand = np.arange(game.n_codes, dtype=np.int64)
+    cands = np.arange(game.n_codes, dtype=np.int64)
     for g, fb in answers:
-        got = kernels.feedback_against(
-            game.all_digits[g], game.all_counts[g], game.all_digits, game.all_counts, cand, game.with_white
-        )
-        cand = cand[got == fb.code(game.pegs)]
-        if cand.shape[0] == 0:
+        cands = _filter(game, cands, g, fb)
+        if cands.shape[0] == 0:
             return False
     return True
 

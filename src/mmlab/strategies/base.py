@@ -43,18 +43,20 @@ class Param:
         try:
             return self.kind(text)
         except ValueError:
-            raise UnknownStrategy(f"{strategy}: {self.name}={text!r} should be a {self.kind.__name__}") from None
+            kind = {"int": "whole number", "float": "number"}.get(self.kind.__name__, self.kind.__name__)
+            raise UnknownStrategy(f"{strategy}: {self.name}={text!r} should be a {kind}") from None
 
 
-class Strategy:
-    """A codebreaker. Subclasses set ``name``, ``summary``, ``source`` and ``params``."""
+class Configurable:
+    """Something built from a spec string: a ``name`` and typed ``params`` with defaults.
+
+    Subclasses set ``name``, ``summary``, ``source`` and ``params``.
+    """
 
     name: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     source: ClassVar[str] = ""
     params: ClassVar[tuple[Param, ...]] = ()
-    #: Whether the strategy needs every code of the game in memory.
-    needs_enumeration: ClassVar[bool] = True
 
     def __init__(self, **values: Any) -> None:
         known = {p.name: p for p in self.params}
@@ -63,14 +65,39 @@ class Strategy:
                 names = ", ".join(known) or "none"
                 raise UnknownStrategy(f"{self.name} has no parameter {key!r} (its parameters: {names})")
         self.values = {p.name: values.get(p.name, p.default) for p in self.params}
-        self.game: Game | None = None
-        self.rng = np.random.default_rng()
 
     @property
     def spec(self) -> str:
-        """The spec string that rebuilds this strategy, listing the parameters that differ from defaults."""
+        """The spec string that rebuilds this object, listing the parameters that differ from defaults."""
         changed = [f"{p.name}={self.values[p.name]}" for p in self.params if self.values[p.name] != p.default]
         return self.name + (":" + ",".join(changed) if changed else "")
+
+    @classmethod
+    def from_raw(cls, raw: dict[str, str]):
+        """Build from the raw ``key=value`` texts of a spec, converting each by its ``Param``."""
+        params = {p.name: p for p in cls.params}
+        values = {}
+        for key, text in raw.items():
+            if key not in params:
+                names = ", ".join(params) or "none"
+                raise UnknownStrategy(f"{cls.name} has no parameter {key!r} (its parameters: {names})")
+            values[key] = params[key].convert(cls.name, text)
+        return cls(**values)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec}>"
+
+
+class Strategy(Configurable):
+    """A codebreaker: ``start`` a game, then ``guess`` from the knowledge gathered."""
+
+    #: Whether the strategy needs every code of the game in memory.
+    needs_enumeration: ClassVar[bool] = True
+
+    def __init__(self, **values: Any) -> None:
+        super().__init__(**values)
+        self.game: Game | None = None
+        self.rng = np.random.default_rng()
 
     @property
     def deterministic(self) -> bool:
@@ -85,16 +112,23 @@ class Strategy:
 
     def require_enumerable(self, game: Game) -> None:
         """Refuse a game too large to enumerate, naming the strategies that can play it."""
-        from mmlab.strategies.registry import REGISTRY  # the registry imports every strategy
-
-        others = [name for name, cls in REGISTRY.items() if not cls.needs_enumeration]
+        others = sorted(cls.name for cls in _all_subclasses(Strategy) if cls.name and not cls.needs_enumeration)
         game.require_enumerable(
             self.name, ", ".join(others) if others else "none in this version (search-based codebreakers are planned)"
         )
+
+    def fixed_first(self, game: Game) -> int | None:
+        """The code given as ``first=CODE``, parsed for ``game``; ``None`` when not given."""
+        text = self.values.get("first", "")
+        return game.parse(text) if text else None
 
     def guess(self, knowledge: Knowledge) -> int:
         """The index of the next code to play."""
         raise NotImplementedError
 
-    def __repr__(self) -> str:
-        return f"<strategy {self.spec}>"
+
+def _all_subclasses(cls: type) -> list[type]:
+    out = []
+    for sub in cls.__subclasses__():
+        out += [sub, *_all_subclasses(sub)]
+    return out

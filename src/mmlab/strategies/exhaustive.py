@@ -92,10 +92,7 @@ class PartitionStrategy(Strategy):
     def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
         self.require_enumerable(game)
         super().start(game, rng)
-        if self.values["first"]:
-            self._fixed_first = game.parse(self.values["first"])
-        else:
-            self._fixed_first = None
+        self._fixed_first = self.fixed_first(game)
 
     def guess(self, knowledge: Knowledge) -> int:
         if not knowledge.history:
@@ -208,7 +205,7 @@ class RandomConsistent(Strategy):
     def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
         self.require_enumerable(game)
         super().start(game, rng)
-        self._fixed_first = game.parse(self.values["first"]) if self.values["first"] else None
+        self._fixed_first = self.fixed_first(game)
 
     def guess(self, knowledge: Knowledge) -> int:
         if not knowledge.history and self._fixed_first is not None:

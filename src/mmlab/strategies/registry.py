@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from mmlab.errors import UnknownStrategy
-from mmlab.strategies.base import Strategy
+from mmlab.strategies.base import Configurable, Strategy
 from mmlab.strategies.exhaustive import (
     Entropy,
     Irving,
@@ -41,17 +41,15 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), values
 
 
+def build(spec: str, registry: dict[str, type[Configurable]], kind: str):
+    """Build whatever ``spec`` names in ``registry`` (strategies, planners: one parser for all)."""
+    name, raw = parse_spec(spec)
+    cls = registry.get(name)
+    if cls is None:
+        raise UnknownStrategy(f"unknown {kind} {name!r}; known: {', '.join(registry)} (see 'mmlab strategies')")
+    return cls.from_raw(raw)
+
+
 def make_strategy(spec: str) -> Strategy:
     """Build a strategy from its spec string."""
-    name, raw = parse_spec(spec)
-    cls = REGISTRY.get(name)
-    if cls is None:
-        raise UnknownStrategy(f"unknown strategy {name!r}; known: {', '.join(REGISTRY)} (see 'mmlab strategies')")
-    params = {p.name: p for p in cls.params}
-    values = {}
-    for key, text in raw.items():
-        if key not in params:
-            names = ", ".join(params) or "none"
-            raise UnknownStrategy(f"{name} has no parameter {key!r} (its parameters: {names})")
-        values[key] = params[key].convert(name, text)
-    return cls(**values)
+    return build(spec, REGISTRY, "strategy")

@@ -2,7 +2,7 @@
 
 >>> import numpy as np
 >>> from mmlab.game import Game
->>> from mmlab.knowledge import Knowledge
+>>> from mmlab.knowledge import Knowledge, is_member
 >>> game = Game.parse_size("4x6")
 >>> stats = partition_stats(Knowledge.initial(game), np.array([game.parse("1122")]))
 >>> int(stats[0, LARGEST]), int(stats[0, PARTS])
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from mmlab.game import kernels
-from mmlab.knowledge import Knowledge
+from mmlab.knowledge import Knowledge, is_member
 
 LARGEST = kernels.STAT_LARGEST
 SUM_SQUARES = kernels.STAT_SUM_SQUARES
@@ -41,21 +41,44 @@ def partition_stats(knowledge: Knowledge, guesses: np.ndarray) -> np.ndarray:
     return kernel(guesses, cand, game.all_digits, game.all_counts, game.with_white)
 
 
+def partition_histograms(knowledge: Knowledge, guesses: np.ndarray) -> np.ndarray:
+    """``int32[len(guesses), (pegs+1)**2]``: the size of every answer class of each guess."""
+    game = knowledge.game
+    guesses = np.ascontiguousarray(guesses, dtype=np.int64)
+    cand = knowledge.consistent
+    parallel = guesses.shape[0] * cand.shape[0] >= PARALLEL_WORK
+    kernel = kernels.partition_histograms if parallel else kernels.partition_histograms_serial
+    return kernel(guesses, cand, game.all_digits, game.all_counts, game.with_white)
+
+
 def best(values: np.ndarray) -> np.ndarray:
     """Mask of the values within ``TOLERANCE`` of the minimum."""
     return values <= values.min() + TOLERANCE
 
 
-def is_member(codes: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
-    """Mask of ``codes`` that belong to the ascending array ``sorted_set``."""
-    pos = np.searchsorted(sorted_set, codes)
-    pos[pos >= sorted_set.shape[0]] = 0
-    return sorted_set[pos] == codes
+def partition_summary(knowledge: Knowledge, guess: int) -> dict:
+    """How ``guess`` splits the candidates: class sizes per answer (``Game.feedbacks`` order),
+    number of parts, largest part, expected size, entropy, and whether it is consistent."""
+    game = knowledge.game
+    hist = partition_histograms(knowledge, np.array([guess]))[0]
+    stats = partition_stats(knowledge, np.array([guess]))[0]
+    return {
+        "candidates": knowledge.n_consistent,
+        "classes": {fb: int(hist[fb.code(game.pegs)]) for fb in game.feedbacks()},
+        "parts": int(stats[PARTS]),
+        "largest": int(stats[LARGEST]),
+        "expected_size": float(stats[SUM_SQUARES] / knowledge.n_consistent),
+        "entropy_bits": float(stats[ENTROPY]),
+        "consistent": knowledge.is_consistent(guess),
+    }
 
 
 def break_tie(top: np.ndarray, consistent: np.ndarray, ties: str, rng: np.random.Generator) -> int:
     """Pick from the ascending top scorers ``top``: consistent ones first, then the lowest index
-    (``ties=first``) or a uniformly random one (``ties=random``)."""
+    (``ties=first``) or a uniformly random one (``ties=random``).
+
+    Both rules prefer consistent codes (they may win at once); with ``pool=consistent`` every
+    top scorer is consistent, so this only matters with ``pool=all``."""
     if top is not consistent:
         inside = is_member(top, consistent)
         if inside.any():

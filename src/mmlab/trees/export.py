@@ -7,14 +7,14 @@ JSON (``to_json``/``from_json``, ``save``/``load``)::
      "strategy": "knuth", "secrets": 1296, "total_guesses": 5801, "worst": 5,
      "root": {"guess": "1122", "wins": true, "children": {"1,1": {...}, "0,0": {...}}}}
 
-Children are keyed ``"black,white"`` in the order of ``possible_feedbacks`` (winning answer
+Children are keyed ``"black,white"`` in the order of ``Game.feedbacks`` (winning answer
 first, ``0,0`` last); ``"wins": true`` marks a guess that is itself one of the secrets reaching
 its node, and a node without next moves has no ``"children"``. Sizes are rebuilt on load and
 the summary figures must match the rebuilt tree.
 
 Knuth's notation (``to_knuth``), after Knuth 1976 as read by Singley: a node is
 ``n(guess: a1, ..., ak)`` with ``n`` the codes still possible and one entry ``ai`` for every
-answer the game can give, in the order of ``possible_feedbacks`` (14 for 4 pegs: 4,0 3,0 2,2
+answer the game can give, in the order of ``Game.feedbacks`` (14 for 4 pegs: 4,0 3,0 2,2
 2,1 2,0 1,3 1,2 1,1 1,0 0,4 0,3 0,2 0,1 0,0). The entry of the winning answer is ``*`` if the
 guess can win there and ``-`` if not; an answer no remaining code gives is ``-``; a class of one
 code that the next guess wins is ``1(code)``; any other class is its nested node. With
@@ -51,7 +51,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from mmlab.errors import BadCode, BadFeedback, BadSize, BadTree
-from mmlab.game import Feedback, Game, possible_feedbacks
+from mmlab.game import Feedback, Game
 from mmlab.trees.tree import DecisionTree, Node
 
 FORMAT = "mmlab-tree"
@@ -61,19 +61,8 @@ _NODE_KEYS = {"guess", "wins", "children"}
 _ANSWER = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*$")
 
 
-def feedback_order(game: Game) -> list[Feedback]:
-    """Every answer ``game`` can give, winning answer first (the order of ``possible_feedbacks``)."""
-    out = []
-    for fb in possible_feedbacks(game.pegs, game.with_white):
-        try:
-            out.append(game.check_feedback(fb))
-        except BadFeedback:
-            continue
-    return out
-
-
 def _children_in_order(node: Node, game: Game) -> Iterator[tuple[Feedback, Node]]:
-    for fb in feedback_order(game):
+    for fb in game.feedbacks():
         child = node.children.get(fb.code(game.pegs))
         if child is not None:
             yield fb, child
@@ -311,7 +300,7 @@ def knuth_node(node: Node, game: Game) -> str:
 
 def _knuth_entries(node: Node, game: Game) -> list[str]:
     out = []
-    for fb in feedback_order(game):
+    for fb in game.feedbacks():
         if fb == game.win:
             out.append("*" if node.wins else "-")
             continue

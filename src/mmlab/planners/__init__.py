@@ -1,0 +1,15 @@
+"""Offline searches that produce decision trees: TPOA and (soon) the exact optimal solver."""
+
+from mmlab.planners.base import Planner, PlanResult
+from mmlab.planners.tpoa import TPOA
+from mmlab.strategies.registry import build
+
+PLANNERS: dict[str, type[Planner]] = {cls.name: cls for cls in (TPOA,)}
+
+
+def make_planner(spec: str) -> Planner:
+    """Build a planner from its spec string, e.g. ``tpoa:variant=star,k=5,d=2,hash=e``."""
+    return build(spec, PLANNERS, "planner")
+
+
+__all__ = ["PLANNERS", "PlanResult", "Planner", "TPOA", "make_planner"]

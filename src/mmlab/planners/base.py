@@ -1,0 +1,51 @@
+"""The planner interface: ``plan(game)`` searches offline and returns a decision tree with the
+figures of the search (seconds, nodes expanded, whether optimality was proved).
+
+>>> from mmlab.game import Game
+>>> from mmlab.planners import make_planner
+>>> result = make_planner("tpoa:k=1,d=1,hash=e").plan(Game.parse_size("3x3"))
+>>> result.tree.n_secrets
+27
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from mmlab.game import Game
+from mmlab.strategies.base import Configurable
+from mmlab.trees import DecisionTree
+
+
+@dataclass
+class PlanResult:
+    """A planned tree and how the search went."""
+
+    tree: DecisionTree
+    seconds: float
+    nodes: int
+    proved: bool = False
+    figures: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        t = self.tree
+        return {
+            "game": t.game.size,
+            "planner": t.strategy,
+            "total_guesses": t.total_guesses,
+            "mean": t.mean,
+            "worst": t.worst,
+            "histogram": {str(k): v for k, v in t.histogram.items()},
+            "seconds": self.seconds,
+            "nodes": self.nodes,
+            "proved_optimal": self.proved,
+            **self.figures,
+        }
+
+
+class Planner(Configurable):
+    """An offline search that produces a ``DecisionTree``."""
+
+    def plan(self, game: Game, on_progress: Callable[[int, int], None] | None = None) -> PlanResult:
+        raise NotImplementedError

@@ -1,0 +1,164 @@
+"""TPOA, the two-phase optimisation algorithm of Chen, Lin and Huang (000).
+
+At each node of the game tree the candidate guesses are clustered into hash collision groups
+(HCGs) and one representative of each of the best ``b`` groups is expanded. A group is ranked
+first by its heuristic — ``Hash_w``: the largest part (Knuth's worst case), ``Hash_e``: the
+number of non-empty parts (Kooi's most parts) — then consistent codes first, then by the
+partition vector sorted non-increasingly; guesses with the same three keys form one group,
+represented by its lowest-index member. (This reading of 000 section 4 reproduces its
+TPOA+(1,1) Hash_e figure, L = 5674, exactly; docs/reproductions.md gives the others.)
+In the exploration phase (the first ``d`` guess levels) ``b = k`` for TPOA+ and, for TPOA*,
+``b = floor(k * (d - l + 1) / d)`` at level ``l = 1..d``; below, ``b = 1`` (greedy completion).
+Each node keeps the subtree that is best for the objective: the external path length
+(expected case, the default, as in every series of 000's Tables 2 and 3) or the height, then
+the path length (worst case).
+
+Guesses equivalent under the symmetries of the history are scored once, which cannot change a
+group's lowest-index member (see ``mmlab.knowledge.symmetry``).
+
+>>> from mmlab.game import Game
+>>> result = TPOA(variant="star", k=40, d=2, hash="w").plan(Game.parse_size("3x5"))
+>>> result.tree.total_guesses, result.tree.worst
+(451, 5)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from mmlab.errors import UnknownStrategy
+from mmlab.game import Feedback, Game, kernels
+from mmlab.knowledge import Knowledge
+from mmlab.knowledge.symmetry import representatives
+from mmlab.planners.base import Planner, PlanResult
+from mmlab.strategies.base import Param
+from mmlab.knowledge import is_member
+from mmlab.strategies.scoring import partition_histograms
+from mmlab.trees import DecisionTree, Node
+
+# A subtree's cost: (guesses summed over its secrets, its height).
+Cost = tuple[int, int]
+
+
+class TPOA(Planner):
+    name = "tpoa"
+    summary = "two-phase optimisation: explore the best k hash collision groups for d levels, then greedy"
+    source = "Chen, Lin and Huang 2007, The Computer Journal (000)"
+    params = (
+        Param("variant", "plus", "plus: b = k at every exploration level; star: b shrinks level by level", ("plus", "star")),
+        Param("k", 1, "branching factor: hash collision groups explored per node", kind=int),
+        Param("d", 1, "exploration depth in guesses", kind=int),
+        Param("hash", "e", "w: sorted partition vector (worst case); e: number of parts (expected case)", ("w", "e")),
+        Param("objective", "expected", "what each node minimises: expected = external path length L; "
+              "worst = height, then L", ("expected", "worst")),
+    )
+
+    def __init__(self, **values) -> None:
+        super().__init__(**values)
+        if self.values["k"] < 1 or self.values["d"] < 1:
+            raise UnknownStrategy(f"tpoa: k and d must be at least 1, got k={self.values['k']}, d={self.values['d']}")
+
+    @property
+    def objective(self) -> str:
+        return self.values["objective"]
+
+    def branching(self, level: int) -> int:
+        """How many groups are expanded at guess level ``level`` (the first guess is level 1)."""
+        k, d = self.values["k"], self.values["d"]
+        if level > d:
+            return 1
+        if self.values["variant"] == "plus":
+            return k
+        return max(1, (k * (d - level + 1)) // d)
+
+    def plan(self, game: Game, on_progress: Callable[[int, int], None] | None = None) -> PlanResult:
+        game.require_enumerable(self.name)
+        start = time.perf_counter()
+        search = _Search(self, game, on_progress)
+        _, root = search.solve(Knowledge.initial(game), 1)
+        tree = DecisionTree(game, root, self.spec)
+        return PlanResult(tree, time.perf_counter() - start, search.nodes)
+
+
+class _Search:
+    def __init__(self, planner: TPOA, game: Game, on_progress) -> None:
+        self.planner = planner
+        self.game = game
+        self.worst = planner.objective == "worst"
+        self.by_parts = planner.values["hash"] == "e"
+        self.on_progress = on_progress
+        self.greedy_memo: dict[bytes, tuple[Cost, Node]] = {}
+        self.nodes = 0
+
+    def key(self, cost: Cost) -> tuple[int, int]:
+        return (cost[1], cost[0]) if self.worst else cost
+
+    def solve(self, knowledge: Knowledge, level: int) -> tuple[Cost, Node]:
+        cands = knowledge.consistent
+        n = int(cands.shape[0])
+        if n == 1:
+            return (1, 1), Node(int(cands[0]), 1)
+        b = self.planner.branching(level)
+        memo_key = cands.tobytes() if b == 1 else None
+        if memo_key is not None and memo_key in self.greedy_memo:
+            return self.greedy_memo[memo_key]
+        self.nodes += 1
+        best: tuple[Cost, Node] | None = None
+        guesses = self.candidates(knowledge, b)
+        for i, guess in enumerate(guesses):
+            result = self.expand(knowledge, guess, level)
+            if best is None or self.key(result[0]) < self.key(best[0]):
+                best = result
+            if level == 1 and self.on_progress is not None:
+                self.on_progress(i + 1, len(guesses))
+        assert best is not None
+        if memo_key is not None:
+            self.greedy_memo[memo_key] = best
+        return best
+
+    def expand(self, knowledge: Knowledge, guess: int, level: int) -> tuple[Cost, Node]:
+        game = self.game
+        cands = knowledge.consistent
+        n = int(cands.shape[0])
+        node = Node(guess, n)
+        order, sizes = kernels.group_by_response(knowledge.responses_of(guess), game.n_responses)
+        win = game.win.code(game.pegs)
+        total, height, start = n, 1, 0
+        for code in np.flatnonzero(sizes):
+            stop = start + int(sizes[code])
+            if code != win:
+                child = knowledge.child(guess, Feedback.from_code(int(code), game.pegs), cands[order[start:stop]])
+                (c_total, c_height), node.children[int(code)] = self.solve(child, level + 1)
+                total += c_total
+                height = max(height, 1 + c_height)
+            start = stop
+        return (total, height), node
+
+    def candidates(self, knowledge: Knowledge, b: int) -> list[int]:
+        """Representatives of the best ``b`` hash collision groups, best group first."""
+        game = self.game
+        cands = knowledge.consistent
+        n = int(cands.shape[0])
+        if n == 2:
+            return [int(cands[0])]
+        if n < game.n_responses:
+            # A consistent guess that splits the candidates into singletons is optimal for both
+            # objectives (1 + 2(n-1) guesses, height 2): nothing else needs expanding.
+            hist = partition_histograms(knowledge, cands)
+            perfect = np.flatnonzero(hist.max(axis=1) == 1)
+            if perfect.shape[0]:
+                return [int(cands[perfect[0]])]
+        guesses = representatives(knowledge)
+        hist = partition_histograms(knowledge, guesses)
+        consistent = is_member(guesses, cands)
+        useful = consistent | (hist.max(axis=1) < n)  # a guess that splits nothing is never played
+        guesses, hist, consistent = guesses[useful], hist[useful], consistent[useful]
+        vector = -np.sort(-hist, axis=1)  # the partition vector, sorted non-increasingly
+        score = -(hist > 0).sum(axis=1) if self.by_parts else vector[:, 0]
+        keys = np.column_stack([score, ~consistent, vector])
+        _, first_member = np.unique(keys, axis=0, return_index=True)  # groups sorted best first
+        chosen = [int(guesses[i]) for i in first_member[:b]]
+        return chosen

@@ -1,0 +1,73 @@
+"""TPOA against 000's Tables 2 and 3 (each row at least as good as printed), and its trees
+checked independently by replaying every secret."""
+
+import json
+
+import pytest
+
+from mmlab.cli.main import main
+from mmlab.errors import UnknownStrategy
+from mmlab.game import Game
+from mmlab.planners import make_planner
+from mmlab.trees import DecisionTree, TreeStrategy
+
+
+@pytest.mark.parametrize("k, d, published", [(1, 1, 460), (5, 2, 460), (20, 2, 452), (40, 2, 451)])
+def test_table_2_tpoa_star_hash_w_on_3x5(k, d, published):
+    """000 Table 2: TPOA* with Hash_w on 3x5; the optimum is 451 (3.608)."""
+    result = make_planner(f"tpoa:variant=star,k={k},d={d},hash=w").plan(Game.parse_size("3x5"))
+    assert result.tree.total_guesses <= published
+    assert result.tree.total_guesses >= 451
+    assert result.tree.worst == 5
+
+
+def test_table_3_greedy_rows_on_4x6(game46):
+    """000 Table 3, series (1) and (3), (k, d) = (1, 1): Hash_w L <= 5776 with worst 5;
+    Hash_e L = 5674 exactly (our reading of the hash groups reproduces it)."""
+    w = make_planner("tpoa:k=1,d=1,hash=w").plan(game46).tree
+    e = make_planner("tpoa:k=1,d=1,hash=e").plan(game46).tree
+    assert w.total_guesses <= 5776 and w.worst == 5
+    assert e.total_guesses == 5674 and e.worst == 6
+
+
+def test_table_3_series_4_star_5_2_on_4x6(game46):
+    """000 Table 3, series (4): TPOA*(5, 2) with Hash_e, L <= 5647."""
+    tree = make_planner("tpoa:variant=star,k=5,d=2,hash=e").plan(game46).tree
+    assert tree.total_guesses <= 5647
+
+
+def test_planned_tree_replays_to_its_figures(game46):
+    tree = make_planner("tpoa:variant=star,k=3,d=2,hash=e").plan(game46).tree
+    replay = DecisionTree.build(game46, TreeStrategy(tree))
+    assert (replay.total_guesses, replay.histogram) == (tree.total_guesses, tree.histogram)
+    assert sorted(tree.depths().nonzero()[0].tolist()) == list(range(game46.n_codes))
+
+
+def test_worst_objective_never_worse_in_height():
+    game = Game.parse_size("3x5")
+    worst = make_planner("tpoa:variant=star,k=10,d=2,hash=w,objective=worst").plan(game).tree
+    expected = make_planner("tpoa:variant=star,k=10,d=2,hash=w").plan(game).tree
+    assert worst.worst <= expected.worst and expected.total_guesses <= worst.total_guesses
+
+
+def test_branching_factors_follow_section_3_2():
+    plus = make_planner("tpoa:variant=plus,k=30,d=2")
+    star = make_planner("tpoa:variant=star,k=30,d=3")
+    assert [plus.branching(level) for level in (1, 2, 3)] == [30, 30, 1]
+    assert [star.branching(level) for level in (1, 2, 3, 4)] == [30, 20, 10, 1]
+
+
+@pytest.mark.parametrize("spec, message", [("tpoa:k=0", "at least 1"), ("tpoa:hash=x", "hash='x' is not allowed"),
+                                           ("tpoa:k=two", "should be a whole number"), ("astar", "unknown planner")])
+def test_bad_planner_specs(spec, message):
+    with pytest.raises(UnknownStrategy, match=message):
+        make_planner(spec)
+
+
+def test_plan_command_saves_a_tree_that_eval_replays(capsys, tmp_path):
+    path = tmp_path / "tpoa.json"
+    assert main(["plan", "3x5", "--planner", "tpoa:variant=star,k=40,d=2,hash=w", "-o", str(path), "--json"]) == 0
+    planned = json.loads(capsys.readouterr().out)
+    assert planned["total_guesses"] == 451
+    assert main(["eval", "--tree", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["total_guesses"] == 451
