@@ -48,6 +48,7 @@ examples:
   mmlab score 3632 1122                      black,white of a guess against a secret
   mmlab strategies                           every strategy, its parameters and source
   mmlab plan 4x6 --planner tpoa:variant=star,k=5,d=2,hash=e -o tpoa.json
+  mmlab plan 4x6 --planner optimal -o optimal.json   proves L = 5625 (Koyama and Lai)
   mmlab reproduce --quick                    000 Tables 2 and 3 beside the paper
 
 sizes are PEGSxCOLOURS (4x6 is the standard game, 5x8 Super Mastermind); codes are written
@@ -267,6 +268,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
     table.add_row(str(t.total_guesses), f"{t.mean:.4f}", str(t.worst), _histogram_text(t.histogram),
                   str(result.nodes), f"{result.seconds:.2f}", "proved" if result.proved else "not proved")
     out.print(table)
+    for key, value in result.figures.items():
+        out.print(f"{key.replace('_', ' ')}: {value}")
     if args.output:
         out.print(f"tree saved to {args.output} (play it: mmlab eval --tree {args.output})")
     return 0
@@ -432,7 +435,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--black-only", action="store_true", help="answer black pegs only")
     p.add_argument("--json", action="store_true", help="print JSON")
 
-    p = command("plan", "search offline for a strategy and save its decision tree (TPOA)", cmd_plan)
+    p = command("plan", "search offline for a strategy and save its decision tree (TPOA, exact optimum)", cmd_plan)
     _add_game_args(p)
     p.add_argument("--planner", default="tpoa:k=1,d=1,hash=e",
                    help="planner spec, e.g. tpoa:variant=star,k=5,d=2,hash=e (default tpoa:k=1,d=1,hash=e)")

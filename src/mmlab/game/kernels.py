@@ -224,3 +224,14 @@ def partition_histograms_serial(guesses, cand, digits, counts, with_white):
     for i in range(guesses.shape[0]):
         _histogram_row(guesses[i], cand, digits, counts, with_white, out[i])
     return out
+
+
+@numba.njit(cache=True, nogil=True)
+def partition_histograms_table(guesses, cand, table, n_resp):
+    """``partition_histograms`` reading feedback from a precomputed N x N table."""
+    out = np.zeros((guesses.shape[0], n_resp), dtype=np.int32)
+    for i in range(guesses.shape[0]):
+        row = table[guesses[i]]
+        for j in range(cand.shape[0]):
+            out[i, row[cand[j]]] += 1
+    return out

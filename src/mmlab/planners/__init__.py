@@ -1,10 +1,11 @@
-"""Offline searches that produce decision trees: TPOA and (soon) the exact optimal solver."""
+"""Offline searches that produce decision trees: TPOA and the exact optimal solver."""
 
 from mmlab.planners.base import Planner, PlanResult
+from mmlab.planners.optimal import Optimal
 from mmlab.planners.tpoa import TPOA
 from mmlab.strategies.registry import build
 
-PLANNERS: dict[str, type[Planner]] = {cls.name: cls for cls in (TPOA,)}
+PLANNERS: dict[str, type[Planner]] = {cls.name: cls for cls in (TPOA, Optimal)}
 
 
 def make_planner(spec: str) -> Planner:
@@ -12,4 +13,4 @@ def make_planner(spec: str) -> Planner:
     return build(spec, PLANNERS, "planner")
 
 
-__all__ = ["PLANNERS", "PlanResult", "Planner", "TPOA", "make_planner"]
+__all__ = ["PLANNERS", "Optimal", "PlanResult", "Planner", "TPOA", "make_planner"]

@@ -1,0 +1,47 @@
+"""Seconds and search nodes of the exact optimal solver (each run in a fresh process after JIT
+warm-up, with its peak memory).
+
+    python benchmarks/bench_optimal.py
+
+Issue 4 targets on this 2-core machine: 3x5 under 10 s; 4x6 under 15 minutes; memory under 8 GiB.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+CASES = [
+    ("3x5", "optimal"),
+    ("3x6", "optimal"),
+    ("4x5", "optimal"),
+    ("4x6", "optimal"),
+    ("4x6", "optimal:max_depth=5"),
+    ("4x6", "optimal:objective=worst"),
+]
+
+CHILD = """
+import json, resource, sys
+from mmlab.game import Game
+from mmlab.planners import make_planner
+make_planner("optimal").plan(Game.parse_size("3x3"))  # JIT warm-up
+r = make_planner(sys.argv[2]).plan(Game.parse_size(sys.argv[1]))
+print(json.dumps({"L": r.tree.total_guesses, "mean": r.tree.mean, "worst": r.tree.worst, "nodes": r.nodes,
+                  "seconds": r.seconds, "depth": r.figures.get("proved_depth"),
+                  "peak_gib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20}))
+"""
+
+
+def main() -> None:
+    print(f"{'size':5} {'planner':24} {'L':>6} {'mean':>7} {'worst':>5} {'proved depth':>12} {'nodes':>7} "
+          f"{'seconds':>8} {'peak GiB':>8}")
+    for size, spec in CASES:
+        out = subprocess.run([sys.executable, "-c", CHILD, size, spec], capture_output=True, text=True, check=True)
+        r = json.loads(out.stdout)
+        print(f"{size:5} {spec:24} {r['L']:>6} {r['mean']:>7.4f} {r['worst']:>5} {str(r['depth'] or ''):>12} "
+              f"{r['nodes']:>7} {r['seconds']:>8.2f} {r['peak_gib']:>8.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

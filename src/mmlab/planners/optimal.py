@@ -1,0 +1,198 @@
+"""The exact optimal strategy: minimum total guesses L (Koyama and Lai 1993), optionally among
+trees of depth at most D, or the minimum depth (worst case) and then the minimum L.
+
+Depth-first branch and bound over the game tree. A set of ``n`` candidates needs at least the
+external path length of the "full" tree (000 section 5): one secret found by the first guess,
+at most R (the non-winning answers) by the second, R² by the third, and so on. A guess is scored
+by ``n`` plus that bound for each of its classes; guesses are tried best bound first and cut
+as soon as the bound reaches the best tree found. Solved sets are memoised (exact values and
+proven lower bounds), and guesses equivalent under the symmetries of the history are tried once.
+
+>>> from mmlab.game import Game
+>>> result = Optimal().plan(Game.parse_size("3x3"))
+>>> result.tree.total_guesses, result.proved
+(73, True)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from mmlab.errors import BadArgument, UnknownStrategy
+from mmlab.game import Feedback, Game, kernels
+from mmlab.knowledge import Knowledge, is_member
+from mmlab.knowledge.symmetry import representatives
+from mmlab.planners.base import Planner, PlanResult
+from mmlab.strategies.base import Param
+from mmlab.trees import DecisionTree, Node
+
+#: The solver keeps the N x N feedback table in memory; larger games are refused.
+TABLE_LIMIT = 256 * 2**20
+INFINITY = 1 << 40  # sums of a few of these stay far inside int64
+
+
+def full_tree_bounds(n_max: int, answers: int, depth: int | None = None) -> np.ndarray:
+    """``bound[n]``: the fewest guesses, summed over ``n`` secrets, that any strategy can need
+    when every guess has ``answers`` non-winning answers (``INFINITY`` if ``n`` secrets cannot be
+    told apart within ``depth`` guesses).
+
+    >>> full_tree_bounds(5, 13).tolist()
+    [0, 1, 3, 5, 7, 9]
+    """
+    bound = np.zeros(n_max + 1, dtype=np.int64)
+    n, level, width, total = 0, 1, 1, 0
+    while n < n_max:
+        if depth is not None and level > depth:
+            bound[n + 1 :] = INFINITY
+            break
+        take = min(width, n_max - n)
+        for i in range(take):
+            total += level
+            bound[n + i + 1] = total
+        n += take
+        level += 1
+        width *= answers
+    return bound
+
+
+class Optimal(Planner):
+    name = "optimal"
+    summary = "exact optimum by branch and bound: fewest total guesses, or fewest guesses in the worst case"
+    source = "Koyama and Lai 1993; full-tree bound of 000 section 5"
+    params = (
+        Param("objective", "expected", "expected: minimise L; worst: minimise the depth, then L", ("expected", "worst")),
+        Param("max_depth", 0, "only trees of at most this many guesses (0 = no limit)", kind=int),
+    )
+
+    def __init__(self, **values) -> None:
+        super().__init__(**values)
+        if self.values["max_depth"] < 0:
+            raise UnknownStrategy(f"optimal: max_depth must be 0 (no limit) or more, got {self.values['max_depth']}")
+
+    def plan(self, game: Game, on_progress: Callable[[int, int], None] | None = None) -> PlanResult:
+        game.require_enumerable(self.name)
+        if game.n_codes**2 > TABLE_LIMIT:
+            raise BadArgument(
+                f"the optimal solver keeps a {game.n_codes}² feedback table, too large for {game} "
+                f"(limit {TABLE_LIMIT // 2**20} MiB); use a TPOA planner instead"
+            )
+        start = time.perf_counter()
+        search = _Search(game, on_progress)
+        root = Knowledge.initial(game)
+        figures: dict = {}
+        depth = self.values["max_depth"] or None
+        if self.values["objective"] == "worst":
+            depth = 1
+            while search.solve(root, INFINITY, depth)[0] >= INFINITY:
+                depth += 1
+            figures["proved_depth"] = depth
+        cost, _ = search.solve(root, INFINITY, depth)
+        if cost >= INFINITY:
+            raise BadArgument(f"no strategy for {game} finds every secret within {depth} guesses")
+        tree = DecisionTree(game, search.tree(root, depth), self.spec)
+        figures["proved_total_guesses"] = int(cost)
+        return PlanResult(tree, time.perf_counter() - start, search.nodes, proved=True, figures=figures)
+
+
+class _Search:
+    def __init__(self, game: Game, on_progress: Callable[[int, int], None] | None = None) -> None:
+        self.game = game
+        self.on_progress = on_progress
+        self.table = kernels.feedback_table(game.all_digits, game.all_counts, game.with_white)
+        self.win = game.win.code(game.pegs)
+        self.answers = len(game.feedbacks()) - 1
+        self.bounds: dict[int | None, np.ndarray] = {}
+        # memo[(set, depth)] = (lower bound, exact?, best guess)
+        self.memo: dict[tuple[bytes, int | None], tuple[int, bool, int]] = {}
+        self.nodes = 0
+
+    def bound(self, depth: int | None) -> np.ndarray:
+        if depth not in self.bounds:
+            self.bounds[depth] = full_tree_bounds(self.game.n_codes, self.answers, depth)
+        return self.bounds[depth]
+
+    def solve(self, knowledge: Knowledge, limit: int, depth: int | None) -> tuple[int, int]:
+        """``(cost, guess)``: the least total guesses for the consistent set if below ``limit``
+        (then exact), else a lower bound that is at least ``limit``. ``depth`` caps the guesses."""
+        cands = knowledge.consistent
+        n = int(cands.shape[0])
+        if depth is not None and depth <= 0:
+            return INFINITY, -1
+        if n == 1:
+            return 1, int(cands[0])
+        key = (cands.tobytes(), depth)
+        known = self.memo.get(key)
+        if known is not None and (known[1] or known[0] >= limit):
+            return known[0], known[2]
+        self.nodes += 1
+        child_depth = None if depth is None else depth - 1
+        bound = self.bound(child_depth)
+        guesses = representatives(knowledge)
+        hist = kernels.partition_histograms_table(guesses, cands, self.table, self.game.n_responses)
+        consistent = is_member(guesses, cands)
+        hist[:, self.win] = 0  # the winning class costs no further guess
+        useful = hist.max(axis=1) < n
+        lower = np.minimum(n + bound[hist].sum(axis=1), INFINITY)
+        lower[~useful] = INFINITY
+        order = np.lexsort((~consistent, lower))
+        best, best_guess = limit, -1
+        floor = int(lower[order[0]])  # no guess can do better than this
+        for tried, i in enumerate(order):
+            if lower[i] >= best:
+                break
+            if self.on_progress is not None and not knowledge.history:
+                self.on_progress(tried, len(order))
+            cost = self._try(knowledge, int(guesses[i]), int(lower[i]), best, child_depth, bound)
+            if cost < best:
+                best, best_guess = cost, int(guesses[i])
+                if best == floor:
+                    break
+        if best < limit:
+            self.memo[key] = (best, True, best_guess)
+            return best, best_guess
+        proven = max(best, floor, known[0] if known else 0)
+        self.memo[key] = (proven, False, -1)
+        return proven, -1
+
+    def _try(self, knowledge: Knowledge, guess: int, lower: int, limit: int, depth: int | None, bound) -> int:
+        """Total guesses of the best subtree under ``guess`` if below ``limit``, else ``limit``."""
+        game = self.game
+        cands = knowledge.consistent
+        order, sizes = kernels.group_by_response(self.table[guess][cands], game.n_responses)
+        starts = np.concatenate(([0], np.cumsum(sizes)))
+        classes = [int(c) for c in np.flatnonzero(sizes) if c != self.win and sizes[c] > 1]
+        classes.sort(key=lambda c: -int(sizes[c]))  # largest first: it decides most
+        total = lower
+        for code in classes:
+            subset = cands[order[starts[code] : starts[code + 1]]]
+            child = knowledge.child(guess, Feedback.from_code(code, game.pegs), subset)
+            optimistic = int(bound[subset.shape[0]])
+            cost, _ = self.solve(child, limit - (total - optimistic), depth)
+            total = min(total + cost - optimistic, INFINITY)
+            if total >= limit:
+                return limit
+        return total
+
+    def tree(self, knowledge: Knowledge, depth: int | None) -> Node:
+        """The optimal tree, rebuilt from the memoised best guesses."""
+        cands = knowledge.consistent
+        n = int(cands.shape[0])
+        if n == 1:
+            return Node(int(cands[0]), 1)
+        cost, exact, guess = self.memo[(cands.tobytes(), depth)]
+        assert exact and cost < INFINITY, "the tree is rebuilt only from solved sets"
+        node = Node(guess, n)
+        game = self.game
+        child_depth = None if depth is None else depth - 1
+        order, sizes = kernels.group_by_response(self.table[guess][cands], game.n_responses)
+        starts = np.concatenate(([0], np.cumsum(sizes)))
+        for code in np.flatnonzero(sizes):
+            if code == self.win:
+                continue
+            subset = cands[order[starts[code] : starts[code + 1]]]
+            child = knowledge.child(guess, Feedback.from_code(int(code), game.pegs), subset)
+            node.children[int(code)] = self.tree(child, child_depth)
+        return node

@@ -1,0 +1,104 @@
+"""The exact optimal solver against a brute-force reference on tiny games, and against the
+published optimum of 000 Table 2; its trees are checked by replaying every secret."""
+
+from functools import lru_cache
+
+import pytest
+
+from mmlab.errors import BadArgument
+from mmlab.game import Game
+from mmlab.planners import make_planner
+from mmlab.planners.optimal import full_tree_bounds
+from mmlab.trees import DecisionTree, TreeStrategy
+
+
+def brute_force_optimum(game: Game, max_depth: int | None = None) -> int:
+    """Least total guesses over all secrets, trying every code at every node (no pruning)."""
+    codes = range(game.n_codes)
+    score = {(s, g): game.score(s, g) for s in codes for g in codes}
+
+    @lru_cache(maxsize=None)
+    def best(cands: frozenset, depth: int | None) -> float:
+        if depth is not None and depth <= 0:
+            return float("inf")
+        if len(cands) == 1:
+            return 1
+        result = float("inf")
+        for g in codes:
+            parts: dict = {}
+            for s in cands:
+                if s != g:
+                    parts.setdefault(score[(s, g)], set()).add(s)
+            if len(parts) == 1 and g not in cands:
+                continue  # no progress
+            child = None if depth is None else depth - 1
+            result = min(result, len(cands) + sum(best(frozenset(p), child) for p in parts.values()))
+        return result
+
+    return best(frozenset(codes), max_depth)
+
+
+@pytest.mark.parametrize("size, repeats", [("2x2", True), ("2x3", True), ("3x2", True), ("2x4", True), ("3x3", True),
+                                           ("3x4", False), ("2x5", False)])
+def test_expected_optimum_equals_brute_force(size, repeats):
+    game = Game.parse_size(size, repeats=repeats)
+    result = make_planner("optimal").plan(game)
+    assert result.proved and result.tree.total_guesses == brute_force_optimum(game)
+
+
+@pytest.mark.parametrize("size, depth", [("3x3", 3), ("2x4", 3), ("3x3", 4), ("2x4", 4), ("3x2", 2)])
+def test_depth_limited_optimum_equals_brute_force(size, depth):
+    game = Game.parse_size(size)
+    expected = brute_force_optimum(game, depth)
+    if expected == float("inf"):
+        with pytest.raises(BadArgument, match=f"within {depth} guesses"):
+            make_planner(f"optimal:max_depth={depth}").plan(game)
+        return
+    tree = make_planner(f"optimal:max_depth={depth}").plan(game).tree
+    assert tree.worst <= depth and tree.total_guesses == expected
+
+
+def test_3x5_optimum_is_451_table_2():
+    """000 Table 2: the A* optimum for 3x5 is L = 451 (3.608), worst 5."""
+    result = make_planner("optimal").plan(Game.parse_size("3x5"))
+    assert (result.tree.total_guesses, result.proved) == (451, True)
+    replay = DecisionTree.build(result.tree.game, TreeStrategy(result.tree))
+    assert (replay.total_guesses, replay.worst) == (451, result.tree.worst)
+
+
+def test_worst_objective_proves_the_least_depth():
+    """3x5 needs 5 guesses at worst (4 cannot be enough), and 451 remains the least L with 5."""
+    game = Game.parse_size("3x5")
+    result = make_planner("optimal:objective=worst").plan(game)
+    assert result.figures["proved_depth"] == 5 and result.tree.worst == 5
+    assert result.tree.total_guesses == 451
+
+
+def test_full_tree_bound():
+    """One secret at the first guess, 13 at the second, 169 at the third (4 pegs: 13 answers)."""
+    bound = full_tree_bounds(200, 13)
+    assert bound[1] == 1 and bound[14] == 1 + 2 * 13 and bound[15] == 1 + 2 * 13 + 3
+    assert full_tree_bounds(20, 13, depth=2)[15] > 10**9  # 15 secrets cannot be split within 2 guesses
+
+
+def test_4x6_expected_optimum_is_koyama_lai_5625(game46, tmp_path):
+    """Koyama and Lai 1993 (000 Table 3): the optimal strategy needs 5625 guesses in all (4.3403),
+    6 at worst. The saved tree is loaded back and replayed over every secret."""
+    from mmlab.trees import export
+
+    result = make_planner("optimal").plan(game46)
+    assert result.proved and result.figures["proved_total_guesses"] == 5625
+    path = tmp_path / "optimal.json"
+    export.save(result.tree, path)
+    replay = DecisionTree.build(game46, TreeStrategy(export.load(path)))
+    assert (replay.total_guesses, replay.worst) == (5625, result.tree.worst)
+    assert round(replay.mean, 4) == 4.3403
+
+
+def test_4x6_worst_case_needs_and_is_done_in_5_guesses(game46):
+    """Knuth 1976 showed 5 guesses suffice; the solver proves 4 do not, and that the least total
+    with at most 5 guesses is 5626 (Koyama and Lai's depth-5 figure)."""
+    result = make_planner("optimal:objective=worst").plan(game46)
+    assert result.figures["proved_depth"] == 5
+    replay = DecisionTree.build(game46, TreeStrategy(result.tree))
+    assert (replay.worst, replay.total_guesses) == (5, 5626)
