@@ -102,3 +102,26 @@ def test_4x6_worst_case_needs_and_is_done_in_5_guesses(game46):
     assert result.figures["proved_depth"] == 5
     replay = DecisionTree.build(game46, TreeStrategy(result.tree))
     assert (replay.worst, replay.total_guesses) == (5, 5626)
+
+
+def test_time_limit_returns_the_best_tree_found_with_its_bound():
+    """Stopped at once, the solver still returns a complete tree (the greedy one) and a bound."""
+    game = Game.parse_size("4x5")
+    result = make_planner("optimal").plan(game, time_limit=0.0)
+    assert not result.proved and result.figures["stopped_by_time_limit"]
+    assert result.tree.n_secrets == game.n_codes
+    assert result.figures["lower_bound_total_guesses"] <= 2463 <= result.tree.total_guesses
+
+
+def test_tpoa_time_limit_falls_back_to_a_complete_tree():
+    game = Game.parse_size("4x5")
+    result = make_planner("tpoa:k=20,d=2").plan(game, time_limit=0.0)
+    assert result.figures["stopped_by_time_limit"] and result.tree.n_secrets == game.n_codes
+
+
+def test_plan_command_warns_about_long_runs(capsys):
+    from mmlab.cli.main import main
+
+    assert main(["plan", "4x7", "--planner", "optimal", "--time-limit", "0.5", "--json"]) == 0
+    assert "stopped_by_time_limit" in capsys.readouterr().out
+    assert make_planner("optimal").estimate_seconds(Game.parse_size("5x5")) > 60

@@ -98,6 +98,16 @@ def _progress(description: str, total: int, enabled: bool = True):
         yield update
 
 
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} minutes"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.0f} hours"
+    return f"{seconds / 86400:.0f} days"
+
+
 def _histogram_text(hist: dict[int, int]) -> str:
     return " ".join(f"{k}:{v}" for k, v in sorted(hist.items()))
 
@@ -254,8 +264,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_plan(args: argparse.Namespace) -> int:
     game = _game(args)
     planner = make_planner(args.planner)
+    estimate = planner.estimate_seconds(game)
+    if estimate is not None and estimate > 60 and args.time_limit is None:
+        print(f"mmlab plan: warning: {planner.spec} on {game} may take about {_duration(estimate)} on this "
+              "machine (a rough guess); --time-limit SECONDS stops it early with the best tree found",
+              file=sys.stderr)
     with _progress(f"planning {planner.spec}", 1) as update:
-        result = planner.plan(game, on_progress=lambda done, total: update(done, total))
+        result = planner.plan(game, on_progress=lambda done, total: update(done, total), time_limit=args.time_limit)
     if args.output:
         _write(args.output, export.to_json(result.tree) + "\n")
     if args.json:
@@ -265,8 +280,10 @@ def cmd_plan(args: argparse.Namespace) -> int:
     table = Table(title=f"{game}: {planner.spec}")
     for col in ("L", "mean", "worst", "histogram", "nodes", "seconds", "optimal"):
         table.add_column(col, justify="right")
+    proof = "proved" if result.proved else ("stopped by the time limit" if result.figures.get("stopped_by_time_limit")
+                                            else "not proved (heuristic)")
     table.add_row(str(t.total_guesses), f"{t.mean:.4f}", str(t.worst), _histogram_text(t.histogram),
-                  str(result.nodes), f"{result.seconds:.2f}", "proved" if result.proved else "not proved")
+                  str(result.nodes), f"{result.seconds:.2f}", proof)
     out.print(table)
     for key, value in result.figures.items():
         out.print(f"{key.replace('_', ' ')}: {value}")
@@ -440,6 +457,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--planner", default="tpoa:k=1,d=1,hash=e",
                    help="planner spec, e.g. tpoa:variant=star,k=5,d=2,hash=e (default tpoa:k=1,d=1,hash=e)")
     p.add_argument("-o", "--output", help="save the tree as JSON (evaluate or play it later with --tree)")
+    p.add_argument("--time-limit", type=float, metavar="SECONDS",
+                   help="stop after this long and return the best tree found, with the bound proved so far")
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = command("reproduce", "re-run the TPOA rows of 000 Tables 2 and 3 and print them beside the paper", cmd_reproduce)

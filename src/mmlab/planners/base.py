@@ -10,6 +10,7 @@ figures of the search (seconds, nodes expanded, whether optimality was proved).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -44,8 +45,34 @@ class PlanResult:
         }
 
 
+class Timeout(Exception):
+    """Raised inside a search when its time limit has passed."""
+
+
+class Deadline:
+    """A time limit in seconds from now (``None``: no limit); ``check`` raises ``Timeout``."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.at = None if seconds is None else time.perf_counter() + seconds
+
+    def check(self) -> None:
+        if self.at is not None and time.perf_counter() > self.at:
+            raise Timeout
+
+
 class Planner(Configurable):
     """An offline search that produces a ``DecisionTree``."""
 
-    def plan(self, game: Game, on_progress: Callable[[int, int], None] | None = None) -> PlanResult:
+    def plan(
+        self,
+        game: Game,
+        on_progress: Callable[[int, int], None] | None = None,
+        time_limit: float | None = None,
+    ) -> PlanResult:
+        """Search for a tree; past ``time_limit`` seconds, return the best tree found so far
+        (``proved`` is then False and ``figures`` say what is known)."""
         raise NotImplementedError
+
+    def estimate_seconds(self, game: Game) -> float | None:
+        """A rough idea of how long ``plan`` takes on this machine, for warnings; ``None`` if unknown."""
+        return None

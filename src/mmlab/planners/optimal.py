@@ -25,7 +25,8 @@ from mmlab.errors import BadArgument, UnknownStrategy
 from mmlab.game import Feedback, Game, kernels
 from mmlab.knowledge import Knowledge, is_member
 from mmlab.knowledge.symmetry import representatives
-from mmlab.planners.base import Planner, PlanResult
+from mmlab.planners.base import Deadline, Planner, PlanResult, Timeout
+from mmlab.planners.tpoa import TPOA
 from mmlab.strategies.base import Param
 from mmlab.trees import DecisionTree, Node
 
@@ -72,7 +73,12 @@ class Optimal(Planner):
         if self.values["max_depth"] < 0:
             raise UnknownStrategy(f"optimal: max_depth must be 0 (no limit) or more, got {self.values['max_depth']}")
 
-    def plan(self, game: Game, on_progress: Callable[[int, int], None] | None = None) -> PlanResult:
+    def plan(
+        self,
+        game: Game,
+        on_progress: Callable[[int, int], None] | None = None,
+        time_limit: float | None = None,
+    ) -> PlanResult:
         game.require_enumerable(self.name)
         if game.n_codes**2 > TABLE_LIMIT:
             raise BadArgument(
@@ -80,27 +86,58 @@ class Optimal(Planner):
                 f"(limit {TABLE_LIMIT // 2**20} MiB); use a TPOA planner instead"
             )
         start = time.perf_counter()
-        search = _Search(game, on_progress)
+        deadline = Deadline(time_limit)
+        # The greedy TPOA tree is the first upper bound, and the answer if time runs out at once.
+        greedy = TPOA(k=1, d=1, hash="e").plan(game).tree
+        search = _Search(game, on_progress, deadline)
         root = Knowledge.initial(game)
-        figures: dict = {}
         depth = self.values["max_depth"] or None
-        if self.values["objective"] == "worst":
-            depth = 1
-            while search.solve(root, INFINITY, depth)[0] >= INFINITY:
-                depth += 1
-            figures["proved_depth"] = depth
-        cost, _ = search.solve(root, INFINITY, depth)
+        figures: dict = {}
+        try:
+            if self.values["objective"] == "worst":
+                depth = 1
+                while search.solve(root, INFINITY, depth)[0] >= INFINITY:
+                    depth += 1
+                figures["proved_depth"] = depth
+            fits = depth is None or greedy.worst <= depth
+            cost, _ = search.solve(root, greedy.total_guesses + 1 if fits else INFINITY, depth)
+        except Timeout:
+            return self._stopped(game, search, greedy, depth, figures, time.perf_counter() - start)
         if cost >= INFINITY:
             raise BadArgument(f"no strategy for {game} finds every secret within {depth} guesses")
         tree = DecisionTree(game, search.tree(root, depth), self.spec)
         figures["proved_total_guesses"] = int(cost)
         return PlanResult(tree, time.perf_counter() - start, search.nodes, proved=True, figures=figures)
 
+    def _stopped(self, game: Game, search: "_Search", greedy: DecisionTree, depth, figures: dict, seconds: float):
+        """The best tree known when the time limit hit, with the lower bound proved so far."""
+        figures["stopped_by_time_limit"] = True
+        figures["lower_bound_total_guesses"] = int(search.root_floor)
+        if self.values["objective"] == "worst" and "proved_depth" not in figures:
+            figures["lower_bound_depth"] = int(depth)
+        tree = greedy
+        if search.root_best is not None and search.root_best[0] < greedy.total_guesses:
+            root = Knowledge.initial(game)
+            tree = DecisionTree(game, search.tree(root, search.root_best[2], search.root_best[1]), self.spec)
+        if depth is not None and tree.worst > depth:
+            figures["note"] = f"no tree within {depth} guesses was found in time; this one needs {tree.worst}"
+        return PlanResult(tree, seconds, search.nodes, proved=False, figures=figures)
+
+    def estimate_seconds(self, game: Game) -> float:
+        """Fitted to this machine's runs (3x5 0.02 s, 4x5 1 s, 4x6 17 s): about the fourth power
+        of the number of codes. A rough guide: hard games can take far longer."""
+        return 17.0 * (game.n_codes / 1296) ** 4
+
 
 class _Search:
-    def __init__(self, game: Game, on_progress: Callable[[int, int], None] | None = None) -> None:
+    def __init__(
+        self, game: Game, on_progress: Callable[[int, int], None] | None = None, deadline: Deadline | None = None
+    ) -> None:
         self.game = game
         self.on_progress = on_progress
+        self.deadline = deadline or Deadline(None)
+        self.root_floor = 0  # a lower bound on the root's total, once known
+        self.root_best: tuple[int, int, int | None] | None = None  # (total, guess, depth) of the best root tree
         self.table = kernels.feedback_table(game.all_digits, game.all_counts, game.with_white)
         self.win = game.win.code(game.pegs)
         self.answers = len(game.feedbacks()) - 1
@@ -128,6 +165,7 @@ class _Search:
         if known is not None and (known[1] or known[0] >= limit):
             return known[0], known[2]
         self.nodes += 1
+        self.deadline.check()
         child_depth = None if depth is None else depth - 1
         bound = self.bound(child_depth)
         guesses = representatives(knowledge)
@@ -140,6 +178,8 @@ class _Search:
         order = np.lexsort((~consistent, lower))
         best, best_guess = limit, -1
         floor = int(lower[order[0]])  # no guess can do better than this
+        if not knowledge.history:
+            self.root_floor = max(self.root_floor, floor)
         for tried, i in enumerate(order):
             if lower[i] >= best:
                 break
@@ -148,6 +188,8 @@ class _Search:
             cost = self._try(knowledge, int(guesses[i]), int(lower[i]), best, child_depth, bound)
             if cost < best:
                 best, best_guess = cost, int(guesses[i])
+                if not knowledge.history:
+                    self.root_best = (best, best_guess, depth)
                 if best == floor:
                     break
         if best < limit:
@@ -176,14 +218,15 @@ class _Search:
                 return limit
         return total
 
-    def tree(self, knowledge: Knowledge, depth: int | None) -> Node:
-        """The optimal tree, rebuilt from the memoised best guesses."""
+    def tree(self, knowledge: Knowledge, depth: int | None, guess: int | None = None) -> Node:
+        """The optimal tree, rebuilt from the memoised best guesses (``guess`` at the top if given)."""
         cands = knowledge.consistent
         n = int(cands.shape[0])
         if n == 1:
             return Node(int(cands[0]), 1)
-        cost, exact, guess = self.memo[(cands.tobytes(), depth)]
-        assert exact and cost < INFINITY, "the tree is rebuilt only from solved sets"
+        if guess is None:
+            cost, exact, guess = self.memo[(cands.tobytes(), depth)]
+            assert exact and cost < INFINITY, "the tree is rebuilt only from solved sets"
         node = Node(guess, n)
         game = self.game
         child_depth = None if depth is None else depth - 1
