@@ -68,3 +68,22 @@ def test_play_game_records_the_dialogue(game46):
 def test_huge_game_is_refused_with_the_strategy_named():
     with pytest.raises(SpaceTooLarge, match="knuth needs every code"):
         evaluate(Game.parse_size("8x12"), "knuth", secrets=10)
+
+
+def test_evaluations_are_counted_per_game_and_agree_between_tree_and_replay():
+    """001's metric, "combinations evaluated": the tree's per-secret totals equal a replay's."""
+    game = Game.parse_size("3x4")
+    exact = evaluate(game, "knuth")
+    replayed = [play_game(game, make_strategy("knuth"), s).total_evaluations for s in range(game.n_codes)]
+    assert exact.evaluations.tolist() == replayed
+    d = evaluate(game, "random", seed=1).to_dict()
+    assert d["evaluations_mean"] > 0 and d["evaluations_max"] >= d["evaluations_mean"]
+
+
+def test_knowledge_without_enumeration_checks_codes_against_the_history():
+    from mmlab.knowledge import Knowledge
+
+    game = Game.parse_size("8x12")
+    secret, guess = game.parse("1 2 3 4 5 6 7 8"), game.parse("1 1 2 2 3 3 4 4")
+    k = Knowledge.initial(game).update(guess, game.score(secret, guess))
+    assert not k.explicit and k.is_consistent(secret) and not k.is_consistent(guess)

@@ -34,6 +34,8 @@ def test_contradiction_names_the_answers_that_clash(game46):
     assert "move 2" not in message
 
 
-def test_explicit_set_refuses_huge_games():
+def test_huge_games_keep_the_set_implicit_and_refuse_to_count_it():
+    k = Knowledge.initial(Game.parse_size("8x12"))
+    assert not k.explicit
     with pytest.raises(SpaceTooLarge, match="8x12"):
-        Knowledge.initial(Game.parse_size("8x12"))
+        k.n_consistent

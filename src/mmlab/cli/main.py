@@ -224,6 +224,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     )
     out.print(table)
     out.print(f"histogram (guesses:games) {_histogram_text(result.histogram)}")
+    figures = result.evaluation_figures()
+    if figures:
+        out.print(f"codes evaluated per game: mean {figures['evaluations_mean']:.1f}, "
+                  f"std {figures['evaluations_std']:.1f}, max {figures['evaluations_max']}")
     if not result.exact:
         out.print(f"secrets {result.secrets}, runs {result.runs}, seed {result.seed}")
     return 0
@@ -232,7 +236,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def cmd_compare(args: argparse.Namespace) -> int:
     game = _game(args)
     specs = [s.strip() for s in args.strategies.split(",")] if args.strategies else list(EXHAUSTIVE) + ["random"]
-    evaluate(Game(2, 2), "knuth")  # load the compiled kernels before anything is timed
+    evaluate(Game(4, 5), "knuth")  # compile or load every kernel (serial and parallel) before timing
     rows = []
     with _progress(f"comparing on {game}", len(specs) * game.n_codes) as update:
         for i, spec in enumerate(specs):

@@ -31,6 +31,7 @@ class Evaluation:
     guesses: np.ndarray
     seconds: float
     exact: bool
+    evaluations: np.ndarray | None = None  # codes checked or scored per game
     runs: int = 1
     seed: int | None = None
     secrets: str = "all"
@@ -88,6 +89,18 @@ class Evaluation:
             "std": self.std,
             "histogram": {str(k): v for k, v in self.histogram.items()},
             "seconds": self.seconds,
+            **self.evaluation_figures(),
+        }
+
+    def evaluation_figures(self) -> dict:
+        """Mean, standard deviation and maximum of the codes evaluated per game (001's metric)."""
+        if self.evaluations is None:
+            return {}
+        e = self.evaluations
+        return {
+            "evaluations_mean": float(e.mean()),
+            "evaluations_std": float(e.std(ddof=1)) if e.shape[0] > 1 else 0.0,
+            "evaluations_max": int(e.max()),
         }
 
 
@@ -115,8 +128,8 @@ def evaluate(
 ) -> Evaluation:
     """Guesses needed by ``strategy`` against each chosen secret.
 
-    Deterministic strategies are compiled into their decision tree once (exact, ``runs`` is 1);
-    others play ``runs`` games per secret, game ``(run, secret)`` drawing from
+    Deterministic strategies on enumerable games are compiled into their decision tree once
+    (exact, ``runs`` is 1); others play ``runs`` games per secret, game ``(run, secret)`` drawing from
     ``numpy.random.default_rng([seed, run, secret])``. ``on_progress(done, total)`` reports work.
     """
     if isinstance(strategy, str):
@@ -132,7 +145,7 @@ def evaluate(
         seed = int(np.random.SeedSequence().entropy % 2**32)
     codes, description = choose_secrets(game, secrets, seed or 0)
     start = time.perf_counter()
-    if strategy.deterministic:
+    if strategy.deterministic and game.enumerable:
         done = 0
 
         def progress(k: int) -> None:
@@ -143,8 +156,10 @@ def evaluate(
 
         tree = DecisionTree.build(game, strategy, on_progress=progress)
         guesses = tree.depths()[codes]
-        return Evaluation(game, strategy.spec, guesses, time.perf_counter() - start, True, 1, seed, description, tree)
+        return Evaluation(game, strategy.spec, guesses, time.perf_counter() - start, True,
+                          tree.evaluations()[codes], 1, seed, description, tree)
     guesses = np.empty(runs * codes.shape[0], dtype=np.int64)
+    evaluations = np.empty_like(guesses)
     total = guesses.shape[0]
     for run in range(runs):
         for i, secret in enumerate(codes):
@@ -154,8 +169,10 @@ def evaluate(
             if not record.won:
                 raise RuntimeError(f"{strategy.spec} did not find {game.format(int(secret))}: {record}")
             guesses[k] = record.n_guesses
+            evaluations[k] = record.total_evaluations
             if on_progress is not None and (k + 1) % 64 == 0:
                 on_progress(k + 1, total)
     if on_progress is not None:
         on_progress(total, total)
-    return Evaluation(game, strategy.spec, guesses, time.perf_counter() - start, False, runs, seed, description)
+    return Evaluation(game, strategy.spec, guesses, time.perf_counter() - start, False, evaluations, runs, seed,
+                      description)

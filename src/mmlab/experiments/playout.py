@@ -27,6 +27,11 @@ class GameRecord:
     secret: int
     guesses: tuple[int, ...]
     feedbacks: tuple[Feedback, ...]
+    evaluations: tuple[int, ...] = ()  # codes checked or scored before each guess
+
+    @property
+    def total_evaluations(self) -> int:
+        return sum(self.evaluations)
 
     @property
     def n_guesses(self) -> int:
@@ -54,12 +59,15 @@ def play_game(
     limit = max_guesses if max_guesses is not None else game.n_codes
     guesses: list[int] = []
     feedbacks: list[Feedback] = []
+    evaluations: list[int] = []
     while len(guesses) < limit:
+        before = strategy.evaluations
         guess = strategy.guess(knowledge)
+        evaluations.append(strategy.evaluations - before)
         fb = game.score(secret, guess)
         guesses.append(guess)
         feedbacks.append(fb)
         if fb == game.win:
             break
         knowledge = knowledge.update(guess, fb)
-    return GameRecord(game, secret, tuple(guesses), tuple(feedbacks))
+    return GameRecord(game, secret, tuple(guesses), tuple(feedbacks), tuple(evaluations))

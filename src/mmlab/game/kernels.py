@@ -235,3 +235,13 @@ def partition_histograms_table(guesses, cand, table, n_resp):
         for j in range(cand.shape[0]):
             out[i, row[cand[j]]] += 1
     return out
+
+
+@numba.njit(cache=True, nogil=True)
+def fits_history(c_digits, c_counts, hist_digits, hist_counts, hist_codes, with_white):
+    """Whether a code gives every recorded answer: ``hist_codes[k]`` to guess ``hist_digits[k]``.
+    Works on codes of any game, enumerable or not."""
+    for k in range(hist_digits.shape[0]):
+        if feedback_pair(hist_digits[k], hist_counts[k], c_digits, c_counts, with_white) != hist_codes[k]:
+            return False
+    return True

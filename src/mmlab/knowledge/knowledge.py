@@ -13,6 +13,7 @@ hint can keep earlier states for free.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -25,21 +26,51 @@ from mmlab.game import kernels
 class Knowledge:
     """History of ``(guess, feedback)`` pairs and, when the space is enumerable, the consistent set.
 
-    ``consistent`` holds the indices (ascending ``int64``) of the codes that fit every answer.
+    ``consistent`` holds the indices (ascending ``int64``) of the codes that fit every answer, or
+    is ``None`` for games too large to enumerate: then the set is implicit, and ``is_consistent``
+    checks a code against the history.
     """
 
     game: Game
     history: tuple[tuple[int, Feedback], ...] = ()
-    consistent: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+    consistent: np.ndarray | None = field(default=None, repr=False)
 
     @staticmethod
     def initial(game: Game) -> "Knowledge":
-        game.require_enumerable("tracking the consistent set explicitly")
-        return Knowledge(game, (), np.arange(game.n_codes, dtype=np.int64))
+        """No answers yet: every code is consistent (explicitly when the game is enumerable)."""
+        if game.enumerable:
+            return Knowledge(game, (), np.arange(game.n_codes, dtype=np.int64))
+        return Knowledge(game, (), None)
+
+    @property
+    def explicit(self) -> bool:
+        return self.consistent is not None
 
     @property
     def n_consistent(self) -> int:
+        if self.consistent is None:
+            self.game.require_enumerable("counting the consistent codes")
         return int(self.consistent.shape[0])
+
+    @cached_property
+    def history_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The guesses' colours and colour counts, and the answers' codes, as kernel arrays."""
+        game = self.game
+        k = len(self.history)
+        digits = np.zeros((k, game.pegs), dtype=np.uint8)
+        counts = np.zeros((k, game.colours), dtype=np.uint8)
+        codes = np.zeros(k, dtype=np.int64)
+        for i, (g, fb) in enumerate(self.history):
+            digits[i] = game.digits(g)
+            counts[i] = game.counts_of(digits[i])
+            codes[i] = fb.code(game.pegs)
+        return digits, counts, codes
+
+    def fits(self, digits: np.ndarray) -> bool:
+        """Whether the code with these colours (0-based ``uint8``) fits every answer so far."""
+        h_digits, h_counts, h_codes = self.history_arrays
+        counts = np.bincount(digits, minlength=self.game.colours).astype(np.uint8)
+        return bool(kernels.fits_history(digits, counts, h_digits, h_counts, h_codes, self.game.with_white))
 
     @property
     def guesses(self) -> tuple[int, ...]:
@@ -56,6 +87,8 @@ class Knowledge:
     def update(self, guess: int, feedback: Feedback) -> "Knowledge":
         """Knowledge after ``guess`` got ``feedback``; raises ``InconsistentFeedback`` if no code fits."""
         feedback = self.game.check_feedback(Feedback(*feedback))
+        if self.consistent is None:
+            return Knowledge(self.game, self.history + ((guess, feedback),), None)
         subset = _filter(self.game, self.consistent, guess, feedback)
         if subset.shape[0] == 0:
             raise InconsistentFeedback(self._explain(guess, feedback))
@@ -67,6 +100,8 @@ class Knowledge:
 
     def is_consistent(self, code: int) -> bool:
         """Whether ``code`` fits every answer so far."""
+        if self.consistent is None:
+            return self.fits(np.array(self.game.digits(code), dtype=np.uint8))
         return bool(is_member(np.array([code], dtype=np.int64), self.consistent)[0])
 
     # ----------------------------------------------------------------- explaining a contradiction

@@ -98,6 +98,8 @@ class Strategy(Configurable):
         super().__init__(**values)
         self.game: Game | None = None
         self.rng = np.random.default_rng()
+        #: Codes checked for consistency or scored so far ("combinations evaluated", 001).
+        self.evaluations = 0
 
     @property
     def deterministic(self) -> bool:
@@ -107,6 +109,7 @@ class Strategy(Configurable):
     def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
         """Prepare for a new game; raises if the strategy cannot play ``game``."""
         self.game = game
+        self.evaluations = 0
         if rng is not None:
             self.rng = rng
 

@@ -111,6 +111,7 @@ class PartitionStrategy(Strategy):
         """Ascending indices of the top-scoring guesses (one per class of equivalent guesses
         under ``ties=first``; every one of them under ``ties=random``)."""
         cands = knowledge.consistent
+        self.evaluations += int(cands.shape[0])  # each candidate was checked against the last answer
         if cands.shape[0] <= 2:
             return cands
         if cands.shape[0] < knowledge.game.n_responses:
@@ -127,6 +128,7 @@ class PartitionStrategy(Strategy):
         else:
             guesses = np.arange(knowledge.game.n_codes, dtype=np.int64)
         stats = partition_stats(knowledge, guesses)
+        self.evaluations += int(guesses.shape[0])
         return guesses[self.select(stats)]
 
     def _root_top_scorers(self, knowledge: Knowledge) -> np.ndarray:
@@ -208,9 +210,13 @@ class RandomConsistent(Strategy):
         self._fixed_first = self.fixed_first(game)
 
     def guess(self, knowledge: Knowledge) -> int:
-        if not knowledge.history and self._fixed_first is not None:
-            return self._fixed_first
+        if not knowledge.history:
+            self.evaluations += 1  # every code fits an empty history
+            if self._fixed_first is not None:
+                return self._fixed_first
         cands = knowledge.consistent
+        if knowledge.history:
+            self.evaluations += int(cands.shape[0])  # each candidate was checked against the last answer
         return int(cands[self.rng.integers(cands.shape[0])])
 
 

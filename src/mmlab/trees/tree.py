@@ -31,6 +31,7 @@ class Node:
     guess: int
     size: int
     children: dict[int, "Node"] = field(default_factory=dict)
+    evaluations: int = 0  # codes the strategy checked or scored to choose this guess
 
     @property
     def wins(self) -> bool:
@@ -101,6 +102,20 @@ class DecisionTree:
     def n_nodes(self) -> int:
         return sum(1 for _ in self.root.walk())
 
+    def evaluations(self) -> np.ndarray:
+        """``evaluations[code]``: codes checked or scored over the game against each secret."""
+        out = np.zeros(self.game.n_codes, dtype=np.int64)
+
+        def walk(node: Node, spent: int) -> None:
+            spent += node.evaluations
+            if node.wins:
+                out[node.guess] = spent
+            for child in node.children.values():
+                walk(child, spent)
+
+        walk(self.root, 0)
+        return out
+
     def depths(self) -> np.ndarray:
         """``depths[code]``: guesses needed for each secret (0 for codes the tree never meets)."""
         out = np.zeros(self.game.n_codes, dtype=np.int64)
@@ -125,14 +140,16 @@ class DecisionTree:
 
 def _expand(strategy: Strategy, knowledge: Knowledge, depth: int, on_progress) -> Node:
     game = knowledge.game
+    before = strategy.evaluations
     guess = strategy.guess(knowledge)
+    spent = strategy.evaluations - before
     cands = knowledge.consistent
     n = int(cands.shape[0])
     if n == 1 and guess == cands[0]:
         if on_progress is not None:
             on_progress(1)
-        return Node(guess, 1)
-    node = Node(guess, n)
+        return Node(guess, 1, evaluations=spent)
+    node = Node(guess, n, evaluations=spent)
     order, sizes = kernels.group_by_response(knowledge.responses_of(guess), game.n_responses)
     win = game.win.code(game.pegs)
     start = 0
