@@ -40,5 +40,9 @@ class BadArgument(MastermindError):
     """A number of runs, secrets, a seed or another argument outside its range."""
 
 
+class SearchFailed(MastermindError):
+    """A search for a consistent code gave up within its budget."""
+
+
 class BadTree(MastermindError):
     """A decision tree file that cannot be read, or does not fit the game."""

@@ -32,10 +32,18 @@ def test_bad_first_guess_is_refused_at_start(game46):
         make_strategy("knuth:first=1127").start(game46)
 
 
-def test_enumerating_strategies_refuse_huge_games():
-    for name in REGISTRY:
-        with pytest.raises(SpaceTooLarge, match=name):
-            make_strategy(name).start(Game.parse_size("10x36"))
+def test_enumerating_strategies_refuse_huge_games_and_name_what_can_play():
+    for name, cls in REGISTRY.items():
+        if cls.needs_enumeration:
+            with pytest.raises(SpaceTooLarge, match=f"{name} needs every code.*without enumerating: random"):
+                make_strategy(name).start(Game.parse_size("10x36"))
+
+
+def test_random_plays_games_too_large_to_enumerate():
+    from mmlab.experiments import evaluate
+
+    result = evaluate(Game.parse_size("8x12"), "random", secrets=5, seed=2)
+    assert result.games == 5 and result.max < 20
 
 
 def test_parse_spec_keeps_raw_values():

@@ -79,3 +79,73 @@ def block_canonical(digits, codes, block_rank, block_sorted):
                 seen[n_seen] = c
                 n_seen += 1
     return keep
+
+
+@numba.njit(cache=True)
+def sample_consistent(hist_digits, hist_counts, hist_blacks, hist_totals, pegs, colours, with_white, repeats, seed,
+                      max_nodes):
+    """A random code that fits every answer, found without enumerating the space.
+
+    Depth-first over the pegs, trying colours in a random order at each peg, and abandoning a
+    partial code as soon as some answer's black count or total matches (black + white) can no
+    longer be reached: each further peg adds at most one to either. Returns ``(digits, nodes)``,
+    ``digits[0] == -1`` if none was found within ``max_nodes`` placements.
+    """
+    np.random.seed(seed)
+    k_hist = hist_digits.shape[0]
+    code = np.full(pegs, -1, dtype=np.int64)
+    order = np.empty((pegs, colours), dtype=np.int64)
+    tried = np.zeros(pegs, dtype=np.int64)
+    partial_counts = np.zeros(colours, dtype=np.int64)
+    blacks = np.zeros(k_hist, dtype=np.int64)
+    totals = np.zeros(k_hist, dtype=np.int64)
+    order[0] = np.random.permutation(colours)
+    pos = 0
+    nodes = 0
+    while nodes < max_nodes:
+        if tried[pos] == colours:  # every colour failed here: undo the previous peg
+            if pos == 0:
+                break
+            pos -= 1
+            c = code[pos]
+            partial_counts[c] -= 1
+            for k in range(k_hist):
+                if hist_digits[k, pos] == c:
+                    blacks[k] -= 1
+                if partial_counts[c] < hist_counts[k, c]:
+                    totals[k] -= 1
+            code[pos] = -1
+            continue
+        c = order[pos, tried[pos]]
+        tried[pos] += 1
+        if not repeats and partial_counts[c] > 0:
+            continue
+        nodes += 1
+        left = pegs - pos - 1
+        ok = True
+        for k in range(k_hist):
+            b = blacks[k] + (1 if hist_digits[k, pos] == c else 0)
+            if b > hist_blacks[k] or b + left < hist_blacks[k]:
+                ok = False
+                break
+            if with_white:
+                t = totals[k] + (1 if partial_counts[c] < hist_counts[k, c] else 0)
+                if t > hist_totals[k] or t + left < hist_totals[k]:
+                    ok = False
+                    break
+        if not ok:
+            continue
+        for k in range(k_hist):
+            if hist_digits[k, pos] == c:
+                blacks[k] += 1
+            if partial_counts[c] < hist_counts[k, c]:
+                totals[k] += 1
+        partial_counts[c] += 1
+        code[pos] = c
+        pos += 1
+        if pos == pegs:
+            return code, nodes
+        tried[pos] = 0
+        order[pos] = np.random.permutation(colours)
+    code[0] = -1
+    return code, nodes

@@ -20,6 +20,7 @@ import numpy as np
 from mmlab.errors import InconsistentFeedback
 from mmlab.game import Feedback, Game
 from mmlab.game import kernels
+from mmlab.knowledge import kernels as symmetry_kernels
 
 
 @dataclass(frozen=True, eq=False)
@@ -65,6 +66,32 @@ class Knowledge:
             counts[i] = game.counts_of(digits[i])
             codes[i] = fb.code(game.pegs)
         return digits, counts, codes
+
+    def sample(self, rng: np.random.Generator, max_nodes: int = 3 * 10**7) -> tuple[int | None, int]:
+        """A random consistent code found by constraint search, without enumerating the space, and
+        the number of peg placements it checked. Not exactly uniform over the consistent codes
+        (each peg's colour is drawn uniformly among those that can still lead to one). ``None``
+        if no code fits the answers (or none was found within ``max_nodes`` placements).
+
+        Searches restart with fresh random orders and doubling budgets, which tames the heavy
+        tail of a single randomised depth-first search.
+        """
+        game = self.game
+        h_digits, h_counts, h_codes = self.history_arrays
+        blacks, whites = np.divmod(h_codes, game.pegs + 1)
+        args = (h_digits.astype(np.int64), h_counts.astype(np.int64), blacks, blacks + whites, game.pegs,
+                game.colours, game.with_white, game.repeats)
+        spent, budget = 0, 4096
+        while spent < max_nodes:
+            budget = min(budget, max_nodes - spent)
+            code, nodes = symmetry_kernels.sample_consistent(*args, int(rng.integers(2**31)), budget)
+            spent += int(nodes)
+            if code[0] >= 0:
+                return game.index_of(code), spent
+            if nodes < budget:  # the whole search tree was exhausted: no code fits
+                return None, spent
+            budget *= 2
+        return None, spent
 
     def fits(self, digits: np.ndarray) -> bool:
         """Whether the code with these colours (0-based ``uint8``) fits every answer so far."""

@@ -4,7 +4,7 @@ consistent set, and play a top scorer.
 Knuth (1976) minimises the largest part; Irving (1979) the expected part size; Kooi (2005)
 maximises the number of parts; Neuwirth (1982) the entropy; Merelo et al. (004, section 5)
 combine the last two as Plus and Plus2; Norvig's S' (002) is Knuth's rule over consistent
-codes only; Random plays a uniformly random consistent code (Rosu 1997).
+codes only; Random plays a random consistent code (Rosu 1997).
 
 >>> from mmlab.game import Game
 >>> from mmlab.strategies import make_strategy
@@ -21,6 +21,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from mmlab.errors import SearchFailed
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.knowledge.symmetry import representatives
@@ -195,17 +196,20 @@ class Plus2(PartitionStrategy):
 
 
 class RandomConsistent(Strategy):
+    """Uniform over the consistent codes when the game is enumerable; on larger games a
+    randomised constraint search (``Knowledge.sample``), not exactly uniform."""
+
     name = "random"
-    summary = "a uniformly random consistent code"
+    summary = "a random consistent code (uniform when the space is enumerable)"
     source = "Rosu 1997; Merelo et al. 'Random' (004)"
     params = (FIRST,)
+    needs_enumeration = False
 
     @property
     def deterministic(self) -> bool:
         return False
 
     def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
-        self.require_enumerable(game)
         super().start(game, rng)
         self._fixed_first = self.fixed_first(game)
 
@@ -214,6 +218,17 @@ class RandomConsistent(Strategy):
             self.evaluations += 1  # every code fits an empty history
             if self._fixed_first is not None:
                 return self._fixed_first
+            return int(self.rng.integers(knowledge.game.n_codes))
+        if not knowledge.explicit:
+            code, placements = knowledge.sample(self.rng)
+            self.evaluations += placements  # partial codes checked against every answer
+            if code is None:
+                raise SearchFailed(
+                    f"random: the constraint search checked {placements:.3g} partial codes of {knowledge.game} "
+                    f"after {len(knowledge.history)} answers without finding a consistent one; it plays up to "
+                    "about 8x12 reliably"
+                )
+            return code
         cands = knowledge.consistent
         if knowledge.history:
             self.evaluations += int(cands.shape[0])  # each candidate was checked against the last answer
