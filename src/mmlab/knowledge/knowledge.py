@@ -125,6 +125,23 @@ class Knowledge:
         """Knowledge after ``guess`` got ``feedback``, when the caller already knows the subset."""
         return Knowledge(self.game, self.history + ((guess, feedback),), subset)
 
+    def split(self, guess: int, responses: np.ndarray | None = None) -> list[tuple[int, "Knowledge"]]:
+        """The knowledge after each answer ``guess`` can get, as ``(feedback code, child)`` pairs in
+        increasing code order, the winning answer left out. ``responses`` may give the feedback
+        codes of the consistent codes when the caller has them (e.g. from a table)."""
+        game = self.game
+        fb = self.responses_of(guess) if responses is None else responses
+        order, sizes = kernels.group_by_response(fb, game.n_responses)
+        win = game.win.code(game.pegs)
+        out, start = [], 0
+        for code in np.flatnonzero(sizes):
+            stop = start + int(sizes[code])
+            if code != win:  # the counting sort is stable, so each subset stays ascending
+                subset = self.consistent[order[start:stop]]
+                out.append((int(code), self.child(guess, Feedback.from_code(int(code), game.pegs), subset)))
+            start = stop
+        return out
+
     def is_consistent(self, code: int) -> bool:
         """Whether ``code`` fits every answer so far."""
         if self.consistent is None:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 import numpy as np
 
 from mmlab.errors import BadArgument, UnknownStrategy
-from mmlab.game import Feedback, Game, kernels
+from mmlab.game import Game, kernels
 from mmlab.knowledge import Knowledge, is_member
 from mmlab.knowledge.symmetry import representatives
 from mmlab.planners.base import Deadline, Planner, PlanResult, Timeout
@@ -201,22 +201,19 @@ class _Search:
 
     def _try(self, knowledge: Knowledge, guess: int, lower: int, limit: int, depth: int | None, bound) -> int:
         """Total guesses of the best subtree under ``guess`` if below ``limit``, else ``limit``."""
-        game = self.game
-        cands = knowledge.consistent
-        order, sizes = kernels.group_by_response(self.table[guess][cands], game.n_responses)
-        starts = np.concatenate(([0], np.cumsum(sizes)))
-        classes = [int(c) for c in np.flatnonzero(sizes) if c != self.win and sizes[c] > 1]
-        classes.sort(key=lambda c: -int(sizes[c]))  # largest first: it decides most
+        children = [child for _, child in self.split(knowledge, guess) if child.n_consistent > 1]
+        children.sort(key=lambda child: -child.n_consistent)  # largest first: it decides most
         total = lower
-        for code in classes:
-            subset = cands[order[starts[code] : starts[code + 1]]]
-            child = knowledge.child(guess, Feedback.from_code(code, game.pegs), subset)
-            optimistic = int(bound[subset.shape[0]])
+        for child in children:
+            optimistic = int(bound[child.n_consistent])
             cost, _ = self.solve(child, limit - (total - optimistic), depth)
             total = min(total + cost - optimistic, INFINITY)
             if total >= limit:
                 return limit
         return total
+
+    def split(self, knowledge: Knowledge, guess: int) -> list[tuple[int, Knowledge]]:
+        return knowledge.split(guess, self.table[guess][knowledge.consistent])
 
     def tree(self, knowledge: Knowledge, depth: int | None, guess: int | None = None) -> Node:
         """The optimal tree, rebuilt from the memoised best guesses (``guess`` at the top if given)."""
@@ -228,14 +225,7 @@ class _Search:
             cost, exact, guess = self.memo[(cands.tobytes(), depth)]
             assert exact and cost < INFINITY, "the tree is rebuilt only from solved sets"
         node = Node(guess, n)
-        game = self.game
         child_depth = None if depth is None else depth - 1
-        order, sizes = kernels.group_by_response(self.table[guess][cands], game.n_responses)
-        starts = np.concatenate(([0], np.cumsum(sizes)))
-        for code in np.flatnonzero(sizes):
-            if code == self.win:
-                continue
-            subset = cands[order[starts[code] : starts[code + 1]]]
-            child = knowledge.child(guess, Feedback.from_code(int(code), game.pegs), subset)
-            node.children[int(code)] = self.tree(child, child_depth)
+        for code, child in self.split(knowledge, guess):
+            node.children[code] = self.tree(child, child_depth)
         return node

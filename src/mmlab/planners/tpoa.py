@@ -30,7 +30,7 @@ from collections.abc import Callable
 import numpy as np
 
 from mmlab.errors import UnknownStrategy
-from mmlab.game import Feedback, Game, kernels
+from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.knowledge.symmetry import representatives
 from mmlab.planners.base import Deadline, Planner, PlanResult, Timeout
@@ -148,21 +148,13 @@ class _Search:
         return best
 
     def expand(self, knowledge: Knowledge, guess: int, level: int) -> tuple[Cost, Node]:
-        game = self.game
-        cands = knowledge.consistent
-        n = int(cands.shape[0])
+        n = knowledge.n_consistent
         node = Node(guess, n)
-        order, sizes = kernels.group_by_response(knowledge.responses_of(guess), game.n_responses)
-        win = game.win.code(game.pegs)
-        total, height, start = n, 1, 0
-        for code in np.flatnonzero(sizes):
-            stop = start + int(sizes[code])
-            if code != win:
-                child = knowledge.child(guess, Feedback.from_code(int(code), game.pegs), cands[order[start:stop]])
-                (c_total, c_height), node.children[int(code)] = self.solve(child, level + 1)
-                total += c_total
-                height = max(height, 1 + c_height)
-            start = stop
+        total, height = n, 1
+        for code, child in knowledge.split(guess):
+            (c_total, c_height), node.children[code] = self.solve(child, level + 1)
+            total += c_total
+            height = max(height, 1 + c_height)
         return (total, height), node
 
     def candidates(self, knowledge: Knowledge, b: int) -> list[int]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mmlab.errors import BadTree
-from mmlab.game import Feedback, Game, kernels
+from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import Strategy
 
@@ -150,22 +150,14 @@ def _expand(strategy: Strategy, knowledge: Knowledge, depth: int, on_progress) -
             on_progress(1)
         return Node(guess, 1, evaluations=spent)
     node = Node(guess, n, evaluations=spent)
-    order, sizes = kernels.group_by_response(knowledge.responses_of(guess), game.n_responses)
-    win = game.win.code(game.pegs)
-    start = 0
-    for code in np.flatnonzero(sizes):
-        stop = start + int(sizes[code])
-        if code == win:
-            if on_progress is not None:
-                on_progress(1)
-        elif stop - start == n or depth > game.n_codes:
+    children = knowledge.split(guess)
+    if on_progress is not None and sum(child.n_consistent for _, child in children) < n:
+        on_progress(1)  # the guess itself was one of the secrets
+    for code, child in children:
+        if child.n_consistent == n or depth > game.n_codes:
             raise BadTree(
                 f"{strategy.spec} made no progress: after {depth} guesses it played "
                 f"{game.format(guess)}, which does not split the {n} remaining codes"
             )
-        else:
-            subset = cands[order[start:stop]]  # ascending: the counting sort is stable
-            child = knowledge.child(guess, Feedback.from_code(int(code), game.pegs), subset)
-            node.children[int(code)] = _expand(strategy, child, depth + 1, on_progress)
-        start = stop
+        node.children[code] = _expand(strategy, child, depth + 1, on_progress)
     return node
