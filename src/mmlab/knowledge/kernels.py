@@ -1,4 +1,5 @@
-"""Numba kernels for equivalent guesses (see ``mmlab.knowledge.symmetry``).
+"""Numba kernels of the knowledge layer: equivalent guesses (see ``mmlab.knowledge.symmetry``)
+and the search for a random consistent code without enumerating the space (``sample_consistent``).
 
 A symmetry is a peg permutation ``perm`` together with a colour map ``cmap`` on the colours
 played so far (``-1`` for a colour never played). Colours never played form one block of

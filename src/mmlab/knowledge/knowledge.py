@@ -20,7 +20,7 @@ import numpy as np
 from mmlab.errors import InconsistentFeedback
 from mmlab.game import Feedback, Game
 from mmlab.game import kernels
-from mmlab.knowledge import kernels as symmetry_kernels
+from mmlab.knowledge import kernels as knowledge_kernels
 
 
 @dataclass(frozen=True, eq=False)
@@ -84,7 +84,7 @@ class Knowledge:
         spent, budget = 0, 4096
         while spent < max_nodes:
             budget = min(budget, max_nodes - spent)
-            code, nodes = symmetry_kernels.sample_consistent(*args, int(rng.integers(2**31)), budget)
+            code, nodes = knowledge_kernels.sample_consistent(*args, int(rng.integers(2**31)), budget)
             spent += int(nodes)
             if code[0] >= 0:
                 return game.index_of(code), spent
