@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from mmlab.errors import BadArgument, UnknownStrategy
+from mmlab.errors import BadArgument
 from mmlab.game import Game, kernels
 from mmlab.knowledge import Knowledge, is_member
 from mmlab.knowledge.symmetry import representatives
@@ -65,13 +65,8 @@ class Optimal(Planner):
     source = "Koyama and Lai 1993; full-tree bound of 000 section 5"
     params = (
         Param("objective", "expected", "expected: minimise L; worst: minimise the depth, then L", ("expected", "worst")),
-        Param("max_depth", 0, "only trees of at most this many guesses (0 = no limit)", kind=int),
+        Param("max_depth", 0, "only trees of at most this many guesses (0 = no limit)", kind=int, minimum=0),
     )
-
-    def __init__(self, **values) -> None:
-        super().__init__(**values)
-        if self.values["max_depth"] < 0:
-            raise UnknownStrategy(f"optimal: max_depth must be 0 (no limit) or more, got {self.values['max_depth']}")
 
     def plan(
         self,

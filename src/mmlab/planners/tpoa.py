@@ -29,7 +29,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-from mmlab.errors import UnknownStrategy
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.knowledge.symmetry import representatives
@@ -49,17 +48,12 @@ class TPOA(Planner):
     source = "Chen, Lin and Huang 2007, The Computer Journal (000)"
     params = (
         Param("variant", "plus", "plus: b = k at every exploration level; star: b shrinks level by level", ("plus", "star")),
-        Param("k", 1, "branching factor: hash collision groups explored per node", kind=int),
-        Param("d", 1, "exploration depth in guesses", kind=int),
+        Param("k", 1, "branching factor: hash collision groups explored per node", kind=int, minimum=1),
+        Param("d", 1, "exploration depth in guesses", kind=int, minimum=1),
         Param("hash", "e", "w: sorted partition vector (worst case); e: number of parts (expected case)", ("w", "e")),
         Param("objective", "expected", "what each node minimises: expected = external path length L; "
               "worst = height, then L", ("expected", "worst")),
     )
-
-    def __init__(self, **values) -> None:
-        super().__init__(**values)
-        if self.values["k"] < 1 or self.values["d"] < 1:
-            raise UnknownStrategy(f"tpoa: k and d must be at least 1, got k={self.values['k']}, d={self.values['d']}")
 
     @property
     def objective(self) -> str:

@@ -32,6 +32,12 @@ class Param:
     help: str
     choices: tuple[str, ...] | None = None
     kind: type = str
+    minimum: int | None = None  # smallest allowed value of a numeric parameter
+
+    def check(self, owner: str, value: Any) -> None:
+        """Refuse a numeric value below ``minimum``, naming the parameter and its range."""
+        if self.minimum is not None and value < self.minimum:
+            raise UnknownStrategy(f"{owner}: {self.name}={value} is out of range; it must be at least {self.minimum}")
 
     def convert(self, strategy: str, text: str) -> Any:
         if self.choices is not None and text not in self.choices:
@@ -65,6 +71,8 @@ class Configurable:
                 names = ", ".join(known) or "none"
                 raise UnknownStrategy(f"{self.name} has no parameter {key!r} (its parameters: {names})")
         self.values = {p.name: values.get(p.name, p.default) for p in self.params}
+        for p in self.params:
+            p.check(self.name, self.values[p.name])
 
     @property
     def spec(self) -> str:
