@@ -8,34 +8,27 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from contextlib import contextmanager
 from pathlib import Path
 from typing import NoReturn
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from mmlab.cli.literature import LITERATURE
+from mmlab.cli.output import err, histogram_text, out, print_json, progress
+from mmlab.cli.reproduce import PAPERS, cmd_reproduce
 from mmlab.errors import MastermindError
 from mmlab.experiments import evaluate
 from mmlab.game import Game, parse_feedback, split_code
-from mmlab.experiments.tpoa_tables import TABLES, run_tables
 from mmlab.knowledge import Knowledge
 from mmlab.planners import PLANNERS, make_planner
 from mmlab.strategies import EXHAUSTIVE, REGISTRY, make_strategy
 from mmlab.strategies.scoring import partition_summary
 from mmlab.trees import DecisionTree, export
 from mmlab.trees.strategy import TreeStrategy
-
-# Piped output is not cut to 80 columns: tables stay whole for files and scripts.
-out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
-err = Console(stderr=True, highlight=False)
 
 EXAMPLES = """\
 examples:
@@ -50,6 +43,7 @@ examples:
   mmlab plan 4x6 --planner tpoa:variant=star,k=5,d=2,hash=e -o tpoa.json
   mmlab plan 4x6 --planner optimal -o optimal.json   proves L = 5625 (Koyama and Lai)
   mmlab reproduce --quick                    000 Tables 2 and 3 beside the paper
+  mmlab reproduce singley                    Singley's appendix tables (greedy, tabu) beside the thesis
 
 sizes are PEGSxCOLOURS (4x6 is the standard game, 5x8 Super Mastermind); codes are written
 1122, "1 1 2 2" or AABB; strategies are spec strings name:key=value,... (see 'mmlab strategies').
@@ -70,34 +64,6 @@ def _add_game_args(p: argparse.ArgumentParser, optional: bool = False) -> None:
     p.add_argument("--black-only", action="store_true", help="answers count black pegs only")
 
 
-def _print_json(data) -> None:
-    print(json.dumps(data, indent=2))
-
-
-@contextmanager
-def _progress(description: str, total: int, enabled: bool = True):
-    """A progress bar on stderr (only on a terminal); yields ``update(done, total)``."""
-    show = enabled and err.is_terminal
-    bar = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("eta"),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=not show,
-    )
-    with bar:
-        task = bar.add_task(description, total=total)
-
-        def update(done: int, new_total: int | None = None) -> None:
-            bar.update(task, completed=done, total=new_total or total)
-
-        yield update
-
-
 def _duration(seconds: float) -> str:
     if seconds < 120:
         return f"{seconds:.0f} s"
@@ -106,10 +72,6 @@ def _duration(seconds: float) -> str:
     if seconds < 2 * 86400:
         return f"{seconds / 3600:.0f} hours"
     return f"{seconds / 86400:.0f} days"
-
-
-def _histogram_text(hist: dict[int, int]) -> str:
-    return " ".join(f"{k}:{v}" for k, v in sorted(hist.items()))
 
 
 # --------------------------------------------------------------------------------- commands
@@ -124,7 +86,7 @@ def cmd_score(args: argparse.Namespace) -> int:
                                feedback="black" if args.black_only else "black-white")
     fb = game.score(game.parse(args.secret), game.parse(args.guess))
     if args.json:
-        _print_json({"black": fb.black, "white": fb.white})
+        print_json({"black": fb.black, "white": fb.white})
     else:
         print(fb)
     return 0
@@ -142,7 +104,7 @@ def cmd_partition(args: argparse.Namespace) -> int:
     summary = partition_summary(knowledge, guess)
     classes = list(summary.pop("classes").items())
     if args.json:
-        _print_json({"game": game.size, "guess": game.format(guess),
+        print_json({"game": game.size, "guess": game.format(guess),
                      "classes": {str(f): n for f, n in classes}, **summary})
         return 0
     table = Table(title=f"{game}: answers to {game.format(guess)} among {knowledge.n_consistent} candidates")
@@ -163,7 +125,7 @@ def cmd_partition(args: argparse.Namespace) -> int:
 def _build_tree(game: Game, spec: str, label: str) -> DecisionTree:
     strategy = make_strategy(spec)
     strategy.start(game)
-    with _progress(label, game.n_codes) as update:
+    with progress(label, game.n_codes) as update:
         done = 0
 
         def step(k: int) -> None:
@@ -209,10 +171,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
         game = _game(args)
         strategy = make_strategy(args.strategy or "knuth")
     secrets: str | int = args.secrets if args.secrets == "all" else _positive_int(args.secrets, "--secrets")
-    with _progress(f"evaluating {strategy.spec}", game.n_codes) as update:
+    with progress(f"evaluating {strategy.spec}", game.n_codes) as update:
         result = evaluate(game, strategy, secrets=secrets, runs=args.runs, seed=args.seed, on_progress=update)
     if args.json:
-        _print_json(result.to_dict())
+        print_json(result.to_dict())
         return 0
     table = Table(title=f"{game}: {result.strategy} ({'exact, decision tree' if result.exact else 'simulated'})")
     for col in ("games", "total guesses", "mean", "max", "median", "std", "seconds"):
@@ -223,11 +185,15 @@ def cmd_eval(args: argparse.Namespace) -> int:
         f"{result.median:g}", f"{result.std:.4f}", f"{result.seconds:.3f}",
     )
     out.print(table)
-    out.print(f"histogram (guesses:games) {_histogram_text(result.histogram)}")
+    out.print(f"histogram (guesses:games) {histogram_text(result.histogram)}")
     figures = result.evaluation_figures()
     if figures:
         out.print(f"codes evaluated per game: mean {figures['evaluations_mean']:.1f}, "
                   f"std {figures['evaluations_std']:.1f}, max {figures['evaluations_max']}")
+    if result.known is not None and (result.known != result.guesses).any():
+        known = result.known_figures()
+        out.print(f"guesses until the code was known (deduced last guess not counted, as in Singley 003): "
+                  f"mean {known['known_mean']:.4f}, median {known['known_median']:g}, max {known['known_max']}")
     if not result.exact:
         out.print(f"secrets {result.secrets}, runs {result.runs}, seed {result.seed}")
     return 0
@@ -238,7 +204,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     specs = [s.strip() for s in args.strategies.split(",")] if args.strategies else list(EXHAUSTIVE) + ["random"]
     evaluate(Game(4, 5), "knuth")  # compile or load every kernel (serial and parallel) before timing
     rows = []
-    with _progress(f"comparing on {game}", len(specs) * game.n_codes) as update:
+    with progress(f"comparing on {game}", len(specs) * game.n_codes) as update:
         for i, spec in enumerate(specs):
             base = i * game.n_codes
             result = evaluate(game, spec, runs=args.runs, seed=args.seed,
@@ -247,7 +213,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
             figure = LITERATURE.get((game.size, name)) if spec == name and not args.no_repeats and not args.black_only else None
             rows.append((result, figure))
     if args.json:
-        _print_json([{**r.to_dict(), "literature": str(f) if f else None} for r, f in rows])
+        print_json([{**r.to_dict(), "literature": str(f) if f else None} for r, f in rows])
         return 0
     table = Table(title=f"{game}: every secret, tie rule 'first' (deterministic strategies are exact)")
     for col, justify in (("strategy", "left"), ("first", "left"), ("L", "right"), ("mean", "right"),
@@ -273,12 +239,12 @@ def cmd_plan(args: argparse.Namespace) -> int:
         print(f"mmlab plan: warning: {planner.spec} on {game} may take about {_duration(estimate)} on this "
               "machine (a rough guess); --time-limit SECONDS stops it early with the best tree found",
               file=sys.stderr)
-    with _progress(f"planning {planner.spec}", 1) as update:
+    with progress(f"planning {planner.spec}", 1) as update:
         result = planner.plan(game, on_progress=lambda done, total: update(done, total), time_limit=args.time_limit)
     if args.output:
         _write(args.output, export.to_json(result.tree) + "\n")
     if args.json:
-        _print_json(result.to_dict())
+        print_json(result.to_dict())
         return 0
     t = result.tree
     table = Table(title=f"{game}: {planner.spec}")
@@ -286,43 +252,13 @@ def cmd_plan(args: argparse.Namespace) -> int:
         table.add_column(col, justify="right")
     proof = "proved" if result.proved else ("stopped by the time limit" if result.figures.get("stopped_by_time_limit")
                                             else "not proved (heuristic)")
-    table.add_row(str(t.total_guesses), f"{t.mean:.4f}", str(t.worst), _histogram_text(t.histogram),
+    table.add_row(str(t.total_guesses), f"{t.mean:.4f}", str(t.worst), histogram_text(t.histogram),
                   str(result.nodes), f"{result.seconds:.2f}", proof)
     out.print(table)
     for key, value in result.figures.items():
         out.print(f"{key.replace('_', ' ')}: {value}")
     if args.output:
         out.print(f"tree saved to {args.output} (play it: mmlab eval --tree {args.output})")
-    return 0
-
-
-def cmd_reproduce(args: argparse.Namespace) -> int:
-    rows = [r for r in TABLES if args.quick is False or r.published_seconds is None or r.published_seconds < 30]
-    records = []
-    with _progress("planning the rows of 000 Tables 2 and 3", len(rows)) as update:
-        for i, (row, result) in enumerate(run_tables(rows)):
-            records.append((row, result))
-            update(i + 1)
-    if args.json:
-        _print_json([{"table": r.table, "series": r.series, "spec": r.spec, "published_L": r.published,
-                      "published_worst": r.published_worst, "published_seconds": r.published_seconds,
-                      **res.to_dict()} for r, res in records])
-        return 0
-    for table_no in sorted({r.table for r, _ in records}):
-        table = Table(title=f"000 Table {table_no}: published beside mmlab (L = total guesses over all secrets)")
-        for col in ("series", "(k, d)", "L paper", "L ours", "mean ours", "worst paper", "worst ours",
-                    "s paper (P4 1.6 GHz)", "s ours"):
-            table.add_column(col, justify="right" if col != "series" else "left")
-        for r, res in records:
-            if r.table != table_no:
-                continue
-            k, d = (p.split("=")[1] for p in r.spec.split(":")[1].split(",")[1:3])
-            t = res.tree
-            verdict = "" if t.total_guesses <= r.published else " (worse)"
-            table.add_row(r.series, f"({k}, {d})", str(r.published), f"{t.total_guesses}{verdict}", f"{t.mean:.4f}",
-                          str(r.published_worst), str(t.worst),
-                          "" if r.published_seconds is None else f"{r.published_seconds:g}", f"{res.seconds:.2f}")
-        out.print(table)
     return 0
 
 
@@ -339,7 +275,7 @@ def cmd_strategies(args: argparse.Namespace) -> int:
         for cls in registry.values()
     ]
     if args.json:
-        _print_json(data)
+        print_json(data)
         return 0
     table = Table(title="strategies (--strategy) and planners (--planner): NAME or NAME:key=value,key=value")
     for col in ("name", "kind", "what it does", "parameters (default)", "source"):
@@ -465,8 +401,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stop after this long and return the best tree found, with the bound proved so far")
     p.add_argument("--json", action="store_true", help="print JSON")
 
-    p = command("reproduce", "re-run the TPOA rows of 000 Tables 2 and 3 and print them beside the paper", cmd_reproduce)
-    p.add_argument("--quick", action="store_true", help="only the rows the paper ran in under 30 s")
+    p = command("reproduce", "re-run a paper's tables and print them beside the published figures", cmd_reproduce)
+    p.add_argument("paper", nargs="?", default="tpoa", choices=list(PAPERS),
+                   help="; ".join(f"{k}: {v}" for k, v in PAPERS.items()) + " (default tpoa)")
+    p.add_argument("--quick", action="store_true", help="tpoa: only the rows the paper ran in under 30 s")
+    p.add_argument("--methods", help="singley: comma-separated methods (default: every method of the appendix)")
+    p.add_argument("--tabu-games", type=_int_at_least(1, "--tabu-games"), default=2000,
+                   help="singley: random secrets per size for the tabu search (default 2000)")
+    p.add_argument("--full", action="store_true",
+                   help="singley: the thesis's protocol, 5 runs over every secret (20 000 secrets at 7x8); long")
+    p.add_argument("--seed", type=_int_at_least(0, "--seed"), default=2005, help="singley: seed of the tabu runs")
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = command("strategies", "list every strategy with its parameters, defaults and source", cmd_strategies)

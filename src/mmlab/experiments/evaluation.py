@@ -36,6 +36,7 @@ class Evaluation:
     seed: int | None = None
     secrets: str = "all"
     tree: DecisionTree | None = field(default=None, repr=False)
+    known: np.ndarray | None = None  # guesses until the code was known (a deduced last guess not counted)
 
     @property
     def games(self) -> int:
@@ -90,6 +91,19 @@ class Evaluation:
             "histogram": {str(k): v for k, v in self.histogram.items()},
             "seconds": self.seconds,
             **self.evaluation_figures(),
+            **self.known_figures(),
+        }
+
+    def known_figures(self) -> dict:
+        """Guesses until the code was known to the strategy, the count of Singley's tables (003)."""
+        if self.known is None:
+            return {}
+        k = self.known
+        return {
+            "known_mean": float(k.mean()),
+            "known_median": float(np.median(k)),
+            "known_std": float(k.std(ddof=1)) if k.shape[0] > 1 else 0.0,
+            "known_max": int(k.max()),
         }
 
     def evaluation_figures(self) -> dict:
@@ -157,9 +171,10 @@ def evaluate(
         tree = DecisionTree.build(game, strategy, on_progress=progress)
         guesses = tree.depths()[codes]
         return Evaluation(game, strategy.spec, guesses, time.perf_counter() - start, True,
-                          tree.evaluations()[codes], 1, seed, description, tree)
+                          tree.evaluations()[codes], 1, seed, description, tree, tree.known_depths()[codes])
     guesses = np.empty(runs * codes.shape[0], dtype=np.int64)
     evaluations = np.empty_like(guesses)
+    known = np.empty_like(guesses)
     total = guesses.shape[0]
     for run in range(runs):
         for i, secret in enumerate(codes):
@@ -170,9 +185,10 @@ def evaluate(
                 raise RuntimeError(f"{strategy.spec} did not find {game.format(int(secret))}: {record}")
             guesses[k] = record.n_guesses
             evaluations[k] = record.total_evaluations
+            known[k] = record.known_after
             if on_progress is not None and (k + 1) % 64 == 0:
                 on_progress(k + 1, total)
     if on_progress is not None:
         on_progress(total, total)
     return Evaluation(game, strategy.spec, guesses, time.perf_counter() - start, False, evaluations, runs, seed,
-                      description)
+                      description, known=known)

@@ -4,8 +4,8 @@
 >>> from mmlab.strategies import make_strategy
 >>> game = Game.parse_size("4x6")
 >>> record = play_game(game, make_strategy("knuth"), game.parse("1234"))
->>> record.n_guesses, record.won
-(3, True)
+>>> record.n_guesses, record.won, record.known_after
+(3, True, 3)
 """
 
 from __future__ import annotations
@@ -28,6 +28,13 @@ class GameRecord:
     guesses: tuple[int, ...]
     feedbacks: tuple[Feedback, ...]
     evaluations: tuple[int, ...] = ()  # codes checked or scored before each guess
+    last_certain: bool = False  # the strategy knew its winning guess was the secret
+
+    @property
+    def known_after(self) -> int:
+        """Guesses until the code was known to the strategy: a last guess the strategy had
+        deduced is not counted (Singley's count, 003)."""
+        return self.n_guesses - int(self.won and self.last_certain)
 
     @property
     def total_evaluations(self) -> int:
@@ -55,11 +62,12 @@ def play_game(
 ) -> GameRecord:
     """Play ``strategy`` against a fixed ``secret`` until it wins (or ``max_guesses`` run out)."""
     strategy.start(game, rng)
-    knowledge = Knowledge.initial(game)
+    knowledge = Knowledge.initial(game, explicit=strategy.tracks_consistent_set)
     limit = max_guesses if max_guesses is not None else game.n_codes
     guesses: list[int] = []
     feedbacks: list[Feedback] = []
     evaluations: list[int] = []
+    certain = False
     while len(guesses) < limit:
         before = strategy.evaluations
         guess = strategy.guess(knowledge)
@@ -68,6 +76,7 @@ def play_game(
         guesses.append(guess)
         feedbacks.append(fb)
         if fb == game.win:
+            certain = strategy.certain(knowledge, guess)
             break
         knowledge = knowledge.update(guess, fb)
-    return GameRecord(game, secret, tuple(guesses), tuple(feedbacks), tuple(evaluations))
+    return GameRecord(game, secret, tuple(guesses), tuple(feedbacks), tuple(evaluations), certain)

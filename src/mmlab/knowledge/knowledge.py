@@ -37,9 +37,10 @@ class Knowledge:
     consistent: np.ndarray | None = field(default=None, repr=False)
 
     @staticmethod
-    def initial(game: Game) -> "Knowledge":
-        """No answers yet: every code is consistent (explicitly when the game is enumerable)."""
-        if game.enumerable:
+    def initial(game: Game, explicit: bool = True) -> "Knowledge":
+        """No answers yet: every code is consistent, listed explicitly when the game is enumerable
+        and ``explicit`` is true, implicit otherwise."""
+        if explicit and game.enumerable:
             return Knowledge(game, (), np.arange(game.n_codes, dtype=np.int64))
         return Knowledge(game, (), None)
 

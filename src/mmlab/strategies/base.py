@@ -101,6 +101,9 @@ class Strategy(Configurable):
 
     #: Whether the strategy needs every code of the game in memory.
     needs_enumeration: ClassVar[bool] = True
+    #: Whether play keeps the consistent set explicitly for this strategy when the game can be
+    #: enumerated; search-based strategies check codes against the history instead.
+    tracks_consistent_set: ClassVar[bool] = True
 
     def __init__(self, **values: Any) -> None:
         super().__init__(**values)
@@ -123,10 +126,10 @@ class Strategy(Configurable):
 
     def require_enumerable(self, game: Game) -> None:
         """Refuse a game too large to enumerate, naming the strategies that can play it."""
-        others = sorted(cls.name for cls in _all_subclasses(Strategy) if cls.name and not cls.needs_enumeration)
-        game.require_enumerable(
-            self.name, ", ".join(others) if others else "none in this version (search-based codebreakers are planned)"
-        )
+        from mmlab.strategies.registry import REGISTRY  # the registry imports this module
+
+        others = sorted(name for name, cls in REGISTRY.items() if not cls.needs_enumeration)
+        game.require_enumerable(self.name, ", ".join(others))
 
     def fixed_first(self, game: Game) -> int | None:
         """The code given as ``first=CODE``, parsed for ``game``; ``None`` when not given."""
@@ -137,9 +140,11 @@ class Strategy(Configurable):
         """The index of the next code to play."""
         raise NotImplementedError
 
+    def certain(self, knowledge: Knowledge, guess: int) -> bool:
+        """Whether the strategy knew that ``guess``, just chosen from ``knowledge``, is the secret.
 
-def _all_subclasses(cls: type) -> list[type]:
-    out = []
-    for sub in cls.__subclasses__():
-        out += [sub, *_all_subclasses(sub)]
-    return out
+        Singley (003) counts guesses "until the code is known", so such a last guess is not
+        counted there. By default a strategy knows it when one consistent code is left.
+        """
+        return knowledge.explicit and knowledge.n_consistent == 1 and int(knowledge.consistent[0]) == guess
+

@@ -20,9 +20,12 @@ from mmlab.strategies.exhaustive import (
     Plus2,
     RandomConsistent,
 )
+from mmlab.strategies.greedy import Greedy1, Greedy2
+from mmlab.strategies.local_search import TabuSearch
 
 REGISTRY: dict[str, type[Strategy]] = {
-    cls.name: cls for cls in (Knuth, Irving, MostParts, Entropy, Plus, Plus2, Norvig, RandomConsistent)
+    cls.name: cls
+    for cls in (Knuth, Irving, MostParts, Entropy, Plus, Plus2, Norvig, RandomConsistent, Greedy1, Greedy2, TabuSearch)
 }
 
 #: The strategies of ``mmlab compare``: every exhaustive one, in the order of the literature.

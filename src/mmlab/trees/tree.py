@@ -32,6 +32,7 @@ class Node:
     size: int
     children: dict[int, "Node"] = field(default_factory=dict)
     evaluations: int = 0  # codes the strategy checked or scored to choose this guess
+    certain: bool = False  # the strategy knew the guess was the secret (it had deduced it)
 
     @property
     def wins(self) -> bool:
@@ -124,6 +125,15 @@ class DecisionTree:
                 out[node.guess] = depth
         return out
 
+    def known_depths(self) -> np.ndarray:
+        """``known_depths[code]``: guesses until each secret was known to the strategy, a deduced
+        last guess not counted (Singley's count, 003)."""
+        out = np.zeros(self.game.n_codes, dtype=np.int64)
+        for node, depth in self.root.walk():
+            if node.wins:
+                out[node.guess] = depth - int(node.certain)
+        return out
+
     def path(self, history: list[tuple[int, Feedback]]) -> Node:
         """The node reached after ``history``; raises ``BadTree`` if the tree never goes there."""
         node = self.root
@@ -145,16 +155,19 @@ def _expand(strategy: Strategy, knowledge: Knowledge, depth: int, on_progress) -
     spent = strategy.evaluations - before
     cands = knowledge.consistent
     n = int(cands.shape[0])
+    certain = strategy.certain(knowledge, guess)
     if n == 1 and guess == cands[0]:
         if on_progress is not None:
             on_progress(1)
-        return Node(guess, 1, evaluations=spent)
-    node = Node(guess, n, evaluations=spent)
+        return Node(guess, 1, evaluations=spent, certain=certain)
+    node = Node(guess, n, evaluations=spent, certain=certain)
     children = knowledge.split(guess)
     if on_progress is not None and sum(child.n_consistent for _, child in children) < n:
         on_progress(1)  # the guess itself was one of the secrets
     for code, child in children:
-        if child.n_consistent == n or depth > game.n_codes:
+        # a guess that teaches nothing is allowed (Singley's greedy methods repeat guesses),
+        # but a strategy stuck in such moves is stopped
+        if child.n_consistent == n and depth > game.pegs * game.colours + 16:
             raise BadTree(
                 f"{strategy.spec} made no progress: after {depth} guesses it played "
                 f"{game.format(guess)}, which does not split the {n} remaining codes"

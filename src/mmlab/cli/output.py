@@ -1,0 +1,46 @@
+"""Where the CLI writes: tables on stdout, progress bars and errors on stderr, JSON for scripts."""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+# Piped output is not cut to 80 columns: tables stay whole for files and scripts.
+out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+err = Console(stderr=True, highlight=False)
+
+
+def print_json(data) -> None:
+    print(json.dumps(data, indent=2))
+
+
+@contextmanager
+def progress(description: str, total: int, enabled: bool = True):
+    """A progress bar on stderr (only on a terminal); yields ``update(done, total)``."""
+    show = enabled and err.is_terminal
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not show,
+    )
+    with bar:
+        task = bar.add_task(description, total=total)
+
+        def update(done: int, new_total: int | None = None) -> None:
+            bar.update(task, completed=done, total=new_total or total)
+
+        yield update
+
+
+def histogram_text(hist: dict[int, int]) -> str:
+    return " ".join(f"{k}:{v}" for k, v in sorted(hist.items()))

@@ -1,0 +1,95 @@
+"""``mmlab reproduce``: re-run a paper's tables and print them beside the published figures."""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.table import Table
+
+from mmlab.cli.output import out, print_json, progress
+from mmlab.experiments.singley_tables import COUNTING, SIZES, THESIS_TABU_MS, run_singley
+from mmlab.experiments.tpoa_tables import TABLES, run_tables
+
+#: The papers ``mmlab reproduce`` knows, with what it re-runs.
+PAPERS = {
+    "tpoa": "000 Tables 2 and 3: TPOA planned trees (Chen, Lin and Huang)",
+    "singley": "003 appendix: Greedy 1-2 and tabu search 1-D at n=4, m=6..10 and m=8, n=3..7 (Singley)",
+}
+
+
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    return {"tpoa": reproduce_tpoa, "singley": reproduce_singley}[args.paper](args)
+
+
+def reproduce_tpoa(args: argparse.Namespace) -> int:
+    """000 Tables 2 and 3: the TPOA rows re-planned, beside the paper."""
+    rows = [r for r in TABLES if args.quick is False or r.published_seconds is None or r.published_seconds < 30]
+    records = []
+    with progress("planning the rows of 000 Tables 2 and 3", len(rows)) as update:
+        for i, (row, result) in enumerate(run_tables(rows)):
+            records.append((row, result))
+            update(i + 1)
+    if args.json:
+        print_json([{"table": r.table, "series": r.series, "spec": r.spec, "published_L": r.published,
+                      "published_worst": r.published_worst, "published_seconds": r.published_seconds,
+                      **res.to_dict()} for r, res in records])
+        return 0
+    for table_no in sorted({r.table for r, _ in records}):
+        table = Table(title=f"000 Table {table_no}: published beside mmlab (L = total guesses over all secrets)")
+        for col in ("series", "(k, d)", "L paper", "L ours", "mean ours", "worst paper", "worst ours",
+                    "s paper (P4 1.6 GHz)", "s ours"):
+            table.add_column(col, justify="right" if col != "series" else "left")
+        for r, res in records:
+            if r.table != table_no:
+                continue
+            k, d = (p.split("=")[1] for p in r.spec.split(":")[1].split(",")[1:3])
+            t = res.tree
+            verdict = "" if t.total_guesses <= r.published else " (worse)"
+            table.add_row(r.series, f"({k}, {d})", str(r.published), f"{t.total_guesses}{verdict}", f"{t.mean:.4f}",
+                          str(r.published_worst), str(t.worst),
+                          "" if r.published_seconds is None else f"{r.published_seconds:g}", f"{res.seconds:.2f}")
+        out.print(table)
+    return 0
+
+
+def reproduce_singley(args: argparse.Namespace) -> int:
+    """003 appendix tables, one per method, in the thesis's layout with our rows under its own."""
+    methods = [m.strip() for m in args.methods.split(",")] if args.methods else list(COUNTING)
+    unknown = [m for m in methods if m not in COUNTING]
+    if unknown:
+        from mmlab.errors import BadArgument
+
+        raise BadArgument(f"--methods: {', '.join(unknown)} not in the thesis tables; choose from {', '.join(COUNTING)}")
+    tabu_games = None if args.full else args.tabu_games
+    rows = []
+    with progress("playing the 003 appendix tables", len(methods) * len(SIZES)) as update:
+        for i, row in enumerate(run_singley(methods, tabu_games=tabu_games, seed=args.seed)):
+            rows.append(row)
+            update(i + 1)
+    if args.json:
+        print_json([row.to_dict() for row in rows])
+        return 0
+    for method in methods:
+        mine = {r.size: r for r in rows if r.method == method}
+        for half in (SIZES[:5], SIZES[5:]):
+            sizes = [f"{n}x{m}" for n, m in half]
+            counting = "until known (deduced last guess not played)" if COUNTING[method] == "known" else "until n blacks"
+            sample = "every secret" if mine[sizes[0]].exact else f"{mine[sizes[0]].games} random secrets, seed {args.seed}"
+            table = Table(title=f"003 appendix, {method}: guesses {counting}; ours over {sample}")
+            table.add_column("")
+            for size in sizes:
+                table.add_column(size, justify="right")
+            r = [mine[s] for s in sizes]
+            table.add_row("mean, thesis", *(f"{x.thesis.mean:.6f}" for x in r))
+            table.add_row("mean, mmlab", *(f"{x.mean:.6f}" if x.exact else f"{x.mean:.4f} ± {x.stderr:.4f}" for x in r))
+            table.add_row("median, thesis", *(f"{x.thesis.median:g}" for x in r))
+            table.add_row("median, mmlab", *(f"{x.median:g}" for x in r))
+            table.add_row("S.D., thesis", *(f"{x.thesis.std:.6f}" for x in r))
+            table.add_row("S.D., mmlab", *(f"{x.std:.6f}" for x in r))
+            table.add_row("max, thesis", *(str(x.thesis.max) for x in r))
+            table.add_row("max, mmlab", *(str(x.max) for x in r))
+            if method == "tabu":
+                table.add_row("ms per game, thesis", *(f"{THESIS_TABU_MS[s]:g}" for s in sizes))
+            table.add_row("ms per game, mmlab", *(f"{1000 * x.seconds / x.games:.3g}" for x in r))
+            out.print(table)
+    return 0

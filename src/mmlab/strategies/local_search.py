@@ -1,0 +1,140 @@
+"""Singley's local and tabu searches (003, sections 4.3 and 4.4): rearrange the known colours.
+
+Both count the colours first, so every later guess is an arrangement of the secret's colour
+multiset. The tabu search swaps random pairs of stones, with recently swapped pairs tabu, until
+the arrangement fits every answer, and plays only such consistent codes.
+
+>>> import numpy as np
+>>> from mmlab.game import Game
+>>> from mmlab.experiments import play_game
+>>> game = Game.parse_size("4x6")
+>>> record = play_game(game, TabuSearch(), game.parse("3632"), np.random.default_rng(1))
+>>> record.won, all(record.guesses[-1] != g for g in record.guesses[:-1])
+(True, True)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mmlab.errors import BadArgument, InconsistentFeedback
+from mmlab.game import Game
+from mmlab.strategies.base import Param
+from mmlab.strategies.greedy import SINGLEY, require_black_white
+from mmlab.strategies.local_search_kernels import count_arrangements, tabu_walk
+from mmlab.strategies.scripted import Move, Script, ScriptedStrategy
+
+#: Swaps the tabu walk may try for one guess before it plays the arrangement the exact search found.
+MAX_STEPS = 200_000
+
+
+class TabuSearch(ScriptedStrategy):
+    """Tabu search over arrangements of the colours (003, 4.4), playing consistent codes only.
+
+    The colours are counted as in Singley's 2-D preprocessing (003, 5.2): the test of colour c
+    keeps the colours counted so far and fills the other stones with c, arranged by the tabu walk
+    until the code fits every answer. Once all colours are counted, the walk rearranges them until
+    the code fits again, and that code is played.
+
+    A walk step swaps a random pair of stones of different colours. A pair not on the tabu list
+    (tenure n-2, first in first out) is always swapped and joins the list; a tabu pair only if the
+    result fits every answer (the aspiration criterion: such a code beats every code played, each
+    of which scored below n blacks). Before each guess of the last phase an exact search counts
+    the fitting arrangements (up to two): when one is left it is played as known.
+    """
+
+    name = "tabu"
+    summary = "Singley's tabu search: random pair swaps, tabu tenure n-2, consistent guesses only"
+    source = SINGLEY
+    params = (
+        Param("tenure", "n-2", "pairs kept on the tabu list: a number, or n-2 (Singley's setting)"),
+    )
+
+    @property
+    def deterministic(self) -> bool:
+        return False
+
+    def tenure(self, game: Game) -> int:
+        """The tabu tenure for ``game``, checked against the number of stone pairs."""
+        pairs = game.pegs * (game.pegs - 1) // 2
+        text = str(self.values["tenure"]).strip()
+        value = max(game.pegs - 2, 0) if text == "n-2" else None
+        if value is None:
+            try:
+                value = int(text)
+            except ValueError:
+                value = -1
+        if not 0 <= value <= pairs:
+            raise BadArgument(f"tabu: tenure={text} is out of range; a {game.pegs}-stone code has {pairs} pairs, "
+                              f"so choose 0..{pairs} or n-2")
+        return value
+
+    def start(self, game: Game, rng=None) -> None:
+        require_black_white(self, game, whites=True)
+        self.tenure(game)
+        super().start(game, rng)
+
+    def script(self, game: Game) -> Script:
+        n, m = game.pegs, game.colours
+        walk = _TabuWalk(self, n, self.tenure(game))
+        counts = np.zeros(m, dtype=np.int64)
+        counted = 0
+        code = np.zeros(n, dtype=np.int64)  # the first test: every stone colour 1
+        for colour in range(m - 1):  # colour m is never tested: its count is what is left
+            if counted == n:
+                break
+            if walk.history:
+                walk.arrange(code, counts + np.eye(1, m, colour, dtype=np.int64)[0] * (n - counted))
+            answer = yield Move(tuple(int(c) for c in code))
+            walk.record(code, answer.black)
+            counts[colour] = answer.black + answer.white - counted
+            if not 0 <= counts[colour] <= n - counted:
+                raise InconsistentFeedback(f"the answer {answer} to {game.format(game.index_of(code))} cannot be: "
+                                           f"{counted} of its stones hold colours already counted")
+            counted += int(counts[colour])
+            surplus = np.flatnonzero(code == colour)[counts[colour]:]
+            code[surplus] = colour + 1  # stones not of this colour take the next one to test
+        counts[m - 1] = n - counted
+        while True:
+            found, only = walk.count(counts)
+            if found == 1:
+                yield Move(tuple(int(c) for c in only), certain=True)
+                return
+            walk.arrange(code, counts, fallback=only)
+            answer = yield Move(tuple(int(c) for c in code))
+            walk.record(code, answer.black)
+
+
+class _TabuWalk:
+    """The tabu list, the answers seen, and the walk between guesses of one game."""
+
+    def __init__(self, strategy: TabuSearch, pegs: int, tenure: int) -> None:
+        self.strategy = strategy
+        self.pegs = pegs
+        self.history: list[tuple[np.ndarray, int]] = []
+        self.tabu = np.zeros((tenure, 2), dtype=np.int64)
+        self.tabu_state = np.zeros(2, dtype=np.int64)  # next slot, pairs held
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        digits = np.array([d for d, _ in self.history], dtype=np.int64).reshape(len(self.history), self.pegs)
+        return digits, np.array([b for _, b in self.history], dtype=np.int64)
+
+    def count(self, counts: np.ndarray) -> tuple[int, np.ndarray]:
+        """How many arrangements of ``counts`` fit the answers (0, 1 or 2 for more), and the first."""
+        found, first, leaves = count_arrangements(counts, *self.arrays(), 2)
+        self.strategy.evaluations += int(leaves)
+        if found == 0:
+            raise InconsistentFeedback("no arrangement of the colours counted fits the answers: "
+                                       "they cannot all be true")
+        return int(found), first
+
+    def arrange(self, code: np.ndarray, counts: np.ndarray, fallback: np.ndarray | None = None) -> None:
+        """Walk ``code`` (an arrangement of ``counts``) until it fits every answer."""
+        seed = int(self.strategy.rng.integers(2**63))
+        reached, checks = tabu_walk(code, *self.arrays(), self.tabu, self.tabu_state, seed, MAX_STEPS)
+        self.strategy.evaluations += int(checks)
+        if not reached:  # the walk is stuck (e.g. every pair tabu): take an arrangement found exactly
+            code[:] = fallback if fallback is not None else self.count(counts)[1]
+
+    def record(self, code: np.ndarray, blacks: int) -> None:
+        self.history.append((code.copy(), blacks))

@@ -1,0 +1,50 @@
+"""Singley's greedy methods: the scripts against the whole-space kernels, bad games, large games."""
+
+import numpy as np
+import pytest
+
+from mmlab.errors import BadArgument
+from mmlab.experiments import evaluate, play_game
+from mmlab.game import Game
+from mmlab.strategies import make_strategy
+from mmlab.strategies.greedy import Greedy1, Greedy2
+from mmlab.strategies.greedy_kernels import greedy1_all, greedy2_all
+
+
+@pytest.mark.parametrize("pegs, colours", [(4, 6), (3, 5), (5, 4), (2, 3), (1, 7)])
+@pytest.mark.parametrize("strategy, kernel", [(Greedy1, greedy1_all), (Greedy2, greedy2_all)])
+def test_kernel_repeats_the_script_on_every_secret(pegs, colours, strategy, kernel):
+    """The numba kernel behind the appendix tables plays move for move like the readable script."""
+    result = evaluate(Game(pegs, colours), strategy())
+    known, played = kernel(pegs, colours)
+    assert np.array_equal(played, result.guesses)
+    assert np.array_equal(known, result.known)
+
+
+def test_greedy1_worst_case_is_mn(game46):
+    """003, 4.1: "the worst-case is mn"."""
+    assert evaluate(game46, "greedy1").max == 4 * 6
+
+
+def test_greedy1_reads_black_pegs_only():
+    game = Game.parse_size("4x6", feedback="black")
+    assert evaluate(game, "greedy1").total_guesses == evaluate(Game.parse_size("4x6"), "greedy1").total_guesses
+
+
+@pytest.mark.parametrize("spec, game, message", [
+    ("greedy2", Game.parse_size("4x2"), "at least 3 colours"),
+    ("greedy1", Game.parse_size("4x6", repeats=False), "needs repeated colours"),
+    ("tabu", Game.parse_size("4x6", feedback="black"), "answers blacks only"),
+])
+def test_games_a_method_cannot_play_are_refused(spec, game, message):
+    with pytest.raises(BadArgument, match=message):
+        make_strategy(spec).start(game)
+
+
+@pytest.mark.parametrize("spec", ["greedy1", "greedy2"])
+def test_plays_10x20_without_enumerating(spec):
+    game = Game.parse_size("10x20")
+    secret = game.index_of([19, 0, 5, 5, 7, 12, 3, 19, 1, 0])
+    record = play_game(game, make_strategy(spec), secret)
+    assert record.won and record.guesses[-1] == secret
+    assert record.n_guesses <= 10 * 20

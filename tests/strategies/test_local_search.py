@@ -1,0 +1,97 @@
+"""Tabu search: its kernels against brute force, its rules, and games far beyond enumeration."""
+
+from itertools import permutations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from mmlab.errors import BadArgument
+from mmlab.experiments import play_game
+from mmlab.game import Game
+from mmlab.strategies import make_strategy
+from mmlab.strategies.local_search_kernels import count_arrangements, fits_blacks, tabu_walk
+
+
+def _fitting(counts, hist, blacks):
+    """Pure-Python reference: every distinct arrangement of the multiset that fits the blacks."""
+    stones = [c for c, k in enumerate(counts) for _ in range(k)]
+    out = set()
+    for perm in permutations(stones):
+        if all(sum(a == b for a, b in zip(perm, g)) == k for g, k in zip(hist, blacks)):
+            out.add(perm)
+    return sorted(out)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_count_arrangements_matches_brute_force(data):
+    pegs = data.draw(st.integers(1, 5))
+    colours = data.draw(st.integers(1, 4))
+    secret = data.draw(st.lists(st.integers(0, colours - 1), min_size=pegs, max_size=pegs))
+    hist = data.draw(st.lists(st.lists(st.integers(0, colours - 1), min_size=pegs, max_size=pegs), max_size=4))
+    counts = np.bincount(secret, minlength=colours).astype(np.int64)
+    blacks = [sum(a == b for a, b in zip(secret, g)) for g in hist]
+    if data.draw(st.booleans()) and hist:  # sometimes answers no arrangement can give
+        blacks[0] = (blacks[0] + 1) % (pegs + 1)
+    expected = _fitting(counts, hist, blacks)
+    h = np.array(hist, dtype=np.int64).reshape(len(hist), pegs)
+    found, first, _ = count_arrangements(counts, h, np.array(blacks, dtype=np.int64), 10**6)
+    assert found == len(expected)
+    if expected:
+        assert tuple(first) == expected[0]
+
+
+def test_tabu_walk_reaches_a_fitting_arrangement_and_keeps_the_multiset():
+    rng = np.random.default_rng(3)
+    secret = np.array([0, 1, 2, 2, 3, 4], dtype=np.int64)
+    hist = np.array([rng.permutation(secret) for _ in range(4)], dtype=np.int64)
+    blacks = np.array([(g == secret).sum() for g in hist], dtype=np.int64)
+    code = np.sort(secret)
+    tabu, state = np.zeros((4, 2), dtype=np.int64), np.zeros(2, dtype=np.int64)
+    reached, checks = tabu_walk(code, hist, blacks, tabu, state, 11, 10**6)
+    assert reached and checks >= 1
+    assert fits_blacks(code, hist, blacks)
+    assert sorted(code) == sorted(secret)
+    assert state[1] == min(4, state[1]) and all(t[0] < t[1] for t in tabu[: state[1]])
+
+
+def test_tabu_plays_consistent_codes_only(game46):
+    """003, 4.4: the tabu search submits a guess only once it is consistent; the colour tests
+    of the first phase are consistent too, the untested stones filled with the colour under test."""
+    from mmlab.knowledge import Knowledge
+
+    rng = np.random.default_rng(5)
+    for secret in rng.choice(game46.n_codes, 40, replace=False):
+        record = play_game(game46, make_strategy("tabu"), int(secret), np.random.default_rng(int(secret)))
+        k = Knowledge.initial(game46)
+        for guess, fb in zip(record.guesses, record.feedbacks):
+            assert k.is_consistent(guess)
+            k = k.update(guess, fb)
+
+
+def test_tabu_is_reproducible_from_its_seed(game46):
+    games = [play_game(game46, make_strategy("tabu"), 777, np.random.default_rng(9)) for _ in range(2)]
+    assert games[0].guesses == games[1].guesses and games[0].evaluations == games[1].evaluations
+
+
+@pytest.mark.parametrize("size", ["8x12", "10x20"])
+def test_tabu_plays_games_too_large_to_enumerate(size):
+    game = Game.parse_size(size)
+    rng = np.random.default_rng(1)
+    secret = game.index_of(rng.integers(game.colours, size=game.pegs))
+    record = play_game(game, make_strategy("tabu"), secret, rng)
+    assert record.won and record.total_evaluations > 0
+
+
+@pytest.mark.parametrize("tenure, message", [("7", "tenure=7 is out of range; a 4-stone code has 6 pairs"),
+                                             ("-1", "choose 0..6 or n-2"), ("many", "tenure=many")])
+def test_tenure_out_of_range_is_refused(game46, tenure, message):
+    with pytest.raises(BadArgument, match=message):
+        make_strategy(f"tabu:tenure={tenure}").start(game46)
+
+
+def test_tenure_zero_and_all_pairs_still_win(game46):
+    for tenure in (0, 6):
+        record = play_game(game46, make_strategy(f"tabu:tenure={tenure}"), 1000, np.random.default_rng(0))
+        assert record.won
