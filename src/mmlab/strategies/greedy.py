@@ -10,9 +10,11 @@ gives the reading of each method and the figures it reproduces.
 >>> from mmlab.game import Game
 >>> from mmlab.experiments import play_game
 >>> game = Game.parse_size("4x6")
->>> record = play_game(game, Greedy2(), game.parse("3613"))
->>> [game.format(g) for g in record.guesses], record.known_after
-(['1111', '2111', '3111', '3211', '3311', '3411', '3511', '3611', '3621', '3631', '3613'], 10)
+>>> record = play_game(game, Greedy2(), game.parse("3616"))   # colour 6 is deduced, never tested
+>>> [game.format(g) for g in record.guesses]
+['1111', '2111', '3111', '3211', '3311', '3411', '3511', '3621', '3612', '3613', '3614', '3615', '3616']
+>>> record.n_guesses, record.known_after     # the last guess was deduced: the thesis counts 12
+(13, 12)
 """
 
 from __future__ import annotations
