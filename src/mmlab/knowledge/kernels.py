@@ -83,16 +83,221 @@ def block_canonical(digits, codes, block_rank, block_sorted):
 
 
 @numba.njit(cache=True)
-def sample_consistent(hist_digits, hist_counts, hist_blacks, hist_totals, pegs, colours, with_white, repeats, seed,
-                      max_nodes):
-    """A random code that fits every answer, found without enumerating the space.
+def _pick(weights, n):
+    """Index of a random positive entry of ``weights[:n]``, drawn in proportion to its weight;
+    -1 when none is left."""
+    total = 0.0
+    for i in range(n):
+        total += weights[i]
+    if total <= 0.0:
+        return -1
+    u = np.random.random() * total
+    last = -1
+    for i in range(n):
+        if weights[i] > 0.0:
+            last = i
+            u -= weights[i]
+            if u < 0.0:
+                return i
+    return last  # rounding left u at about 0
 
-    Depth-first over the pegs, trying colours in a random order at each peg, and abandoning a
-    partial code as soon as some answer's black count or total matches (black + white) can no
-    longer be reached: each further peg adds at most one to either. Returns ``(digits, nodes)``,
-    ``digits[0] == -1`` if none was found within ``max_nodes`` placements.
+
+@numba.njit(cache=True)
+def _binomial(n, k):
+    if k < 0 or k > n:
+        return 0.0
+    out = 1.0
+    for i in range(min(k, n - k)):
+        out = out * (n - i) / (i + 1)
+    return out
+
+
+@numba.njit(cache=True)
+def _count_weights(weights, stones, colours_left, repeats):
+    """``weights[n]``: how many codes give ``n`` of the ``stones`` still to place to the next of
+    ``colours_left`` colours, ignoring the answers (so unconstrained draws are uniform)."""
+    weights[:] = 0.0
+    if repeats:
+        for n in range(stones + 1):
+            weights[n] = _binomial(stones, n) * float(colours_left - 1) ** (stones - n)
+    else:
+        weights[0] = _binomial(colours_left - 1, stones)
+        weights[1] = _binomial(colours_left - 1, stones - 1)
+
+
+@numba.njit(cache=True)
+def arrange(counts, hist_digits, hist_counts, hist_blacks, peg_order, code, max_nodes):
+    """Place the colours counted by ``counts`` (one colour per peg) so that every answer gets its
+    black count, by a randomised depth-first search over the pegs taken in ``peg_order``; writes
+    ``code``.
+
+    Each peg takes a colour drawn in proportion to how many stones of it are left (so an
+    unconstrained draw is a uniform arrangement). A partial code is abandoned when some answer's
+    blacks exceed its count or can no longer reach it: the pegs left can add at most
+    ``sum over colours of min(stones left, pegs left where the guess has that colour)``.
+    Returns ``(status, nodes)``: 1 found, 0 no arrangement exists, -1 ``max_nodes`` ran out.
+
+    >>> code = np.empty(3, dtype=np.int64)  # place 0 0 1 so that 0 1 0 gets 3 blacks
+    >>> status, nodes = arrange(np.array([2, 1]), np.array([[0, 1, 0]]), np.array([[2, 1]]), np.array([3]),
+    ...                         np.array([2, 0, 1]), code, 100)
+    >>> status, code.tolist()
+    (1, [0, 1, 0])
     """
-    np.random.seed(seed)
+    k_hist = hist_digits.shape[0]
+    colours = counts.shape[0]
+    pegs = peg_order.shape[0]
+    present = np.flatnonzero(counts)
+    n_present = present.shape[0]
+    rem = counts.copy()
+    pos = hist_counts.copy()  # guess colours on the pegs not placed yet
+    blacks = np.zeros((pegs + 1, k_hist), dtype=np.int64)
+    room = np.zeros((pegs + 1, k_hist), dtype=np.int64)  # most blacks the pegs not placed yet can add
+    for k in range(k_hist):
+        for c in range(colours):
+            room[0, k] += min(rem[c], pos[k, c])
+        if room[0, k] < hist_blacks[k]:
+            return 0, 0
+    weights = np.zeros((pegs, n_present))
+    for j in range(n_present):
+        weights[0, j] = rem[present[j]]
+    p = 0
+    nodes = 0
+    while nodes < max_nodes:
+        j = _pick(weights[p], n_present)
+        if j < 0:  # every colour failed here: undo the previous peg
+            if p == 0:
+                return 0, nodes
+            p -= 1
+            rem[code[peg_order[p]]] += 1
+            for k in range(k_hist):
+                pos[k, hist_digits[k, peg_order[p]]] += 1
+            continue
+        weights[p, j] = 0.0
+        nodes += 1
+        c = present[j]
+        peg = peg_order[p]
+        ok = True
+        for k in range(k_hist):
+            g = hist_digits[k, peg]
+            if g == c:
+                b = blacks[p, k] + 1
+                r = room[p, k] - 1
+            else:
+                b = blacks[p, k]
+                r = room[p, k] - (1 if rem[c] <= pos[k, c] else 0) - (1 if pos[k, g] <= rem[g] else 0)
+            if b > hist_blacks[k] or b + r < hist_blacks[k]:
+                ok = False
+                break
+            blacks[p + 1, k] = b
+            room[p + 1, k] = r
+        if not ok:
+            continue
+        code[peg] = c
+        rem[c] -= 1
+        for k in range(k_hist):
+            pos[k, hist_digits[k, peg]] -= 1
+        p += 1
+        if p == pegs:
+            return 1, nodes
+        for j in range(n_present):
+            weights[p, j] = rem[present[j]]
+    return -1, nodes
+
+
+@numba.njit(cache=True)
+def _colour_order(hist_counts):
+    """The colours in a random order, those played in some guess first: the others add nothing to
+    any total, so once the played ones are counted the totals are settled."""
+    colours = hist_counts.shape[1]
+    order = np.random.permutation(colours)
+    played = np.zeros(colours, dtype=np.int64)
+    for k in range(hist_counts.shape[0]):
+        for c in range(colours):
+            if hist_counts[k, c] > 0:
+                played[c] = 1
+    out = np.empty(colours, dtype=np.int64)
+    n = 0
+    for first in (1, 0):
+        for c in order:
+            if played[c] == first:
+                out[n] = c
+                n += 1
+    return out
+
+
+@numba.njit(cache=True)
+def _sample_by_counts(hist_digits, hist_counts, hist_blacks, hist_totals, pegs, colours, repeats, max_nodes):
+    """Two-level search: colour counts fitting every answer's total first, then their arrangement
+    (``arrange``, pegs in a random order); see ``sample_consistent``."""
+    k_hist = hist_digits.shape[0]
+    cap = pegs if repeats else 1
+    order = _colour_order(hist_counts)
+    peg_order = np.random.permutation(pegs)
+    # What the colours order[d:] can still add to an answer's total with ``stones`` left: at most
+    # min(stones, sum of their counts in the guess); at least min(stones, their smallest count in
+    # the guess) with repeats (all stones on that colour), stones - (those absent from the guess)
+    # without. Both bounds are tight for one answer at a time.
+    suf_sum = np.zeros((colours + 1, k_hist), dtype=np.int64)
+    suf_min = np.full((colours + 1, k_hist), pegs + 1, dtype=np.int64)
+    suf_zero = np.zeros((colours + 1, k_hist), dtype=np.int64)
+    for d in range(colours - 1, -1, -1):
+        for k in range(k_hist):
+            g = hist_counts[k, order[d]]
+            suf_sum[d, k] = suf_sum[d + 1, k] + g
+            suf_min[d, k] = min(suf_min[d + 1, k], g)
+            suf_zero[d, k] = suf_zero[d + 1, k] + (1 if g == 0 else 0)
+    counts = np.zeros(colours, dtype=np.int64)
+    sums = np.zeros((colours + 1, k_hist), dtype=np.int64)  # each total over the colours order[:d]
+    left = np.zeros(colours + 1, dtype=np.int64)
+    weights = np.zeros((colours, cap + 1))
+    code = np.full(pegs, -1, dtype=np.int64)
+    left[0] = pegs
+    _count_weights(weights[0], pegs, colours, repeats)
+    d = 0
+    nodes = 0
+    while nodes < max_nodes:
+        n = _pick(weights[d], cap + 1)
+        c = order[d]
+        if n < 0:  # every count failed here: undo the previous colour
+            if d == 0:
+                break
+            d -= 1
+            counts[order[d]] = 0
+            continue
+        weights[d, n] = 0.0
+        nodes += 1
+        stones = left[d] - n
+        ok = True
+        for k in range(k_hist):
+            s = sums[d, k] + min(hist_counts[k, c], n)
+            most = min(stones, suf_sum[d + 1, k])
+            least = min(stones, suf_min[d + 1, k]) if repeats else max(0, stones - suf_zero[d + 1, k])
+            if s + least > hist_totals[k] or s + most < hist_totals[k]:
+                ok = False
+                break
+            sums[d + 1, k] = s
+        if not ok:
+            continue
+        counts[c] = n
+        if stones == 0:  # the other colours are absent: arrange this multiset
+            status, used = arrange(counts, hist_digits, hist_counts, hist_blacks, peg_order, code, max_nodes - nodes)
+            nodes += used
+            if status == 1:
+                return code, nodes
+            counts[c] = 0
+            continue
+        d += 1
+        left[d] = stones
+        _count_weights(weights[d], stones, colours - d, repeats)
+    code[0] = -1
+    return code, nodes
+
+
+@numba.njit(cache=True)
+def _sample_by_pegs(hist_digits, hist_counts, hist_blacks, hist_totals, pegs, colours, with_white, repeats,
+                    max_nodes):
+    """One-level search over the pegs, each trying the colours in a random order; see
+    ``sample_consistent``."""
     k_hist = hist_digits.shape[0]
     code = np.full(pegs, -1, dtype=np.int64)
     order = np.empty((pegs, colours), dtype=np.int64)
@@ -150,3 +355,30 @@ def sample_consistent(hist_digits, hist_counts, hist_blacks, hist_totals, pegs, 
         order[pos] = np.random.permutation(colours)
     code[0] = -1
     return code, nodes
+
+
+@numba.njit(cache=True)
+def sample_consistent(hist_digits, hist_counts, hist_blacks, hist_totals, pegs, colours, with_white, repeats, seed,
+                      max_nodes, by_counts=True):
+    """A random code that fits every answer, found without enumerating the space.
+
+    With black and white feedback (and ``by_counts``), a randomised depth-first search first
+    over the colours (those played in some guess first), choosing how many stones each gets so
+    that every answer's total (black + white, which depends only on the counts) stays reachable,
+    then over the pegs placing that multiset so that every answer's black count stays reachable
+    (``arrange``); a multiset with no arrangement sends the search back to the counts. Counts
+    and colours are drawn in proportion to the number of codes they would leave if the answers
+    were ignored, so with no answers the draw is uniform. With black-only feedback (or not
+    ``by_counts``) the search runs over the pegs alone, each peg trying the colours in a random
+    order, pruned by the blacks and totals that can still be reached.
+
+    Arrays are ``int64``. Returns ``(digits, nodes)``, ``nodes`` the colour counts and peg
+    colours tried; ``digits[0] == -1`` if none was found within ``max_nodes`` of them (fewer
+    than ``max_nodes`` then means the whole search space held none).
+    """
+    np.random.seed(seed)
+    if with_white and by_counts:
+        return _sample_by_counts(hist_digits, hist_counts, hist_blacks, hist_totals, pegs, colours, repeats,
+                                 max_nodes)
+    return _sample_by_pegs(hist_digits, hist_counts, hist_blacks, hist_totals, pegs, colours, with_white, repeats,
+                           max_nodes)

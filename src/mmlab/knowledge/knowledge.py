@@ -70,12 +70,28 @@ class Knowledge:
 
     def sample(self, rng: np.random.Generator, max_nodes: int = 3 * 10**7) -> tuple[int | None, int]:
         """A random consistent code found by constraint search, without enumerating the space, and
-        the number of peg placements it checked. Not exactly uniform over the consistent codes
-        (each peg's colour is drawn uniformly among those that can still lead to one). ``None``
-        if no code fits the answers (or none was found within ``max_nodes`` placements).
+        the number of placements (colour counts and pegs) it checked. ``None`` if no code fits the
+        answers (or none was found within ``max_nodes`` placements).
 
-        Searches restart with fresh random orders and doubling budgets, which tames the heavy
-        tail of a single randomised depth-first search.
+        With black and white feedback the search picks how many stones each colour gets (every
+        answer's total depends only on these), then arranges them on the pegs; with black-only
+        feedback it places the pegs directly (``knowledge.kernels.sample_consistent``). Searches
+        restart with fresh random orders and doubling budgets, which tames the heavy tail of a
+        single randomised depth-first search.
+
+        Not exactly uniform: with no answers every code is equally likely, but each choice is
+        drawn only among those that still lead to a consistent code, in proportion to the codes
+        they would leave without the answers, not to the consistent codes they lead to. On 4x6 to
+        6x9 after 2-4 answers the total variation distance from uniform is typically 0.1-0.3 and
+        the likeliest code up to a few times as likely as under the uniform draw; `random` then
+        needs 0.1-0.15 guess more on 6x8 and 6x9 (``benchmarks/bench_sample.py``).
+
+        >>> from mmlab.game import Game, Feedback
+        >>> game = Game.parse_size("10x20")
+        >>> k = Knowledge.initial(game).update(game.parse("1 2 3 4 5 6 7 8 9 10"), Feedback(2, 3))
+        >>> code, placements = k.sample(np.random.default_rng(0))
+        >>> k.is_consistent(code)
+        True
         """
         game = self.game
         h_digits, h_counts, h_codes = self.history_arrays

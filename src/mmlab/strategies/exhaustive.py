@@ -225,8 +225,8 @@ class RandomConsistent(Strategy):
             if code is None:
                 raise SearchFailed(
                     f"random: the constraint search checked {placements:.3g} partial codes of {knowledge.game} "
-                    f"after {len(knowledge.history)} answers without finding a consistent one; it plays up to "
-                    "about 8x12 reliably"
+                    f"after {len(knowledge.history)} answers without finding a consistent one (with black-only "
+                    "answers it plays up to about 8x12)"
                 )
             return code
         cands = knowledge.consistent

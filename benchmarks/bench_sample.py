@@ -1,0 +1,115 @@
+"""The `random` strategy on games too large to list (issue 3): guesses, evaluations, time, failures.
+
+    python benchmarks/bench_sample.py            # 6x8, 6x9, 8x12 (100 games), 10x20 (20 games)
+    python benchmarks/bench_sample.py --quick    # 20 / 5 games
+    python benchmarks/bench_sample.py --sizes 8x12 --games 30
+
+Every game keeps the knowledge implicit (no consistent set in memory), so each guess comes from
+``Knowledge.sample``, the constraint search, even on 6x8 and 6x9 where `random` would otherwise
+draw uniformly from the listed set. On those two sizes the uniform strategy is also played on the
+same secrets, as a yardstick for the sampler's bias (the sampler is not exactly uniform).
+Literature anchor: random consistent at 8x12 needs about 9.0 guesses on average (issue 8).
+
+Each size runs in a fresh subprocess that first warms the JIT on 4x6, so the times are play alone
+and the peak resident memory is that size's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+
+SIZES = [("6x8", 100), ("6x9", 100), ("8x12", 100), ("10x20", 20)]
+
+PLAY = """
+import json, resource, sys, time
+import numpy as np
+from mmlab.errors import SearchFailed
+from mmlab.experiments import play_game
+from mmlab.game import Game
+from mmlab.knowledge import Knowledge
+from mmlab.strategies import make_strategy
+
+def play_implicit(game, secret, rng):
+    strategy = make_strategy("random")
+    strategy.start(game, rng)
+    knowledge = Knowledge.initial(game, explicit=False)
+    guesses = 0
+    while True:
+        guess = strategy.guess(knowledge)
+        guesses += 1
+        fb = game.score(secret, guess)
+        if fb == game.win:
+            return guesses, strategy.evaluations
+        knowledge = knowledge.update(guess, fb)
+
+def run(game, secrets, uniform):
+    guesses, evaluations, failures = [], [], 0
+    t = time.perf_counter()
+    for i, secret in enumerate(secrets):
+        rng = np.random.default_rng([2024, i])
+        try:
+            if uniform:
+                record = play_game(game, make_strategy("random"), secret, rng)
+                n, e = record.n_guesses, record.total_evaluations
+            else:
+                n, e = play_implicit(game, secret, rng)
+        except SearchFailed:
+            failures += 1
+            continue
+        guesses.append(n)
+        evaluations.append(e)
+    seconds = time.perf_counter() - t
+    g, e = np.array(guesses or [0], dtype=float), np.array(evaluations or [0], dtype=float)
+    se = g.std(ddof=1) / np.sqrt(len(g)) if len(g) > 1 else 0.0
+    return {"games": len(secrets), "mean": g.mean(), "se": se, "max": int(g.max()),
+            "evals": e.mean(), "s_per_game": seconds / len(secrets), "failures": failures}
+
+size, games = sys.argv[1], int(sys.argv[2])
+warm = Game.parse_size("4x6")
+play_implicit(warm, 100, np.random.default_rng(0))
+game = Game.parse_size(size)
+rng = np.random.default_rng(2024)
+secrets = [game.index_of(rng.integers(game.colours, size=game.pegs)) for _ in range(games)]
+out = {"sampler": run(game, secrets, uniform=False)}
+out["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**10
+if game.enumerable:
+    out["uniform"] = run(game, secrets, uniform=True)
+print(json.dumps(out))
+"""
+
+
+def _line(size: str, label: str, r: dict) -> str:
+    return (f"{size:>6} {label:<8} {r['games']:>5} {r['mean']:>6.3f} ± {r['se']:.3f} {r['max']:>4} "
+            f"{r['evals']:>12.4g} {r['s_per_game']:>9.4f} {r['failures']:>4}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="20 games per size, 5 at 10x20")
+    parser.add_argument("--sizes", nargs="*", help="sizes to run (default: all)")
+    parser.add_argument("--games", type=int, help="games per size (overrides the defaults)")
+    args = parser.parse_args()
+    print(f"{'size':>6} {'method':<8} {'games':>5} {'guesses ± s.e.':>14} {'max':>4} {'evaluations':>12} "
+          f"{'s/game':>9} {'fail':>4}  peak MiB")
+    for size, games in SIZES:
+        if args.sizes and size not in args.sizes:
+            continue
+        if args.games:
+            games = args.games
+        elif args.quick:
+            games = 5 if size == "10x20" else 20
+        done = subprocess.run([sys.executable, "-c", PLAY, size, str(games)], capture_output=True, text=True)
+        if done.returncode:
+            print(f"{size:>6} failed:\n{done.stderr}")
+            continue
+        out = json.loads(done.stdout)
+        print(_line(size, "sampler", out["sampler"]) + f"  {out['peak_mib']:.0f}")
+        if "uniform" in out:
+            print(_line(size, "uniform", out["uniform"]))
+
+
+if __name__ == "__main__":
+    main()
