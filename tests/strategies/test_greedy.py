@@ -7,12 +7,16 @@ from mmlab.errors import BadArgument
 from mmlab.experiments import evaluate, play_game
 from mmlab.game import Game
 from mmlab.strategies import make_strategy
-from mmlab.strategies.greedy import Greedy1, Greedy2
-from mmlab.strategies.greedy_kernels import greedy1_all, greedy2_all
+from mmlab.strategies.greedy import Greedy1, Greedy2, Greedy3
+from mmlab.strategies.greedy_kernels import greedy1_all, greedy2_all, greedy3_all, local_search_all
+from mmlab.strategies.local_search import LocalSearch
 
 
 @pytest.mark.parametrize("pegs, colours", [(4, 6), (3, 5), (5, 4), (2, 3), (1, 7)])
-@pytest.mark.parametrize("strategy, kernel", [(Greedy1, greedy1_all), (Greedy2, greedy2_all)])
+@pytest.mark.parametrize("strategy, kernel", [
+    (Greedy1, greedy1_all), (Greedy2, greedy2_all), (Greedy3, greedy3_all), (LocalSearch, local_search_all),
+    (lambda: Greedy3(lost_bull="use"), lambda n, m: greedy3_all(n, m, "use")),
+])
 def test_kernel_repeats_the_script_on_every_secret(pegs, colours, strategy, kernel):
     """The numba kernel behind the appendix tables plays move for move like the readable script."""
     result = evaluate(Game(pegs, colours), strategy())
@@ -41,7 +45,16 @@ def test_games_a_method_cannot_play_are_refused(spec, game, message):
         make_strategy(spec).start(game)
 
 
-@pytest.mark.parametrize("spec", ["greedy1", "greedy2"])
+def test_worst_cases_of_greedy3_and_local_search(game46):
+    """003, 4.2 and 4.3: Greedy 3 needs at most (m - 1) + n(n + 1)/2 - 1 guesses here, as its last
+    stone is deduced and at most the remaining colours of a stone are tried; the local search
+    at most (m - 1) + 1 + n(n - 1)/2 (the initial solution, then each pair once)."""
+    assert evaluate(game46, "greedy3").known.max() == 5 + 10 - 1
+    assert evaluate(game46, "greedy3:lost_bull=use").known.max() < 5 + 10 - 1
+    assert evaluate(game46, "local-search").max == 5 + 1 + 6
+
+
+@pytest.mark.parametrize("spec", ["greedy1", "greedy2", "greedy3", "local-search"])
 def test_plays_10x20_without_enumerating(spec):
     game = Game.parse_size("10x20")
     secret = game.index_of([19, 0, 5, 5, 7, 12, 3, 19, 1, 0])

@@ -13,7 +13,7 @@ from mmlab.experiments.tpoa_tables import TABLES, run_tables
 #: The papers ``mmlab reproduce`` knows, with what it re-runs.
 PAPERS = {
     "tpoa": "000 Tables 2 and 3: TPOA planned trees (Chen, Lin and Huang)",
-    "singley": "003 appendix: Greedy 1-2 and tabu search 1-D at n=4, m=6..10 and m=8, n=3..7 (Singley)",
+    "singley": "003 appendix: greedy 1-3, local search and tabu search 1-D at n=4, m=6..10 and m=8, n=3..7 (Singley)",
 }
 
 

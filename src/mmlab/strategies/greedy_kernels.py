@@ -89,6 +89,122 @@ def _greedy2(secret, n, m):
     return -(played + 1)
 
 
+@numba.njit(cache=True)
+def _feedback(code, secret, m):
+    b = 0
+    for p in range(code.shape[0]):
+        if code[p] == secret[p]:
+            b += 1
+    total = 0
+    for c in range(m):
+        x = 0
+        y = 0
+        for p in range(code.shape[0]):
+            if code[p] == c:
+                x += 1
+            if secret[p] == c:
+                y += 1
+        total += min(x, y)
+    return b, total - b
+
+
+@numba.njit(cache=True)
+def _count_colours(secret, n, m, counts):
+    """Singley's preprocessing, every colour but the last tested (``greedy.count_colours``).
+    Fills ``counts``; returns the tests played, negative if one of them won."""
+    code = np.zeros(n, dtype=np.int64)
+    found = 0
+    for colour in range(m - 1):
+        for p in range(n - found):
+            code[p] = colour
+        p = n - found
+        for c in range(colour - 1, -1, -1):  # the colours found so far, descending, on the right
+            for _ in range(counts[c]):
+                code[p] = c
+                p += 1
+        b, w = _feedback(code, secret, m)
+        if b == n:
+            return -(colour + 1)
+        counts[colour] = b + w - found
+        found += counts[colour]
+    counts[m - 1] = n - found
+    return m - 1
+
+
+@numba.njit(cache=True)
+def _most_frequent(counts, exclude):
+    best = exclude
+    for c in range(counts.shape[0]):
+        if counts[c] > 0 and c != exclude and (best == exclude or counts[c] >= counts[best]):
+            best = c
+    return best
+
+
+@numba.njit(cache=True)
+def _greedy3(secret, n, m, use_lost):
+    counts = np.zeros(m, dtype=np.int64)
+    played = _count_colours(secret, n, m, counts)
+    if played < 0:
+        return -played
+    code = np.zeros(n, dtype=np.int64)
+    for i in range(n - 1):
+        main = _most_frequent(counts, -1)
+        found = main
+        for colour in range(m):
+            if counts[colour] == 0 or (use_lost and colour == main):
+                continue
+            filler = main if colour != main else _most_frequent(counts, colour)
+            code[i] = colour
+            for p in range(i + 1, n):
+                code[p] = filler
+            played += 1
+            b = _bulls(code, secret)
+            if b == n:
+                return played
+            expected = i + (counts[filler] if filler != colour else 0)
+            if b > expected:
+                found = colour
+                break
+            if use_lost and b < expected:
+                break
+        code[i] = found
+        counts[found] -= 1
+    return -(played + 1)  # the last stone is deduced: the code is known
+
+
+@numba.njit(cache=True)
+def _local_search(secret, n, m):
+    counts = np.zeros(m, dtype=np.int64)
+    played = _count_colours(secret, n, m, counts)
+    if played < 0:
+        return -played
+    code = np.empty(n, dtype=np.int64)
+    p = 0
+    for c in range(m - 1, -1, -1):
+        for _ in range(counts[c]):
+            code[p] = c
+            p += 1
+    played += 1
+    b, w = _feedback(code, secret, m)
+    if b == n:
+        return played
+    value = 2 * b + w
+    for i in range(n - 1):
+        for j in range(i + 1, n):
+            if code[i] == code[j]:
+                continue
+            code[i], code[j] = code[j], code[i]
+            played += 1
+            b, w = _feedback(code, secret, m)
+            if b == n:
+                return played
+            if 2 * b + w > value:
+                value = 2 * b + w
+            else:
+                code[i], code[j] = code[j], code[i]
+    return -1  # never reached: one pass of 2-swaps always sorts the stones into place
+
+
 @numba.njit(cache=True, parallel=True)
 def _all_secrets(method, n, m):
     total = m**n
@@ -99,8 +215,14 @@ def _all_secrets(method, n, m):
         _decode(s, n, m, secret)
         if method == 1:
             r = _greedy1(secret, n, m)
-        else:
+        elif method == 2:
             r = _greedy2(secret, n, m)
+        elif method == 3:
+            r = _greedy3(secret, n, m, False)
+        elif method == 4:
+            r = _local_search(secret, n, m)
+        else:
+            r = _greedy3(secret, n, m, True)
         played[s] = abs(r)
         known[s] = abs(r) - 1 if r < 0 else r
     return known, played
@@ -114,3 +236,13 @@ def greedy1_all(n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
 def greedy2_all(n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
     """Greedy 2 against every secret: (known, played) per secret."""
     return _all_secrets(2, n, m)
+
+
+def greedy3_all(n: int, m: int, lost_bull: str = "ignore") -> tuple[np.ndarray, np.ndarray]:
+    """Greedy 3 against every secret: (known, played) per secret."""
+    return _all_secrets(5 if lost_bull == "use" else 3, n, m)
+
+
+def local_search_all(n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """Local search against every secret: (known, played) per secret."""
+    return _all_secrets(4, n, m)

@@ -20,12 +20,43 @@ import numpy as np
 from mmlab.errors import BadArgument, InconsistentFeedback
 from mmlab.game import Game
 from mmlab.strategies.base import Param
-from mmlab.strategies.greedy import SINGLEY, require_black_white
+from mmlab.strategies.greedy import SINGLEY, count_colours, require_black_white
 from mmlab.strategies.local_search_kernels import count_arrangements, tabu_walk
 from mmlab.strategies.scripted import Move, Script, ScriptedStrategy
 
 #: Swaps the tabu walk may try for one guess before it plays the arrangement the exact search found.
 MAX_STEPS = 200_000
+
+
+class LocalSearch(ScriptedStrategy):
+    """Local search by 2-swaps (003, 4.3, Fig. 4-3): count the colours, play them sorted, then try
+    each pair of stones once, in order, keeping a swap when it scores more (2 points a black, 1 a
+    white: with the colours right, more blacks); pairs of one colour are never swapped."""
+
+    name = "local-search"
+    summary = "Singley's local search: count the colours, then keep the 2-swaps that score more"
+    source = SINGLEY
+
+    def start(self, game: Game, rng=None) -> None:
+        require_black_white(self, game, whites=True)
+        super().start(game, rng)
+
+    def script(self, game: Game) -> Script:
+        n = game.pegs
+        counts = yield from count_colours(game, stop_early=False)
+        code = [c for c in range(game.colours - 1, -1, -1) for _ in range(counts[c])]  # the initial solution
+        answer = yield Move(tuple(code))
+        value = 2 * answer.black + answer.white
+        for i in range(n - 1):
+            for j in range(i + 1, n):
+                if code[i] == code[j]:
+                    continue
+                code[i], code[j] = code[j], code[i]
+                answer = yield Move(tuple(code))
+                if 2 * answer.black + answer.white > value:
+                    value = 2 * answer.black + answer.white
+                else:
+                    code[i], code[j] = code[j], code[i]
 
 
 class TabuSearch(ScriptedStrategy):

@@ -20,12 +20,13 @@ from mmlab.strategies.exhaustive import (
     Plus2,
     RandomConsistent,
 )
-from mmlab.strategies.greedy import Greedy1, Greedy2
-from mmlab.strategies.local_search import TabuSearch
+from mmlab.strategies.greedy import Greedy1, Greedy2, Greedy3
+from mmlab.strategies.local_search import LocalSearch, TabuSearch
 
 REGISTRY: dict[str, type[Strategy]] = {
     cls.name: cls
-    for cls in (Knuth, Irving, MostParts, Entropy, Plus, Plus2, Norvig, RandomConsistent, Greedy1, Greedy2, TabuSearch)
+    for cls in (Knuth, Irving, MostParts, Entropy, Plus, Plus2, Norvig, RandomConsistent, Greedy1, Greedy2, Greedy3,
+                LocalSearch, TabuSearch)
 }
 
 #: The strategies of ``mmlab compare``: every exhaustive one, in the order of the literature.
