@@ -21,12 +21,13 @@ from mmlab.strategies.exhaustive import (
     RandomConsistent,
 )
 from mmlab.strategies.greedy import Greedy1, Greedy2, Greedy3
+from mmlab.strategies.hill_climb import StochasticHillClimber
 from mmlab.strategies.local_search import LocalSearch, TabuSearch
 
 REGISTRY: dict[str, type[Strategy]] = {
     cls.name: cls
     for cls in (Knuth, Irving, MostParts, Entropy, Plus, Plus2, Norvig, RandomConsistent, Greedy1, Greedy2, Greedy3,
-                LocalSearch, TabuSearch)
+                LocalSearch, TabuSearch, StochasticHillClimber)
 }
 
 #: The strategies of ``mmlab compare``: every exhaustive one, in the order of the literature.

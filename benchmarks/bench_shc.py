@@ -1,0 +1,159 @@
+"""Guesses, evaluations, seconds and memory of the stochastic hill climber ``shc`` (001), beside the paper.
+
+    python benchmarks/bench_shc.py                     # 4x6, 5x8, 6x8 (1000 games), 6x9, 8x12 (100), 10x20 (20)
+    python benchmarks/bench_shc.py --sizes 6x8 --games 10000 --reading per-peg
+    python benchmarks/bench_shc.py --table2            # 001 Table 2: tracker on/off x random/FPS, 4x6, 100 000 games
+
+Game ``i`` draws its secret and every random choice from ``numpy.random.default_rng([seed, i])``,
+so each row is reproducible whatever the number of worker processes. "evals" are 001's
+"combinations evaluated" (candidates checked for consistency; the tracker's skips do not count).
+"s/game" is wall time, "cpu s" CPU time per game (the same on an idle machine); "tracker MiB" is
+the largest code tracker of a game; "peak RSS" the largest worker process; "wall s" the row's time.
+``--reading`` selects a reading of the paper's open points (docs/notes/shc-reading.md):
+``literal`` (the default), ``per-peg`` (O8: FPS weights recomputed after each mutated peg) or
+``avoid-same`` (O5b: a moved peg prefers a position where the CFG has another colour).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import resource
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from mmlab.errors import SearchFailed
+from mmlab.experiments.playout import play_game
+from mmlab.game import Game
+from mmlab.strategies.hill_climb import StochasticHillClimber
+from mmlab.strategies.registry import parse_spec
+
+DEFAULT_GAMES = {"4x6": 1000, "5x8": 1000, "6x8": 1000, "6x9": 100, "8x12": 100, "10x20": 20}
+
+# 001 Tables 3 and 4 (1000 games, AABB first guess): (guesses, sd, evaluations, sd) per size and tracker.
+PAPER_T34 = {
+    ("4x6", "on"): (4.64, 0.857, 41.2, 49.0),
+    ("5x8", "on"): (5.834, 0.934, 480.1, 826.6),
+    ("6x8", "on"): (6.289, 0.878, 2759, 4728),
+    ("4x6", "off"): (4.661, 0.841, 76.3, 136.9),
+    ("5x8", "off"): (5.888, 0.949, 835, 1934),
+    ("6x8", "off"): (6.308, 0.953, 2800, 5373),
+}
+# 001 Table 2 (4x6, 100 000 games): (guesses, sd, evaluations, sd, max evaluations).
+PAPER_T2 = {
+    ("off", "random"): (4.621, 0.854, 85, 441.4, 67672),
+    ("off", "fps"): (4.623, 0.852, 83.4, 319, 29041),
+    ("on", "random"): (4.64, 0.867, 66.6, 86.3, 1021),
+    ("on", "fps"): (4.625, 0.854, 41.9, 50.5, 528),
+}
+READINGS = {"literal": {}, "per-peg": {"fps_per_peg": True}, "avoid-same": {"shift_avoid_same": True}}
+
+
+def build(raw: dict[str, str], reading: str) -> StochasticHillClimber:
+    strategy = StochasticHillClimber.from_raw(raw)
+    for key, value in READINGS[reading].items():
+        setattr(strategy, key, value)
+    return strategy
+
+
+def warm_up() -> None:
+    """Load the compiled kernels in a worker before any game is timed."""
+    game = Game.parse_size("4x6")
+    play_game(game, StochasticHillClimber(), 0, np.random.default_rng(0))
+
+
+def run_chunk(size: str, raw: dict[str, str], reading: str, seed: int, games: range) -> tuple[np.ndarray, int]:
+    """Rows (guesses, evaluations, seconds, CPU seconds, tracker bytes) of the games ``games``, and
+    the peak RSS."""
+    game = Game.parse_size(size)
+    strategy = build(raw, reading)
+    rows = np.zeros((len(games), 5))
+    for row, i in enumerate(games):
+        rng = np.random.default_rng([seed, i])
+        secret = int(rng.integers(game.n_codes))
+        start, cpu = time.perf_counter(), time.process_time()
+        try:
+            guesses = play_game(game, strategy, secret, rng).n_guesses
+        except SearchFailed:
+            guesses = -1  # counted as a failure, left out of the statistics
+        rows[row] = (guesses, strategy.evaluations, time.perf_counter() - start, time.process_time() - cpu,
+                     strategy.tracker_bytes)
+    return rows, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def run(pool: ProcessPoolExecutor, size: str, raw: dict[str, str], reading: str, seed: int, games: int,
+        jobs: int) -> tuple[np.ndarray, int, float]:
+    chunk = max(1, min(1000, math.ceil(games / (16 * jobs))))
+    start = time.perf_counter()
+    futures = [pool.submit(run_chunk, size, raw, reading, seed, range(a, min(a + chunk, games)))
+               for a in range(0, games, chunk)]
+    results = [f.result() for f in futures]
+    return np.concatenate([r for r, _ in results]), max(m for _, m in results), time.perf_counter() - start
+
+
+def mean_se(x: np.ndarray) -> tuple[float, float]:
+    return float(x.mean()), float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else 0.0
+
+
+def sizes_table(pool, args, raw: dict[str, str]) -> None:
+    tracker = raw.get("tracker", "on")
+    print(f"shc {','.join(f'{k}={v}' for k, v in raw.items()) or '(defaults)'}, reading {args.reading}, "
+          f"seed {args.seed}")
+    print(f"{'size':5} {'games':>6} {'guesses':>14} {'sd':>5} {'max':>3} {'evals':>19} {'sd':>9} {'max evals':>10} "
+          f"{'s/game':>7} {'cpu s':>6} {'max s':>6} {'tracker MiB':>11} {'peak RSS MiB':>12} {'wall s':>7} | "
+          "paper guesses, evals")
+    for size in args.sizes:
+        games = args.games or DEFAULT_GAMES.get(size, 100)
+        rows, rss, wall = run(pool, size, raw, args.reading, args.seed, games, args.jobs)
+        failed = int((rows[:, 0] < 0).sum())
+        if failed:
+            print(f"{size}: {failed} of {games} games raised SearchFailed (left out below)")
+            rows = rows[rows[:, 0] >= 0]
+        g, e, s, cpu, mem = rows.T
+        gm, gse = mean_se(g)
+        em, ese = mean_se(e)
+        paper = PAPER_T34.get((size, tracker))
+        ref = f"{paper[0]} ± {paper[1]}, {paper[2]} ± {paper[3]}" if paper and "first" not in raw else ""
+        print(f"{size:5} {games:>6} {gm:>7.3f} ± {gse:.3f} {g.std():>5.3f} {int(g.max()):>3} {em:>10.1f} ± {ese:>6.1f} "
+              f"{e.std():>9.1f} {int(e.max()):>10} {s.mean():>7.4f} {cpu.mean():>6.4f} {s.max():>6.2f} "
+              f"{mem.max() / 2**20:>11.1f} {rss / 2**20:>12.0f} {wall:>7.0f} | {ref}", flush=True)
+
+
+def table2(pool, args, raw: dict[str, str]) -> None:
+    games = args.games or 100_000
+    print(f"001 Table 2: shc on 4x6, {games} games, first guess {raw.get('first', 'aabb')}, "
+          f"reading {args.reading}, seed {args.seed}")
+    print(f"{'tracker':7} {'selection':9} {'guesses':>14} {'sd':>5} {'evals':>16} {'sd':>7} {'max':>6} | "
+          f"{'paper: guesses':>14} {'sd':>5} {'evals':>6} {'sd':>6} {'max':>6}")
+    for tracker in ("off", "on"):
+        for selection in ("random", "fps"):
+            spec = {**raw, "tracker": tracker, "selection": selection}
+            rows, _, _ = run(pool, "4x6", spec, args.reading, args.seed, games, args.jobs)
+            g, e = rows[:, 0], rows[:, 1]
+            (gm, gse), (em, ese) = mean_se(g), mean_se(e)
+            p = PAPER_T2[(tracker, selection)]
+            print(f"{tracker:7} {selection:9} {gm:>7.3f} ± {gse:.3f} {g.std():>5.3f} {em:>7.1f} ± {ese:>5.1f} "
+                  f"{e.std():>7.1f} {int(e.max()):>6} | {p[0]:>14} {p[1]:>5} {p[2]:>6} {p[3]:>6} {p[4]:>6}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--table2", action="store_true", help="001 Table 2 on 4x6 instead of the sizes table")
+    parser.add_argument("--games", type=int, help="games per row (default: 1000/100/20 by size; 100 000 for --table2)")
+    parser.add_argument("--seed", type=int, default=2003)
+    parser.add_argument("--sizes", nargs="+", default=list(DEFAULT_GAMES))
+    parser.add_argument("--spec", default="shc", help="shc parameters, e.g. shc:replace=equal,fps=60")
+    parser.add_argument("--reading", choices=list(READINGS), default="literal")
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    args = parser.parse_args()
+    _, raw = parse_spec(args.spec)
+    build(raw, args.reading)  # refuse a bad spec before starting workers
+    with ProcessPoolExecutor(args.jobs, initializer=warm_up) as pool:
+        (table2 if args.table2 else sizes_table)(pool, args, raw)
+
+
+if __name__ == "__main__":
+    main()

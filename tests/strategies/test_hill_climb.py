@@ -1,0 +1,385 @@
+"""The stochastic hill climber ``shc`` (001): the response order, the induction kernel against an
+exact pure-Python reference of its law, parameters and errors, whole games, and 001's figures."""
+
+from collections import Counter
+from fractions import Fraction
+from itertools import combinations, permutations
+from math import comb, perm, sqrt
+
+import numpy as np
+import pytest
+
+from mmlab.errors import BadArgument, BadCode, BadFeedback, SearchFailed, UnknownStrategy
+from mmlab.experiments.playout import play_game
+from mmlab.game import Feedback, Game
+from mmlab.knowledge import Knowledge
+from mmlab.strategies import hill_climb_kernels as hk
+from mmlab.strategies.hill_climb import StochasticHillClimber, aabb_code, response_order, response_rank
+
+# ----------------------------------------------------------------- response order (001 section 3.2)
+
+# Verbatim from 001 section 3.2 (4 pegs, then 5 pegs), in increasing distance-to-goal value.
+PAPER_ORDER_4 = "[0,0] [0,1] [1,0] [0,2] [1,1] [2,0] [0,3] [1,2] [2,1] [3,0] [0,4] [1,3] [2,2] [4,0]"
+PAPER_ORDER_5 = ("[0,0] [0,1] [1,0] [0,2] [1,1] [2,0] [0,3] [1,2] [2,1] [3,0] [0,4] [1,3] [2,2] [3,1] [4,0] "
+                 "[0,5] [1,4] [2,3] [3,2] [5,0]")
+
+
+def parse_order(text: str) -> list[Feedback]:
+    return [Feedback(*map(int, item.strip("[]").split(","))) for item in text.split()]
+
+
+@pytest.mark.parametrize("pegs, text", [(4, PAPER_ORDER_4), (5, PAPER_ORDER_5)])
+def test_response_order_matches_the_paper(pegs, text):
+    """001 section 3.2: the lists for 4 and 5 pegs, values 0..13 and 0..19."""
+    expected = parse_order(text)
+    assert response_order(pegs) == expected
+    assert [response_rank(b, w, pegs) for b, w in expected] == list(range(len(expected)))
+
+
+@pytest.mark.parametrize("pegs", range(1, 11))
+def test_response_order_any_peg_count(pegs):
+    """P(P+3)/2 answers (001 section 3.2), ranks 0..n-1, sorted by b+w then b, the win last."""
+    order = response_order(pegs)
+    assert len(order) == pegs * (pegs + 3) // 2
+    assert sorted(response_rank(b, w, pegs) for b, w in order) == list(range(len(order)))
+    assert order[-1] == Feedback(pegs, 0) and order[0] == Feedback(0, 0)
+    rest = order[:-1]
+    assert rest == sorted(rest, key=lambda fb: (fb.black + fb.white, fb.black))
+
+
+@pytest.mark.parametrize("black, white", [(3, 1), (2, 3), (-1, 0)])
+def test_response_rank_refuses_impossible_answers(black, white):
+    with pytest.raises(BadFeedback):
+        response_rank(black, white, 4)
+
+
+# ----------------------------------------------------------------- FPS weights (001 section 3.4)
+
+def test_fps_weights_worked_example():
+    """001 section 3.4: CFG 3155, partial guess 515x, F=45 gives weights summing to 366, and the
+    roulette number 324 picks colour 6."""
+    weights = hk.fps_weights(np.arange(6), np.array([1, 0, 1, 0, 2, 0]), np.array([1, 0, 0, 0, 2, 0]), 45)
+    assert weights.tolist() == [55, 100, 1, 100, 10, 100]
+    assert weights.sum() == 366
+    assert int(np.searchsorted(np.cumsum(weights), 324)) + 1 == 6
+
+
+# ----------------------------------------------------------------- induction (001 section 3.1)
+
+def reference_weights(cfg, partial, pool, selection, fps):
+    """FPS weights (001 3.4) or uniform weights of the pool colours, as a dict colour -> weight."""
+    if selection == hk.SEL_RANDOM:
+        return {c: 1 for c in pool}
+    k, p = Counter(cfg), Counter(partial)
+    return {c: max(1, 100 - (100 * k[c] - 100 * p[c] + fps * p[c])) for c in pool}
+
+
+def reference_law(cfg, b, w, pool, selection=hk.SEL_FPS, fps=45, per_peg=False, avoid_same=False):
+    """The exact law of ``induce``, by enumerating every random choice: b kept positions
+    (uniform set), w moved positions in a uniform order, each moved to a uniform free position
+    other than its own (preferring another CFG colour with ``avoid_same``), dead ends redrawn
+    from scratch; then the free positions, left to right, get pool colours by weight."""
+    pegs = len(cfg)
+    law: Counter = Counter()
+    for keep in combinations(range(pegs), b):
+        rest = [i for i in range(pegs) if i not in keep]
+        for moved in permutations(rest, w):
+            start = Fraction(1, comb(pegs, b) * perm(pegs - b, w))
+            paths = [([cfg[i] if i in keep else None for i in range(pegs)], start)]
+            for src in moved:
+                nxt = []
+                for new, pr in paths:
+                    free = [j for j in range(pegs) if new[j] is None and j != src]
+                    if avoid_same and any(cfg[j] != cfg[src] for j in free):
+                        free = [j for j in free if cfg[j] != cfg[src]]
+                    for j in free:
+                        nxt.append((new[:j] + [cfg[src]] + new[j + 1:], pr / len(free)))
+                paths = nxt  # a path with no free position is a dead end and disappears
+            for new, pr in paths:
+                for code, q in reference_fill(cfg, new, pool, selection, fps, per_peg):
+                    law[code] += pr * q
+    total = sum(law.values())
+    return {code: q / total for code, q in law.items()}
+
+
+def reference_fill(cfg, new, pool, selection, fps, per_peg):
+    slots = [j for j in range(len(new)) if new[j] is None]
+    if not slots:
+        return [(tuple(new), Fraction(1))]
+    partial = [c for c in new if c is not None]
+    weights = reference_weights(cfg, partial, pool, selection, fps)
+    out = []
+    for colour in pool:
+        pr = Fraction(weights[colour], sum(weights.values()))
+        filled = new[:slots[0]] + [colour] + new[slots[0] + 1:]
+        if per_peg:
+            rest = reference_fill(cfg, filled, pool, selection, fps, per_peg)
+        else:  # weights fixed by the kept and moved pegs: fill the other slots independently
+            rest = [(tuple(filled), Fraction(1))]
+            for j in slots[1:]:
+                rest = [(code[:j] + (c,) + code[j + 1:], q * Fraction(weights[c], sum(weights.values())))
+                        for code, q in rest for c in pool]
+        out += [(code, pr * q) for code, q in rest]
+    return out
+
+
+INDUCTION_CASES = [
+    # (CFG, b, w, pool, selection, per_peg, avoid_same)
+    ("1233", 1, 2, "123456", hk.SEL_FPS, False, False),  # 001 Figure 1
+    ("3155", 2, 1, "123456", hk.SEL_FPS, False, False),  # 001 Figure 2
+    ("1234", 0, 4, "123456", hk.SEL_FPS, False, False),  # all moved: dead ends
+    ("1122", 0, 2, "3456", hk.SEL_RANDOM, False, False),  # colours 1, 2 taboo
+    ("1123", 1, 0, "123456", hk.SEL_FPS, True, False),  # FPS recomputed after each mutated peg (O8)
+    ("3155", 1, 2, "123456", hk.SEL_FPS, False, True),  # moves avoid the CFG's colour (O5b)
+]
+
+
+@pytest.mark.parametrize("cfg, b, w, pool, selection, per_peg, avoid_same", INDUCTION_CASES)
+def test_induce_kernel_follows_the_reference_law(cfg, b, w, pool, selection, per_peg, avoid_same):
+    """200 000 kernel draws against the exact law: a chi-square far beyond chance would fail."""
+    cfg_d = tuple(int(c) - 1 for c in cfg)
+    pool_d = [int(c) - 1 for c in pool]
+    law = reference_law(cfg_d, b, w, pool_d, selection, 45, per_peg, avoid_same)
+    n = 200_000
+    codes = hk.induce_many(np.array(cfg_d), b, w, np.array(pool_d), selection, 45, per_peg, avoid_same, n, 12345)
+    seen = Counter(map(tuple, codes.tolist()))
+    assert set(seen) <= set(law)
+    big = [c for c in law if n * law[c] >= 5]
+    chi2 = sum((seen[c] - n * float(law[c])) ** 2 / (n * float(law[c])) for c in big)
+    small_expected = n * float(sum(law[c] for c in law if c not in big))
+    small_seen = sum(seen[c] for c in law if c not in big)
+    if small_expected > 0:
+        chi2 += (small_seen - small_expected) ** 2 / small_expected
+    df = len(big) - (0 if small_expected > 0 else 1)
+    assert chi2 < df + 6 * sqrt(2 * df), (chi2, df)
+
+
+def test_induction_keeps_b_pegs_and_carries_w_colours():
+    """Every induced code has at least b pegs of the CFG in place, and at least b + w of the CFG's
+    colours (the kept and moved pegs); mutated pegs take pool colours."""
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        pegs, colours = int(rng.integers(2, 9)), int(rng.integers(2, 13))
+        cfg = rng.integers(colours, size=pegs)
+        b = int(rng.integers(pegs + 1))
+        w = int(rng.integers(pegs - b + 1))
+        if (b, w) == (pegs - 1, 1):
+            continue  # an impossible answer
+        pool = np.flatnonzero(rng.random(colours) < 0.7)
+        if pool.shape[0] == 0:
+            pool = np.arange(colours)
+        codes = hk.induce_many(cfg, b, w, pool, int(rng.integers(2)), 45, False, False, 50, int(rng.integers(2**31)))
+        k = Counter(cfg.tolist())
+        for code in codes:
+            assert (code == cfg).sum() >= b
+            carried = Counter(code.tolist())
+            assert sum(min(k[c], carried[c]) for c in k) >= b + w
+            assert all(c in k or c in pool for c in code)
+
+
+# ----------------------------------------------------------------- parameters and errors
+
+def test_spec_defaults_and_flags():
+    s = StochasticHillClimber()
+    assert s.spec == "shc"
+    assert s.values == {"tracker": "on", "selection": "fps", "fps": 45, "replace": "better", "first": "aabb"}
+    assert not s.deterministic and not s.needs_enumeration and not s.tracks_consistent_set
+    assert StochasticHillClimber.from_raw({"fps": "60", "replace": "equal"}).spec == "shc:fps=60,replace=equal"
+
+
+@pytest.mark.parametrize("raw", [{"fps": "0"}, {"fps": "101"}, {"fps": "-3"}])
+def test_fps_out_of_range(raw):
+    with pytest.raises(UnknownStrategy, match=r"fps=-?\d+ is out of range.*1 to 100"):
+        StochasticHillClimber.from_raw(raw)
+
+
+@pytest.mark.parametrize("raw, word", [({"selection": "best"}, "selection"), ({"tracker": "yes"}, "tracker"),
+                                       ({"replace": "worse"}, "replace"), ({"fps": "x"}, "fps"),
+                                       ({"pool": "all"}, "pool")])
+def test_bad_parameters(raw, word):
+    with pytest.raises(UnknownStrategy, match=word):
+        StochasticHillClimber.from_raw(raw)
+
+
+@pytest.mark.parametrize("size, expected", [("2x6", "11"), ("3x6", "112"), ("4x6", "1122"), ("5x8", "11223"),
+                                            ("6x8", "112233"), ("10x20", "1 1 2 2 3 3 4 4 5 5")])
+def test_aabb_first_guess(size, expected):
+    game = Game.parse_size(size)
+    assert game.format(game.index_of(aabb_code(game))) == expected
+
+
+@pytest.mark.parametrize("game", [Game(1, 6), Game(5, 2), Game(4, 6, repeats=False)])
+def test_aabb_first_guess_that_makes_no_sense(game):
+    with pytest.raises(BadArgument, match="first=aabb.*first=random or first=CODE"):
+        StochasticHillClimber().start(game, np.random.default_rng(0))
+
+
+def test_first_guess_options(game46):
+    rng = np.random.default_rng(0)
+    s = StochasticHillClimber(first="3456")
+    s.start(game46, rng)
+    assert game46.format(s.guess(Knowledge.initial(game46))) == "3456"
+    with pytest.raises(BadCode):
+        StochasticHillClimber(first="12").start(game46, rng)
+    firsts = set()
+    for seed in range(20):
+        s = StochasticHillClimber(first="random")
+        s.start(game46, np.random.default_rng(seed))
+        firsts.add(s.guess(Knowledge.initial(game46)))
+    assert len(firsts) > 10
+
+
+# ----------------------------------------------------------------- whole games
+
+def play(game, spec=None, secret=None, seed=0, **switches):
+    s = StochasticHillClimber.from_raw(spec or {})
+    for key, value in switches.items():
+        setattr(s, key, value)
+    rng = np.random.default_rng([seed])
+    if secret is None:
+        secret = int(rng.integers(game.n_codes))
+    return play_game(game, s, secret, rng), s
+
+
+@pytest.mark.parametrize("spec", [{}, {"tracker": "off"}, {"selection": "random"}, {"replace": "equal"},
+                                  {"first": "random", "fps": "1"}, {"fps": "100"}])
+def test_wins_4x6_games(game46, spec):
+    for seed in range(100):
+        record, s = play(game46, spec, seed=seed)
+        assert record.won and record.n_guesses <= 12
+        assert record.evaluations[0] == 0  # the first guess is not checked
+        assert all(e >= 1 for e in record.evaluations[1:])  # every later guess was checked
+        if spec.get("tracker", "on") == "on":
+            assert s.evaluations <= s.attempts and s.evaluations < game46.n_codes
+        else:
+            assert s.evaluations == s.attempts
+        # every guess after the first fits every earlier answer (a consistent-guess strategy)
+        for i, g in enumerate(record.guesses[1:], 1):
+            assert all(game46.score(g, h) == fb for h, fb in zip(record.guesses[:i], record.feedbacks[:i]))
+
+
+def test_reproducible_from_the_seed(game46):
+    a, sa = play(Game.parse_size("6x8"), seed=11)
+    b, sb = play(Game.parse_size("6x8"), seed=11)
+    c, _ = play(Game.parse_size("6x8"), seed=12)
+    assert a.guesses == b.guesses and a.evaluations == b.evaluations and sa.attempts == sb.attempts
+    assert a.guesses != c.guesses
+
+
+def test_explicit_and_implicit_knowledge_give_the_same_game(game46):
+    secret = game46.parse("2413")
+    runs = []
+    for explicit in (True, False):
+        s = StochasticHillClimber()
+        s.start(game46, np.random.default_rng(3))
+        k = Knowledge.initial(game46, explicit=explicit)
+        guesses = []
+        while True:
+            g = s.guess(k)
+            guesses.append(g)
+            fb = game46.score(secret, g)
+            if fb == game46.win:
+                break
+            k = k.update(g, fb)
+        runs.append((guesses, s.evaluations))
+    assert runs[0] == runs[1]
+
+
+def test_colours_of_a_zero_answer_become_taboo(game46):
+    """001 step 4: after 1122 scores [0,0], colours 1 and 2 never appear again, and the random
+    consistent code played next becomes the CFG."""
+    for seed in range(30):
+        record, s = play(game46, secret=game46.parse("3456"), seed=seed)
+        assert record.feedbacks[0] == Feedback(0, 0)
+        assert all(not {1, 2} & {int(ch) for ch in game46.format(g)} for g in record.guesses[1:])
+
+
+def test_cfg_moves_on_a_better_answer(game46):
+    """001 step 5: a played guess becomes the CFG if its answer ranks higher (replace=better,
+    option 2) or at least as high (replace=equal, option 1); after a [0,0] answer the random code
+    played next becomes the CFG whatever its answer (step 4), as does the first guess."""
+    moves = Counter()
+    for replace in ("better", "equal"):
+        for seed in range(40):
+            s = StochasticHillClimber(replace=replace)
+            s.start(game46, np.random.default_rng(seed))
+            secret = int(np.random.default_rng(seed).integers(game46.n_codes))
+            k = Knowledge.initial(game46, explicit=False)
+            g = s.guess(k)
+            while (fb := game46.score(secret, g)) != game46.win:
+                before, old = s._cfg, s._cfg_answer
+                unconditional = not k.history or k.history[-1][1] == (0, 0)  # the first guess, step 4
+                k = k.update(g, fb)
+                next_guess = s.guess(k)  # absorbs the answer first
+                new_rank, old_rank = response_rank(*fb, 4), response_rank(*old, 4)
+                moved = s._cfg == game46.digits(g) and s._cfg_answer == fb
+                if unconditional or new_rank > old_rank or (replace == "equal" and new_rank == old_rank):
+                    assert moved
+                else:
+                    assert s._cfg == before
+                moves[replace, new_rank == old_rank, moved] += 1
+                g = next_guess
+    assert moves["equal", True, True] > 0 and moves["better", True, False] > 0
+
+
+def test_contradictory_answers_raise_search_failed():
+    game = Game.parse_size("4x6")
+    k = Knowledge.initial(game, explicit=False)
+    for code in ("1122", "3344", "5566"):
+        k = Knowledge(game, k.history + ((game.parse(code), Feedback(2, 0)),), None)
+    s = StochasticHillClimber()
+    s.max_attempts = 100_000
+    s.start(game, np.random.default_rng(0))
+    with pytest.raises(SearchFailed, match="contradict"):
+        s.guess(k)
+
+
+@pytest.mark.parametrize("size, secret", [("8x12", "1 2 2 5 3 9 10 12"), ("10x20", "1 2 2 1 3 9 4 14 5 5")])
+def test_plays_games_too_large_to_enumerate(size, secret):
+    """4.3e8 and 1e13 codes: nothing is enumerated, and the tracker holds only the codes examined.
+    (Secrets sharing a few pegs with the first guess keep these games short; the spread of whole
+    games is measured by benchmarks/bench_shc.py.)"""
+    game = Game.parse_size(size)
+    for seed in range(2):
+        record, s = play(game, secret=game.parse(secret), seed=seed)
+        assert record.won
+        assert s.tracker_bytes < 2**26 and s.evaluations < 10**6
+
+
+def test_tracker_stops_growing_at_its_limit():
+    """A game that examines more codes than ``tracker_max_slots / 2`` keeps playing with a frozen
+    tracker: memory stays bounded, and codes drawn again are checked (and counted) again."""
+    game = Game.parse_size("5x8")
+    frozen = 0
+    for seed in range(20):
+        record, s = play(game, seed=seed, tracker_max_slots=2**10)
+        assert record.won and s._table.shape[0] <= 2**10
+        frozen += s._frozen
+    assert frozen > 0
+
+
+def test_plays_without_repeats_and_black_only():
+    for game in (Game(4, 6, repeats=False), Game(4, 6, feedback="black")):
+        for seed in range(20):
+            record, _ = play(game, {"first": "random"}, seed=seed)
+            assert record.won
+            if not game.repeats:
+                assert all(len(set(game.format(g))) == 4 for g in record.guesses)
+
+
+# ----------------------------------------------------------------- 001's figures
+
+def test_4x6_figures_of_tables_3_and_4():
+    """001 Table 3 (guesses 4.64) and Table 4 (evaluations 41.2), SHC code tracker ON, FPS 45,
+    AABB first guess, 1000 games: the mean guesses within 0.1 and the mean evaluations at most 10%
+    above (the acceptance figures of issue 3)."""
+    game = Game.parse_size("4x6")
+    s = StochasticHillClimber()
+    guesses, evaluations = [], []
+    for i in range(1000):
+        rng = np.random.default_rng([2003, i])
+        record = play_game(game, s, int(rng.integers(game.n_codes)), rng)
+        guesses.append(record.n_guesses)
+        evaluations.append(record.total_evaluations)
+    assert abs(np.mean(guesses) - 4.64) <= 0.1
+    assert np.mean(evaluations) <= 1.1 * 41.2
