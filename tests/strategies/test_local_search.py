@@ -56,6 +56,21 @@ def test_tabu_walk_reaches_a_fitting_arrangement_and_keeps_the_multiset():
     assert state[1] == min(4, state[1]) and all(t[0] < t[1] for t in tabu[: state[1]])
 
 
+def test_tabu_walk_gives_up_at_once_when_no_pair_can_move():
+    # One colour only: no pair of different colours to swap.
+    hist, blacks = np.array([[0, 1, 0]], dtype=np.int64), np.array([0], dtype=np.int64)
+    code = np.zeros(3, dtype=np.int64)
+    tabu, state = np.zeros((1, 2), dtype=np.int64), np.zeros(2, dtype=np.int64)
+    assert tabu_walk(code, hist, blacks, tabu, state, 1, 10**12) == (False, 0)
+    # Two stones, their only pair tabu and its swap does not fit: stuck for good, no checks counted
+    # beyond the draws that tried the swap.
+    code = np.array([0, 1], dtype=np.int64)
+    hist, blacks = np.array([[0, 1]], dtype=np.int64), np.array([2], dtype=np.int64)
+    tabu, state = np.array([[0, 1]], dtype=np.int64), np.array([0, 1], dtype=np.int64)
+    reached, checks = tabu_walk(code, hist, blacks, tabu, state, 1, 10**12)
+    assert not reached and checks <= 2 and list(code) == [0, 1]
+
+
 def test_tabu_plays_consistent_codes_only(game46):
     """003, 4.4: the tabu search submits a guess only once it is consistent; the colour tests
     of the first phase are consistent too, the untested stones filled with the colour under test."""

@@ -29,6 +29,10 @@ class GameRecord:
     feedbacks: tuple[Feedback, ...]
     evaluations: tuple[int, ...] = ()  # codes checked or scored before each guess
     last_certain: bool = False  # the strategy knew its winning guess was the secret
+    consistent: tuple[int, ...] = ()  # codes consistent before each guess (-1: not enumerated)
+    top_sizes: tuple[int, ...] = ()  # top scorers each guess was picked from (-1: not known)
+    secret_in_top: tuple[bool, ...] = ()  # whether the secret was among them
+    chances: tuple[float, ...] = ()  # the probability that each guess was the secret (nan: not known)
 
     @property
     def known_after(self) -> int:
@@ -67,11 +71,20 @@ def play_game(
     guesses: list[int] = []
     feedbacks: list[Feedback] = []
     evaluations: list[int] = []
+    consistent: list[int] = []
+    tops: list[tuple[int, bool, float]] = []
     certain = False
     while len(guesses) < limit:
         before = strategy.evaluations
+        consistent.append(knowledge.n_consistent if knowledge.explicit else -1)
+        strategy.last_choice = None
         guess = strategy.guess(knowledge)
         evaluations.append(strategy.evaluations - before)
+        choice = strategy.last_choice
+        if choice is None:
+            tops.append((-1, False, float("nan")))
+        else:
+            tops.append((choice.size, choice.contains(secret), choice.chance(secret, guess)))
         fb = game.score(secret, guess)
         guesses.append(guess)
         feedbacks.append(fb)
@@ -79,4 +92,6 @@ def play_game(
             certain = strategy.certain(knowledge, guess)
             break
         knowledge = knowledge.update(guess, fb)
-    return GameRecord(game, secret, tuple(guesses), tuple(feedbacks), tuple(evaluations), certain)
+    sizes, inside, chances = zip(*tops) if tops else ((), (), ())
+    return GameRecord(game, secret, tuple(guesses), tuple(feedbacks), tuple(evaluations), certain,
+                      tuple(consistent), sizes, inside, chances)

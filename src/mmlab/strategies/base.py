@@ -53,6 +53,36 @@ class Param:
             raise UnknownStrategy(f"{strategy}: {self.name}={text!r} should be a {kind}") from None
 
 
+@dataclass(frozen=True)
+class Choice:
+    """The codes a guess was picked from, its top scorers: 004 follows how many there are and
+    whether the secret is among them.
+
+    ``codes`` is ascending, or ``None`` for every code of the game (``size`` of them); ``uniform``
+    says the guess was drawn uniformly from them, otherwise the first was taken.
+    """
+
+    codes: np.ndarray | None
+    size: int
+    uniform: bool
+
+    @staticmethod
+    def of(codes: np.ndarray, uniform: bool) -> "Choice":
+        return Choice(codes, int(codes.shape[0]), uniform)
+
+    def contains(self, code: int) -> bool:
+        if self.codes is None:
+            return True
+        i = int(np.searchsorted(self.codes, code))
+        return i < self.size and int(self.codes[i]) == code
+
+    def chance(self, secret: int, guess: int) -> float:
+        """The probability that the guess picked from these codes was ``secret``."""
+        if not self.uniform:
+            return float(guess == secret)
+        return 1.0 / self.size if self.contains(secret) else 0.0
+
+
 class Configurable:
     """Something built from a spec string: a ``name`` and typed ``params`` with defaults.
 
@@ -111,6 +141,8 @@ class Strategy(Configurable):
         self.rng = np.random.default_rng()
         #: Codes checked for consistency or scored so far ("combinations evaluated", 001).
         self.evaluations = 0
+        #: The codes the last guess was picked from, when the strategy knows them.
+        self.last_choice: Choice | None = None
 
     @property
     def deterministic(self) -> bool:

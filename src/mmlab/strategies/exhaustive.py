@@ -25,8 +25,8 @@ from mmlab.errors import SearchFailed
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.knowledge.symmetry import representatives
-from mmlab.strategies.base import Param, Strategy
-from mmlab.strategies.scoring import ENTROPY, LARGEST, PARTS, SUM_SQUARES, best, break_tie, partition_stats
+from mmlab.strategies.base import Choice, Param, Strategy
+from mmlab.strategies.scoring import ENTROPY, LARGEST, PARTS, SUM_SQUARES, best, partition_stats, tie_pool
 
 POOL = Param("pool", "all", "which codes may be guessed: every code, or consistent codes only", ("all", "consistent"))
 TIES = Param(
@@ -98,15 +98,24 @@ class PartitionStrategy(Strategy):
     def guess(self, knowledge: Knowledge) -> int:
         if not knowledge.history:
             return self.first_guess(knowledge)
-        return break_tie(self.top_scorers(knowledge), knowledge.consistent, self.ties, self.rng)
+        return self.pick(self.top_scorers(knowledge), knowledge)
+
+    def pick(self, top: np.ndarray, knowledge: Knowledge) -> int:
+        """Play a top scorer, consistent ones first: the lowest (``ties=first``) or a random one."""
+        pool = tie_pool(top, knowledge.consistent)
+        self.last_choice = Choice.of(pool, uniform=self.ties == "random")
+        if self.ties == "first":
+            return int(pool[0])
+        return int(pool[self.rng.integers(pool.shape[0])])
 
     def first_guess(self, knowledge: Knowledge) -> int:
         if self._fixed_first is not None:
+            self.last_choice = Choice.of(np.array([self._fixed_first], dtype=np.int64), uniform=False)
             return self._fixed_first
         top = self._first_cache.get(knowledge.game)
         if top is None:
             top = self._first_cache[knowledge.game] = self._root_top_scorers(knowledge)
-        return break_tie(top, knowledge.consistent, self.ties, self.rng)
+        return self.pick(top, knowledge)
 
     def top_scorers(self, knowledge: Knowledge) -> np.ndarray:
         """Ascending indices of the top-scoring guesses (one per class of equivalent guesses
@@ -217,7 +226,9 @@ class RandomConsistent(Strategy):
         if not knowledge.history:
             self.evaluations += 1  # every code fits an empty history
             if self._fixed_first is not None:
+                self.last_choice = Choice.of(np.array([self._fixed_first], dtype=np.int64), uniform=False)
                 return self._fixed_first
+            self.last_choice = Choice(None, knowledge.game.n_codes, uniform=True)
             return int(self.rng.integers(knowledge.game.n_codes))
         if not knowledge.explicit:
             code, placements = knowledge.sample(self.rng)
@@ -230,8 +241,8 @@ class RandomConsistent(Strategy):
                 )
             return code
         cands = knowledge.consistent
-        if knowledge.history:
-            self.evaluations += int(cands.shape[0])  # each candidate was checked against the last answer
+        self.evaluations += int(cands.shape[0])  # each candidate was checked against the last answer
+        self.last_choice = Choice.of(cands, uniform=True)
         return int(cands[self.rng.integers(cands.shape[0])])
 
 

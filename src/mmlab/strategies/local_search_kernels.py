@@ -85,6 +85,33 @@ def count_arrangements(counts, hist_digits, hist_blacks, limit):
 
 
 @numba.njit(cache=True)
+def _is_tabu(tabu, tabu_state, i, j):
+    for t in range(tabu_state[1]):
+        if tabu[t, 0] == i and tabu[t, 1] == j:
+            return True
+    return False
+
+
+@numba.njit(cache=True)
+def _can_move(code, hist_digits, hist_blacks, tabu, tabu_state):
+    """Whether some pair can still be swapped: a free pair of different colours, or a tabu one
+    whose swap fits (aspiration). A shortcut of the walk: its checks are not counted."""
+    n = code.shape[0]
+    for i in range(n):
+        for j in range(i + 1, n):
+            if code[i] == code[j]:
+                continue
+            if not _is_tabu(tabu, tabu_state, i, j):
+                return True
+            code[i], code[j] = code[j], code[i]
+            fits = fits_blacks(code, hist_digits, hist_blacks)
+            code[i], code[j] = code[j], code[i]
+            if fits:
+                return True
+    return False
+
+
+@numba.njit(cache=True)
 def tabu_walk(code, hist_digits, hist_blacks, tabu, tabu_state, seed, max_steps):
     """Singley's 1-D tabu search (003, 4.4) from ``code`` (changed in place) until it fits.
 
@@ -98,26 +125,31 @@ def tabu_walk(code, hist_digits, hist_blacks, tabu, tabu_state, seed, max_steps)
     n = code.shape[0]
     tenure = tabu.shape[0]
     checks = 0
+    looked = False  # whether this state was checked for a way out (no swap since)
     for _ in range(max_steps):
         i = np.random.randint(n)
         j = np.random.randint(n)
-        if code[i] == code[j]:
-            continue
         if i > j:
             i, j = j, i
-        is_tabu = False
-        for t in range(tabu_state[1]):
-            if tabu[t, 0] == i and tabu[t, 1] == j:
-                is_tabu = True
-                break
-        code[i], code[j] = code[j], code[i]
-        checks += 1
-        fits = fits_blacks(code, hist_digits, hist_blacks)
-        if is_tabu:
-            if fits:
+        if code[i] == code[j] or _is_tabu(tabu, tabu_state, i, j):
+            if not looked:
+                # A draw that changes nothing leaves the state as it was, so every later draw
+                # comes from the same state: when no pair can move, the walk is stuck for good.
+                looked = True
+                if not _can_move(code, hist_digits, hist_blacks, tabu, tabu_state):
+                    return False, checks
+            if code[i] == code[j]:
+                continue
+            code[i], code[j] = code[j], code[i]
+            checks += 1
+            if fits_blacks(code, hist_digits, hist_blacks):
                 return True, checks
             code[i], code[j] = code[j], code[i]
             continue
+        looked = False
+        code[i], code[j] = code[j], code[i]
+        checks += 1
+        fits = fits_blacks(code, hist_digits, hist_blacks)
         if tenure > 0:
             tabu[tabu_state[0], 0] = i
             tabu[tabu_state[0], 1] = j

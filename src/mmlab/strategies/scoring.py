@@ -73,16 +73,12 @@ def partition_summary(knowledge: Knowledge, guess: int) -> dict:
     }
 
 
-def break_tie(top: np.ndarray, consistent: np.ndarray, ties: str, rng: np.random.Generator) -> int:
-    """Pick from the ascending top scorers ``top``: consistent ones first, then the lowest index
-    (``ties=first``) or a uniformly random one (``ties=random``).
-
-    Both rules prefer consistent codes (they may win at once); with ``pool=consistent`` every
-    top scorer is consistent, so this only matters with ``pool=all``."""
+def tie_pool(top: np.ndarray, consistent: np.ndarray) -> np.ndarray:
+    """The ascending top scorers ``top`` a guess is picked from: the consistent ones when there are
+    any (they may win at once); with ``pool=consistent`` every top scorer is consistent."""
     if top is not consistent:
         inside = is_member(top, consistent)
         if inside.any():
-            top = top[inside]
-    if ties == "first":
-        return int(top[0])
-    return int(top[rng.integers(top.shape[0])])
+            return top[inside]
+    return top
+

@@ -1,0 +1,54 @@
+"""Per-move records of a game: consistent-set sizes and the top scorers each guess came from."""
+
+import math
+
+import numpy as np
+import pytest
+
+from mmlab.game import Game
+from mmlab.experiments import play_game
+from mmlab.strategies import make_strategy
+
+
+def consistent_count(game: Game, history) -> int:
+    """Pure-Python reference: codes that give every answer of ``history``."""
+    return sum(all(game.score(c, g) == fb for g, fb in history) for c in range(game.n_codes))
+
+
+@pytest.mark.parametrize("spec", ["entropy:pool=consistent,ties=random,first=1231", "most-parts:ties=random",
+                                  "random", "knuth"])
+def test_consistent_sizes_match_a_recount(spec):
+    game = Game.parse_size("4x4")
+    for secret in (0, 77, 200):
+        record = play_game(game, make_strategy(spec), secret, np.random.default_rng(secret))
+        history = list(zip(record.guesses, record.feedbacks))
+        assert record.consistent == tuple(consistent_count(game, history[:k]) for k in range(record.n_guesses))
+
+
+def test_top_scorers_of_a_random_tie_strategy():
+    game = Game.parse_size("4x6")
+    strategy = make_strategy("most-parts:pool=consistent,ties=random,first=1231")
+    for secret in range(0, 1296, 97):
+        record = play_game(game, strategy, secret, np.random.default_rng(secret))
+        # The fixed first guess is a choice of one code.
+        assert record.top_sizes[0] == 1 and record.chances[0] == float(record.guesses[0] == secret)
+        # The winning guess came from top scorers holding the secret, drawn with chance 1/size.
+        assert record.secret_in_top[-1] and math.isclose(record.chances[-1], 1 / record.top_sizes[-1])
+        for size, inside, chance, n in zip(record.top_sizes, record.secret_in_top, record.chances, record.consistent):
+            assert 1 <= size <= n  # consistent pool: the top scorers are consistent codes
+            assert chance == (1 / size if inside else 0.0)
+
+
+def test_random_draws_from_the_whole_consistent_set():
+    game = Game.parse_size("3x4")
+    record = play_game(game, make_strategy("random"), 5, np.random.default_rng(0))
+    assert record.top_sizes[0] == game.n_codes
+    assert record.top_sizes[1:] == record.consistent[1:]
+    assert all(record.secret_in_top)  # the secret is always consistent
+
+
+def test_search_strategies_leave_the_set_figures_unknown():
+    game = Game.parse_size("4x6")
+    record = play_game(game, make_strategy("shc"), 100, np.random.default_rng(1))
+    assert set(record.consistent) == {-1} and set(record.top_sizes) == {-1}
+    assert all(math.isnan(c) for c in record.chances)
