@@ -46,3 +46,11 @@ class SearchFailed(MastermindError):
 
 class BadTree(MastermindError):
     """A decision tree file that cannot be read, or does not fit the game."""
+
+
+class BadStudy(MastermindError):
+    """A study file that cannot be read, or a key in it with a wrong value."""
+
+
+class StoreError(MastermindError):
+    """A results store that is busy, damaged, or holds a different study under the same name."""

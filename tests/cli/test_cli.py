@@ -46,13 +46,18 @@ def test_partition_after_earlier_answers(capsys):
     assert data["candidates"] == 208 and sum(data["classes"].values()) == 208
 
 
-def test_compare_prints_every_exhaustive_strategy_with_literature(capsys):
-    """Figures: Knuth 1976 (5801), Kooi 2005 (most parts 5668)."""
-    code, out, _ = run(capsys, "compare", "4x6", "--json")
-    rows = {r["strategy"]: r for r in json.loads(out)}
+def test_compare_prints_every_exhaustive_strategy_with_literature(capsys, tmp_path):
+    """Figures: Knuth 1976 (5801), Kooi 2005 (most parts 5668); the games go to the store."""
+    store = str(tmp_path / "r.duckdb")
+    code, out, _ = run(capsys, "compare", "4x6", "--json", "--store", store)
+    data = json.loads(out)
+    rows = {r["strategy"]: r for r in data["strategies"]}
     assert rows["knuth"]["total_guesses"] == 5801 and "Knuth 1976" in rows["knuth"]["literature"]
     assert rows["most-parts"]["total_guesses"] == 5668
     assert {"irving", "entropy", "plus", "plus2", "norvig", "random"} <= set(rows)
+    assert rows["knuth"]["exact"] and not rows["random"]["exact"] and rows["knuth"]["first"] == "1122"
+    code, out, _ = run(capsys, "report", data["study"], "--store", store, "--json")
+    assert json.loads(out)["games_stored"] == 8 * 1296
 
 
 @pytest.mark.parametrize("fmt, marker", [("knuth", "1296(1122:"), ("dot", "digraph"), ("python", "def master_mind"),

@@ -12,6 +12,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import NoReturn
 
@@ -20,8 +21,14 @@ from rich.table import Table
 from mmlab.cli.literature import LITERATURE
 from mmlab.cli.output import err, histogram_text, out, print_json, progress
 from mmlab.cli.reproduce import PAPERS, cmd_reproduce
+from mmlab.cli.studies import add_commands as add_study_commands
+from mmlab.cli.studies import add_execution_args, add_store_args, execute
 from mmlab.errors import MastermindError
 from mmlab.experiments import evaluate
+from mmlab.experiments.report import build_report
+from mmlab.experiments.secret_sets import SecretSet
+from mmlab.experiments.store import Store
+from mmlab.experiments.study import Study
 from mmlab.game import Game, parse_feedback, split_code
 from mmlab.knowledge import Knowledge
 from mmlab.planners import PLANNERS, make_planner
@@ -44,6 +51,9 @@ examples:
   mmlab plan 4x6 --planner optimal -o optimal.json   proves L = 5625 (Koyama and Lai)
   mmlab reproduce --quick                    000 Tables 2 and 3 beside the paper
   mmlab reproduce singley                    Singley's appendix tables (greedy, tabu) beside the thesis
+  mmlab run studies/merelo-4x6.toml          a study file into the results store (mmlab-results.duckdb)
+  mmlab report merelo-4x6 --html report.html its tables in the papers' layout, plots, one HTML page
+  mmlab export merelo-4x6 games.parquet      the stored games (or --table moves) as Parquet or CSV
 
 sizes are PEGSxCOLOURS (4x6 is the standard game, 5x8 Super Mastermind); codes are written
 1122, "1 1 2 2" or AABB; strategies are spec strings name:key=value,... (see 'mmlab strategies').
@@ -202,32 +212,44 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def cmd_compare(args: argparse.Namespace) -> int:
     game = _game(args)
     specs = [s.strip() for s in args.strategies.split(",")] if args.strategies else list(EXHAUSTIVE) + ["random"]
-    evaluate(Game(4, 5), "knuth")  # compile or load every kernel (serial and parallel) before timing
+    secrets = SecretSet.parse("all" if args.secrets == "all" else _positive_int(args.secrets, "--secrets"))
+    base = Study("compare", (game.size,), tuple(specs), secrets, args.runs, args.seed, game.repeats, game.feedback)
+    study = replace(base, name=f"compare-{game.size}-{base.fingerprint[:8]}",
+                    description=f"mmlab compare {game} --strategies {','.join(specs)}")
+    Study.from_dict(study.definition())  # refuses unknown strategies and secrets the game cannot give
+    execute(study, args)
+    report = build_report(Store(args.store), study.name)
     rows = []
-    with progress(f"comparing on {game}", len(specs) * game.n_codes) as update:
-        for i, spec in enumerate(specs):
-            base = i * game.n_codes
-            result = evaluate(game, spec, runs=args.runs, seed=args.seed,
-                              on_progress=lambda d, t, base=base: update(base + d * game.n_codes // max(t, 1)))
-            name = make_strategy(spec).name
-            figure = LITERATURE.get((game.size, name)) if spec == name and not args.no_repeats and not args.black_only else None
-            rows.append((result, figure))
+    for row in report.summary.itertuples(index=False):
+        name = make_strategy(row.strategy).name
+        exact = make_strategy(row.strategy).deterministic and secrets.kind == "all"
+        first = report.moves[(report.moves["strategy"] == row.strategy) & (report.moves["move"] == 1)]["guess"]
+        figure = LITERATURE.get((game.size, name)) if row.strategy == name and secrets.kind == "all" \
+            and not args.no_repeats and not args.black_only else None
+        rows.append({"strategy": row.strategy, "game": game.size, "repeats": game.repeats, "feedback": game.feedback,
+                     "exact": exact, "first": first.iloc[0] if first.nunique() == 1 else "random",
+                     "games": row.games, "total_guesses": row.total, "mean": row.mean, "stderr": row.stderr,
+                     "max": row.max, "median": row.median, "std": row.std,
+                     "evaluations_mean": row.evaluations_mean, "seconds": row.seconds_per_game * row.games,
+                     "literature": str(figure) if figure else None})
     if args.json:
-        print_json([{**r.to_dict(), "literature": str(f) if f else None} for r, f in rows])
+        print_json({"study": study.name, "store": str(args.store), "secrets": str(secrets), "runs": args.runs,
+                    "seed": args.seed, "strategies": rows})
         return 0
-    table = Table(title=f"{game}: every secret, tie rule 'first' (deterministic strategies are exact)")
+    title = f"{game}: {'every secret' if secrets.kind == 'all' else str(secrets)}" + \
+        (", tie rule 'first' (deterministic strategies are exact)" if secrets.kind == "all" else "")
+    table = Table(title=title)
     for col, justify in (("strategy", "left"), ("first", "left"), ("L", "right"), ("mean", "right"),
                          ("worst", "right"), ("seconds", "right"), ("literature", "left")):
         table.add_column(col, justify=justify)
-    for r, f in rows:
-        first = game.format(r.tree.root.guess) if r.tree is not None else "random"
-        mean = f"{r.mean:.4f}" if r.exact else f"{r.mean:.4f}±{r.stderr:.4f}"
-        table.add_row(r.strategy, first, str(r.total_guesses), mean, str(r.max), f"{r.seconds:.3f}",
-                      str(f) if f else "")
+    for r in rows:
+        mean = f"{r['mean']:.4f}" if r["exact"] else f"{r['mean']:.4f}±{r['stderr']:.4f}"
+        table.add_row(r["strategy"], r["first"], str(r["total_guesses"]), mean, str(r["max"]), f"{r['seconds']:.3f}",
+                      r["literature"] or "")
     out.print(table)
-    if any(not r.exact for r, _ in rows):
-        seeds = {r.seed for r, _ in rows if not r.exact}
-        out.print(f"random strategies: {args.runs} run(s) over every secret, seed {', '.join(map(str, seeds))}")
+    if any(not r["exact"] for r in rows):
+        out.print(f"random strategies: {args.runs} run(s) over {secrets} secrets, seed {args.seed}")
+    out.print(f"stored as study {study.name} in {args.store} ('mmlab report {study.name}' for every table)")
     return 0
 
 
@@ -358,6 +380,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strategies", help="comma-separated strategy specs (default: every exhaustive one and random)")
     p.add_argument("--runs", type=_count, default=1, help="games per secret for random strategies (default 1)")
     p.add_argument("--seed", type=_seed, default=0, help="seed of random strategies (default 0)")
+    p.add_argument("--secrets", default="all", help="'all' (default) or N: a random sample of N secrets")
+    add_store_args(p)
+    add_execution_args(p)
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
     p = command("eval", "evaluate one strategy over every secret (exact for deterministic strategies)", cmd_eval)
@@ -412,6 +437,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="singley: the thesis's protocol, 5 runs over every secret (20 000 secrets at 7x8); long")
     p.add_argument("--seed", type=_int_at_least(0, "--seed"), default=2005, help="singley: seed of the tabu runs")
     p.add_argument("--json", action="store_true", help="print JSON")
+
+    add_study_commands(command)
 
     p = command("strategies", "list every strategy with its parameters, defaults and source", cmd_strategies)
     p.add_argument("--json", action="store_true", help="print JSON")

@@ -18,6 +18,7 @@ import numpy as np
 from mmlab.errors import BadArgument
 from mmlab.game import Game
 from mmlab.experiments.playout import play_game
+from mmlab.experiments.secret_sets import SecretSet
 from mmlab.strategies import Strategy, make_strategy
 from mmlab.trees import DecisionTree
 
@@ -120,16 +121,9 @@ class Evaluation:
 
 def choose_secrets(game: Game, secrets: str | int, seed: int) -> tuple[np.ndarray, str]:
     """``"all"`` codes, or a sample of ``N`` distinct codes drawn with ``seed``."""
-    if secrets == "all" or (isinstance(secrets, int) and secrets >= game.n_codes):
-        game.require_enumerable("evaluating over all secrets")
-        return np.arange(game.n_codes, dtype=np.int64), "all"
-    n = int(secrets)
-    rng = np.random.default_rng([seed, 0x5EC])
-    if game.enumerable:
-        chosen = np.sort(rng.choice(game.n_codes, size=n, replace=False)).astype(np.int64)
-    else:
-        chosen = np.sort(rng.integers(0, game.n_codes, size=n, dtype=np.int64))
-    return chosen, f"sample of {n}"
+    if secrets == "all" or (isinstance(secrets, int) and game.enumerable and secrets >= game.n_codes):
+        return SecretSet("all").draw(game, seed), "all"
+    return SecretSet.parse(int(secrets)).draw(game, seed), f"sample of {int(secrets)}"
 
 
 def evaluate(

@@ -1,0 +1,216 @@
+"""The experiment commands: ``run`` a study file, ``report`` it, ``export`` its rows, list the
+``studies`` of a store, ``forget`` one."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+from rich.table import Table
+
+from mmlab.cli.output import err, out, print_json, progress
+from mmlab.experiments.labels import label
+from mmlab.experiments.report import PER_MOVE, Report, build_report, to_html
+from mmlab.experiments.runner import RunSummary, run_study
+from mmlab.experiments.store import DEFAULT_STORE, Store
+from mmlab.experiments.study import Study
+
+
+def add_store_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--store", default=DEFAULT_STORE, metavar="PATH",
+                   help=f"the DuckDB results file (default {DEFAULT_STORE} in the working directory)")
+
+
+def add_execution_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--jobs", type=int, metavar="N", help="local worker processes (default: every core; 1 plays "
+                                                          "in this process)")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                   help="run on this Dask cluster instead; this process alone writes the store")
+
+
+def execute(study: Study, args: argparse.Namespace) -> RunSummary:
+    """Run ``study`` with a progress bar (games done, rate, time left) and report what was done."""
+    store = Store(args.store)
+    with progress(f"{study.name}", study.n_games) as update:
+        summary = run_study(study, store, jobs=args.jobs, scheduler=args.scheduler,
+                            on_progress=lambda done, total: update(done, total))
+    if summary.played:
+        rate = summary.played / summary.seconds if summary.seconds else math.inf
+        err.print(f"{study.name}: played {summary.played} games in {summary.seconds:.1f} s ({rate:.0f} games/s) "
+                  f"on {summary.scheduler}; {summary.skipped} were already stored in {store.path}")
+    else:
+        err.print(f"{study.name}: all {summary.skipped} games already stored in {store.path}")
+    return summary
+
+
+# --------------------------------------------------------------------------------- commands
+def cmd_run(args: argparse.Namespace) -> int:
+    study = Study.load(args.study)
+    execute(study, args)
+    report = build_report(Store(args.store), study.name)
+    if args.json:
+        print_json(report_json(report))
+    else:
+        print_summary(report)
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    store = Store(args.store)
+    name = Study.load(args.study).name if args.study.endswith(".toml") else args.study
+    report = build_report(store, name)
+    figures = None
+    if args.html or args.plots:
+        from mmlab.experiments.plots import figures_for, save
+
+        figures = figures_for(report.games, report.moves, strategies=list(report.study.strategies))
+        if args.plots:
+            folder = Path(args.plots)
+            folder.mkdir(parents=True, exist_ok=True)
+            written = [p for key, fig in figures.items() for p in save(fig, folder / f"{name}-{key}")]
+            err.print(f"wrote {len(written)} plot files to {folder}")
+    if args.html:
+        Path(args.html).write_text(to_html(report, figures))
+        err.print(f"wrote {args.html}")
+    if args.json:
+        print_json(report_json(report))
+        return 0
+    print_summary(report)
+    print_details(report, args.moves)
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    store = Store(args.store)
+    path = store.export(args.study, args.output, args.table)
+    err.print(f"wrote the {args.table} of {args.study} to {path}")
+    return 0
+
+
+def cmd_studies(args: argparse.Namespace) -> int:
+    frame = Store(args.store).studies()
+    if args.json:
+        print_json(json.loads(frame.to_json(orient="records", date_format="iso")))
+        return 0
+    table = Table(title=f"studies in {args.store}")
+    for column in ("study", "games", "strategies", "created", "description"):
+        table.add_column(column)
+    for row in frame.itertuples(index=False):
+        table.add_row(row.study, str(row.games), str(row.strategies), str(row.created)[:19], row.description or "")
+    out.print(table)
+    return 0
+
+
+def cmd_forget(args: argparse.Namespace) -> int:
+    store = Store(args.store)
+    store.study(args.study)  # refuses an unknown name
+    n = store.forget(args.study)
+    err.print(f"deleted study {args.study} and its {n} games from {store.path}")
+    return 0
+
+
+# --------------------------------------------------------------------------------- printing
+def labels(specs: list[str]) -> dict[str, str]:
+    return {s: label(s, specs) for s in specs}
+
+
+def print_summary(report: Report) -> None:
+    study = report.study
+    short = labels(list(study.strategies))
+    for size in study.sizes:
+        part = report.summary[report.summary["size"] == size]
+        table = Table(title=f"{study.name}: {size}, secrets {study.secrets}, {study.runs} run(s), seed {study.seed}")
+        for column in ("strategy", "games", "mean ± s.e.", "median", "max", "total", "evaluations", "ms/game"):
+            table.add_column(column, justify="left" if column == "strategy" else "right")
+        for row in part.itertuples(index=False):
+            table.add_row(short[row.strategy], str(row.games), f"{row.mean:.4f} ± {row.stderr:.4f}", f"{row.median:g}",
+                          str(row.max), str(row.total), f"{row.evaluations_mean:.1f}",
+                          f"{1000 * row.seconds_per_game:.2f}")
+        out.print(table)
+    missing = report.expected_games - len(report.games)
+    if missing:
+        out.print(f"{missing} of {report.expected_games} games not played yet: 'mmlab run' the study file again")
+    if any(":" in s for s in study.strategies):
+        out.print("strategies: " + "; ".join(f"{short[s]} = {s}" for s in study.strategies if short[s] != s))
+
+
+def print_details(report: Report, last_move: int) -> None:
+    study = report.study
+    short = labels(list(study.strategies))
+    if not report.histogram.empty:
+        table = Table(title="games per number of guesses")
+        table.add_column("size")
+        table.add_column("strategy")
+        for guesses in report.histogram.columns:
+            table.add_column(str(guesses), justify="right")
+        for (size, strategy), row in report.histogram.iterrows():
+            table.add_row(size, short[strategy], *(str(v) for v in row))
+        out.print(table)
+    if report.tests:
+        table = Table(title="paired Wilcoxon signed-rank tests on the same games (first minus second)")
+        for column in ("size", "first", "second", "games", "mean difference", "p-value"):
+            table.add_column(column, justify="right" if column in ("games", "mean difference", "p-value") else "left")
+        for t in report.tests:
+            table.add_row(t.size, short[t.first], short[t.second], str(t.games), f"{t.mean_difference:+.4f}",
+                          f"{t.p_value:.4g}")
+        out.print(table)
+    for column, title in PER_MOVE.items():
+        if not report.has_per_move(column):
+            continue
+        for size in study.sizes:
+            frame = report.per_move_table(size, column, last_move)
+            table = Table(title=f"{size}: {title}")
+            table.add_column("move", justify="right")
+            for strategy in frame.columns:
+                table.add_column(short[strategy], justify="right")
+            for move, row in frame.iterrows():
+                table.add_row(str(move), *("" if pd.isna(v) else f"{v:.4g}" for v in row))
+            out.print(table)
+
+
+def report_json(report: Report) -> dict:
+    return {
+        "study": report.study.definition(),
+        "games_stored": len(report.games),
+        "games_expected": report.expected_games,
+        "summary": json.loads(report.summary.to_json(orient="records")),
+        "histogram": {f"{size} {strategy}": {str(k): int(v) for k, v in row.items() if v}
+                      for (size, strategy), row in report.histogram.iterrows()},
+        "wilcoxon": [t.__dict__ for t in report.tests],
+        "per_move": json.loads(report.per_move.to_json(orient="records")),
+    }
+
+
+def add_commands(command) -> None:
+    """Register the experiment commands with the parser's ``command(name, help, func)``."""
+    p = command("run", "run a study file (strategies x sizes x secrets x runs) into the results store", cmd_run)
+    p.add_argument("study", help="the study file, e.g. studies/merelo-4x6.toml")
+    add_store_args(p)
+    add_execution_args(p)
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+
+    p = command("report", "print a stored study's tables in the papers' layout (and plots, HTML)", cmd_report)
+    p.add_argument("study", help="the study's name, or its file")
+    add_store_args(p)
+    p.add_argument("--html", metavar="PATH", help="also write one self-contained HTML page with tables and plots")
+    p.add_argument("--plots", metavar="DIR", help="also write the plots as PNG and SVG into this folder")
+    p.add_argument("--moves", type=int, default=8, help="per-move tables up to this move (default 8)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = command("export", "write a stored study's games, moves or runs to CSV or Parquet", cmd_export)
+    p.add_argument("study", help="the study's name")
+    p.add_argument("output", help="the file to write: .csv or .parquet")
+    p.add_argument("--table", choices=("games", "moves", "runs"), default="games", help="which rows (default games)")
+    add_store_args(p)
+
+    p = command("studies", "list the studies in a results store", cmd_studies)
+    add_store_args(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = command("forget", "delete a study and all its rows from a results store", cmd_forget)
+    p.add_argument("study", help="the study's name")
+    add_store_args(p)
+

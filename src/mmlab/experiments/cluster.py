@@ -1,0 +1,36 @@
+"""Playing a study's chunks on a Dask distributed cluster through its futures interface.
+
+The coordinator (the process that called ``run_study``) submits the chunks and alone writes the
+store; workers only play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pandas as pd
+
+from mmlab.errors import BadArgument
+from mmlab.experiments.chunk import Chunk, play_chunk
+
+
+def on_dask(chunks: list[Chunk], scheduler: str, setup: Callable[[], None]) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
+    try:
+        from distributed import Client, as_completed as dask_completed
+    except ImportError:  # pragma: no cover - distributed is a dependency
+        raise BadArgument("running on a Dask cluster needs the 'distributed' package") from None
+    try:
+        client = Client(scheduler, timeout="20s")
+    except (OSError, TimeoutError) as e:
+        raise BadArgument(f"cannot reach a Dask scheduler at {scheduler!r}: {e}") from None
+    try:
+        client.run(setup)
+        futures = client.map(play_chunk, chunks, pure=False)
+        try:
+            for future in dask_completed(futures):
+                yield future.result()
+        except BaseException:
+            client.cancel(futures)
+            raise
+    finally:
+        client.close()

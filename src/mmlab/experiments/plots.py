@@ -1,0 +1,333 @@
+"""Figures of a study's results: Merelo et al.'s (004) per-game and per-move plots, Singley's (003) sweeps.
+
+Each function takes the frames of ``Store.games(study)`` / ``Store.moves(study)`` and returns a
+``matplotlib.figure.Figure`` drawn on its own Agg canvas, never through pyplot, so figures can be
+made from threads and without a display. A study with several sizes gets one panel per size.
+
+>>> games = pd.DataFrame({"strategy": ["knuth"] * 3 + ["random"] * 3, "size": "4x6",
+...                       "run": 0, "slot": [0, 1, 2] * 2, "guesses": [4, 5, 5, 4, 6, 6], "won": True})
+>>> figure = guesses_histogram(games)
+>>> [line.get_ydata().tolist() for line in figure.axes[0].lines]   # games per number of guesses 4..6
+[[1, 2, 0], [1, 0, 2]]
+>>> sorted(figures_for(games))
+['guesses', 'wins-difference']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+from mmlab.errors import BadArgument
+from mmlab.experiments.labels import label
+
+__all__ = [
+    "consistent_per_move",
+    "draw_chance_per_move",
+    "figures_for",
+    "guesses_histogram",
+    "label",
+    "save",
+    "secret_in_top_per_move",
+    "sweep",
+    "wins_difference",
+]
+
+_SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
+_LINESTYLES = ("-", "--", ":", "-.")
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+_PER_MOVE_X = "move (averaged over the games still playing at that move)"
+
+
+# ---------------------------------------------------------------------- labels and layout
+def _size_key(size: str) -> tuple[int, int, str]:
+    pegs, colours = _pegs_colours(size)
+    return pegs, colours, size
+
+
+def _pegs_colours(size: str) -> tuple[int, int]:
+    m = _SIZE.match(str(size))
+    if not m:
+        raise BadArgument(f"cannot read the size {size!r} in the results: expected PEGSxCOLOURS such as 4x6")
+    return int(m.group(1)), int(m.group(2))
+
+
+def _check(frame: pd.DataFrame | None, columns: Sequence[str], what: str) -> pd.DataFrame:
+    if frame is None or frame.empty:
+        raise BadArgument(f"there are no {what} to plot: run the study first (mmlab run)")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise BadArgument(f"the {what} frame lacks the column(s) {', '.join(missing)}; "
+                          f"pass Store.{what}(study)")
+    return frame
+
+
+def _new_figure(panels: int, width: float = 5.0, height: float = 3.8) -> tuple[Figure, list[Axes]]:
+    """A figure on its own Agg canvas (no pyplot) with ``panels`` axes side by side."""
+    figure = Figure(figsize=(width * panels, height), layout="constrained")
+    FigureCanvasAgg(figure)
+    axes = figure.subplots(1, panels, squeeze=False)[0]
+    return figure, list(axes)
+
+
+def _styles(specs: Iterable[str]) -> dict[str, dict]:
+    """A fixed colour, line style and marker per strategy, the same in every figure of a study."""
+    styles = {}
+    for i, spec in enumerate(sorted(dict.fromkeys(specs))):
+        styles[spec] = {"color": f"C{i % 10}", "linestyle": _LINESTYLES[i % len(_LINESTYLES)],
+                        "marker": _MARKERS[i % len(_MARKERS)]}
+    return styles
+
+
+def _sizes(frame: pd.DataFrame) -> list[str]:
+    return sorted(pd.unique(frame["size"]), key=_size_key)
+
+
+def _numeric(series: pd.Series) -> pd.Series:
+    """Numbers with missing values as NaN, whatever dtype the store gave (Int64, boolean, object)."""
+    if pd.api.types.is_bool_dtype(series.dtype):
+        series = series.astype("Float64")
+    return pd.to_numeric(series, errors="coerce").astype("float64")
+
+
+# ---------------------------------------------------------------------- 004: games
+def guesses_histogram(games: pd.DataFrame) -> Figure:
+    """Games won per number of guesses, one line per strategy, one panel per size (004 Fig. 1).
+
+    Lost games (a study's ``max_guesses`` reached) are left out and counted in the legend.
+    """
+    games = _check(games, ["strategy", "size", "guesses", "won"], "games")
+    specs = list(pd.unique(games["strategy"]))
+    styles = _styles(specs)
+    sizes = _sizes(games)
+    figure, axes = _new_figure(len(sizes))
+    for ax, size in zip(axes, sizes):
+        here = games[games["size"] == size]
+        won = here[here["won"].astype(bool)]
+        if won.empty:
+            ax.set_title(f"{size}: no game won")
+            continue
+        ks = np.arange(int(won["guesses"].min()), int(won["guesses"].max()) + 1)
+        for spec in pd.unique(here["strategy"]):
+            mine = here[here["strategy"] == spec]
+            counts = mine.loc[mine["won"].astype(bool), "guesses"].value_counts().reindex(ks, fill_value=0)
+            lost = int((~mine["won"].astype(bool)).sum())
+            text = label(spec, specs) + (f" ({lost} lost)" if lost else "")
+            ax.plot(ks, counts.to_numpy(), label=text, **styles[spec])
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("guesses to find the secret")
+        ax.set_ylabel("games")
+        ax.set_title(f"{size}: games per number of guesses")
+        ax.legend(fontsize="small")
+    return figure
+
+
+def wins_difference(games: pd.DataFrame, first: str, second: str, score: bool = False) -> Figure:
+    """Per move k, games ``first`` finished at move k minus games ``second`` finished at k (004 Fig. 2).
+
+    Only games both strategies played (same size, run and slot) count, so the bars sum to the
+    difference in games won. With ``score=True`` each bar is multiplied by k: the difference in
+    total guesses contributed by games finishing at that move (004 Fig. 3).
+    """
+    games = _check(games, ["strategy", "size", "run", "slot", "guesses", "won"], "games")
+    specs = list(pd.unique(games["strategy"]))
+    for spec in (first, second):
+        if spec not in specs:
+            raise BadArgument(f"no games of {spec!r} in the results; they hold {', '.join(specs)}")
+    if first == second:
+        raise BadArgument(f"wins_difference needs two different strategies, got {first!r} twice")
+    key = ["size", "run", "slot"]
+    a = games[games["strategy"] == first].set_index(key)
+    b = games[games["strategy"] == second].set_index(key)
+    common = a.index.intersection(b.index)
+    a, b = a.loc[common], b.loc[common]
+    sizes = sorted(pd.unique(common.get_level_values("size")), key=_size_key)
+    if not sizes:
+        raise BadArgument(f"{first!r} and {second!r} played no game in common (same size, run and slot)")
+    one, two = label(first, specs), label(second, specs)
+    figure, axes = _new_figure(len(sizes))
+    for ax, size in zip(axes, sizes):
+        ga, gb = a.xs(size, level="size"), b.xs(size, level="size")
+        fa = ga.loc[ga["won"].astype(bool), "guesses"].value_counts()
+        fb = gb.loc[gb["won"].astype(bool), "guesses"].value_counts()
+        ks = np.arange(1, int(max(fa.index.max() if len(fa) else 1, fb.index.max() if len(fb) else 1)) + 1)
+        diff = fa.reindex(ks, fill_value=0) - fb.reindex(ks, fill_value=0)
+        if score:
+            diff = diff * ks
+        values = diff.to_numpy()
+        ax.bar(ks, values, color=np.where(values >= 0, "C0", "C3"), edgecolor="black", linewidth=0.5)
+        ax.axhline(0, color="black", linewidth=0.8)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("move")
+        what = "guesses (games x move)" if score else "games finished at this move"
+        ax.set_ylabel(f"{what}:\n{one} minus {two}")
+        ax.set_title(f"{size}: {'score' if score else 'wins'} difference ({len(ga)} paired games)")
+    return figure
+
+
+# ---------------------------------------------------------------------- 004: moves
+def _per_move(moves: pd.DataFrame, column: str, ylabel: str, title: str, log: bool = False) -> Figure:
+    """Mean of ``column`` per move number, one line per strategy that recorded it, a panel per size."""
+    moves = _check(moves, ["strategy", "size", "move", column], "moves")
+    specs = list(pd.unique(moves["strategy"]))
+    styles = _styles(specs)
+    data = moves.assign(_value=_numeric(moves[column])).dropna(subset=["_value"])
+    if data.empty:
+        raise BadArgument(f"no strategy of these results recorded {column!r} (search strategies leave it unknown)")
+    sizes = _sizes(data)
+    figure, axes = _new_figure(len(sizes))
+    for ax, size in zip(axes, sizes):
+        here = data[data["size"] == size]
+        for spec in pd.unique(here["strategy"]):
+            means = here[here["strategy"] == spec].groupby("move")["_value"].mean().sort_index()
+            ax.plot(means.index.to_numpy(), means.to_numpy(), label=label(spec, specs), **styles[spec])
+        if log:
+            ax.set_yscale("log")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel(_PER_MOVE_X)
+        ax.set_ylabel(ylabel)
+        ax.set_title(f"{size}: {title}")
+        ax.legend(fontsize="small")
+    return figure
+
+
+def consistent_per_move(moves: pd.DataFrame) -> Figure:
+    """Mean size of the consistent set before each move, per strategy, log scale (004 Fig. 4).
+
+    Means are over the games still playing at that move; strategies that do not enumerate the
+    set (NA) are left out.
+    """
+    return _per_move(moves, "consistent", "mean consistent codes before the move", "consistent set", log=True)
+
+
+def secret_in_top_per_move(moves: pd.DataFrame) -> Figure:
+    """Share of moves whose top scorers held the secret, per move and strategy (004 Fig. 5).
+
+    Shares are over the games still playing at that move.
+    """
+    return _per_move(moves, "secret_in_top", "share of games with the secret\namong the top scorers",
+                     "secret among the top scorers")
+
+
+def draw_chance_per_move(moves: pd.DataFrame) -> Figure:
+    """Mean chance that the move drew the secret (1/top scorers, or 0), per move and strategy (004 Fig. 6).
+
+    Means are over the games still playing at that move.
+    """
+    return _per_move(moves, "chance", "mean chance of drawing the secret", "chance of drawing the secret")
+
+
+# ---------------------------------------------------------------------- 003: sweeps
+def sweep(games: pd.DataFrame, by: str = "colours", stat: str = "mean") -> Figure:
+    """Mean (± standard error) or max guesses against colours or pegs, a line per strategy (003 Figs. 6-1..6-8).
+
+    The other dimension stays fixed along a line; when the sizes hold several values of it (say
+    4x6..4x10 and 3x8..7x8), each value with two sizes or more gets its own line, labelled ``n=4``.
+    """
+    if by not in ("colours", "pegs"):
+        raise BadArgument(f"sweep by {by!r}: choose 'colours' or 'pegs'")
+    if stat not in ("mean", "max"):
+        raise BadArgument(f"sweep statistic {stat!r}: choose 'mean' or 'max'")
+    games = _check(games, ["strategy", "size", "guesses"], "games")
+    fixed = "pegs" if by == "colours" else "colours"
+    symbol = {"pegs": "n", "colours": "m"}
+    parsed = pd.DataFrame([_pegs_colours(s) for s in games["size"]], columns=["pegs", "colours"], index=games.index)
+    data = pd.concat([games[["strategy", "guesses"]], parsed], axis=1)
+    spans = data.groupby(fixed)[by].nunique()
+    keep = spans[spans >= 2].index if (spans >= 2).any() else spans.index
+    data = data[data[fixed].isin(keep)]
+    specs = list(pd.unique(games["strategy"]))
+    styles = _styles(specs)
+    figure, (ax,) = _new_figure(1, width=6.0, height=4.2)
+    for spec in pd.unique(data["strategy"]):
+        for value in sorted(pd.unique(data.loc[data["strategy"] == spec, fixed])):
+            mine = data[(data["strategy"] == spec) & (data[fixed] == value)]
+            grouped = mine.groupby(by)["guesses"]
+            text = label(spec, specs) + (f" ({symbol[fixed]}={value})" if len(keep) > 1 else "")
+            style = styles[spec]
+            if stat == "mean":
+                means = grouped.mean()
+                sem = grouped.std(ddof=1) / np.sqrt(grouped.count())
+                ax.errorbar(means.index.to_numpy(), means.to_numpy(), yerr=sem.fillna(0).to_numpy(),
+                            capsize=3, label=text, **style)
+            else:
+                peaks = grouped.max()
+                ax.plot(peaks.index.to_numpy(), peaks.to_numpy(), label=text, **style)
+    values = sorted(pd.unique(data[by]))
+    ax.set_xticks(values)
+    ax.set_xlabel("number of colours (m)" if by == "colours" else "number of pegs (n)")
+    ax.set_ylabel("mean guesses (± standard error)" if stat == "mean" else "maximum guesses")
+    held = ", ".join(f"{symbol[fixed]} = {v}" for v in keep)
+    ax.set_title(f"{stat} guesses against {by} ({held})")
+    ax.legend(fontsize="small")
+    return figure
+
+
+# ---------------------------------------------------------------------- output
+def save(figure: Figure, path_stem: str | Path, formats: Sequence[str] = ("png", "svg")) -> list[Path]:
+    """Write ``figure`` as ``path_stem.png``, ``path_stem.svg``, ... and return the paths written.
+
+    SVG files carry no date, so the same results give the same file.
+    """
+    stem = Path(path_stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    if figure.canvas is None or not isinstance(figure.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(figure)
+    supported = figure.canvas.get_supported_filetypes()
+    written = []
+    for fmt in formats:
+        fmt = fmt.lower().lstrip(".")
+        if fmt not in supported:
+            raise BadArgument(f"cannot write a figure as {fmt!r}: choose among {', '.join(sorted(supported))}")
+        path = stem.parent / f"{stem.name}.{fmt}"
+        metadata = {"Date": None} if fmt == "svg" else None
+        figure.savefig(path, format=fmt, metadata=metadata, dpi=150 if fmt == "png" else "figure")
+        written.append(path)
+    return written
+
+
+def _recorded(moves: pd.DataFrame | None, column: str) -> bool:
+    return moves is not None and not moves.empty and column in moves and _numeric(moves[column]).notna().any()
+
+
+def _varies_alone(games: pd.DataFrame, by: str) -> bool:
+    """Whether two sizes or more differ only in ``by`` (pegs or colours)."""
+    sizes = pd.DataFrame([_pegs_colours(s) for s in pd.unique(games["size"])], columns=["pegs", "colours"])
+    fixed = "pegs" if by == "colours" else "colours"
+    return bool((sizes.groupby(fixed)[by].nunique() >= 2).any())
+
+
+def figures_for(games: pd.DataFrame, moves: pd.DataFrame | None = None,
+                strategies: Sequence[str] | None = None) -> dict[str, Figure]:
+    """The figures that make sense for a study, by name (a file stem for ``save``).
+
+    ``guesses`` always; ``wins-difference`` between the first two ``strategies`` (default: in the
+    order of ``games``); ``consistent``, ``secret-in-top`` and ``draw-chance`` when some strategy
+    recorded them; ``sweep-colours-mean`` / ``-max`` and ``sweep-pegs-mean`` / ``-max`` when two
+    sizes or more differ in that dimension alone.
+    """
+    games = _check(games, ["strategy", "size", "guesses", "won"], "games")
+    present = list(pd.unique(games["strategy"]))
+    order = [s for s in (strategies or present) if s in present]
+    makers: dict[str, Callable[[], Figure]] = {"guesses": lambda: guesses_histogram(games)}
+    if len(order) >= 2:
+        makers["wins-difference"] = lambda: wins_difference(games, order[0], order[1])
+    for name, column, make in (("consistent", "consistent", consistent_per_move),
+                               ("secret-in-top", "secret_in_top", secret_in_top_per_move),
+                               ("draw-chance", "chance", draw_chance_per_move)):
+        if _recorded(moves, column):
+            makers[name] = lambda make=make: make(moves)
+    for by in ("colours", "pegs"):
+        if _varies_alone(games, by):
+            for stat in ("mean", "max"):
+                makers[f"sweep-{by}-{stat}"] = lambda by=by, stat=stat: sweep(games, by, stat)
+    return {name: make() for name, make in makers.items()}
+

@@ -1,0 +1,124 @@
+"""The report of a stored study: its tables (summary, histogram, paired tests, per-move figures)
+as frames, and as one self-contained HTML page with the plots inlined.
+
+>>> import tempfile, os
+>>> from mmlab.experiments.study import Study
+>>> from mmlab.experiments.runner import run_study
+>>> store = Store(os.path.join(tempfile.mkdtemp(), "r.duckdb"))
+>>> _ = run_study(Study("demo", ("3x3",), ("knuth", "random"), seed=1), store, jobs=1)
+>>> report = build_report(store, "demo")
+>>> list(report.summary["strategy"]), int(report.summary["total"].iloc[0])
+(['knuth', 'random'], 74)
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from dataclasses import dataclass
+
+import pandas as pd
+
+from mmlab.experiments import stats
+from mmlab.experiments.store import Store
+from mmlab.experiments.study import Study
+
+PER_MOVE = {
+    "consistent": "mean size of the consistent set before the move (004 Tables 4, 8, 13)",
+    "secret_in_top": "share of moves whose top scorers held the secret (004 Tables 5, 10)",
+    "chance": "mean probability of playing the secret at the move (004 Figs. 6, 12, 17)",
+    "top_size": "mean number of top scorers the move was drawn from (004 Table 10)",
+}
+
+
+@dataclass
+class Report:
+    """Everything ``mmlab report`` prints, as frames in the study's strategy order."""
+
+    study: Study
+    games: pd.DataFrame
+    moves: pd.DataFrame
+    summary: pd.DataFrame
+    histogram: pd.DataFrame
+    tests: list[stats.PairedTest]
+    per_move: pd.DataFrame
+    runs: pd.DataFrame
+
+    @property
+    def expected_games(self) -> int:
+        return self.study.n_games
+
+    def per_move_table(self, size: str, column: str, last_move: int | None = None) -> pd.DataFrame:
+        """One per-move figure as the papers print it: a row per move, a column per strategy."""
+        part = self.per_move[self.per_move["size"] == size]
+        table = part.pivot(index="move", columns="strategy", values=column)
+        table = table.reindex(columns=[s for s in self.study.strategies if s in table.columns])
+        if last_move is not None:
+            table = table.loc[table.index <= last_move]
+        return table
+
+    def has_per_move(self, column: str) -> bool:
+        return bool(self.moves[column].notna().any()) if column in self.moves else False
+
+
+def build_report(store: Store, name: str) -> Report:
+    """Read study ``name`` from ``store`` and compute its tables."""
+    study = store.study(name)
+    games, moves = store.games(name), store.moves(name)
+    order = {s: i for i, s in enumerate(study.strategies)}
+    sizes = {s: i for i, s in enumerate(study.sizes)}
+
+    def ordered(frame: pd.DataFrame, extra: list[str]) -> pd.DataFrame:
+        if frame.empty:
+            return frame
+        keys = frame["size"].map(sizes).astype(int) * 10**6 + frame["strategy"].map(order).astype(int)
+        return frame.assign(_k=keys).sort_values(["_k", *extra], kind="stable").drop(columns="_k").reset_index(drop=True)
+
+    games = ordered(games, ["run", "slot"])
+    moves = ordered(moves, ["run", "slot", "move"])
+    per_move = ordered(stats.per_move(moves), ["move"]) if not moves.empty else stats.per_move(moves)
+    return Report(study, games, moves, stats.summary(games), stats.histogram(games) if not games.empty else
+                  pd.DataFrame(), stats.pairwise(games) if not games.empty else [], per_move, store.runs(name))
+
+
+def to_html(report: Report, figures: dict | None = None) -> str:
+    """One self-contained page: the tables, and the figures inlined as SVG."""
+    study = report.study
+    parts = [f"<h1>{html.escape(study.name)}</h1>"]
+    if study.description:
+        parts.append(f"<p>{html.escape(study.description)}</p>")
+    parts.append("<p>" + html.escape(
+        f"sizes {', '.join(study.sizes)}; secrets {study.secrets}; runs {study.runs}; seed {study.seed}; "
+        f"{len(report.games)} of {report.expected_games} games stored") + "</p>")
+    parts.append("<h2>Guesses</h2>" + _table(report.summary.round(4)))
+    if not report.histogram.empty:
+        parts.append("<h2>Games per number of guesses</h2>" + _table(report.histogram.reset_index()))
+    if report.tests:
+        rows = pd.DataFrame([{"size": t.size, "first": t.first, "second": t.second, "games": t.games,
+                              "mean difference": round(t.mean_difference, 4), "p (Wilcoxon, paired)":
+                              f"{t.p_value:.4g}"} for t in report.tests])
+        parts.append("<h2>Paired Wilcoxon signed-rank tests</h2>" + _table(rows))
+    for column, title in PER_MOVE.items():
+        if report.has_per_move(column):
+            for size in study.sizes:
+                table = report.per_move_table(size, column).round(4)
+                parts.append(f"<h2>{html.escape(title)}, {size}</h2>" + _table(table.reset_index()))
+    for name, figure in (figures or {}).items():
+        buffer = io.StringIO()
+        figure.savefig(buffer, format="svg", bbox_inches="tight")
+        svg = buffer.getvalue()
+        svg = svg[svg.index("<svg"):]
+        parts.append(f"<h2>{html.escape(name)}</h2><figure>{svg}</figure>")
+    if not report.runs.empty:
+        runs = report.runs[["run_id", "started", "finished", "mmlab_version", "git_revision", "scheduler",
+                            "games_written"]]
+        parts.append("<h2>Runs</h2>" + _table(runs))
+    style = ("body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em}"
+             "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.2em .5em;"
+             "text-align:right}th{background:#eee}figure{margin:1em 0}svg{max-width:100%;height:auto}")
+    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(study.name)} - mmlab"
+            f"</title><style>{style}</style></head><body>{''.join(parts)}</body></html>")
+
+
+def _table(frame: pd.DataFrame) -> str:
+    return frame.to_html(index=False, border=0, na_rep="", escape=True)

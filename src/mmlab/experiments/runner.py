@@ -1,0 +1,204 @@
+"""Run a study: split it into chunks, play them on local processes or a Dask cluster, and write
+each finished chunk to the store from this process alone. Games already stored are skipped, so
+a study that was stopped (even killed) continues where it stopped.
+
+>>> import tempfile, os
+>>> from mmlab.experiments.study import Study
+>>> study = Study("demo", ("3x3",), ("knuth", "random"), runs=2, seed=1)
+>>> store = Store(os.path.join(tempfile.mkdtemp(), "r.duckdb"))
+>>> run_study(study, store, jobs=1).played
+108
+>>> run_study(study, store, jobs=1).played   # already done: nothing to play
+0
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+
+import multiprocessing
+import pandas as pd
+
+import mmlab
+from mmlab.errors import BadArgument
+from mmlab.experiments.chunk import Chunk, play_chunk
+from mmlab.experiments.cluster import on_dask
+from mmlab.experiments.store import Store
+from mmlab.experiments.study import Study
+
+FLUSH_SECONDS = 2.0  # write finished games at least this often
+PROBE_SECONDS = 1.0  # play this long here before deciding whether worker processes pay off
+POOL_WORTH_SECONDS = 5.0  # start them when the rest of the study would take longer than this here
+
+
+@dataclass
+class RunSummary:
+    """What one call of ``run_study`` did."""
+
+    study: str
+    run_id: str
+    played: int
+    skipped: int
+    seconds: float
+    scheduler: str
+
+
+def plan_chunks(study: Study, done: set[tuple[str, str, int, int]], run_id: str,
+                chunk_games: int | None = None, workers: int = 1) -> list[Chunk]:
+    """The games of ``study`` not in ``done``, as chunks of one strategy and size each.
+
+    Chunks are small enough to spread over ``workers`` and to checkpoint often, large enough that
+    a worker spends its time playing.
+    """
+    chunks = []
+    for size in study.sizes:
+        game = study.game(size)
+        secrets = study.secrets.draw(game, study.seed)
+        for spec in study.strategies:
+            todo = [(run, slot, int(secret)) for run in range(study.runs) for slot, secret in enumerate(secrets)
+                    if (spec, size, run, slot) not in done]
+            if not todo:
+                continue
+            step = chunk_games or max(8, min(256, len(todo) // (8 * workers) or 1))
+            for i in range(0, len(todo), step):
+                chunks.append(Chunk(study.name, size, study.repeats, study.feedback, spec, study.seed,
+                                    study.max_guesses, tuple(todo[i:i + step]), run_id))
+    return _interleave(chunks)
+
+
+def _interleave(chunks: list[Chunk]) -> list[Chunk]:
+    """Round-robin over strategies and sizes, so early chunks show the whole study's pace."""
+    groups: dict[tuple[str, str], list[Chunk]] = {}
+    for chunk in chunks:
+        groups.setdefault((chunk.size, chunk.strategy), []).append(chunk)
+    lanes = list(groups.values())
+    return [lane[k] for k in range(max((len(lane) for lane in lanes), default=0)) for lane in lanes if k < len(lane)]
+
+
+def run_study(
+    study: Study,
+    store: Store,
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+    chunk_games: int | None = None,
+) -> RunSummary:
+    """Play every game of ``study`` not yet in ``store`` and store it.
+
+    ``jobs`` local worker processes (default: every core when the study is long enough to pay for
+    starting them, this process otherwise; 1 plays in this process), or the Dask
+    cluster whose scheduler listens at ``scheduler`` (``tcp://HOST:PORT``). ``on_progress(done,
+    total)`` counts games.
+    """
+    if jobs is not None and jobs < 1:
+        raise BadArgument(f"jobs must be at least 1, got {jobs}")
+    store.register(study)
+    done = store.done(study.name)
+    run_id = uuid.uuid4().hex[:12]
+    workers = jobs or os.cpu_count() or 1
+    chunks = plan_chunks(study, done, run_id, chunk_games, workers)
+    total = sum(len(c.games) for c in chunks)
+    start = time.perf_counter()
+    if not chunks:
+        return RunSummary(study.name, run_id, 0, len(done), 0.0, "")
+    planned = scheduler or (f"up to {workers} local processes" if workers > 1 else "this process")
+    store.start_run(run_id, study, run_metadata(planned))
+    where: list[str] = []
+    played = 0
+    pending: list[tuple[pd.DataFrame, pd.DataFrame]] = []
+    last_flush = time.monotonic()
+
+    def flush() -> None:
+        nonlocal pending, last_flush
+        if pending:
+            store.write(run_id, pd.concat([g for g, _ in pending]), pd.concat([m for _, m in pending]))
+            pending = []
+        last_flush = time.monotonic()
+
+    try:
+        for games, moves in _execute(chunks, workers, scheduler, jobs is None, where):
+            pending.append((games, moves))
+            played += len(games)
+            if time.monotonic() - last_flush >= FLUSH_SECONDS:
+                flush()
+            if on_progress is not None:
+                on_progress(played, total)
+    finally:
+        flush()  # keep every finished game, also when stopped by Ctrl-C or an error
+    store.finish_run(run_id)
+    return RunSummary(study.name, run_id, played, len(done), time.perf_counter() - start, " then ".join(where))
+
+
+def _execute(chunks: list[Chunk], workers: int, scheduler: str | None, adaptive: bool,
+             where: list[str]) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
+    """Finished chunks, in the order they finish; ``where`` gets where they were played.
+
+    ``adaptive``: play here first and start worker processes only when the rest would take longer
+    than starting them (a few seconds each).
+    """
+    if scheduler is not None:
+        where.append(f"the Dask cluster at {scheduler}")
+        yield from on_dask(chunks, scheduler, _single_threaded)
+        return
+    start, i = time.perf_counter(), 0
+    if adaptive or workers == 1:
+        total = sum(len(c.games) for c in chunks)
+        done = 0
+        while i < len(chunks):
+            elapsed = time.perf_counter() - start
+            if workers > 1 and elapsed >= PROBE_SECONDS and elapsed / done * (total - done) > POOL_WORTH_SECONDS:
+                break
+            if i == 0:
+                where.append("this process")
+            yield play_chunk(chunks[i])
+            done += len(chunks[i].games)
+            i += 1
+    if i == len(chunks):
+        return
+    where.append(f"{workers} local processes")
+    context = multiprocessing.get_context("spawn")  # numba's thread pools do not survive a fork
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_single_threaded) as pool:
+        futures = [pool.submit(play_chunk, chunk) for chunk in chunks[i:]]
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+
+
+def _single_threaded() -> None:
+    """Each worker process plays on one core: the processes share the machine."""
+    import numba
+
+    numba.set_num_threads(1)
+
+
+def run_metadata(scheduler: str) -> dict:
+    """Who ran the study, and where: mmlab version, git revision, machine."""
+    return {
+        "mmlab_version": mmlab.__version__,
+        "git_revision": _git_revision(),
+        "machine": {"node": platform.node(), "system": platform.platform(), "python": platform.python_version(),
+                    "processor": platform.processor() or platform.machine(), "cores": os.cpu_count()},
+        "scheduler": scheduler,
+    }
+
+
+def _git_revision() -> str | None:
+    root = Path(mmlab.__file__).resolve().parents[2]
+    try:
+        done = subprocess.run(["git", "-C", str(root), "describe", "--always", "--dirty"], capture_output=True,
+                              text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() or None

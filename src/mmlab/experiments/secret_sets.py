@@ -1,0 +1,90 @@
+"""Which secrets an experiment plays: every code, a random sample, an instance set, or a list.
+
+An instance set (004, section 4.2) has ``N`` codes where each code of the game appears at least
+once and none more than twice (``N`` between the number of codes and twice that); when ``N`` is
+below the number of codes it is a sample without repeats.
+
+>>> from mmlab.game import Game
+>>> game = Game.parse_size("2x3")
+>>> SecretSet.parse("instance:12").draw(game, seed=1).shape
+(12,)
+>>> str(SecretSet.parse("all"))
+'all'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from mmlab.errors import BadArgument
+from mmlab.game import Game
+
+
+@dataclass(frozen=True)
+class SecretSet:
+    """``kind`` is ``all``, ``sample`` (N distinct codes), ``instance`` (N codes, each once or
+    twice) or ``list`` (the given codes)."""
+
+    kind: str
+    n: int = 0
+    codes: tuple[str, ...] = ()
+
+    @staticmethod
+    def parse(value: str | int | list) -> "SecretSet":
+        """``"all"``, ``N`` or ``"sample:N"``, ``"instance:N"``, or a list of codes."""
+        if isinstance(value, list):
+            if not value or not all(isinstance(c, str) for c in value):
+                raise BadArgument("a list of secrets must hold codes as strings, e.g. [\"1234\", \"5566\"]")
+            return SecretSet("list", len(value), tuple(value))
+        if isinstance(value, bool):
+            raise BadArgument(f"secrets must be 'all', N, 'sample:N', 'instance:N' or a list of codes, got {value!r}")
+        if isinstance(value, int):
+            return SecretSet._count("sample", value)
+        text = str(value).strip()
+        if text == "all":
+            return SecretSet("all")
+        kind, _, number = text.partition(":")
+        if not number and kind.isdigit():
+            kind, number = "sample", kind
+        if kind not in ("sample", "instance") or not number.strip().isdigit():
+            raise BadArgument(f"secrets must be 'all', N, 'sample:N', 'instance:N' or a list of codes, got {value!r}")
+        return SecretSet._count(kind, int(number))
+
+    @staticmethod
+    def _count(kind: str, n: int) -> "SecretSet":
+        if n < 1:
+            raise BadArgument(f"the number of secrets must be at least 1, got {n}")
+        return SecretSet(kind, n)
+
+    def __str__(self) -> str:
+        if self.kind == "all":
+            return "all"
+        if self.kind == "list":
+            return "list of " + str(self.n)
+        return f"{self.kind}:{self.n}"
+
+    def draw(self, game: Game, seed: int) -> np.ndarray:
+        """The secrets' code indices, in playing order; the same for every strategy of a study."""
+        rng = np.random.default_rng([seed, 0x5EC])
+        if self.kind == "list":
+            return np.array([game.parse(c) for c in self.codes], dtype=np.int64)
+        if self.kind == "all":
+            game.require_enumerable("playing every secret")
+            return np.arange(game.n_codes, dtype=np.int64)
+        if not game.enumerable:
+            if self.kind == "instance":
+                raise BadArgument(f"an instance set holds every code of the game; {game} has {game.n_codes:.3g}: "
+                                  "use a sample instead")
+            return np.sort(rng.integers(0, game.n_codes, size=self.n, dtype=np.int64))
+        if self.kind == "sample" or self.n < game.n_codes:
+            if self.n > game.n_codes:
+                raise BadArgument(f"a sample of {self.n} distinct secrets is more than the {game.n_codes} codes of "
+                                  f"{game}: use 'all' or 'instance:{self.n}'")
+            return np.sort(rng.choice(game.n_codes, size=self.n, replace=False)).astype(np.int64)
+        if self.n > 2 * game.n_codes:
+            raise BadArgument(f"an instance set of {game} holds {game.n_codes} to {2 * game.n_codes} codes "
+                              f"(each at least once, none more than twice), got {self.n}")
+        twice = rng.choice(game.n_codes, size=self.n - game.n_codes, replace=False)
+        return np.sort(np.concatenate([np.arange(game.n_codes), twice])).astype(np.int64)

@@ -1,0 +1,121 @@
+"""Statistics of stored games: the papers' summary figures, paired Wilcoxon tests between
+strategies on the same games, and the per-move figures of 004 (Tables 4, 5, 8, 10, 13).
+
+>>> import pandas as pd
+>>> games = pd.DataFrame({"size": ["3x3"] * 4, "strategy": ["a", "a", "b", "b"], "run": 0,
+...                       "slot": [0, 1, 0, 1], "guesses": [3, 4, 3, 5], "evaluations": 0,
+...                       "seconds": 0.0, "known": [3, 4, 3, 5], "won": True})
+>>> summary(games)[["strategy", "games", "mean", "max"]].to_dict("records")
+[{'strategy': 'a', 'games': 2, 'mean': 3.5, 'max': 4}, {'strategy': 'b', 'games': 2, 'mean': 4.0, 'max': 5}]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from mmlab.errors import BadArgument
+
+KEY = ["size", "run", "slot"]  # one game of a study, played by every strategy
+
+
+def summary(games: pd.DataFrame) -> pd.DataFrame:
+    """Per size and strategy (in the order they appear): games, mean ± standard error, standard
+    deviation, median, max, total guesses, games lost, evaluations and seconds per game."""
+    rows = []
+    for (size, strategy), g in games.groupby(["size", "strategy"], sort=False):
+        guesses = g["guesses"].to_numpy()
+        n = guesses.shape[0]
+        std = float(guesses.std(ddof=1)) if n > 1 else 0.0
+        evaluations = g["evaluations"].to_numpy()
+        rows.append({
+            "size": size,
+            "strategy": strategy,
+            "games": n,
+            "mean": float(guesses.mean()),
+            "stderr": std / np.sqrt(n) if n > 1 else 0.0,
+            "std": std,
+            "median": float(np.median(guesses)),
+            "max": int(guesses.max()),
+            "total": int(guesses.sum()),
+            "lost": int((~g["won"].astype(bool)).sum()),
+            "known_mean": float(g["known"].mean()),
+            "evaluations_mean": float(evaluations.mean()),
+            "evaluations_std": float(evaluations.std(ddof=1)) if n > 1 else 0.0,
+            "evaluations_max": int(evaluations.max()),
+            "seconds_per_game": float(g["seconds"].mean()),
+        })
+    return pd.DataFrame(rows)
+
+
+def histogram(games: pd.DataFrame) -> pd.DataFrame:
+    """Games per number of guesses: one row per (size, strategy), one column per count."""
+    table = games.groupby(["size", "strategy", "guesses"], sort=False).size().unstack(fill_value=0)
+    return table.reindex(sorted(table.columns), axis=1)
+
+
+@dataclass(frozen=True)
+class PairedTest:
+    """A paired Wilcoxon signed-rank test of guesses between two strategies on the same games."""
+
+    size: str
+    first: str
+    second: str
+    games: int
+    mean_difference: float  # first minus second
+    statistic: float
+    p_value: float
+
+
+def wilcoxon(games: pd.DataFrame, first: str, second: str, size: str | None = None) -> PairedTest:
+    """Compare ``first`` and ``second`` game by game (same size, run and secret slot).
+
+    Games with equal guesses are dropped and the normal approximation is used with a continuity
+    correction, as R's ``wilcox.test(paired = TRUE)`` does with ties.
+    """
+    sizes = [size] if size is not None else list(dict.fromkeys(games["size"]))
+    if len(sizes) != 1:
+        raise BadArgument(f"the study has several sizes ({', '.join(sizes)}): name one")
+    g = games[games["size"] == sizes[0]]
+    a = g[g["strategy"] == first].set_index(KEY)["guesses"]
+    b = g[g["strategy"] == second].set_index(KEY)["guesses"]
+    for name, part in ((first, a), (second, b)):
+        if part.empty:
+            known = ", ".join(dict.fromkeys(g["strategy"]))
+            raise BadArgument(f"no games of {name!r} on {sizes[0]} (strategies: {known})")
+    joined = pd.concat([a.rename("a"), b.rename("b")], axis=1, join="inner")
+    diff = (joined["a"] - joined["b"]).to_numpy()
+    if not diff.any():
+        return PairedTest(sizes[0], first, second, len(diff), 0.0, 0.0, 1.0)
+    result = sps.wilcoxon(joined["a"], joined["b"], zero_method="wilcox", correction=True, method="approx")
+    return PairedTest(sizes[0], first, second, len(diff), float(diff.mean()), float(result.statistic),
+                      float(result.pvalue))
+
+
+def pairwise(games: pd.DataFrame) -> list[PairedTest]:
+    """Every pair of strategies, size by size."""
+    tests = []
+    for size in dict.fromkeys(games["size"]):
+        names = list(dict.fromkeys(games.loc[games["size"] == size, "strategy"]))
+        for i, first in enumerate(names):
+            for second in names[i + 1:]:
+                tests.append(wilcoxon(games, first, second, size))
+    return tests
+
+
+def per_move(moves: pd.DataFrame) -> pd.DataFrame:
+    """Per size, strategy and move number, over the games still playing at that move: how many,
+    the mean consistent-set size before the move, the mean number of top scorers, the share of
+    moves whose top scorers held the secret, and the mean chance of drawing it (004)."""
+    grouped = moves.groupby(["size", "strategy", "move"], sort=False)
+    table = grouped.agg(
+        games=("guess", "size"),
+        consistent=("consistent", "mean"),
+        top_size=("top_size", "mean"),
+        secret_in_top=("secret_in_top", "mean"),
+        chance=("chance", "mean"),
+    ).reset_index()
+    return table.sort_values(["size", "move"], kind="stable").reset_index(drop=True)

@@ -1,0 +1,229 @@
+"""The results store: an embedded DuckDB file with one row per game and one per move.
+
+Tables: ``studies`` (definition of each study), ``runs`` (who ran it, when, on what: mmlab version,
+git revision, machine, scheduler), ``games`` (study, strategy, size, run, slot, secret, guesses,
+evaluations, seconds, ...) and ``moves`` (the same key and the move number; the guess and its answer,
+the consistent-set size before it, the top scorers it was picked from and whether the secret was
+among them). A batch of games and their moves is written in one transaction, so a study killed at
+any moment keeps whole games only, and the primary keys refuse to count a game twice.
+
+The file is opened only while writing or reading, so two studies can share it: a writer that finds
+it locked waits (up to ``wait`` seconds) and then refuses with the holder's process id.
+
+>>> import tempfile, os
+>>> store = Store(os.path.join(tempfile.mkdtemp(), "results.duckdb"))
+>>> store.studies().empty
+True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+
+from mmlab.errors import StoreError
+from mmlab.experiments.study import Study
+
+DEFAULT_STORE = "mmlab-results.duckdb"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS studies (
+    study VARCHAR PRIMARY KEY, fingerprint VARCHAR NOT NULL, definition JSON NOT NULL,
+    source VARCHAR, description VARCHAR, created TIMESTAMP DEFAULT current_timestamp
+);
+CREATE TABLE IF NOT EXISTS runs (
+    run_id VARCHAR PRIMARY KEY, study VARCHAR NOT NULL, started TIMESTAMP NOT NULL, finished TIMESTAMP,
+    mmlab_version VARCHAR, git_revision VARCHAR, machine JSON, scheduler VARCHAR, parameters JSON,
+    games_written BIGINT DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS games (
+    study VARCHAR NOT NULL, strategy VARCHAR NOT NULL, size VARCHAR NOT NULL, run INTEGER NOT NULL,
+    slot INTEGER NOT NULL, secret VARCHAR NOT NULL, seed BIGINT NOT NULL, guesses INTEGER NOT NULL,
+    won BOOLEAN NOT NULL, known INTEGER NOT NULL, evaluations BIGINT NOT NULL, seconds DOUBLE NOT NULL,
+    run_id VARCHAR NOT NULL,
+    PRIMARY KEY (study, strategy, size, run, slot)
+);
+CREATE TABLE IF NOT EXISTS moves (
+    study VARCHAR NOT NULL, strategy VARCHAR NOT NULL, size VARCHAR NOT NULL, run INTEGER NOT NULL,
+    slot INTEGER NOT NULL, move INTEGER NOT NULL, guess VARCHAR NOT NULL, black INTEGER NOT NULL,
+    white INTEGER NOT NULL, consistent BIGINT, evaluations BIGINT NOT NULL, top_size BIGINT,
+    secret_in_top BOOLEAN, chance DOUBLE,
+    PRIMARY KEY (study, strategy, size, run, slot, move)
+);
+"""
+
+GAME_COLUMNS = ["study", "strategy", "size", "run", "slot", "secret", "seed", "guesses", "won", "known",
+                "evaluations", "seconds", "run_id"]
+MOVE_COLUMNS = ["study", "strategy", "size", "run", "slot", "move", "guess", "black", "white", "consistent",
+                "evaluations", "top_size", "secret_in_top", "chance"]
+
+
+class Store:
+    """A DuckDB results file (``mmlab-results.duckdb`` by default)."""
+
+    def __init__(self, path: str | Path = DEFAULT_STORE, wait: float = 120.0) -> None:
+        self.path = Path(path)
+        self.wait = wait
+
+    def __repr__(self) -> str:
+        return f"Store({str(self.path)!r})"
+
+    @contextmanager
+    def connect(self, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
+        """An open connection; waits while another process holds the file, then refuses."""
+        if read_only and not self.path.exists():
+            raise StoreError(f"there is no results store at {str(self.path)!r}: run a study first (mmlab run)")
+        deadline = time.monotonic() + self.wait
+        pause = 0.05
+        while True:
+            try:
+                con = duckdb.connect(str(self.path), read_only=read_only)
+                break
+            except duckdb.IOException as e:
+                if "lock" not in str(e).lower():
+                    raise StoreError(f"cannot open the results store {str(self.path)!r}: {e}") from None
+                if time.monotonic() >= deadline:
+                    pid = re.search(r"\(PID (\d+)\)", str(e))
+                    holder = f" (PID {pid.group(1)})" if pid else ""
+                    raise StoreError(f"the results store {str(self.path)!r} is in use by another process"
+                                     f"{holder} and stayed busy for {self.wait:g} s; wait for it to finish "
+                                     "or choose another file with --store") from None
+                time.sleep(pause)
+                pause = min(pause * 2, 1.0)
+            except duckdb.Error as e:
+                raise StoreError(f"cannot open the results store {str(self.path)!r}: {e}") from None
+        try:
+            if not read_only:
+                con.execute(SCHEMA)
+            yield con
+        finally:
+            con.close()
+
+    # ------------------------------------------------------------------ writing
+    def register(self, study: Study) -> None:
+        """Record ``study``; a different study already stored under its name is refused."""
+        with self.connect() as con:
+            row = con.execute("SELECT fingerprint, definition FROM studies WHERE study = ?", [study.name]).fetchone()
+            if row is None:
+                con.execute("INSERT INTO studies (study, fingerprint, definition, source, description) "
+                            "VALUES (?, ?, ?, ?, ?)",
+                            [study.name, study.fingerprint, json.dumps(study.definition()), study.source,
+                             study.description])
+            elif row[0] != study.fingerprint:
+                stored = json.loads(row[1])
+                changed = sorted(k for k, v in study.definition().items() if stored.get(k) != v)
+                raise StoreError(f"the store {str(self.path)!r} already holds a study named {study.name!r} with a "
+                                 f"different {', '.join(changed)}; give this one another name, or delete the old "
+                                 f"one with 'mmlab forget {study.name}'")
+
+    def start_run(self, run_id: str, study: Study, metadata: dict) -> None:
+        with self.connect() as con:
+            con.execute("INSERT INTO runs (run_id, study, started, mmlab_version, git_revision, machine, scheduler, "
+                        "parameters) VALUES (?, ?, current_timestamp, ?, ?, ?, ?, ?)",
+                        [run_id, study.name, metadata.get("mmlab_version"), metadata.get("git_revision"),
+                         json.dumps(metadata.get("machine", {})), metadata.get("scheduler"),
+                         json.dumps(study.definition())])
+
+    def finish_run(self, run_id: str) -> None:
+        with self.connect() as con:
+            con.execute("UPDATE runs SET finished = current_timestamp WHERE run_id = ?", [run_id])
+
+    def write(self, run_id: str, games: pd.DataFrame, moves: pd.DataFrame) -> None:
+        """Add whole games and their moves in one transaction."""
+        if games.empty:
+            return
+        with self.connect() as con:
+            con.execute("BEGIN TRANSACTION")
+            try:
+                con.register("new_games", games[GAME_COLUMNS])
+                con.register("new_moves", moves[MOVE_COLUMNS])
+                con.execute(f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) SELECT * FROM new_games")
+                con.execute(f"INSERT INTO moves ({', '.join(MOVE_COLUMNS)}) SELECT * FROM new_moves")
+                con.execute("UPDATE runs SET games_written = games_written + ? WHERE run_id = ?",
+                            [len(games), run_id])
+                con.execute("COMMIT")
+            except duckdb.ConstraintException as e:
+                con.execute("ROLLBACK")
+                raise StoreError(f"refused to store a game twice in {str(self.path)!r}: {e}") from None
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+
+    def forget(self, study: str) -> int:
+        """Delete a study and everything recorded for it; returns the games deleted."""
+        with self.connect() as con:
+            n = con.execute("SELECT count(*) FROM games WHERE study = ?", [study]).fetchone()[0]
+            con.execute("BEGIN TRANSACTION")
+            for table in ("moves", "games", "runs", "studies"):
+                con.execute(f"DELETE FROM {table} WHERE study = ?", [study])
+            con.execute("COMMIT")
+        return int(n)
+
+    # ------------------------------------------------------------------ reading
+    def done(self, study: str) -> set[tuple[str, str, int, int]]:
+        """Keys ``(strategy, size, run, slot)`` of the games already stored for ``study``."""
+        if not self.path.exists():
+            return set()
+        with self.connect(read_only=True) as con:
+            rows = con.execute("SELECT strategy, size, run, slot FROM games WHERE study = ?", [study]).fetchall()
+        return {(s, z, int(r), int(k)) for s, z, r, k in rows}
+
+    def query(self, sql: str, params: list | None = None) -> pd.DataFrame:
+        """Any SQL over the store, as a pandas frame."""
+        with self.connect(read_only=True) as con:
+            return con.execute(sql, params or []).df()
+
+    def studies(self) -> pd.DataFrame:
+        if not self.path.exists():
+            return pd.DataFrame(columns=["study", "games", "strategies", "created", "description"])
+        return self.query("SELECT s.study, count(g.study) AS games, count(DISTINCT g.strategy) AS strategies, "
+                          "s.created, s.description FROM studies s LEFT JOIN games g USING (study) "
+                          "GROUP BY ALL ORDER BY s.created")
+
+    def study(self, name: str) -> Study:
+        """The stored definition of study ``name``."""
+        rows = self.query("SELECT definition, source, description FROM studies WHERE study = ?", [name])
+        if rows.empty:
+            known = ", ".join(self.studies()["study"]) or "none"
+            raise StoreError(f"no study named {name!r} in {str(self.path)!r} (stored: {known})")
+        definition = json.loads(rows.iloc[0]["definition"])
+        definition["description"] = rows.iloc[0]["description"] or ""
+        definition = {k: v for k, v in definition.items() if v is not None}
+        return Study.from_dict(definition, name, rows.iloc[0]["source"] or "")
+
+    def games(self, study: str) -> pd.DataFrame:
+        """One row per game of ``study``, in key order."""
+        self.study(study)
+        return self.query("SELECT * FROM games WHERE study = ? ORDER BY size, strategy, run, slot", [study])
+
+    def moves(self, study: str) -> pd.DataFrame:
+        """One row per move of ``study``, in key order."""
+        self.study(study)
+        return self.query("SELECT * FROM moves WHERE study = ? ORDER BY size, strategy, run, slot, move", [study])
+
+    def runs(self, study: str) -> pd.DataFrame:
+        return self.query("SELECT * FROM runs WHERE study = ? ORDER BY started", [study])
+
+    def export(self, study: str, path: str | Path, table: str = "games") -> Path:
+        """Write one table of ``study`` to CSV or Parquet, chosen by the file's suffix."""
+        path = Path(path)
+        fmt = {".csv": "FORMAT CSV, HEADER", ".parquet": "FORMAT PARQUET"}.get(path.suffix.lower())
+        if fmt is None:
+            raise StoreError(f"cannot tell the format of {str(path)!r}: name it .csv or .parquet")
+        if table not in ("games", "moves", "runs"):
+            raise StoreError(f"no table {table!r}: choose games, moves or runs")
+        self.study(study)
+        order = {"games": "size, strategy, run, slot", "moves": "size, strategy, run, slot, move",
+                 "runs": "started"}[table]
+        quoted = str(path).replace("'", "''")
+        with self.connect(read_only=True) as con:
+            con.execute(f"COPY (SELECT * FROM {table} WHERE study = ? ORDER BY {order}) TO '{quoted}' ({fmt})",
+                        [study])
+        return path

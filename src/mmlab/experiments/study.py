@@ -1,0 +1,185 @@
+"""A study: strategies x sizes x secrets x runs, with one seed, read from a TOML file.
+
+Every strategy plays the same secrets, and game ``(run, slot)`` draws its choices from
+``numpy.random.default_rng([seed, run, slot])`` whichever strategy plays it, so comparisons are
+paired and a study is reproduced from its file.
+
+>>> study = Study.from_toml('''
+... name = "demo"
+... sizes = ["3x4"]
+... strategies = ["knuth", "random"]
+... secrets = "all"
+... runs = 2
+... seed = 7
+... ''')
+>>> study.n_games
+256
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mmlab.errors import BadStudy, MastermindError
+from mmlab.experiments.secret_sets import SecretSet
+from mmlab.game import Game
+from mmlab.strategies import make_strategy
+
+KEYS = {
+    "name": "the study's name, its key in the store (letters, digits, - _ .)",
+    "description": "free text",
+    "sizes": 'game sizes, e.g. ["4x6", "4x8"]',
+    "strategies": 'strategy specs, e.g. ["entropy:pool=consistent,ties=random,first=1231"]',
+    "secrets": '"all", N (a sample of N distinct codes), "instance:N" (each code once or twice) or a list of codes',
+    "runs": "games per secret (a positive whole number)",
+    "seed": "the seed of every random choice (a whole number, 0 or more)",
+    "repeats": "whether codes may repeat a colour (true or false)",
+    "feedback": '"black-white" or "black"',
+    "max_guesses": "give up a game after this many guesses (default: never)",
+}
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+@dataclass(frozen=True)
+class Study:
+    """The definition of an experiment; ``games()`` lists what it plays."""
+
+    name: str
+    sizes: tuple[str, ...]
+    strategies: tuple[str, ...]
+    secrets: SecretSet = SecretSet("all")
+    runs: int = 1
+    seed: int = 0
+    repeats: bool = True
+    feedback: str = "black-white"
+    max_guesses: int | None = None
+    description: str = ""
+    source: str = field(default="", compare=False)  # the TOML text it was read from
+
+    # ------------------------------------------------------------------ reading
+    @staticmethod
+    def from_toml(text: str, where: str = "study") -> "Study":
+        """Read a study; a malformed file or a bad value raises ``BadStudy`` naming key and line."""
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise BadStudy(f"{where}: not valid TOML: {e}") from None
+        return Study.from_dict(data, where, text)
+
+    @staticmethod
+    def load(path: str | Path) -> "Study":
+        path = Path(path)
+        try:
+            text = path.read_text()
+        except OSError as e:
+            raise BadStudy(f"cannot read the study file {str(path)!r}: {e.strerror}") from None
+        return Study.from_toml(text, str(path))
+
+    @staticmethod
+    def from_dict(data: dict[str, Any], where: str = "study", text: str = "") -> "Study":
+        def fail(key: str, problem: str) -> BadStudy:
+            line = _line_of(text, key)
+            at = f", line {line}" if line else ""
+            expected = f" (expected {KEYS[key]})" if key in KEYS else ""
+            return BadStudy(f"{where}{at}: {key}: {problem}{expected}")
+
+        for key in data:
+            if key not in KEYS:
+                raise fail(key, f"unknown key; the keys are {', '.join(KEYS)}")
+        for key in ("name", "sizes", "strategies"):
+            if key not in data:
+                raise BadStudy(f"{where}: the key {key!r} is missing ({key}: {KEYS[key]})")
+        name = data["name"]
+        if not isinstance(name, str) or not NAME.match(name):
+            raise fail("name", f"{name!r} is not a usable name")
+        sizes = _list_of_strings(data["sizes"], lambda p: fail("sizes", p))
+        strategies = _list_of_strings(data["strategies"], lambda p: fail("strategies", p))
+        runs, seed = data.get("runs", 1), data.get("seed", 0)
+        if type(runs) is not int or runs < 1:
+            raise fail("runs", f"{runs!r} is not a positive whole number")
+        if type(seed) is not int or seed < 0:
+            raise fail("seed", f"{seed!r} is not a whole number of 0 or more")
+        repeats, feedback = data.get("repeats", True), data.get("feedback", "black-white")
+        if not isinstance(repeats, bool):
+            raise fail("repeats", f"{repeats!r} is not true or false")
+        if feedback not in ("black-white", "black"):
+            raise fail("feedback", f"{feedback!r} is not allowed")
+        max_guesses = data.get("max_guesses")
+        if max_guesses is not None and (type(max_guesses) is not int or max_guesses < 1):
+            raise fail("max_guesses", f"{max_guesses!r} is not a positive whole number")
+        description = data.get("description", "")
+        if not isinstance(description, str):
+            raise fail("description", "not a string")
+        try:
+            secrets = SecretSet.parse(data.get("secrets", "all"))
+        except MastermindError as e:
+            raise fail("secrets", str(e)) from None
+        study = Study(name, sizes, strategies, secrets, runs, seed, repeats, feedback, max_guesses, description, text)
+        for size in sizes:
+            try:
+                game = study.game(size)
+            except MastermindError as e:
+                raise fail("sizes", str(e)) from None
+            try:
+                secrets.draw(game, seed)
+            except MastermindError as e:
+                raise fail("secrets", str(e)) from None
+        for spec in strategies:
+            try:
+                make_strategy(spec)
+            except MastermindError as e:
+                raise fail("strategies", str(e)) from None
+        return study
+
+    # ------------------------------------------------------------------ content
+    def game(self, size: str) -> Game:
+        return Game.parse_size(size, repeats=self.repeats, feedback=self.feedback)
+
+    @property
+    def n_games(self) -> int:
+        per_size = sum(self.secrets.draw(self.game(s), self.seed).shape[0] for s in self.sizes)
+        return per_size * self.runs * len(self.strategies)
+
+    def definition(self) -> dict[str, Any]:
+        """Everything that decides the results, as plain data (what the store keeps and compares)."""
+        return {
+            "name": self.name,
+            "sizes": list(self.sizes),
+            "strategies": list(self.strategies),
+            "secrets": str(self.secrets) if self.secrets.kind != "list" else list(self.secrets.codes),
+            "runs": self.runs,
+            "seed": self.seed,
+            "repeats": self.repeats,
+            "feedback": self.feedback,
+            "max_guesses": self.max_guesses,
+        }
+
+    @property
+    def fingerprint(self) -> str:
+        """A hash of ``definition()``: two studies with one name must have the same fingerprint."""
+        return hashlib.sha256(json.dumps(self.definition(), sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _list_of_strings(value: Any, fail) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value):
+        raise fail(f"{value!r} is not a non-empty list of strings")
+    if len(set(value)) != len(value):
+        raise fail("a value is listed twice")
+    return tuple(v.strip() for v in value)
+
+
+def _line_of(text: str, key: str) -> int | None:
+    """The line where ``key`` is set in a TOML text (1-based), if it is there."""
+    pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+    for number, line in enumerate(text.splitlines(), 1):
+        if pattern.match(line):
+            return number
+    return None

@@ -1,0 +1,155 @@
+"""The results store: whole games only, resumable after SIGKILL, safe to share, exportable."""
+
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pandas as pd
+import pytest
+
+from mmlab.errors import StoreError
+from mmlab.experiments.runner import run_study
+from mmlab.experiments.store import Store
+from mmlab.experiments.study import Study
+
+RESULT_COLUMNS = ["strategy", "size", "run", "slot", "secret", "seed", "guesses", "won", "known", "evaluations"]
+MOVE_COLUMNS = ["strategy", "size", "run", "slot", "move", "guess", "black", "white", "consistent", "top_size",
+                "secret_in_top", "chance"]
+
+STUDY = """\
+name = "killed"
+sizes = ["4x4"]
+strategies = ["random", "most-parts:pool=consistent,ties=random", "knuth"]
+secrets = "all"
+runs = 12
+seed = 3
+"""
+
+
+def results(store: Store, name: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    return (store.games(name)[RESULT_COLUMNS].reset_index(drop=True),
+            store.moves(name)[MOVE_COLUMNS].reset_index(drop=True))
+
+
+def test_a_study_is_stored_once_and_continued(tmp_path):
+    study = Study.from_toml(STUDY.replace("runs = 12", "runs = 2"))
+    store = Store(tmp_path / "r.duckdb")
+    first = run_study(study, store, jobs=1)
+    assert first.played == study.n_games and first.skipped == 0
+    again = run_study(study, store, jobs=1)
+    assert again.played == 0 and again.skipped == study.n_games
+    games, moves = results(store, "killed")
+    assert len(games) == study.n_games and len(moves) == games["guesses"].sum()
+    runs = store.runs("killed")
+    assert len(runs) == 1 and runs["games_written"].iloc[0] == study.n_games
+    assert runs["finished"].notna().all() and runs["mmlab_version"].iloc[0]
+
+
+def test_a_changed_study_under_the_same_name_is_refused(tmp_path):
+    store = Store(tmp_path / "r.duckdb")
+    run_study(Study.from_toml(STUDY.replace("runs = 12", "runs = 1")), store, jobs=1)
+    with pytest.raises(StoreError, match="different runs"):
+        run_study(Study.from_toml(STUDY.replace("runs = 12", "runs = 2")), store, jobs=1)
+
+
+def test_a_study_killed_while_writing_restarts_cleanly(tmp_path):
+    """SIGKILL at several moments while chunks are written one after another, then finish: the
+    games equal those of an uninterrupted run, none lost, none counted twice."""
+    path = tmp_path / "study.toml"
+    path.write_text(STUDY.replace("runs = 12", "runs = 4"))
+    store_path = tmp_path / "killed.duckdb"
+    child = textwrap.dedent(f"""
+        import mmlab.experiments.runner as runner
+        from mmlab.experiments.store import Store
+        from mmlab.experiments.study import Study
+        runner.FLUSH_SECONDS = 0  # write after every chunk: a kill lands in or near a write
+        runner.run_study(Study.load({str(path)!r}), Store({str(store_path)!r}), jobs=1, chunk_games=16,
+                         on_progress=lambda done, total: print(done, flush=True))
+    """)
+    counts = []
+    for chunks, pause in ((3, 0.0), (30, 0.004), (60, 0.011)):
+        proc = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, text=True)
+        for _ in range(chunks):
+            proc.stdout.readline()
+        time.sleep(pause)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        counts.append(len(Store(store_path).done("killed")))
+    study = Study.load(path)
+    assert 0 < counts[0] <= counts[1] <= counts[2] < study.n_games
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    store = Store(store_path)
+    reference = Store(tmp_path / "clean.duckdb")
+    run_study(study, reference, jobs=1)
+    killed, clean = results(store, "killed"), results(reference, "killed")
+    pd.testing.assert_frame_equal(killed[0], clean[0])
+    pd.testing.assert_frame_equal(killed[1], clean[1])
+    assert len(store.runs("killed")) == 4  # each start is recorded
+
+
+def test_a_busy_store_makes_a_writer_wait_then_refuse(tmp_path):
+    store_path = tmp_path / "busy.duckdb"
+    holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import duckdb, sys, time
+        con = duckdb.connect({str(store_path)!r})
+        print("locked", flush=True)
+        time.sleep(30)
+    """)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        study = Study.from_toml(STUDY.replace("runs = 12", "runs = 1"))
+        with pytest.raises(StoreError, match=r"in use by another process .*PID"):
+            run_study(study, Store(store_path, wait=0.5), jobs=1)
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_two_studies_writing_one_store_at_once_both_finish(tmp_path):
+    store_path = tmp_path / "shared.duckdb"
+    procs = []
+    for name in ("one", "two"):
+        path = tmp_path / f"{name}.toml"
+        path.write_text(STUDY.replace('"killed"', f'"{name}"').replace("runs = 12", "runs = 3"))
+        procs.append(subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+            import mmlab.experiments.runner as runner
+            from mmlab.cli.main import main
+            runner.FLUSH_SECONDS = 0
+            raise SystemExit(main(["run", {str(path)!r}, "--store", {str(store_path)!r}, "--jobs", "1"]))
+        """)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
+    for proc in procs:
+        _, errors = proc.communicate(timeout=300)
+        assert proc.returncode == 0, errors
+    store = Store(store_path)
+    n = Study.from_toml(STUDY.replace("runs = 12", "runs = 3")).n_games
+    assert len(store.games("one")) == n and len(store.games("two")) == n
+
+
+def test_export_csv_and_parquet(tmp_path):
+    store = Store(tmp_path / "r.duckdb")
+    study = Study.from_toml(STUDY.replace("runs = 12", "runs = 1"))
+    run_study(study, store, jobs=1)
+    games = store.games("killed")
+    csv = pd.read_csv(store.export("killed", tmp_path / "g.csv"), dtype={"secret": str})
+    assert len(csv) == len(games) and list(csv["guesses"]) == list(games["guesses"])
+    parquet = pd.read_parquet(store.export("killed", tmp_path / "m.parquet", table="moves"))
+    assert len(parquet) == games["guesses"].sum()
+    with pytest.raises(StoreError, match=".csv or .parquet"):
+        store.export("killed", tmp_path / "g.xlsx")
+    with pytest.raises(StoreError, match="no study named 'other'"):
+        store.export("other", tmp_path / "g.csv")
+
+
+def test_forget_deletes_a_study(tmp_path):
+    store = Store(tmp_path / "r.duckdb")
+    run_study(Study.from_toml(STUDY.replace("runs = 12", "runs = 1")), store, jobs=1)
+    assert store.forget("killed") == 256 * 3
+    assert store.studies().empty
+
+
+def test_reading_a_missing_store_says_so(tmp_path):
+    with pytest.raises(StoreError, match="no results store"):
+        Store(tmp_path / "none.duckdb").games("x")

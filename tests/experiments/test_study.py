@@ -1,0 +1,82 @@
+"""Study files: what they hold, and the errors a malformed one gets (key and line named)."""
+
+import numpy as np
+import pytest
+
+from mmlab.errors import BadArgument, BadStudy
+from mmlab.experiments.secret_sets import SecretSet
+from mmlab.experiments.study import Study
+from mmlab.game import Game
+
+GOOD = """\
+name = "demo"
+description = "a test"
+sizes = ["3x3", "3x4"]
+strategies = ["knuth", "random"]
+secrets = "all"
+runs = 2
+seed = 5
+"""
+
+
+def test_a_study_file_is_read_whole(tmp_path):
+    path = tmp_path / "demo.toml"
+    path.write_text(GOOD)
+    study = Study.load(path)
+    assert (study.name, study.sizes, study.strategies, study.runs, study.seed) == (
+        "demo", ("3x3", "3x4"), ("knuth", "random"), 2, 5)
+    assert study.n_games == (27 + 64) * 2 * 2
+    assert study.source == GOOD
+
+
+def test_the_fingerprint_follows_what_decides_the_results():
+    a = Study.from_toml(GOOD)
+    assert a.fingerprint == Study.from_toml(GOOD.replace("a test", "another text")).fingerprint
+    assert a.fingerprint != Study.from_toml(GOOD.replace("seed = 5", "seed = 6")).fingerprint
+
+
+@pytest.mark.parametrize("change, message", [
+    (("runs = 2", "runs = 0"), "line 6: runs: 0 is not a positive whole number"),
+    (("seed = 5", "seed = -1"), "line 7: seed"),
+    (('"random"]', '"randomm"]'), "line 4: strategies: unknown strategy 'randomm'"),
+    (('"3x4"]', '"3y4"]'), "line 3: sizes: cannot read the size '3y4'"),
+    (('secrets = "all"', 'secrets = "instance:999"'), "line 5: secrets: an instance set of 3x3 holds 27 to 54"),
+    (('secrets = "all"', 'secret = "all"'), "line 5: secret: unknown key"),
+    (('name = "demo"', 'name = "a b"'), "line 1: name: 'a b' is not a usable name"),
+    (('runs = 2', 'runs = [2'), "not valid TOML"),
+    (('name = "demo"\n', ''), "the key 'name' is missing"),
+])
+def test_malformed_studies_name_the_key_and_line(change, message):
+    with pytest.raises(BadStudy, match=message.replace("[", r"\[")):
+        Study.from_toml(GOOD.replace(*change), "demo.toml")
+
+
+def test_a_missing_file_is_reported():
+    with pytest.raises(BadStudy, match="cannot read the study file"):
+        Study.load("/nonexistent/study.toml")
+
+
+def test_instance_set_holds_every_code_once_or_twice():
+    """004 section 4.2: 5000 secrets of 4x8, each code at least once and none more than twice."""
+    game = Game.parse_size("4x8")
+    codes = SecretSet.parse("instance:5000").draw(game, seed=1)
+    counts = np.bincount(codes, minlength=game.n_codes)
+    assert codes.shape == (5000,) and counts.min() == 1 and counts.max() == 2
+    assert (counts == 2).sum() == 5000 - 4096
+    assert np.array_equal(codes, SecretSet.parse("instance:5000").draw(game, seed=1))
+    assert not np.array_equal(codes, SecretSet.parse("instance:5000").draw(game, seed=2))
+
+
+def test_samples_lists_and_their_errors():
+    game = Game.parse_size("3x3")
+    sample = SecretSet.parse(10).draw(game, seed=3)
+    assert len(set(sample.tolist())) == 10
+    assert SecretSet.parse(["111", "123"]).draw(game, 0).tolist() == [0, game.parse("123")]
+    with pytest.raises(BadArgument, match="more than the 27 codes"):
+        SecretSet.parse("sample:30").draw(game, 0)
+    with pytest.raises(BadArgument, match="instance:N"):
+        SecretSet.parse("some")
+    big = Game.parse_size("8x12")
+    assert SecretSet.parse(5).draw(big, 0).shape == (5,)
+    with pytest.raises(BadArgument, match="use a sample"):
+        SecretSet.parse("instance:5").draw(big, 0)
