@@ -150,7 +150,8 @@ def print_details(report: Report, last_move: int) -> None:
             table.add_row(size, short[strategy], *(str(v) for v in row))
         out.print(table)
     if report.tests:
-        table = Table(title="paired Wilcoxon signed-rank tests on the same games (first minus second)")
+        out.print("\npaired Wilcoxon signed-rank tests on the same games (first minus second)")
+        table = Table()
         for column in ("size", "first", "second", "games", "mean difference", "p-value"):
             table.add_column(column, justify="right" if column in ("games", "mean difference", "p-value") else "left")
         for t in report.tests:
@@ -161,13 +162,23 @@ def print_details(report: Report, last_move: int) -> None:
         if not report.has_per_move(column):
             continue
         for size in study.sizes:
-            frame = report.per_move_table(size, column, last_move)
-            table = Table(title=f"{size}: {title}")
+            frame = report.per_move_table(size, column, last_move).dropna(how="all")
+            spread = report.per_move_table(size, "consistent_sd", last_move) if column == "consistent" else None
+            out.print(f"\n{size}: {title}")
+            table = Table()
             table.add_column("move", justify="right")
             for strategy in frame.columns:
                 table.add_column(short[strategy], justify="right")
             for move, row in frame.iterrows():
-                table.add_row(str(move), *("" if pd.isna(v) else f"{v:.4g}" for v in row))
+                cells = []
+                for strategy, value in row.items():
+                    if pd.isna(value):
+                        cells.append("")
+                    elif spread is not None:
+                        cells.append(f"{value:.4g} ± {spread.loc[move, strategy]:.3g}")
+                    else:
+                        cells.append(f"{value:.4g}")
+                table.add_row(str(move), *cells)
             out.print(table)
 
 

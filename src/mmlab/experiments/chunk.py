@@ -1,11 +1,11 @@
 """A chunk of a study: games of one strategy on one size, played wherever a worker runs.
 
 ``play_chunk`` is what local processes and Dask workers execute; it returns plain frames that the
-coordinator writes to the store. A deterministic strategy on an enumerable game is compiled into
-its decision tree once per process and each game read off the tree (the same games, much faster);
-it draws nothing, so its moves have no top-scorer figures.
+coordinator writes to the store. With ``use_tree``, a deterministic strategy is compiled into its
+decision tree once per process and each game read off the tree (the same games, much faster when
+many are played); it draws nothing, so its moves have no top-scorer figures.
 
->>> chunk = Chunk("demo", "3x4", True, "black-white", "knuth", 7, None, ((0, 0, 0), (0, 5, 5)), "r1")
+>>> chunk = Chunk("demo", "3x4", True, "black-white", "knuth", 7, None, ((0, 0, 0), (0, 5, 5)), "r1", True)
 >>> games, moves = play_chunk(chunk)
 >>> list(games["guesses"]), len(moves) == int(games["guesses"].sum())
 ([4, 3], True)
@@ -22,9 +22,11 @@ import pandas as pd
 
 from mmlab.errors import MastermindError
 from mmlab.experiments.playout import GameRecord, play_game
-from mmlab.game import Game
+from mmlab.game import Feedback, Game
+from mmlab.game.kernels import feedback_against
 from mmlab.strategies import Strategy, make_strategy
 from mmlab.trees import DecisionTree
+from mmlab.trees.tree import Node
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,8 @@ class Chunk:
     max_guesses: int | None
     games: tuple[tuple[int, int, int], ...]
     run_id: str
+    use_tree: bool = False  # read deterministic games off the strategy's decision tree
+
 
     def game(self) -> Game:
         return Game.parse_size(self.size, repeats=self.repeats, feedback=self.feedback)
@@ -57,54 +61,74 @@ def _tree(spec: str, game: Game) -> DecisionTree:
     return DecisionTree.build(game, make_strategy(spec))
 
 
-def _from_tree(tree: DecisionTree, secret: int) -> GameRecord:
-    """The game ``tree`` plays against ``secret``, with the consistent-set size before each move."""
+def _tree_games(tree: DecisionTree, secrets: np.ndarray) -> dict[int, GameRecord]:
+    """The games ``tree`` plays against ``secrets``, found in one walk that splits them by answer
+    at each node, with the consistent-set size before each move."""
     game = tree.game
-    node = tree.root
-    guesses, feedbacks, evaluations, consistent = [], [], [], []
-    while True:
-        fb = game.score(secret, node.guess)
-        guesses.append(node.guess)
-        feedbacks.append(fb)
-        evaluations.append(node.evaluations)
-        consistent.append(node.size)
-        if fb == game.win:
-            break
-        node = node.children[fb.code(game.pegs)]
-    unknown = (-1,) * len(guesses)
-    return GameRecord(game, secret, tuple(guesses), tuple(feedbacks), tuple(evaluations), node.certain,
-                      tuple(consistent), unknown, (False,) * len(guesses), (float("nan"),) * len(guesses))
+    paths: dict[int, list[tuple[Node, int]]] = {int(s): [] for s in secrets}
+    stack = [(tree.root, np.unique(secrets))]
+    while stack:
+        node, group = stack.pop()
+        codes = feedback_against(game.all_digits[node.guess], game.all_counts[node.guess], game.all_digits,
+                                 game.all_counts, group, game.with_white)
+        for secret, code in zip(group.tolist(), codes.tolist()):
+            paths[secret].append((node, code))
+        for code, child in node.children.items():
+            reached = group[codes == code]
+            if reached.size:
+                stack.append((child, reached))
+    records = {}
+    for secret, path in paths.items():
+        n = len(path)
+        feedbacks = tuple(Feedback.from_code(code, game.pegs) for _, code in path)
+        records[secret] = GameRecord(game, secret, tuple(node.guess for node, _ in path), feedbacks,
+                                     tuple(node.evaluations for node, _ in path), path[-1][0].certain,
+                                     tuple(node.size for node, _ in path), (-1,) * n, (False,) * n,
+                                     (float("nan"),) * n)
+    return records
 
 
 def play_chunk(chunk: Chunk) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Play every game of ``chunk``; returns its ``games`` and ``moves`` rows."""
     game = chunk.game()
     strategy = _strategy(chunk.strategy)
-    readable = strategy.deterministic and game.enumerable and chunk.max_guesses is None
-    tree = _tree(chunk.strategy, game) if readable else None
+    readable = chunk.use_tree and strategy.deterministic and game.enumerable and chunk.max_guesses is None
+    tree_games: dict[int, GameRecord] = {}
+    if readable:
+        start = time.perf_counter()
+        tree_games = _tree_games(_tree(chunk.strategy, game), np.array([g[2] for g in chunk.games], dtype=np.int64))
+        per_game = (time.perf_counter() - start) / len(chunk.games)  # the tree is built once per process
+    names: dict[int, str] = {}
+
+    def name(code: int) -> str:
+        text = names.get(code)
+        if text is None:
+            text = names[code] = game.format(code)
+        return text
+
     games: dict[str, list] = {k: [] for k in ("run", "slot", "secret", "guesses", "won", "known", "evaluations",
                                               "seconds")}
     moves: dict[str, list] = {k: [] for k in ("run", "slot", "move", "guess", "black", "white", "consistent",
                                               "evaluations", "top_size", "secret_in_top", "chance")}
     for run, slot, secret in chunk.games:
-        start = time.perf_counter()
-        try:
-            if tree is not None:
-                record = _from_tree(tree, secret)
-            else:
+        if readable:
+            record, seconds = tree_games[secret], per_game
+        else:
+            start = time.perf_counter()
+            try:
                 record = play_game(game, strategy, secret, np.random.default_rng([chunk.seed, run, slot]),
                                    chunk.max_guesses)
-        except MastermindError as e:
-            raise type(e)(f"{chunk.strategy} on {game}, secret {game.format(secret)} (run {run}): {e}") from None
-        seconds = time.perf_counter() - start
-        for key, value in (("run", run), ("slot", slot), ("secret", game.format(secret)),
+            except MastermindError as e:
+                raise type(e)(f"{chunk.strategy} on {game}, secret {game.format(secret)} (run {run}): {e}") from None
+            seconds = time.perf_counter() - start
+        for key, value in (("run", run), ("slot", slot), ("secret", name(secret)),
                            ("guesses", record.n_guesses), ("won", record.won), ("known", record.known_after),
                            ("evaluations", record.total_evaluations), ("seconds", seconds)):
             games[key].append(value)
         for move, guess in enumerate(record.guesses):
             fb = record.feedbacks[move]
             known = record.top_sizes[move] >= 0
-            for key, value in (("run", run), ("slot", slot), ("move", move + 1), ("guess", game.format(guess)),
+            for key, value in (("run", run), ("slot", slot), ("move", move + 1), ("guess", name(guess)),
                                ("black", fb.black), ("white", fb.white),
                                ("consistent", record.consistent[move] if record.consistent[move] >= 0 else None),
                                ("evaluations", record.evaluations[move]),

@@ -13,14 +13,18 @@ import pandas as pd
 from mmlab.errors import BadArgument
 from mmlab.experiments.chunk import Chunk, play_chunk
 
+CONNECT_TIMEOUT = "10s"  # how long to try reaching the scheduler
 
-def on_dask(chunks: list[Chunk], scheduler: str, setup: Callable[[], None]) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
+
+def on_dask(chunks: list[Chunk], scheduler: str,
+            setup: Callable[[], None]) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
+    """Finished chunks in the order the cluster finishes them; ``setup`` runs once on every worker."""
     try:
         from distributed import Client, as_completed as dask_completed
     except ImportError:  # pragma: no cover - distributed is a dependency
         raise BadArgument("running on a Dask cluster needs the 'distributed' package") from None
     try:
-        client = Client(scheduler, timeout="20s")
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as e:
         raise BadArgument(f"cannot reach a Dask scheduler at {scheduler!r}: {e}") from None
     try:

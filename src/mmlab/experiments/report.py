@@ -24,10 +24,12 @@ from mmlab.experiments.store import Store
 from mmlab.experiments.study import Study
 
 PER_MOVE = {
-    "consistent": "mean size of the consistent set before the move (004 Tables 4, 8, 13)",
-    "secret_in_top": "share of moves whose top scorers held the secret (004 Tables 5, 10)",
-    "chance": "mean probability of playing the secret at the move (004 Figs. 6, 12, 17)",
-    "top_size": "mean number of top scorers the move was drawn from (004 Table 10)",
+    "consistent": "consistent set before the move, mean ± s.d. over the games that play it (004 Tables 4, 7, 13)",
+    "secret_seen": "share of games whose secret has been among the top scorers by this move, over the games "
+                   "whose move was scored (004 Tables 5, 8, 10)",
+    "secret_in_top": "share of scored moves whose top scorers held the secret",
+    "chance": "mean probability that the move was the secret, over scored moves (004 Figs. 6, 12, 17)",
+    "top_size": "mean number of top scorers a scored move was drawn from (004 Fig. 13)",
 }
 
 
@@ -58,7 +60,7 @@ class Report:
         return table
 
     def has_per_move(self, column: str) -> bool:
-        return bool(self.moves[column].notna().any()) if column in self.moves else False
+        return bool(self.per_move[column].notna().any()) if column in self.per_move else False
 
 
 def build_report(store: Store, name: str) -> Report:

@@ -33,10 +33,13 @@ from mmlab.experiments.chunk import Chunk, play_chunk
 from mmlab.experiments.cluster import on_dask
 from mmlab.experiments.store import Store
 from mmlab.experiments.study import Study
+from mmlab.game import Game
+from mmlab.strategies import Strategy, make_strategy
 
 FLUSH_SECONDS = 2.0  # write finished games at least this often
 PROBE_SECONDS = 1.0  # play this long here before deciding whether worker processes pay off
 POOL_WORTH_SECONDS = 5.0  # start them when the rest of the study would take longer than this here
+TREE_ALWAYS = 2**16  # read deterministic games off a decision tree on spaces up to this size
 
 
 @dataclass
@@ -67,11 +70,20 @@ def plan_chunks(study: Study, done: set[tuple[str, str, int, int]], run_id: str,
                     if (spec, size, run, slot) not in done]
             if not todo:
                 continue
+            use_tree = _worth_a_tree(make_strategy(spec), game, len(todo), study.max_guesses)
             step = chunk_games or max(8, min(256, len(todo) // (8 * workers) or 1))
             for i in range(0, len(todo), step):
                 chunks.append(Chunk(study.name, size, study.repeats, study.feedback, spec, study.seed,
-                                    study.max_guesses, tuple(todo[i:i + step]), run_id))
+                                    study.max_guesses, tuple(todo[i:i + step]), run_id, use_tree))
     return _interleave(chunks)
+
+
+def _worth_a_tree(strategy: Strategy, game: Game, games: int, max_guesses: int | None) -> bool:
+    """Whether to compile a deterministic strategy's decision tree rather than play each game: on
+    small spaces always, on large ones when the games cover a good part of the secrets."""
+    if not strategy.deterministic or not game.enumerable or max_guesses is not None:
+        return False
+    return game.n_codes <= TREE_ALWAYS or games * 8 >= game.n_codes
 
 
 def _interleave(chunks: list[Chunk]) -> list[Chunk]:

@@ -24,8 +24,8 @@ from mmlab.game import Game
 
 @dataclass(frozen=True)
 class SecretSet:
-    """``kind`` is ``all``, ``sample`` (N distinct codes), ``instance`` (N codes, each once or
-    twice) or ``list`` (the given codes)."""
+    """``kind`` is ``all``, ``sample`` (N distinct codes, or every code when the game has no
+    more), ``instance`` (N codes, each once or twice) or ``list`` (the given codes)."""
 
     kind: str
     n: int = 0
@@ -78,10 +78,9 @@ class SecretSet:
                 raise BadArgument(f"an instance set holds every code of the game; {game} has {game.n_codes:.3g}: "
                                   "use a sample instead")
             return np.sort(rng.integers(0, game.n_codes, size=self.n, dtype=np.int64))
+        if self.kind == "sample" and self.n >= game.n_codes:
+            return np.arange(game.n_codes, dtype=np.int64)  # a sweep's small sizes play every code
         if self.kind == "sample" or self.n < game.n_codes:
-            if self.n > game.n_codes:
-                raise BadArgument(f"a sample of {self.n} distinct secrets is more than the {game.n_codes} codes of "
-                                  f"{game}: use 'all' or 'instance:{self.n}'")
             return np.sort(rng.choice(game.n_codes, size=self.n, replace=False)).astype(np.int64)
         if self.n > 2 * game.n_codes:
             raise BadArgument(f"an instance set of {game} holds {game.n_codes} to {2 * game.n_codes} codes "

@@ -107,15 +107,31 @@ def pairwise(games: pd.DataFrame) -> list[PairedTest]:
 
 
 def per_move(moves: pd.DataFrame) -> pd.DataFrame:
-    """Per size, strategy and move number, over the games still playing at that move: how many,
-    the mean consistent-set size before the move, the mean number of top scorers, the share of
-    moves whose top scorers held the secret, and the mean chance of drawing it (004)."""
-    grouped = moves.groupby(["size", "strategy", "move"], sort=False)
-    table = grouped.agg(
+    """Per size, strategy and move number k, the figures of 004 (docs/notes/merelo-methodology.md):
+
+    - ``games``: games that play a k-th guess; ``consistent`` and ``consistent_sd``: mean and
+      standard deviation of the consistent set before move k over them (Tables 4, 7, 13);
+    - over the games whose move k was *scored* (k >= 2 and at least two codes left), ``scored``
+      games: ``top_size`` (mean top scorers), ``secret_in_top`` (share whose top scorers held the
+      secret at move k), ``secret_seen`` (share whose secret has been among the top scorers at
+      some scored move up to k: the cumulative reading that reproduces Tables 5, 8, 10) and
+      ``chance`` (mean probability that move k was the secret).
+    """
+    keys = ["size", "strategy", "run", "slot"]
+    m = moves.sort_values([*keys, "move"], kind="stable")
+    scored = (m["move"] >= 2) & (m["consistent"].fillna(0) >= 2) & m["top_size"].notna()
+    hit = (scored & m["secret_in_top"].fillna(False).astype(bool)).astype(int)
+    m = m.assign(_scored=scored, _seen=hit.groupby([m[k] for k in keys]).cummax().astype(float))
+    for column in ("top_size", "secret_in_top", "chance", "_seen"):
+        m[column] = m[column].astype("Float64").where(m["_scored"])
+    table = m.groupby(["size", "strategy", "move"], sort=False).agg(
         games=("guess", "size"),
         consistent=("consistent", "mean"),
+        consistent_sd=("consistent", "std"),
+        scored=("_scored", "sum"),
         top_size=("top_size", "mean"),
         secret_in_top=("secret_in_top", "mean"),
+        secret_seen=("_seen", "mean"),
         chance=("chance", "mean"),
     ).reset_index()
     return table.sort_values(["size", "move"], kind="stable").reset_index(drop=True)

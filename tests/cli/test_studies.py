@@ -1,0 +1,74 @@
+"""The experiment commands as a user meets them: run a study file, report, export, list, forget."""
+
+import json
+
+import pandas as pd
+
+from mmlab.cli.main import main
+
+STUDY = """\
+name = "cli-demo"
+description = "two strategies on 3x4"
+sizes = ["3x4"]
+strategies = ["most-parts:pool=consistent,ties=random,first=112", "entropy:pool=consistent,ties=random,first=112"]
+secrets = 30
+runs = 2
+seed = 9
+"""
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_run_report_export_studies_forget(capsys, tmp_path):
+    path = tmp_path / "demo.toml"
+    path.write_text(STUDY)
+    store = str(tmp_path / "r.duckdb")
+    code, out, err = run(capsys, "run", str(path), "--store", store, "--jobs", "1")
+    assert code == 0 and "played 120 games" in err
+    assert "most-parts" in out and "mean ± s.e." in out
+    code, out, err = run(capsys, "run", str(path), "--store", store, "--jobs", "1")
+    assert "all 120 games already stored" in err
+
+    html, plots = tmp_path / "report.html", tmp_path / "plots"
+    code, out, err = run(capsys, "report", "cli-demo", "--store", store, "--html", str(html), "--plots", str(plots))
+    assert code == 0
+    assert "paired Wilcoxon" in out and "top scorers by this move" in out and "consistent set before the move" in out
+    page = html.read_text()
+    assert page.startswith("<!DOCTYPE html>") and page.count("<svg") >= 4 and "cli-demo" in page
+    assert "http" not in page.split("<svg", 1)[0]  # self-contained: no outside links before the figures
+    assert sorted(p.suffix for p in plots.iterdir()).count(".svg") >= 4
+
+    code, out, _ = run(capsys, "report", str(path), "--store", store, "--json")
+    data = json.loads(out)
+    assert data["games_stored"] == data["games_expected"] == 120
+    assert len(data["wilcoxon"]) == 1 and 0 <= data["wilcoxon"][0]["p_value"] <= 1
+
+    code, _, err = run(capsys, "export", "cli-demo", str(tmp_path / "moves.csv"), "--table", "moves", "--store", store)
+    assert code == 0 and len(pd.read_csv(tmp_path / "moves.csv")) > 120
+
+    code, out, _ = run(capsys, "studies", "--store", store, "--json")
+    assert [s["study"] for s in json.loads(out)] == ["cli-demo"] and json.loads(out)[0]["games"] == 120
+    code, _, err = run(capsys, "forget", "cli-demo", "--store", store)
+    assert code == 0 and "120 games" in err
+    code, _, err = run(capsys, "report", "cli-demo", "--store", store)
+    assert code == 2 and "no study named 'cli-demo'" in err
+
+
+def test_a_malformed_study_file_gets_one_line_naming_key_and_line(capsys, tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text(STUDY.replace("runs = 2", 'runs = "two"'))
+    code, _, err = run(capsys, "run", str(path), "--store", str(tmp_path / "r.duckdb"))
+    assert code == 2 and err.count("\n") == 1
+    assert "bad.toml, line 6: runs: 'two' is not a positive whole number" in err
+
+
+def test_compare_on_a_sample_is_not_exact(capsys, tmp_path):
+    code, out, _ = run(capsys, "compare", "4x5", "--strategies", "knuth,random", "--secrets", "50",
+                       "--store", str(tmp_path / "r.duckdb"), "--json")
+    rows = json.loads(out)["strategies"]
+    assert [r["games"] for r in rows] == [50, 50] and not any(r["exact"] for r in rows)
+    assert all(r["literature"] is None for r in rows)

@@ -1,0 +1,41 @@
+"""A study on a real Dask cluster (LocalCluster on loopback) gives exactly the local pool's games."""
+
+import pandas as pd
+import pytest
+
+from mmlab.errors import BadArgument
+from mmlab.experiments.runner import run_study
+from mmlab.experiments.store import Store
+from mmlab.experiments.study import Study
+
+distributed = pytest.importorskip("distributed")
+
+COLUMNS = ["strategy", "size", "run", "slot", "secret", "seed", "guesses", "won", "known", "evaluations"]
+
+
+def frames(store: Store, name: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    games = store.games(name)[COLUMNS].reset_index(drop=True)
+    moves = store.moves(name).drop(columns=["study"]).reset_index(drop=True)
+    return games, moves
+
+
+def test_cluster_and_local_pool_give_identical_games(tmp_path):
+    study = Study("paired", ("3x4", "4x4"), ("random", "most-parts:pool=consistent,ties=random", "knuth"),
+                  runs=2, seed=11)
+    local, remote = Store(tmp_path / "local.duckdb"), Store(tmp_path / "cluster.duckdb")
+    run_study(study, local, jobs=2, chunk_games=40)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        summary = run_study(study, remote, scheduler=cluster.scheduler_address, chunk_games=40)
+    assert summary.played == study.n_games and "Dask" in summary.scheduler
+    (games_a, moves_a), (games_b, moves_b) = frames(local, "paired"), frames(remote, "paired")
+    pd.testing.assert_frame_equal(games_a, games_b)
+    pd.testing.assert_frame_equal(moves_a, moves_b)
+    assert remote.runs("paired")["scheduler"].iloc[0].startswith("tcp://127.0.0.1")
+
+
+def test_an_unreachable_scheduler_is_reported(tmp_path, monkeypatch):
+    monkeypatch.setattr("mmlab.experiments.cluster.CONNECT_TIMEOUT", "1s")
+    study = Study("lonely", ("3x3",), ("random",), seed=1)
+    with pytest.raises(BadArgument, match="cannot reach a Dask scheduler at 'tcp://127.0.0.1:9'"):
+        run_study(study, Store(tmp_path / "r.duckdb"), scheduler="tcp://127.0.0.1:9")

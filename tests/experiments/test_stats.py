@@ -1,0 +1,80 @@
+"""Statistics of stored games, checked against direct computations on the same rows."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as sps
+
+from mmlab.errors import BadArgument
+from mmlab.experiments import stats
+from mmlab.experiments.runner import run_study
+from mmlab.experiments.store import Store
+from mmlab.experiments.study import Study
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory):
+    store = Store(tmp_path_factory.mktemp("stats") / "r.duckdb")
+    study = Study("s", ("4x4",), ("entropy:pool=consistent,ties=random,first=1123",
+                                  "most-parts:pool=consistent,ties=random,first=1123"), runs=3, seed=4)
+    run_study(study, store, jobs=1)
+    return store.games("s"), store.moves("s")
+
+
+def test_summary_matches_numpy(stored):
+    games, _ = stored
+    table = stats.summary(games)
+    for row in table.itertuples():
+        g = games.loc[games["strategy"] == row.strategy, "guesses"].to_numpy()
+        assert row.games == g.size == 3 * 256 and row.total == g.sum() and row.max == g.max()
+        assert math.isclose(row.mean, g.mean()) and math.isclose(row.stderr, g.std(ddof=1) / math.sqrt(g.size))
+
+
+def test_wilcoxon_pairs_games_by_run_and_secret(stored):
+    games, _ = stored
+    a, b = list(dict.fromkeys(games["strategy"]))
+    test = stats.wilcoxon(games, a, b)
+    # Pair by hand: the same (run, slot), in any order of the rows.
+    x = games[games["strategy"] == a].sort_values(["run", "slot"])["guesses"].to_numpy()
+    y = games[games["strategy"] == b].sample(frac=1, random_state=0).sort_values(["run", "slot"])["guesses"].to_numpy()
+    expected = sps.wilcoxon(x, y, correction=True, method="approx")
+    assert test.games == x.size and math.isclose(test.p_value, expected.pvalue)
+    assert math.isclose(test.mean_difference, (x - y).mean())
+    with pytest.raises(BadArgument, match="no games of 'knuth'"):
+        stats.wilcoxon(games, a, "knuth")
+
+
+def test_per_move_figures_match_a_game_by_game_count(stored):
+    _, moves = stored
+    table = stats.per_move(moves)
+    for strategy, group in moves.groupby("strategy"):
+        seen: dict[tuple[int, int], bool] = {}
+        by_move: dict[int, list] = {}
+        for row in group.sort_values(["run", "slot", "move"]).itertuples():
+            scored = row.move >= 2 and row.consistent >= 2
+            key = (row.run, row.slot)
+            seen[key] = seen.get(key, False) or (scored and bool(row.secret_in_top))
+            entry = by_move.setdefault(row.move, [])
+            entry.append((row.consistent, scored, bool(row.secret_in_top) if scored else None,
+                          seen[key] if scored else None, row.chance if scored else None))
+        for move, entries in by_move.items():
+            got = table[(table["strategy"] == strategy) & (table["move"] == move)].iloc[0]
+            sizes = np.array([e[0] for e in entries], dtype=float)
+            assert got["games"] == len(entries) and math.isclose(got["consistent"], sizes.mean())
+            scored = [e for e in entries if e[1]]
+            assert got["scored"] == len(scored)
+            if scored:
+                assert math.isclose(got["secret_in_top"], np.mean([e[2] for e in scored]))
+                assert math.isclose(got["secret_seen"], np.mean([e[3] for e in scored]))
+                assert math.isclose(got["chance"], np.mean([e[4] for e in scored]))
+            else:
+                assert pd.isna(got["secret_seen"])
+
+
+def test_histogram_counts_games(stored):
+    games, _ = stored
+    table = stats.histogram(games)
+    assert table.to_numpy().sum() == len(games)
+    assert list(table.columns) == sorted(table.columns)
