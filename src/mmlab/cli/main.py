@@ -210,23 +210,27 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    game = _game(args)
-    specs = [s.strip() for s in args.strategies.split(",")] if args.strategies else list(EXHAUSTIVE) + ["random"]
-    secrets = SecretSet.parse("all" if args.secrets == "all" else _positive_int(args.secrets, "--secrets"))
-    base = Study("compare", (game.size,), tuple(specs), secrets, args.runs, args.seed, game.repeats, game.feedback)
-    study = replace(base, name=f"compare-{game.size}-{base.fingerprint[:8]}",
-                    description=f"mmlab compare {game} --strategies {','.join(specs)}")
-    Study.from_dict(study.definition())  # refuses unknown strategies and secrets the game cannot give
+    repeats, feedback = not args.no_repeats, "black" if args.black_only else "black-white"
+    games = [Game.parse_size(size, repeats=repeats, feedback=feedback) for size in args.sizes]
+    specs = split_specs(args.strategies) if args.strategies else list(EXHAUSTIVE) + ["random"]
+    secrets = SecretSet.parse(int(args.secrets) if args.secrets.isdigit() else args.secrets)
+    sizes = tuple(dict.fromkeys(g.size for g in games))
+    base = Study("compare", sizes, tuple(specs), secrets, args.runs, args.seed, repeats, feedback)
+    study = replace(base, name=f"compare-{'-'.join(sizes)}-{base.fingerprint[:8]}",
+                    description=f"mmlab compare {' '.join(sizes)} --strategies {','.join(specs)} --secrets {secrets}")
+    Study.from_dict(study.definition())  # refuses unknown strategies and secrets a game cannot give
     execute(study, args)
     report = build_report(Store(args.store), study.name)
     rows = []
     for row in report.summary.itertuples(index=False):
-        name = make_strategy(row.strategy).name
-        exact = make_strategy(row.strategy).deterministic and secrets.kind == "all"
-        first = report.moves[(report.moves["strategy"] == row.strategy) & (report.moves["move"] == 1)]["guess"]
-        figure = LITERATURE.get((game.size, name)) if row.strategy == name and secrets.kind == "all" \
-            and not args.no_repeats and not args.black_only else None
-        rows.append({"strategy": row.strategy, "game": game.size, "repeats": game.repeats, "feedback": game.feedback,
+        game = study.game(row.size)
+        strategy = make_strategy(row.strategy)
+        moves = report.moves
+        first = moves[(moves["size"] == row.size) & (moves["strategy"] == row.strategy) & (moves["move"] == 1)]["guess"]
+        exact = strategy.deterministic and secrets.kind == "all"
+        figure = LITERATURE.get((row.size, strategy.name)) if row.strategy == strategy.name and secrets.kind == "all" \
+            and repeats and feedback == "black-white" else None
+        rows.append({"strategy": row.strategy, "game": row.size, "repeats": game.repeats, "feedback": game.feedback,
                      "exact": exact, "first": first.iloc[0] if first.nunique() == 1 else "random",
                      "games": row.games, "total_guesses": row.total, "mean": row.mean, "stderr": row.stderr,
                      "max": row.max, "median": row.median, "std": row.std,
@@ -236,19 +240,22 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print_json({"study": study.name, "store": str(args.store), "secrets": str(secrets), "runs": args.runs,
                     "seed": args.seed, "strategies": rows})
         return 0
-    title = f"{game}: {'every secret' if secrets.kind == 'all' else str(secrets)}" + \
-        (", tie rule 'first' (deterministic strategies are exact)" if secrets.kind == "all" else "")
-    table = Table(title=title)
-    for col, justify in (("strategy", "left"), ("first", "left"), ("L", "right"), ("mean", "right"),
-                         ("worst", "right"), ("seconds", "right"), ("literature", "left")):
-        table.add_column(col, justify=justify)
-    for r in rows:
-        mean = f"{r['mean']:.4f}" if r["exact"] else f"{r['mean']:.4f}±{r['stderr']:.4f}"
-        table.add_row(r["strategy"], r["first"], str(r["total_guesses"]), mean, str(r["max"]), f"{r['seconds']:.3f}",
-                      r["literature"] or "")
-    out.print(table)
+    for game in (study.game(size) for size in sizes):
+        title = f"{game}: {'every secret' if secrets.kind == 'all' else f'secrets {secrets}'}" + \
+            (", tie rule 'first' (deterministic strategies are exact)" if secrets.kind == "all" else "")
+        table = Table(title=title)
+        for col, justify in (("strategy", "left"), ("first", "left"), ("L", "right"), ("mean", "right"),
+                             ("worst", "right"), ("seconds", "right"), ("literature", "left")):
+            table.add_column(col, justify=justify)
+        for r in rows:
+            if r["game"] != game.size:
+                continue
+            mean = f"{r['mean']:.4f}" if r["exact"] else f"{r['mean']:.4f}±{r['stderr']:.4f}"
+            table.add_row(r["strategy"], r["first"], str(r["total_guesses"]), mean, str(r["max"]),
+                          f"{r['seconds']:.3f}", r["literature"] or "")
+        out.print(table)
     if any(not r["exact"] for r in rows):
-        out.print(f"random strategies: {args.runs} run(s) over {secrets} secrets, seed {args.seed}")
+        out.print(f"random strategies and samples: {args.runs} run(s), secrets {secrets}, seed {args.seed}")
     out.print(f"stored as study {study.name} in {args.store} ('mmlab report {study.name}' for every table)")
     return 0
 
@@ -319,6 +326,24 @@ def _write(path: str, text: str) -> None:
         raise MastermindError(f"cannot write {path}: {e.strerror or e}") from None
 
 
+def split_specs(text: str) -> list[str]:
+    """Strategy specs separated by commas or semicolons; a ``key=value`` piece belongs to the spec
+    before it.
+
+    >>> split_specs("knuth,entropy:pool=consistent,ties=random;random")
+    ['knuth', 'entropy:pool=consistent,ties=random', 'random']
+    """
+    specs: list[str] = []
+    for part in (p.strip() for p in re.split(r"[,;]", text)):
+        if not part:
+            continue
+        if "=" in part and ":" not in part and specs and ":" in specs[-1]:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    return specs
+
+
 def _int_at_least(minimum: int, what: str) -> Callable[[str], int]:
     """An argparse type: a whole number of at least ``minimum``."""
 
@@ -375,12 +400,18 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(func=func)
         return p
 
-    p = command("compare", "run every exhaustive strategy on a size and print one table beside the literature", cmd_compare)
-    _add_game_args(p)
+    p = command("compare", "run strategies on one or more sizes, store every game, and print one table per size "
+                "beside the literature", cmd_compare)
+    p.add_argument("sizes", nargs="+", metavar="SIZE", help="game sizes PEGSxCOLOURS, e.g. 4x6 (or 4x6 4x7 4x8)")
+    p.add_argument("--no-repeats", action="store_true", help="codes may not repeat a colour (Bulls and Cows)")
+    p.add_argument("--black-only", action="store_true", help="answers count black pegs only")
     p.add_argument("--strategies", help="comma-separated strategy specs (default: every exhaustive one and random)")
-    p.add_argument("--runs", type=_count, default=1, help="games per secret for random strategies (default 1)")
-    p.add_argument("--seed", type=_seed, default=0, help="seed of random strategies (default 0)")
-    p.add_argument("--secrets", default="all", help="'all' (default) or N: a random sample of N secrets")
+    p.add_argument("--runs", type=_count, default=1, help="games per secret (default 1; deterministic strategies "
+                                                          "play every run the same)")
+    p.add_argument("--seed", type=_seed, default=0, help="seed of random strategies and samples (default 0)")
+    p.add_argument("--secrets", default="all",
+                   help="'all' (default), N (a sample of N distinct secrets, the same for every strategy) or "
+                        "instance:N (every code once, some twice: 004's instance sets)")
     add_store_args(p)
     add_execution_args(p)
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")

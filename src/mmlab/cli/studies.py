@@ -120,16 +120,25 @@ def labels(specs: list[str]) -> dict[str, str]:
 def print_summary(report: Report) -> None:
     study = report.study
     short = labels(list(study.strategies))
+    deduced = bool((report.summary["known_mean"] != report.summary["mean"]).any())
     for size in study.sizes:
         part = report.summary[report.summary["size"] == size]
         table = Table(title=f"{study.name}: {size}, secrets {study.secrets}, {study.runs} run(s), seed {study.seed}")
-        for column in ("strategy", "games", "mean ± s.e.", "median", "max", "total", "evaluations", "ms/game"):
+        columns = ["strategy", "games", "mean ± s.e.", "median", "max", "total", "evaluations", "ms/game"]
+        if deduced:
+            columns.insert(3, "until known")
+        for column in columns:
             table.add_column(column, justify="left" if column == "strategy" else "right")
         for row in part.itertuples(index=False):
-            table.add_row(short[row.strategy], str(row.games), f"{row.mean:.4f} ± {row.stderr:.4f}", f"{row.median:g}",
-                          str(row.max), str(row.total), f"{row.evaluations_mean:.1f}",
-                          f"{1000 * row.seconds_per_game:.2f}")
+            cells = [short[row.strategy], str(row.games), f"{row.mean:.4f} ± {row.stderr:.4f}", f"{row.median:g}",
+                     str(row.max), str(row.total), f"{row.evaluations_mean:.1f}", f"{1000 * row.seconds_per_game:.2f}"]
+            if deduced:
+                cells.insert(3, f"{row.known_mean:.4f}")
+            table.add_row(*cells)
         out.print(table)
+    if deduced:
+        out.print("until known: guesses until the strategy knew the secret, a deduced last guess not counted "
+                  "(Singley's count, 003)")
     missing = report.expected_games - len(report.games)
     if missing:
         out.print(f"{missing} of {report.expected_games} games not played yet: 'mmlab run' the study file again")

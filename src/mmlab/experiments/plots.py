@@ -70,12 +70,19 @@ def _check(frame: pd.DataFrame | None, columns: Sequence[str], what: str) -> pd.
     return frame
 
 
+PANELS_PER_ROW = 3
+
+
 def _new_figure(panels: int, width: float = 5.0, height: float = 3.8) -> tuple[Figure, list[Axes]]:
-    """A figure on its own Agg canvas (no pyplot) with ``panels`` axes side by side."""
-    figure = Figure(figsize=(width * panels, height), layout="constrained")
+    """A figure on its own Agg canvas (no pyplot) with ``panels`` axes, up to three to a row."""
+    columns = min(panels, PANELS_PER_ROW)
+    rows = -(-panels // columns)
+    figure = Figure(figsize=(width * columns, height * rows), layout="constrained")
     FigureCanvasAgg(figure)
-    axes = figure.subplots(1, panels, squeeze=False)[0]
-    return figure, list(axes)
+    grid = figure.subplots(rows, columns, squeeze=False).ravel()
+    for spare in grid[panels:]:
+        spare.remove()
+    return figure, list(grid[:panels])
 
 
 def _styles(specs: Iterable[str]) -> dict[str, dict]:

@@ -15,8 +15,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
-
 from mmlab.errors import BadArgument
 
 KEY = ["size", "run", "slot"]  # one game of a study, played by every strategy
@@ -86,6 +84,8 @@ def wilcoxon(games: pd.DataFrame, first: str, second: str, size: str | None = No
         if part.empty:
             known = ", ".join(dict.fromkeys(g["strategy"]))
             raise BadArgument(f"no games of {name!r} on {sizes[0]} (strategies: {known})")
+    from scipy import stats as sps  # imported here: scipy takes half a second to load
+
     joined = pd.concat([a.rename("a"), b.rename("b")], axis=1, join="inner")
     diff = (joined["a"] - joined["b"]).to_numpy()
     if not diff.any():

@@ -227,3 +227,28 @@ class Store:
             con.execute(f"COPY (SELECT * FROM {table} WHERE study = ? ORDER BY {order}) TO '{quoted}' ({fmt})",
                         [study])
         return path
+
+
+def results(study: str, table: str = "games", store: str | Path = DEFAULT_STORE, kind: str = "pandas"):
+    """The rows of one table of a stored study as a pandas or polars frame, for notebooks.
+
+    >>> import tempfile, os
+    >>> from mmlab.experiments.runner import run_study
+    >>> path = os.path.join(tempfile.mkdtemp(), "r.duckdb")
+    >>> _ = run_study(Study("demo", ("3x3",), ("knuth",)), Store(path), jobs=1)
+    >>> results("demo", store=path)["guesses"].sum(), results("demo", "moves", path, kind="polars").height
+    (np.int64(74), 74)
+    """
+    readers = {"games": Store.games, "moves": Store.moves, "runs": Store.runs}
+    if table not in readers:
+        raise StoreError(f"no table {table!r}: choose games, moves or runs")
+    frame = readers[table](Store(store), study)
+    if kind == "pandas":
+        return frame
+    if kind == "polars":
+        try:
+            import polars
+        except ImportError:
+            raise StoreError("polars frames need the polars package: pip install 'mmlab[polars]'") from None
+        return polars.from_pandas(frame)
+    raise StoreError(f"kind must be 'pandas' or 'polars', got {kind!r}")
