@@ -7,7 +7,9 @@ import sys
 from contextlib import contextmanager
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn,
+                           TimeElapsedColumn, TimeRemainingColumn)
+from rich.text import Text
 
 # Piped output is not cut to 80 columns: tables stay whole for files and scripts.
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
@@ -18,6 +20,13 @@ def print_json(data) -> None:
     print(json.dumps(data, indent=2))
 
 
+class RateColumn(ProgressColumn):
+    """Items per second, e.g. games/s."""
+
+    def render(self, task: Task) -> Text:
+        return Text(f"{task.speed:,.0f}/s" if task.speed else "")
+
+
 @contextmanager
 def progress(description: str, total: int, enabled: bool = True):
     """A progress bar on stderr (only on a terminal); yields ``update(done, total)``."""
@@ -26,6 +35,7 @@ def progress(description: str, total: int, enabled: bool = True):
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
+        RateColumn(),
         TimeElapsedColumn(),
         TextColumn("eta"),
         TimeRemainingColumn(),
