@@ -20,6 +20,7 @@ from rich.table import Table
 
 from mmlab.cli.literature import LITERATURE
 from mmlab.cli.output import err, histogram_text, out, print_json, progress
+from mmlab.cli.play import add_command as add_play_command
 from mmlab.cli.reproduce import PAPERS, cmd_reproduce
 from mmlab.cli.studies import add_commands as add_study_commands
 from mmlab.cli.studies import add_execution_args, add_store_args, execute
@@ -470,6 +471,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON")
 
     add_study_commands(command)
+    add_play_command(command)
 
     p = command("strategies", "list every strategy with its parameters, defaults and source", cmd_strategies)
     p.add_argument("--json", action="store_true", help="print JSON")

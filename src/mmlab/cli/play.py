@@ -1,0 +1,62 @@
+"""``mmlab play``: a game in the terminal, in either role."""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from mmlab.cli.output import out
+from mmlab.errors import BadArgument
+from mmlab.game import Game
+from mmlab.play.session import CodebreakerSession, CodemakerSession
+from mmlab.play.terminal import Dialogue, play_codebreaker, play_codemaker
+from mmlab.trees import export
+
+EXAMPLES = """\
+examples:
+  mmlab play                                  you guess mmlab's secret on 4x6 ('hint' helps)
+  mmlab play 5x8 --secret 12345               ... a secret you chose, to practise
+  mmlab play --role codemaker                 you keep a secret, mmlab guesses (Norvig's dialogue)
+  mmlab play --role codemaker --strategy most-parts
+  mmlab play --role codemaker --tree optimal.json   a tree saved by 'mmlab plan' or 'mmlab tree'
+  echo "0 2\\n1 2\\n0 3\\n2 0\\n4 0" | mmlab play --role codemaker --strategy norvig   from a pipe
+"""
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    if args.tree:
+        tree = export.load(args.tree)
+        game = tree.game
+    else:
+        tree = None
+        game = Game.parse_size(args.size, repeats=not args.no_repeats,
+                               feedback="black" if args.black_only else "black-white")
+    rng = np.random.default_rng(args.seed)
+    dialogue = Dialogue(game, console=out)
+    if args.role == "codemaker":
+        if args.secret:
+            raise BadArgument("--secret is for --role codebreaker: as codemaker you keep the secret yourself")
+        session = CodemakerSession(game, tree if tree is not None else args.strategy, rng)
+        return play_codemaker(game, session, dialogue)
+    if tree is not None:
+        raise BadArgument("--tree is for --role codemaker (the tree guesses); as codebreaker use --hint-strategy")
+    secret = game.parse(args.secret) if args.secret else None
+    return play_codebreaker(game, CodebreakerSession(game, secret, rng), dialogue, args.hint_strategy)
+
+
+def add_command(command) -> None:
+    p = command("play", "play a game in the terminal: guess mmlab's secret, or keep one and let mmlab guess",
+                cmd_play)
+    p.epilog = EXAMPLES
+    p.add_argument("size", nargs="?", default="4x6", help="game size PEGSxCOLOURS (default 4x6)")
+    p.add_argument("--role", choices=("codebreaker", "codemaker"), default="codebreaker",
+                   help="codebreaker: you guess (default); codemaker: you keep a secret and answer")
+    p.add_argument("--strategy", default="knuth", help="codemaker role: the strategy that guesses (default knuth)")
+    p.add_argument("--tree", help="codemaker role: play a saved decision tree (JSON) instead")
+    p.add_argument("--secret", help="codebreaker role: the secret to find (default: drawn at random)")
+    p.add_argument("--hint-strategy", default="knuth", help="codebreaker role: the strategy behind 'hint' "
+                                                             "(default knuth; 'hint most-parts' picks another)")
+    p.add_argument("--seed", type=int, help="seed of the random secret and of random strategies")
+    p.add_argument("--no-repeats", action="store_true", help="codes may not repeat a colour (Bulls and Cows)")
+    p.add_argument("--black-only", action="store_true", help="answers count black pegs only")

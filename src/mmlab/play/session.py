@@ -1,0 +1,207 @@
+"""One game with a person, in either role; the terminal dialogue and the web page share these.
+
+``CodemakerSession``: the person keeps a secret and answers; mmlab guesses (Norvig's dialogue,
+002). ``CodebreakerSession``: mmlab keeps a secret; the person guesses and may ask for hints.
+
+>>> from mmlab.game import Game, Feedback
+>>> game = Game.parse_size("4x6")
+>>> maker = CodemakerSession(game, "knuth")
+>>> game.format(maker.next_guess())
+'1122'
+>>> maker.answer(Feedback(1, 0)); game.format(maker.next_guess())
+'1344'
+>>> breaker = CodebreakerSession(game, secret=game.parse("3632"))
+>>> breaker.guess(game.parse("1122")), breaker.remaining
+(Feedback(black=1, white=0), 256)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from mmlab.errors import BadArgument, MastermindError
+from mmlab.game import Feedback, Game
+from mmlab.knowledge import Knowledge
+from mmlab.strategies import Strategy, make_strategy
+from mmlab.strategies.exhaustive import PartitionStrategy
+from mmlab.strategies.scoring import partition_summary
+from mmlab.trees import DecisionTree
+from mmlab.trees.strategy import TreeStrategy
+
+
+def _strategy(strategy: Strategy | DecisionTree | str) -> Strategy:
+    if isinstance(strategy, DecisionTree):
+        return TreeStrategy(strategy)
+    if isinstance(strategy, str):
+        return make_strategy(strategy)
+    return strategy
+
+
+def _knowledge(game: Game, answers: list[tuple[int, Feedback]]) -> Knowledge:
+    """The knowledge after ``answers``; raises ``InconsistentFeedback`` naming the answers that
+    cannot all be true."""
+    knowledge = Knowledge.initial(game)
+    for guess, feedback in answers:
+        knowledge = knowledge.update(guess, feedback)
+    return knowledge
+
+
+class CodemakerSession:
+    """The person keeps a secret; mmlab plays ``strategy`` (a spec, a strategy or a decision tree)."""
+
+    def __init__(self, game: Game, strategy: Strategy | DecisionTree | str = "knuth",
+                 rng: np.random.Generator | None = None) -> None:
+        self.game = game
+        self.strategy = _strategy(strategy)
+        self.strategy.start(game, rng if rng is not None else np.random.default_rng())
+        game.require_enumerable("playing against a person's answers")
+        self.answers: list[tuple[int, Feedback]] = []
+        self.knowledge = Knowledge.initial(game)
+        self._proposal: int | None = None
+        self.improvised = False  # the strategy could not follow a corrected history: consistent codes instead
+
+    @property
+    def won(self) -> bool:
+        return bool(self.answers) and self.answers[-1][1] == self.game.win
+
+    @property
+    def remaining(self) -> int:
+        """Codes that fit every answer so far."""
+        return self.knowledge.n_consistent
+
+    def next_guess(self) -> int:
+        """The guess mmlab plays now (the same until it is answered)."""
+        if self.won:
+            raise BadArgument("the game is over: mmlab found the secret")
+        if self._proposal is None:
+            self._proposal = self._choose()
+        return self._proposal
+
+    def _choose(self) -> int:
+        if not self.improvised:
+            try:
+                return self.strategy.guess(self.knowledge)
+            except MastermindError:  # a stored tree or script cannot follow a corrected history
+                self.improvised = True
+        return int(self.knowledge.consistent[0])
+
+    def answer(self, feedback: Feedback | tuple[int, int]) -> None:
+        """Answer the current guess. A contradiction raises ``InconsistentFeedback`` naming the
+        answers that cannot all be true, and changes nothing: answer again, or ``correct`` one."""
+        feedback = self.game.check_feedback(Feedback(*feedback))
+        guess = self.next_guess()
+        self.knowledge = self.knowledge.update(guess, feedback)
+        self.answers.append((guess, feedback))
+        self._proposal = None
+
+    def correct(self, move: int, feedback: Feedback | tuple[int, int]) -> None:
+        """Replace the answer given to guess number ``move`` (1-based); every other answer stays.
+        Refused, with the reason, if the answers would still contradict each other."""
+        if not 1 <= move <= len(self.answers):
+            raise BadArgument(f"there is no answered guess number {move} (answered so far: {len(self.answers)})")
+        feedback = self.game.check_feedback(Feedback(*feedback))
+        answers = list(self.answers)
+        answers[move - 1] = (answers[move - 1][0], feedback)
+        self.knowledge = _knowledge(self.game, answers)
+        self.answers = answers
+        self._proposal = None
+
+    def undo(self) -> None:
+        """Take back the last answer."""
+        if not self.answers:
+            raise BadArgument("nothing to undo: no answer given yet")
+        self.answers.pop()
+        self.knowledge = _knowledge(self.game, self.answers)
+        self._proposal = None
+
+
+@dataclass(frozen=True)
+class Hint:
+    """What a strategy would play next, and how its best guesses split the remaining codes."""
+
+    remaining: int
+    strategy: str
+    suggestion: int
+    options: list[dict]  # partition tables (``partition_summary``) of the suggestion and other top scorers
+
+
+class CodebreakerSession:
+    """mmlab keeps ``secret`` (drawn at random when not given); the person guesses."""
+
+    def __init__(self, game: Game, secret: int | None = None, rng: np.random.Generator | None = None) -> None:
+        self.game = game
+        self.rng = rng if rng is not None else np.random.default_rng()
+        self.secret = int(self.rng.integers(game.n_codes)) if secret is None else int(secret)
+        game.digits(self.secret)  # refuses an index outside the game
+        self.moves: list[tuple[int, Feedback]] = []
+        self.gave_up = False
+        self._knowledge: Knowledge | None = None
+
+    @property
+    def won(self) -> bool:
+        return bool(self.moves) and self.moves[-1][1] == self.game.win
+
+    @property
+    def over(self) -> bool:
+        return self.won or self.gave_up
+
+    @property
+    def knowledge(self) -> Knowledge:
+        if self._knowledge is None:
+            self.game.require_enumerable("counting the codes that remain")
+            self._knowledge = _knowledge(self.game, self.moves)
+        return self._knowledge
+
+    @property
+    def remaining(self) -> int:
+        """Codes that fit every answer so far."""
+        return self.knowledge.n_consistent
+
+    def guess(self, code: int) -> Feedback:
+        if self.over:
+            raise BadArgument("the game is over: start a new one")
+        feedback = self.game.score(self.secret, code)
+        self.moves.append((int(code), feedback))
+        self._knowledge = None
+        return feedback
+
+    def undo(self) -> None:
+        if self.over:
+            raise BadArgument("the game is over: start a new one")
+        if not self.moves:
+            raise BadArgument("nothing to undo: no guess yet")
+        self.moves.pop()
+        self._knowledge = None
+
+    def give_up(self) -> int:
+        """End the game; returns the secret."""
+        self.gave_up = True
+        return self.secret
+
+    def candidates(self, limit: int = 50) -> list[int]:
+        """The codes that still fit, if there are at most ``limit``; raises otherwise."""
+        if self.remaining > limit:
+            raise BadArgument(f"{self.remaining} codes remain, too many to list (at most {limit}); ask for a hint")
+        return [int(c) for c in self.knowledge.consistent]
+
+    def hint(self, strategy: str = "knuth", options: int = 3) -> Hint:
+        """The strategy's next guess and the partition tables of up to ``options`` top scorers."""
+        if self.over:
+            raise BadArgument("the game is over: start a new one")
+        player = make_strategy(strategy)
+        player.start(self.game, np.random.default_rng(0))
+        knowledge = self.knowledge
+        try:
+            suggestion = player.guess(knowledge)
+        except MastermindError as e:
+            raise BadArgument(f"{strategy} cannot suggest a guess after these moves: {e}") from None
+        guesses = [suggestion]
+        if isinstance(player, PartitionStrategy) and knowledge.history:
+            for code in player.top_scorers(knowledge)[: options + 1]:
+                if int(code) != suggestion and len(guesses) < options:
+                    guesses.append(int(code))
+        tables = [{"guess": g, **partition_summary(knowledge, g)} for g in guesses]
+        return Hint(self.remaining, player.spec, suggestion, tables)
+

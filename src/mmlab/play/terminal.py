@@ -1,0 +1,171 @@
+"""The terminal dialogue: Norvig's codemaker dialogue (002) and a codebreaking coach.
+
+Reads one line per answer or guess from ``stdin`` (a terminal or a pipe), writes with rich: pegs
+in colour on a terminal, the digits always shown, plain text through pipes and screen readers.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from mmlab.errors import InconsistentFeedback, MastermindError
+from mmlab.game import Feedback, Game, parse_feedback
+from mmlab.play.session import CodebreakerSession, CodemakerSession
+
+PEG_COLOURS = ("red", "green", "yellow", "blue", "magenta", "cyan", "white", "bright_red", "bright_green",
+               "bright_blue", "bright_magenta", "bright_cyan", "orange3", "purple", "grey70", "gold1")
+
+CODEMAKER_HELP = ("Reply with the number of exact, and then inexact matches: '1 2', '1,2' or pegs 'BWW' "
+                  "('0 0' or 'none' for nothing). Other commands: 'fix N B W' corrects the answer to guess N, "
+                  "'undo' takes back the last answer, 'history', 'quit'.")
+CODEBREAKER_HELP = ("Type a guess (e.g. 1123, '1 1 2 3' or AABC). Commands: 'hint [STRATEGY]' (codes left and "
+                    "the best next guesses), 'candidates' (list the codes left when few), 'undo', 'history', "
+                    "'give-up', 'help', 'quit'.")
+
+
+class Dialogue:
+    """Prompts and answers over ``stdin``/``console``."""
+
+    def __init__(self, game: Game, stdin: TextIO | None = None, console: Console | None = None) -> None:
+        self.game = game
+        self.stdin = stdin or sys.stdin
+        self.console = console or Console(highlight=False)
+
+    def ask(self, prompt: str) -> str | None:
+        """One line of input after ``prompt``; ``None`` at the end of the input."""
+        self.console.print(prompt, end="")
+        line = self.stdin.readline()
+        if not line:
+            self.console.print()
+            return None
+        if not self.stdin.isatty():
+            self.console.print(line.rstrip("\n"))  # echo piped input so the transcript reads as a dialogue
+        return line.strip()
+
+    def code(self, index: int) -> Text:
+        """A code as coloured pegs with its digits (digits alone when not on a terminal)."""
+        text = self.game.format(index)
+        if not self.console.is_terminal or self.console.no_color:
+            return Text(text)
+        out = Text()
+        for i, d in enumerate(self.game.digits(index)):
+            out.append(f" {d + 1} ", style=f"bold black on {PEG_COLOURS[d % len(PEG_COLOURS)]}")
+            if i + 1 < self.game.pegs:
+                out.append(" ")
+        return out
+
+    def answer(self, fb: Feedback) -> str:
+        pegs = "B" * fb.black + "W" * fb.white or "-"
+        return f"{fb.black},{fb.white} ({pegs})"
+
+    def history(self, moves: list[tuple[int, Feedback]]) -> None:
+        if not moves:
+            self.console.print("no guesses yet")
+            return
+        table = Table("move", "guess", "black", "white")
+        for i, (guess, fb) in enumerate(moves, 1):
+            table.add_row(str(i), self.code(guess), str(fb.black), str(fb.white))
+        self.console.print(table)
+
+
+def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) -> int:
+    """Norvig's dialogue: mmlab guesses, the person answers. Returns 0 when mmlab wins."""
+    say = dialogue.console.print
+    colours = " ".join(str(c) for c in range(1, game.colours + 1))
+    say(f"Select a sequence of length {game.pegs} from the colours: {colours}"
+        + ("" if game.repeats else " (no colour twice)"))
+    say(CODEMAKER_HELP)
+    while not session.won:
+        guess = session.next_guess()
+        prompt = Text("(").append(dialogue.code(guess)).append(")? ")
+        line = dialogue.ask(prompt)
+        if line is None or line.lower() in ("quit", "q", "exit"):
+            say("Game left unfinished.")
+            return 1
+        command, *rest = line.split() or [""]
+        try:
+            if command.lower() == "history":
+                dialogue.history(session.answers)
+            elif command.lower() == "undo":
+                session.undo()
+                say(f"Took back the last answer; {session.remaining} codes fit the answers so far.")
+            elif command.lower() == "fix":
+                if not rest or not rest[0].isdigit():
+                    say("Write 'fix N B W', e.g. 'fix 2 1 0' to say that guess 2 got 1 black and 0 white.")
+                    continue
+                session.correct(int(rest[0]), parse_feedback(" ".join(rest[1:])))
+                say(f"Corrected guess {rest[0]}; {session.remaining} codes fit the answers.")
+            elif command.lower() in ("help", "?"):
+                say(CODEMAKER_HELP)
+            else:
+                session.answer(parse_feedback(line))
+        except InconsistentFeedback as e:
+            message = str(e)
+            say(f"[bold]{message[0].upper()}{message[1:]}.[/bold]")
+            say("Answer this guess again, or correct an earlier answer with 'fix N B W' ('history' lists them).")
+        except MastermindError as e:
+            say(str(e))
+    say(f"Aha! Your secret is {game.format(session.answers[-1][0])}: found in {_guesses(len(session.answers))}.")
+    return 0
+
+
+def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue, hint_strategy: str) -> int:
+    """The person guesses mmlab's secret. Returns 0 on a win, 1 otherwise."""
+    say = dialogue.console.print
+    say(f"I have chosen a secret of {game.pegs} pegs from the colours 1-{game.colours}"
+        + (", repeats allowed." if game.repeats else ", no colour twice."))
+    say(CODEBREAKER_HELP)
+    while not session.over:
+        line = dialogue.ask(f"guess {len(session.moves) + 1}> ")
+        if line is None or line.lower() in ("quit", "q", "exit"):
+            say(f"Game left unfinished. The secret was {game.format(session.give_up())}.")
+            return 1
+        command, *rest = line.split() or [""]
+        try:
+            if command.lower() == "hint":
+                show_hint(session, dialogue, rest[0] if rest else hint_strategy)
+            elif command.lower() == "candidates":
+                codes = session.candidates()
+                say(f"{len(codes)} codes fit: " + " ".join(game.format(c) for c in codes))
+            elif command.lower() == "undo":
+                session.undo()
+                say("Took back the last guess.")
+            elif command.lower() == "history":
+                dialogue.history(session.moves)
+            elif command.lower() in ("give-up", "giveup"):
+                say(f"The secret was {game.format(session.give_up())}.")
+                return 1
+            elif command.lower() in ("help", "?"):
+                say(CODEBREAKER_HELP)
+            elif line:
+                guess = game.parse(line)
+                fb = session.guess(guess)
+                say(Text("  ").append(dialogue.code(guess)).append(f"  {dialogue.answer(fb)}"))
+        except MastermindError as e:
+            say(str(e))
+    say(f"You found it in {_guesses(len(session.moves))}!")
+    return 0
+
+
+def _guesses(n: int) -> str:
+    return f"{n} guess" if n == 1 else f"{n} guesses"
+
+
+def show_hint(session: CodebreakerSession, dialogue: Dialogue, strategy: str) -> None:
+    game = session.game
+    hint = session.hint(strategy)
+    dialogue.console.print(f"{hint.remaining} codes fit your answers. {hint.strategy} would play "
+                           f"{game.format(hint.suggestion)}.")
+    table = Table(title="how each guess splits the codes left (answer: codes)")
+    for column in ("guess", "consistent", "parts", "largest", "expected size", "classes"):
+        table.add_column(column)
+    for option in hint.options:
+        classes = " ".join(f"{fb.black},{fb.white}:{n}" for fb, n in option["classes"].items() if n)
+        table.add_row(dialogue.code(option["guess"]), "yes" if option["consistent"] else "no", str(option["parts"]),
+                      str(option["largest"]), f"{option['expected_size']:.2f}", classes)
+    dialogue.console.print(table)

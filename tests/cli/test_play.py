@@ -1,0 +1,69 @@
+"""`mmlab play` driven through stdin, as a person at a terminal or a script would."""
+
+import subprocess
+import sys
+
+from mmlab.errors import InconsistentFeedback
+from mmlab.experiments import play_game
+from mmlab.game import Game
+from mmlab.play import CodemakerSession
+from mmlab.strategies import make_strategy
+
+GAME = Game.parse_size("4x6")
+
+
+def play(*args: str, lines: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mmlab.cli.main", "play", *args], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_codemaker_wins_a_whole_game_within_the_worst_case():
+    """Knuth's strategy never needs more than 5 guesses on 4x6 (Knuth 1976)."""
+    secret = GAME.parse("3632")
+    record = play_game(GAME, make_strategy("knuth"), secret)
+    answers = [f"{fb.black} {fb.white}" for fb in record.feedbacks]
+    answers[1] = "".join("B" * record.feedbacks[1].black + "W" * record.feedbacks[1].white)  # pegs notation
+    done = play("--role", "codemaker", "--strategy", "knuth", lines=answers)
+    assert done.returncode == 0, done.stderr
+    assert "Reply with the number of exact, and then inexact matches" in done.stdout
+    assert "Aha! Your secret is 3632" in done.stdout and len(record.guesses) <= 5
+    assert [f"({GAME.format(g)})?" in done.stdout for g in record.guesses] == [True] * len(record.guesses)
+
+
+def test_codemaker_shows_contradictory_answers_and_recovers():
+    secret = GAME.parse("3632")
+    session, lines = CodemakerSession(GAME, "knuth"), ["0 0"]  # wrong: 1122 gets 1,0
+    session.answer((0, 0))
+    while True:  # answer truly until the answers contradict each other
+        answer = GAME.score(secret, session.next_guess())
+        lines.append(f"{answer.black},{answer.white}")
+        try:
+            session.answer(answer)
+        except InconsistentFeedback:
+            break
+    lines.append("fix 1 1 0")
+    session.correct(1, (1, 0))
+    while not session.won:
+        answer = GAME.score(secret, session.next_guess())
+        lines.append(f"{answer.black} {answer.white}")
+        session.answer(answer)
+    done = play("--role", "codemaker", lines=lines)
+    assert done.returncode == 0, done.stderr
+    assert "No code fits all of these answers, so one of them is wrong: move 1: 1122 -> 0,0" in done.stdout
+    assert "Corrected guess 1" in done.stdout and "Aha! Your secret is 3632" in done.stdout
+
+
+def test_codebreaker_session_through_a_pipe():
+    done = play("--secret", "3632", lines=["hint", "1122", "hint most-parts", "history", "undo", "12", "3632"])
+    assert done.returncode == 0, done.stderr
+    assert "1296 codes fit your answers. knuth would play 1122" in done.stdout
+    assert "256 codes fit your answers. most-parts would play" in done.stdout
+    assert "has 2 colours, a 4x6 game needs 4" in done.stdout
+    assert "You found it in 1 guess!" in done.stdout
+
+
+def test_input_ending_early_leaves_the_game_cleanly():
+    done = play("--role", "codemaker", lines=["0 1"])
+    assert done.returncode == 1 and "Game left unfinished" in done.stdout and not done.stderr
+    done = play("--secret", "1234", lines=["give-up"])
+    assert done.returncode == 1 and "The secret was 1234" in done.stdout

@@ -1,0 +1,90 @@
+"""Game sessions with a person, in both roles."""
+
+import pytest
+
+from mmlab.errors import BadArgument, InconsistentFeedback
+from mmlab.experiments import play_game
+from mmlab.game import Feedback, Game
+from mmlab.play import CodebreakerSession, CodemakerSession
+from mmlab.strategies import make_strategy
+from mmlab.trees import DecisionTree
+
+GAME = Game.parse_size("4x6")
+
+
+def test_codemaker_plays_the_strategys_game():
+    secret = GAME.parse("3632")
+    expected = play_game(GAME, make_strategy("knuth"), secret)
+    session = CodemakerSession(GAME, "knuth")
+    guesses = []
+    while not session.won:
+        guess = session.next_guess()
+        guesses.append(guess)
+        session.answer(GAME.score(secret, guess))
+    assert tuple(guesses) == expected.guesses
+
+
+def test_a_contradiction_changes_nothing_and_a_correction_recovers():
+    secret = GAME.parse("3632")
+    session = CodemakerSession(GAME, "knuth")
+    session.answer(Feedback(0, 0))  # wrong: 1122 gets 1,0 from 3632
+    with pytest.raises(InconsistentFeedback, match="move 1: 1122 -> 0,0"):
+        while True:
+            session.answer(GAME.score(secret, session.next_guess()))
+    kept = list(session.answers)
+    pending = session.next_guess()
+    with pytest.raises(InconsistentFeedback):
+        session.answer(GAME.score(secret, pending))
+    assert session.answers == kept  # nothing lost, nothing added
+    session.correct(1, Feedback(1, 0))
+    while not session.won:
+        session.answer(GAME.score(secret, session.next_guess()))
+    assert session.answers[-1][0] == secret and session.answers[0] == (GAME.parse("1122"), Feedback(1, 0))
+
+
+def test_a_tree_that_cannot_follow_a_correction_falls_back_to_consistent_codes():
+    tree = DecisionTree.build(GAME, make_strategy("knuth"))
+    secret = GAME.parse("6543")
+    session = CodemakerSession(GAME, tree)
+    session.answer(Feedback(0, 0))  # 1122 against 6543 is 0,0 indeed
+    session.answer(Feedback(0, 1))  # wrong on purpose
+    session.correct(2, GAME.score(secret, session.answers[1][0]))
+    while not session.won:
+        session.answer(GAME.score(secret, session.next_guess()))
+    assert session.answers[-1][0] == secret
+
+
+def test_codemaker_refuses_impossible_answers_and_undoes():
+    session = CodemakerSession(GAME, "knuth")
+    with pytest.raises(Exception, match="3,1 cannot occur"):
+        session.answer(Feedback(3, 1))
+    session.answer(Feedback(1, 1))
+    session.undo()
+    assert session.answers == [] and session.remaining == 1296
+    with pytest.raises(BadArgument, match="no answered guess number 3"):
+        session.correct(3, Feedback(0, 0))
+
+
+def test_codebreaker_hint_candidates_undo_give_up():
+    session = CodebreakerSession(GAME, secret=GAME.parse("3632"))
+    assert session.guess(GAME.parse("1122")) == Feedback(1, 0)
+    hint = session.hint("knuth")
+    assert hint.remaining == 256 and hint.suggestion == GAME.parse("1344")
+    assert hint.options[0]["guess"] == hint.suggestion and sum(hint.options[0]["classes"].values()) == 256
+    with pytest.raises(BadArgument, match="256 codes remain"):
+        session.candidates()
+    for code in ("1344", "3526", "1462"):
+        session.guess(GAME.parse(code))
+    assert GAME.parse("3632") in session.candidates()
+    session.undo()
+    assert len(session.moves) == 3
+    assert session.give_up() == GAME.parse("3632") and session.over
+    with pytest.raises(BadArgument, match="game is over"):
+        session.guess(0)
+
+
+def test_a_random_secret_comes_from_the_seed():
+    import numpy as np
+
+    a = CodebreakerSession(GAME, rng=np.random.default_rng(5)).secret
+    assert a == CodebreakerSession(GAME, rng=np.random.default_rng(5)).secret
