@@ -10,6 +10,7 @@ from matplotlib.container import BarContainer, ErrorbarContainer
 from matplotlib.figure import Figure
 
 from mmlab.errors import BadArgument
+from mmlab.experiments import stats
 from mmlab.experiments.plots import (
     consistent_per_move,
     draw_chance_per_move,
@@ -119,19 +120,22 @@ def test_wins_difference_counts_paired_games_finished_at_each_move(games):
 
 
 # ---------------------------------------------------------------------- 004 Figs. 4-6
-@pytest.mark.parametrize("plot, column, log", [(consistent_per_move, "consistent", True),
-                                               (secret_in_top_per_move, "secret_in_top", False),
-                                               (draw_chance_per_move, "chance", False)])
-def test_per_move_means_over_the_moves_played(moves, plot, column, log):
+@pytest.mark.parametrize("plot, column, log, population", [
+    (consistent_per_move, "consistent", True, "still playing"),
+    (secret_in_top_per_move, "secret_seen", False, "scored"),
+    (draw_chance_per_move, "chance", False, "scored")])
+def test_per_move_figures_show_the_report_tables(moves, plot, column, log, population):
+    """The lines are the per-move tables of the report (stats.per_move, checked game by game in
+    test_stats.py)."""
     figure = plot(moves)
     (ax,) = figure.axes
     assert ax.get_yscale() == ("log" if log else "linear")
-    assert "still playing" in ax.get_xlabel() and ax.get_ylabel()
+    assert population in ax.get_xlabel() and ax.get_ylabel()
     lines = lines_by_label(ax)
     assert sorted(lines) == ["entropy", "most-parts"]  # tabu recorded nothing: no line
+    table = stats.per_move(moves)
     for spec, text in ((A, "entropy"), (B, "most-parts")):
-        mine = moves[moves["strategy"] == spec]
-        expected = mine[column].astype("float64").groupby(mine["move"]).mean()
+        expected = table[(table["strategy"] == spec)].set_index("move")[column].astype("float64").dropna()
         assert lines[text].get_xdata().tolist() == expected.index.tolist()
         np.testing.assert_allclose(lines[text].get_ydata(), expected.to_numpy())
 
@@ -224,8 +228,9 @@ def test_a_real_study_end_to_end(tmp_path):
     assert list(figures) == ["guesses", "wins-difference", "consistent", "secret-in-top", "draw-chance"]
     lines = lines_by_label(figures["draw-chance"].axes[0])
     assert sorted(lines) == ["entropy", "most-parts", "random"]
-    mine = moves[moves["strategy"] == "random"]
-    np.testing.assert_allclose(lines["random"].get_ydata(), mine.groupby("move")["chance"].mean().to_numpy())
+    table = stats.per_move(moves)
+    expected = table[table["strategy"] == "random"]["chance"].astype("float64").dropna()
+    np.testing.assert_allclose(lines["random"].get_ydata(), expected.to_numpy())
     for name, figure in figures.items():
         assert all(p.stat().st_size > 0 for p in save(figure, tmp_path / name))
 

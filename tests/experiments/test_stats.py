@@ -78,3 +78,17 @@ def test_histogram_counts_games(stored):
     table = stats.histogram(games)
     assert table.to_numpy().sum() == len(games)
     assert list(table.columns) == sorted(table.columns)
+
+
+def test_a_deterministic_strategy_plays_once_and_is_paired_by_secret(tmp_path):
+    store = Store(tmp_path / "r.duckdb")
+    study = Study("d", ("3x4",), ("knuth", "random"), runs=4, seed=2)
+    run_study(study, store, jobs=1)
+    games = store.games("d")
+    assert games.groupby("strategy")["run"].nunique().to_dict() == {"knuth": 1, "random": 4}
+    assert study.n_games == 64 + 4 * 64 == len(games)
+    test = stats.wilcoxon(games, "knuth", "random")
+    assert test.games == 64  # one pair per secret: knuth's guesses against random's mean over the runs
+    knuth = games[games["strategy"] == "knuth"].set_index("slot")["guesses"]
+    mean = games[games["strategy"] == "random"].groupby("slot")["guesses"].mean()
+    assert math.isclose(test.mean_difference, (knuth - mean).mean())

@@ -153,3 +153,17 @@ def test_forget_deletes_a_study(tmp_path):
 def test_reading_a_missing_store_says_so(tmp_path):
     with pytest.raises(StoreError, match="no results store"):
         Store(tmp_path / "none.duckdb").games("x")
+
+
+def test_tree_read_games_equal_played_games(tmp_path):
+    """Deterministic games read off a decision tree give the rows that playing them gives."""
+    from mmlab.experiments.chunk import Chunk, play_chunk
+
+    for spec in ("knuth", "most-parts", "greedy1", "local-search", "norvig:first=123"):
+        games = tuple((0, slot, slot * 3) for slot in range(40))
+        chunk = Chunk("t", "3x5", True, "black-white", spec, 1, None, games, "r", use_tree=False)
+        played = play_chunk(chunk)
+        read = play_chunk(Chunk(*[getattr(chunk, f) for f in chunk.__dataclass_fields__][:-1], use_tree=True))
+        for a, b in zip(played, read):
+            pd.testing.assert_frame_equal(a.drop(columns="seconds", errors="ignore"),
+                                          b.drop(columns="seconds", errors="ignore"))

@@ -25,7 +25,7 @@ def test_a_study_file_is_read_whole(tmp_path):
     study = Study.load(path)
     assert (study.name, study.sizes, study.strategies, study.runs, study.seed) == (
         "demo", ("3x3", "3x4"), ("knuth", "random"), 2, 5)
-    assert study.n_games == (27 + 64) * 2 * 2
+    assert study.n_games == (27 + 64) * (1 + 2)  # knuth plays each secret once, random twice
     assert study.source == GOOD
 
 
@@ -45,10 +45,21 @@ def test_the_fingerprint_follows_what_decides_the_results():
     (('name = "demo"', 'name = "a b"'), "line 1: name: 'a b' is not a usable name"),
     (('runs = 2', 'runs = [2'), "not valid TOML"),
     (('name = "demo"\n', ''), "the key 'name' is missing"),
+    (('"3x4"]', '"3X4 ", "3x3"]'), "line 3: sizes: a size is listed twice"),
+    (('"random"]', '" knuth"]'), "line 4: strategies: a strategy is listed twice"),
+    (('"3x3", "3x4"]', '"8x12"]'), "line 5: secrets: playing every secret needs"),
+    (('"random"]', '"entropy:first=1231"]'), "entropy:first=1231 cannot play 3x3: code '1231' has 4 colours"),
+    (("seed = 5", "seed = 99999999999999999999"), "line 7: seed"),
 ])
 def test_malformed_studies_name_the_key_and_line(change, message):
     with pytest.raises(BadStudy, match=message.replace("[", r"\[")):
         Study.from_toml(GOOD.replace(*change), "demo.toml")
+
+
+def test_a_strategy_that_cannot_play_a_size_is_refused_before_anything_runs():
+    text = GOOD.replace('"3x3", "3x4"]', '"8x12"]').replace('secrets = "all"', "secrets = 5")
+    with pytest.raises(BadStudy, match="line 4: strategies: knuth cannot play 8x12: .*tabu"):
+        Study.from_toml(text, "demo.toml")
 
 
 def test_a_missing_file_is_reported():

@@ -24,7 +24,7 @@ from mmlab.cli.play import add_command as add_play_command
 from mmlab.cli.reproduce import PAPERS, cmd_reproduce
 from mmlab.cli.studies import add_commands as add_study_commands
 from mmlab.cli.studies import add_execution_args, add_store_args, execute
-from mmlab.errors import MastermindError
+from mmlab.errors import BadArgument, MastermindError
 from mmlab.experiments import evaluate
 from mmlab.experiments.report import build_report
 from mmlab.experiments.secret_sets import SecretSet
@@ -213,7 +213,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def cmd_compare(args: argparse.Namespace) -> int:
     repeats, feedback = not args.no_repeats, "black" if args.black_only else "black-white"
     games = [Game.parse_size(size, repeats=repeats, feedback=feedback) for size in args.sizes]
-    specs = split_specs(args.strategies) if args.strategies else list(EXHAUSTIVE) + ["random"]
+    specs = split_specs(args.strategies) if args.strategies is not None else list(EXHAUSTIVE) + ["random"]
+    if not specs:
+        raise BadArgument("--strategies is empty: name at least one strategy, e.g. --strategies knuth,random")
     secrets = SecretSet.parse(int(args.secrets) if args.secrets.isdigit() else args.secrets)
     sizes = tuple(dict.fromkeys(g.size for g in games))
     base = Study("compare", sizes, tuple(specs), secrets, args.runs, args.seed, repeats, feedback)

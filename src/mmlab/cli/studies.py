@@ -12,6 +12,7 @@ import pandas as pd
 from rich.table import Table
 
 from mmlab.cli.output import err, out, print_json, progress
+from mmlab.errors import BadArgument
 from mmlab.experiments.labels import label
 from mmlab.experiments.report import PER_MOVE, Report, build_report, to_html
 from mmlab.experiments.runner import RunSummary, run_study
@@ -25,8 +26,9 @@ def add_store_args(p: argparse.ArgumentParser) -> None:
 
 
 def add_execution_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--jobs", type=int, metavar="N", help="local worker processes (default: every core; 1 plays "
-                                                          "in this process)")
+    p.add_argument("--jobs", type=int, metavar="N",
+                   help="local worker processes (default: this process first, then one per core when the rest "
+                        "would take more than a few seconds; 1: this process only)")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                    help="run on this Dask cluster instead; this process alone writes the store")
 
@@ -69,11 +71,16 @@ def cmd_report(args: argparse.Namespace) -> int:
         figures = figures_for(report.games, report.moves, strategies=list(report.study.strategies))
         if args.plots:
             folder = Path(args.plots)
-            folder.mkdir(parents=True, exist_ok=True)
-            written = [p for key, fig in figures.items() for p in save(fig, folder / f"{name}-{key}")]
+            try:
+                written = [p for key, fig in figures.items() for p in save(fig, folder / f"{name}-{key}")]
+            except OSError as e:
+                raise BadArgument(f"cannot write the plots into {str(folder)!r}: {e.strerror}") from None
             err.print(f"wrote {len(written)} plot files to {folder}")
     if args.html:
-        Path(args.html).write_text(to_html(report, figures))
+        try:
+            Path(args.html).write_text(to_html(report, figures))
+        except OSError as e:
+            raise BadArgument(f"cannot write {args.html!r}: {e.strerror}") from None
         err.print(f"wrote {args.html}")
     if args.json:
         print_json(report_json(report))
@@ -106,7 +113,7 @@ def cmd_studies(args: argparse.Namespace) -> int:
 
 def cmd_forget(args: argparse.Namespace) -> int:
     store = Store(args.store)
-    store.study(args.study)  # refuses an unknown name
+    store.require(args.study)
     n = store.forget(args.study)
     err.print(f"deleted study {args.study} and its {n} games from {store.path}")
     return 0
@@ -121,12 +128,15 @@ def print_summary(report: Report) -> None:
     study = report.study
     short = labels(list(study.strategies))
     deduced = bool((report.summary["known_mean"] != report.summary["mean"]).any())
+    lost = bool(report.summary["lost"].any())
     for size in study.sizes:
         part = report.summary[report.summary["size"] == size]
         table = Table(title=f"{study.name}: {size}, secrets {study.secrets}, {study.runs} run(s), seed {study.seed}")
         columns = ["strategy", "games", "mean ± s.e.", "median", "max", "total", "evaluations", "ms/game"]
         if deduced:
             columns.insert(3, "until known")
+        if lost:
+            columns.insert(2, "lost")
         for column in columns:
             table.add_column(column, justify="left" if column == "strategy" else "right")
         for row in part.itertuples(index=False):
@@ -134,8 +144,12 @@ def print_summary(report: Report) -> None:
                      str(row.max), str(row.total), f"{row.evaluations_mean:.1f}", f"{1000 * row.seconds_per_game:.2f}"]
             if deduced:
                 cells.insert(3, f"{row.known_mean:.4f}")
+            if lost:
+                cells.insert(2, str(row.lost))
             table.add_row(*cells)
         out.print(table)
+    if lost:
+        out.print("lost: games stopped at max_guesses without finding the secret (the figures count their guesses)")
     if deduced:
         out.print("until known: guesses until the strategy knew the secret, a deduced last guess not counted "
                   "(Singley's count, 003)")
@@ -150,14 +164,19 @@ def print_details(report: Report, last_move: int) -> None:
     study = report.study
     short = labels(list(study.strategies))
     if not report.histogram.empty:
-        table = Table(title="games per number of guesses")
-        table.add_column("size")
-        table.add_column("strategy")
-        for guesses in report.histogram.columns:
-            table.add_column(str(guesses), justify="right")
-        for (size, strategy), row in report.histogram.iterrows():
-            table.add_row(size, short[strategy], *(str(v) for v in row))
-        out.print(table)
+        out.print("\ngames per number of guesses")
+        if len(report.histogram.columns) <= 16:
+            table = Table()
+            table.add_column("size")
+            table.add_column("strategy")
+            for guesses in report.histogram.columns:
+                table.add_column(str(guesses), justify="right")
+            for (size, strategy), row in report.histogram.iterrows():
+                table.add_row(size, short[strategy], *(str(v) for v in row))
+            out.print(table)
+        else:  # too many columns for a table: guesses:games pairs
+            for (size, strategy), row in report.histogram.iterrows():
+                out.print(f"{size} {short[strategy]}: " + " ".join(f"{k}:{v}" for k, v in row.items() if v))
     if report.tests:
         out.print("\npaired Wilcoxon signed-rank tests on the same games (first minus second)")
         table = Table()

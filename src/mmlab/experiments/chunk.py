@@ -2,8 +2,9 @@
 
 ``play_chunk`` is what local processes and Dask workers execute; it returns plain frames that the
 coordinator writes to the store. With ``use_tree``, a deterministic strategy is compiled into its
-decision tree once per process and each game read off the tree (the same games, much faster when
-many are played); it draws nothing, so its moves have no top-scorer figures.
+decision tree once per process and each game read off the tree: the same games and the same rows
+as playing them, much faster when many are played. Only strategies that draw their guess from a
+set of top scorers get top-scorer figures, and only those that keep the consistent set its sizes.
 
 >>> chunk = Chunk("demo", "3x4", True, "black-white", "knuth", 7, None, ((0, 0, 0), (0, 5, 5)), "r1", True)
 >>> games, moves = play_chunk(chunk)
@@ -56,7 +57,7 @@ def _strategy(spec: str) -> Strategy:
     return make_strategy(spec)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=128)
 def _tree(spec: str, game: Game) -> DecisionTree:
     return DecisionTree.build(game, make_strategy(spec))
 
@@ -99,6 +100,9 @@ def play_chunk(chunk: Chunk) -> tuple[pd.DataFrame, pd.DataFrame]:
         tree_games = _tree_games(_tree(chunk.strategy, game), np.array([g[2] for g in chunk.games], dtype=np.int64))
         per_game = (time.perf_counter() - start) / len(chunk.games)  # the tree is built once per process
     names: dict[int, str] = {}
+    # The same figures whether a game is read off the tree or played: top scorers only for
+    # strategies that draw from them, consistent-set sizes only for those that keep the set.
+    draws, tracks = not strategy.deterministic, strategy.tracks_consistent_set
 
     def name(code: int) -> str:
         text = names.get(code)
@@ -127,10 +131,10 @@ def play_chunk(chunk: Chunk) -> tuple[pd.DataFrame, pd.DataFrame]:
             games[key].append(value)
         for move, guess in enumerate(record.guesses):
             fb = record.feedbacks[move]
-            known = record.top_sizes[move] >= 0
+            known = draws and record.top_sizes[move] >= 0
+            size = record.consistent[move] if tracks and record.consistent[move] >= 0 else None
             for key, value in (("run", run), ("slot", slot), ("move", move + 1), ("guess", name(guess)),
-                               ("black", fb.black), ("white", fb.white),
-                               ("consistent", record.consistent[move] if record.consistent[move] >= 0 else None),
+                               ("black", fb.black), ("white", fb.white), ("consistent", size),
                                ("evaluations", record.evaluations[move]),
                                ("top_size", record.top_sizes[move] if known else None),
                                ("secret_in_top", record.secret_in_top[move] if known else None),

@@ -25,7 +25,7 @@ def on_dask(chunks: list[Chunk], scheduler: str,
         raise BadArgument("running on a Dask cluster needs the 'distributed' package") from None
     try:
         client = Client(scheduler, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError) as e:
+    except (OSError, TimeoutError, ValueError) as e:
         raise BadArgument(f"cannot reach a Dask scheduler at {scheduler!r}: {e}") from None
     try:
         client.run(setup)

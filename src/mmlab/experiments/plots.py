@@ -27,6 +27,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from mmlab.errors import BadArgument
+from mmlab.experiments import stats
 from mmlab.experiments.labels import label
 
 __all__ = [
@@ -45,6 +46,7 @@ _SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
 _LINESTYLES = ("-", "--", ":", "-.")
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 _PER_MOVE_X = "move (averaged over the games still playing at that move)"
+_SCORED_X = "move (over the games whose move was scored: two or more codes left)"
 
 
 # ---------------------------------------------------------------------- labels and layout
@@ -181,12 +183,15 @@ def wins_difference(games: pd.DataFrame, first: str, second: str, score: bool = 
 
 
 # ---------------------------------------------------------------------- 004: moves
-def _per_move(moves: pd.DataFrame, column: str, ylabel: str, title: str, log: bool = False) -> Figure:
-    """Mean of ``column`` per move number, one line per strategy that recorded it, a panel per size."""
-    moves = _check(moves, ["strategy", "size", "move", column], "moves")
+def _per_move(moves: pd.DataFrame, column: str, ylabel: str, title: str, xlabel: str, log: bool = False) -> Figure:
+    """One figure of ``stats.per_move`` per move number, a line per strategy that recorded it, a
+    panel per size: the plots show the report's tables."""
+    moves = _check(moves, ["strategy", "size", "run", "slot", "move", "consistent", "top_size", "secret_in_top",
+                           "chance"], "moves")
     specs = list(pd.unique(moves["strategy"]))
     styles = _styles(specs)
-    data = moves.assign(_value=_numeric(moves[column])).dropna(subset=["_value"])
+    table = stats.per_move(moves)
+    data = table.assign(_value=_numeric(table[column])).dropna(subset=["_value"])
     if data.empty:
         raise BadArgument(f"no strategy of these results recorded {column!r} (search strategies leave it unknown)")
     sizes = _sizes(data)
@@ -194,12 +199,12 @@ def _per_move(moves: pd.DataFrame, column: str, ylabel: str, title: str, log: bo
     for ax, size in zip(axes, sizes):
         here = data[data["size"] == size]
         for spec in pd.unique(here["strategy"]):
-            means = here[here["strategy"] == spec].groupby("move")["_value"].mean().sort_index()
-            ax.plot(means.index.to_numpy(), means.to_numpy(), label=label(spec, specs), **styles[spec])
+            line = here[here["strategy"] == spec].sort_values("move")
+            ax.plot(line["move"].to_numpy(), line["_value"].to_numpy(), label=label(spec, specs), **styles[spec])
         if log:
             ax.set_yscale("log")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_xlabel(_PER_MOVE_X)
+        ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
         ax.set_title(f"{size}: {title}")
         ax.legend(fontsize="small")
@@ -212,24 +217,22 @@ def consistent_per_move(moves: pd.DataFrame) -> Figure:
     Means are over the games still playing at that move; strategies that do not enumerate the
     set (NA) are left out.
     """
-    return _per_move(moves, "consistent", "mean consistent codes before the move", "consistent set", log=True)
+    return _per_move(moves, "consistent", "mean consistent codes before the move", "consistent set", _PER_MOVE_X,
+                     log=True)
 
 
 def secret_in_top_per_move(moves: pd.DataFrame) -> Figure:
-    """Share of moves whose top scorers held the secret, per move and strategy (004 Fig. 5).
-
-    Shares are over the games still playing at that move.
-    """
-    return _per_move(moves, "secret_in_top", "share of games with the secret\namong the top scorers",
-                     "secret among the top scorers")
+    """Share of games whose secret has been among the top scorers by each move (004 Fig. 5, the
+    cumulative reading of Tables 5, 8, 10), over the games whose move was scored."""
+    return _per_move(moves, "secret_seen", "share of games with the secret\namong the top scorers so far",
+                     "secret among the top scorers", _SCORED_X)
 
 
 def draw_chance_per_move(moves: pd.DataFrame) -> Figure:
-    """Mean chance that the move drew the secret (1/top scorers, or 0), per move and strategy (004 Fig. 6).
-
-    Means are over the games still playing at that move.
-    """
-    return _per_move(moves, "chance", "mean chance of drawing the secret", "chance of drawing the secret")
+    """Mean chance that the move drew the secret (1/top scorers, or 0) over the games whose move was
+    scored, per move and strategy (004 Fig. 6)."""
+    return _per_move(moves, "chance", "mean chance of drawing the secret", "chance of drawing the secret",
+                     _SCORED_X)
 
 
 # ---------------------------------------------------------------------- 003: sweeps

@@ -6,8 +6,8 @@ a study that was stopped (even killed) continues where it stopped.
 >>> from mmlab.experiments.study import Study
 >>> study = Study("demo", ("3x3",), ("knuth", "random"), runs=2, seed=1)
 >>> store = Store(os.path.join(tempfile.mkdtemp(), "r.duckdb"))
->>> run_study(study, store, jobs=1).played
-108
+>>> run_study(study, store, jobs=1).played   # random twice per secret, knuth once
+81
 >>> run_study(study, store, jobs=1).played   # already done: nothing to play
 0
 """
@@ -39,7 +39,7 @@ from mmlab.strategies import Strategy, make_strategy
 FLUSH_SECONDS = 2.0  # write finished games at least this often
 PROBE_SECONDS = 1.0  # play this long here before deciding whether worker processes pay off
 POOL_WORTH_SECONDS = 5.0  # start them when the rest of the study would take longer than this here
-TREE_ALWAYS = 2**16  # read deterministic games off a decision tree on spaces up to this size
+TREE_GAMES = 16  # read deterministic games off a decision tree once they cover 1/16 of the codes
 
 
 @dataclass
@@ -66,11 +66,12 @@ def plan_chunks(study: Study, done: set[tuple[str, str, int, int]], run_id: str,
         game = study.game(size)
         secrets = study.secrets.draw(game, study.seed)
         for spec in study.strategies:
-            todo = [(run, slot, int(secret)) for run in range(study.runs) for slot, secret in enumerate(secrets)
-                    if (spec, size, run, slot) not in done]
+            todo = [(run, slot, int(secret)) for run in range(study.runs_of(spec))
+                    for slot, secret in enumerate(secrets) if (spec, size, run, slot) not in done]
             if not todo:
                 continue
-            use_tree = _worth_a_tree(make_strategy(spec), game, len(todo), study.max_guesses)
+            planned = study.runs_of(spec) * secrets.shape[0]
+            use_tree = _worth_a_tree(make_strategy(spec), game, planned, study.max_guesses)
             step = chunk_games or max(8, min(256, len(todo) // (8 * workers) or 1))
             for i in range(0, len(todo), step):
                 chunks.append(Chunk(study.name, size, study.repeats, study.feedback, spec, study.seed,
@@ -79,11 +80,12 @@ def plan_chunks(study: Study, done: set[tuple[str, str, int, int]], run_id: str,
 
 
 def _worth_a_tree(strategy: Strategy, game: Game, games: int, max_guesses: int | None) -> bool:
-    """Whether to compile a deterministic strategy's decision tree rather than play each game: on
-    small spaces always, on large ones when the games cover a good part of the secrets."""
+    """Whether to compile a deterministic strategy's decision tree rather than play each game:
+    when the games cover a good part of the secrets (the whole study's, so that resuming does not
+    change how the games are played)."""
     if not strategy.deterministic or not game.enumerable or max_guesses is not None:
         return False
-    return game.n_codes <= TREE_ALWAYS or games * 8 >= game.n_codes
+    return games * TREE_GAMES >= game.n_codes
 
 
 def _interleave(chunks: list[Chunk]) -> list[Chunk]:

@@ -77,7 +77,11 @@ class SecretSet:
             if self.kind == "instance":
                 raise BadArgument(f"an instance set holds every code of the game; {game} has {game.n_codes:.3g}: "
                                   "use a sample instead")
-            return np.sort(rng.integers(0, game.n_codes, size=self.n, dtype=np.int64))
+            chosen = np.unique(rng.integers(0, game.n_codes, size=self.n, dtype=np.int64))
+            while chosen.shape[0] < self.n:  # distinct codes, as on enumerable games
+                more = rng.integers(0, game.n_codes, size=self.n - chosen.shape[0], dtype=np.int64)
+                chosen = np.unique(np.concatenate([chosen, more]))
+            return chosen
         if self.kind == "sample" and self.n >= game.n_codes:
             return np.arange(game.n_codes, dtype=np.int64)  # a sweep's small sizes play every code
         if self.kind == "sample" or self.n < game.n_codes:

@@ -64,26 +64,31 @@ class PairedTest:
     second: str
     games: int
     mean_difference: float  # first minus second
-    statistic: float
+    statistic: float  # scipy's: the smaller of the two rank sums (R prints V, the positive one)
     p_value: float
 
 
 def wilcoxon(games: pd.DataFrame, first: str, second: str, size: str | None = None) -> PairedTest:
-    """Compare ``first`` and ``second`` game by game (same size, run and secret slot).
+    """Compare ``first`` and ``second`` game by game: the same size, run and secret slot (004's
+    pairing). When one of them played fewer runs (a deterministic strategy plays each secret
+    once), each secret is one pair: its mean guesses over the runs.
 
-    Games with equal guesses are dropped and the normal approximation is used with a continuity
+    Pairs with equal values are dropped and the normal approximation is used with a continuity
     correction, as R's ``wilcox.test(paired = TRUE)`` does with ties.
     """
     sizes = [size] if size is not None else list(dict.fromkeys(games["size"]))
     if len(sizes) != 1:
         raise BadArgument(f"the study has several sizes ({', '.join(sizes)}): name one")
     g = games[games["size"] == sizes[0]]
-    a = g[g["strategy"] == first].set_index(KEY)["guesses"]
-    b = g[g["strategy"] == second].set_index(KEY)["guesses"]
-    for name, part in ((first, a), (second, b)):
+    parts = [g[g["strategy"] == name] for name in (first, second)]
+    for name, part in zip((first, second), parts):
         if part.empty:
             known = ", ".join(dict.fromkeys(g["strategy"]))
             raise BadArgument(f"no games of {name!r} on {sizes[0]} (strategies: {known})")
+    if parts[0]["run"].nunique() == parts[1]["run"].nunique():
+        a, b = (p.set_index(KEY)["guesses"] for p in parts)
+    else:
+        a, b = (p.groupby("slot")["guesses"].mean() for p in parts)
     from scipy import stats as sps  # imported here: scipy takes half a second to load
 
     joined = pd.concat([a.rename("a"), b.rename("b")], axis=1, join="inner")
@@ -125,7 +130,7 @@ def per_move(moves: pd.DataFrame) -> pd.DataFrame:
     for column in ("top_size", "secret_in_top", "chance", "_seen"):
         m[column] = m[column].astype("Float64").where(m["_scored"])
     table = m.groupby(["size", "strategy", "move"], sort=False).agg(
-        games=("guess", "size"),
+        games=("move", "size"),
         consistent=("consistent", "mean"),
         consistent_sd=("consistent", "std"),
         scored=("_scored", "sum"),

@@ -5,7 +5,7 @@ git revision, machine, scheduler), ``games`` (study, strategy, size, run, slot, 
 evaluations, seconds, ...) and ``moves`` (the same key and the move number; the guess and its answer,
 the consistent-set size before it, the top scorers it was picked from and whether the secret was
 among them). A batch of games and their moves is written in one transaction, so a study killed at
-any moment keeps whole games only, and the primary keys refuse to count a game twice.
+any moment keeps whole games only, and the primary keys keep a game from being counted twice.
 
 The file is opened only while writing or reading, so two studies can share it: a writer that finds
 it locked waits (up to ``wait`` seconds) and then refuses with the holder's process id.
@@ -144,14 +144,13 @@ class Store:
             try:
                 con.register("new_games", games[GAME_COLUMNS])
                 con.register("new_moves", moves[MOVE_COLUMNS])
-                con.execute(f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) SELECT * FROM new_games")
-                con.execute(f"INSERT INTO moves ({', '.join(MOVE_COLUMNS)}) SELECT * FROM new_moves")
-                con.execute("UPDATE runs SET games_written = games_written + ? WHERE run_id = ?",
-                            [len(games), run_id])
+                # A game's key fixes its result, so a game stored meanwhile by another run of the
+                # same study is the same game: keep the stored one.
+                written = con.execute(f"INSERT OR IGNORE INTO games ({', '.join(GAME_COLUMNS)}) "
+                                      "SELECT * FROM new_games").fetchone()[0]
+                con.execute(f"INSERT OR IGNORE INTO moves ({', '.join(MOVE_COLUMNS)}) SELECT * FROM new_moves")
+                con.execute("UPDATE runs SET games_written = games_written + ? WHERE run_id = ?", [written, run_id])
                 con.execute("COMMIT")
-            except duckdb.ConstraintException as e:
-                con.execute("ROLLBACK")
-                raise StoreError(f"refused to store a game twice in {str(self.path)!r}: {e}") from None
             except BaseException:
                 con.execute("ROLLBACK")
                 raise
@@ -187,12 +186,16 @@ class Store:
                           "s.created, s.description FROM studies s LEFT JOIN games g USING (study) "
                           "GROUP BY ALL ORDER BY s.created")
 
-    def study(self, name: str) -> Study:
-        """The stored definition of study ``name``."""
-        rows = self.query("SELECT definition, source, description FROM studies WHERE study = ?", [name])
-        if rows.empty:
+    def require(self, name: str) -> None:
+        """Refuse a study name the store does not hold, listing the ones it does."""
+        if self.query("SELECT count(*) AS n FROM studies WHERE study = ?", [name])["n"].iloc[0] == 0:
             known = ", ".join(self.studies()["study"]) or "none"
             raise StoreError(f"no study named {name!r} in {str(self.path)!r} (stored: {known})")
+
+    def study(self, name: str) -> Study:
+        """The stored definition of study ``name``."""
+        self.require(name)
+        rows = self.query("SELECT definition, source, description FROM studies WHERE study = ?", [name])
         definition = json.loads(rows.iloc[0]["definition"])
         definition["description"] = rows.iloc[0]["description"] or ""
         definition = {k: v for k, v in definition.items() if v is not None}
@@ -200,12 +203,12 @@ class Store:
 
     def games(self, study: str) -> pd.DataFrame:
         """One row per game of ``study``, in key order."""
-        self.study(study)
+        self.require(study)
         return self.query("SELECT * FROM games WHERE study = ? ORDER BY size, strategy, run, slot", [study])
 
     def moves(self, study: str) -> pd.DataFrame:
         """One row per move of ``study``, in key order."""
-        self.study(study)
+        self.require(study)
         return self.query("SELECT * FROM moves WHERE study = ? ORDER BY size, strategy, run, slot, move", [study])
 
     def runs(self, study: str) -> pd.DataFrame:
@@ -219,13 +222,16 @@ class Store:
             raise StoreError(f"cannot tell the format of {str(path)!r}: name it .csv or .parquet")
         if table not in ("games", "moves", "runs"):
             raise StoreError(f"no table {table!r}: choose games, moves or runs")
-        self.study(study)
+        self.require(study)
         order = {"games": "size, strategy, run, slot", "moves": "size, strategy, run, slot, move",
                  "runs": "started"}[table]
         quoted = str(path).replace("'", "''")
         with self.connect(read_only=True) as con:
-            con.execute(f"COPY (SELECT * FROM {table} WHERE study = ? ORDER BY {order}) TO '{quoted}' ({fmt})",
-                        [study])
+            try:
+                con.execute(f"COPY (SELECT * FROM {table} WHERE study = ? ORDER BY {order}) TO '{quoted}' ({fmt})",
+                            [study])
+            except duckdb.Error as e:
+                raise StoreError(f"cannot write {str(path)!r}: {str(e).splitlines()[0]}") from None
         return path
 
 

@@ -2,7 +2,8 @@
 
 Every strategy plays the same secrets, and game ``(run, slot)`` draws its choices from
 ``numpy.random.default_rng([seed, run, slot])`` whichever strategy plays it, so comparisons are
-paired and a study is reproduced from its file.
+paired and a study is reproduced from its file. A deterministic strategy plays each secret once
+(run 0): more runs would repeat its games.
 
 >>> study = Study.from_toml('''
 ... name = "demo"
@@ -12,8 +13,8 @@ paired and a study is reproduced from its file.
 ... runs = 2
 ... seed = 7
 ... ''')
->>> study.n_games
-256
+>>> study.n_games   # knuth plays the 64 secrets once, random twice
+192
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ KEYS = {
     "sizes": 'game sizes, e.g. ["4x6", "4x8"]',
     "strategies": 'strategy specs, e.g. ["entropy:pool=consistent,ties=random,first=1231"]',
     "secrets": '"all", N (a sample of N distinct codes), "instance:N" (each code once or twice) or a list of codes',
-    "runs": "games per secret (a positive whole number)",
+    "runs": "games per secret (a positive whole number; deterministic strategies play each secret once)",
     "seed": "the seed of every random choice (a whole number, 0 or more)",
     "repeats": "whether codes may repeat a colour (true or false)",
     "feedback": '"black-white" or "black"',
@@ -103,8 +104,8 @@ class Study:
         runs, seed = data.get("runs", 1), data.get("seed", 0)
         if type(runs) is not int or runs < 1:
             raise fail("runs", f"{runs!r} is not a positive whole number")
-        if type(seed) is not int or seed < 0:
-            raise fail("seed", f"{seed!r} is not a whole number of 0 or more")
+        if type(seed) is not int or not 0 <= seed < 2**63:
+            raise fail("seed", f"{seed!r} is not a whole number from 0 to 2**63 - 1")
         repeats, feedback = data.get("repeats", True), data.get("feedback", "black-white")
         if not isinstance(repeats, bool):
             raise fail("repeats", f"{repeats!r} is not true or false")
@@ -120,31 +121,47 @@ class Study:
             secrets = SecretSet.parse(data.get("secrets", "all"))
         except MastermindError as e:
             raise fail("secrets", str(e)) from None
-        study = Study(name, sizes, strategies, secrets, runs, seed, repeats, feedback, max_guesses, description, text)
+        games = []
         for size in sizes:
             try:
-                game = study.game(size)
+                games.append(Game.parse_size(size, repeats=repeats, feedback=feedback))
             except MastermindError as e:
                 raise fail("sizes", str(e)) from None
+        sizes = tuple(g.size for g in games)  # "4X6 " and "4x6" are one size
+        if len(set(sizes)) != len(sizes):
+            raise fail("sizes", "a size is listed twice")
+        players = []
+        for spec in strategies:
+            try:
+                players.append(make_strategy(spec))
+            except MastermindError as e:
+                raise fail("strategies", str(e)) from None
+        if len({p.spec for p in players}) != len(players):
+            raise fail("strategies", "a strategy is listed twice (perhaps with its default parameters spelt out)")
+        for game in games:
             try:
                 secrets.draw(game, seed)
             except MastermindError as e:
                 raise fail("secrets", str(e)) from None
-        for spec in strategies:
-            try:
-                make_strategy(spec)
-            except MastermindError as e:
-                raise fail("strategies", str(e)) from None
-        return study
+            for spec, player in zip(strategies, players):
+                try:
+                    player.start(game)  # refuses a game the strategy cannot play, before anything runs
+                except MastermindError as e:
+                    raise fail("strategies", f"{spec} cannot play {game}: {e}") from None
+        return Study(name, sizes, strategies, secrets, runs, seed, repeats, feedback, max_guesses, description, text)
 
     # ------------------------------------------------------------------ content
     def game(self, size: str) -> Game:
         return Game.parse_size(size, repeats=self.repeats, feedback=self.feedback)
 
+    def runs_of(self, spec: str) -> int:
+        """Runs a strategy plays: a deterministic one plays each secret once, its games would repeat."""
+        return 1 if make_strategy(spec).deterministic else self.runs
+
     @property
     def n_games(self) -> int:
         per_size = sum(self.secrets.draw(self.game(s), self.seed).shape[0] for s in self.sizes)
-        return per_size * self.runs * len(self.strategies)
+        return per_size * sum(self.runs_of(spec) for spec in self.strategies)
 
     def definition(self) -> dict[str, Any]:
         """Everything that decides the results, as plain data (what the store keeps and compares)."""
@@ -171,8 +188,6 @@ def _list_of_strings(value: Any, fail) -> tuple[str, ...]:
         value = [value]
     if not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value):
         raise fail(f"{value!r} is not a non-empty list of strings")
-    if len(set(value)) != len(value):
-        raise fail("a value is listed twice")
     return tuple(v.strip() for v in value)
 
 
