@@ -22,6 +22,7 @@ from mmlab.cli.literature import LITERATURE
 from mmlab.cli.output import err, histogram_text, out, print_json, progress
 from mmlab.cli.play import add_command as add_play_command
 from mmlab.cli.reproduce import PAPERS, cmd_reproduce
+from mmlab.cli.serve import add_command as add_serve_command
 from mmlab.cli.studies import add_commands as add_study_commands
 from mmlab.cli.studies import add_execution_args, add_store_args, execute
 from mmlab.errors import BadArgument, MastermindError
@@ -55,6 +56,8 @@ examples:
   mmlab run studies/merelo-4x6.toml          a study file into the results store (mmlab-results.duckdb)
   mmlab report merelo-4x6 --html report.html its tables in the papers' layout, plots, one HTML page
   mmlab export merelo-4x6 games.parquet      the stored games (or --table moves) as Parquet or CSV
+  mmlab play                                 guess mmlab's secret in the terminal (--role codemaker: it guesses)
+  mmlab serve                                play in the browser at http://127.0.0.1:8000
 
 sizes are PEGSxCOLOURS (4x6 is the standard game, 5x8 Super Mastermind); codes are written
 1122, "1 1 2 2" or AABB; strategies are spec strings name:key=value,... (see 'mmlab strategies').
@@ -474,6 +477,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_study_commands(command)
     add_play_command(command)
+    add_serve_command(command)
 
     p = command("strategies", "list every strategy with its parameters, defaults and source", cmd_strategies)
     p.add_argument("--json", action="store_true", help="print JSON")

@@ -53,10 +53,10 @@ class CodemakerSession:
 
     def __init__(self, game: Game, strategy: Strategy | DecisionTree | str = "knuth",
                  rng: np.random.Generator | None = None) -> None:
+        game.require_enumerable("playing against a person's answers")
         self.game = game
         self.strategy = _strategy(strategy)
         self.strategy.start(game, rng if rng is not None else np.random.default_rng())
-        game.require_enumerable("playing against a person's answers")
         self.answers: list[tuple[int, Feedback]] = []
         self.knowledge = Knowledge.initial(game)
         self._proposal: int | None = None
@@ -67,9 +67,19 @@ class CodemakerSession:
         return bool(self.answers) and self.answers[-1][1] == self.game.win
 
     @property
+    def over(self) -> bool:
+        return self.won
+
+    @property
     def remaining(self) -> int:
         """Codes that fit every answer so far."""
         return self.knowledge.n_consistent
+
+    def candidates(self, limit: int = 50) -> list[int]:
+        """The codes that still fit, if there are at most ``limit``; raises otherwise."""
+        if self.remaining > limit:
+            raise BadArgument(f"{self.remaining} codes remain, too many to list (at most {limit})")
+        return [int(c) for c in self.knowledge.consistent]
 
     def next_guess(self) -> int:
         """The guess mmlab plays now (the same until it is answered)."""

@@ -1,0 +1,245 @@
+"""The FastAPI application: the JSON API under ``/api`` and the page that plays it at ``/``.
+
+Every mistake is answered with a 4xx and a JSON ``{"detail": message, "error": kind}`` whose
+message says what to do; FastAPI's schema at ``/docs`` and ``/openapi.json`` documents the rest.
+
+>>> from fastapi.testclient import TestClient
+>>> client = TestClient(create_app())
+>>> game = client.post("/api/games", json={"size": "4x6", "secret": "3632"}).json()
+>>> client.post(f"/api/games/{game['id']}/guess", json={"code": "1122"}).json()["moves"][0]["black"]
+1
+>>> client.post(f"/api/games/{game['id']}/guess", json={"code": "1127"}).json()["detail"]
+"code '1127': '7' is not a colour of a 4x6 game (expected 1-6 or A-F)"
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from fastapi import APIRouter, FastAPI, Query, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from mmlab.errors import BadFeedback, MastermindError
+from mmlab.game import Feedback, Game, parse_feedback
+from mmlab.play.session import CodebreakerSession, CodemakerSession
+from mmlab.strategies import REGISTRY, make_strategy
+from mmlab.web import views
+from mmlab.web.errors import GameOver, WrongRole, status_of
+from mmlab.web.games import (DEFAULT_IDLE_MINUTES, DEFAULT_MAX_CODES, DEFAULT_MAX_GAMES, DEFAULT_STRATEGY,
+                             GameRegistry, LiveGame)
+from mmlab.web.models import (AnswerIn, Candidates, CorrectionIn, GameState, GuessIn, HintOut, NewGame,
+                              PartitionTable, Problem, ServerInfo, StrategyInfo, TreePath)
+
+STATIC = Path(__file__).parent / "static"
+#: A request body to copy, by the end of the path, for messages about malformed bodies.
+EXAMPLES = {
+    "/games": {"size": "4x6", "role": "codebreaker"},
+    "/guess": {"code": "1122"},
+    "/answer": {"black": 1, "white": 0},
+    "/correct": {"move": 1, "black": 1, "white": 0},
+}
+ERRORS = {status: {"model": Problem} for status in (404, 409, 422)}
+
+
+def create_app(max_games: int = DEFAULT_MAX_GAMES, max_codes: int = DEFAULT_MAX_CODES,
+               idle_minutes: float = DEFAULT_IDLE_MINUTES, registry: GameRegistry | None = None) -> FastAPI:
+    """The application, holding its games in ``registry`` (one is made from the limits if not given)."""
+    games = registry if registry is not None else GameRegistry(max_games, max_codes, idle_minutes)
+    app = FastAPI(title="mmlab", summary="Play Mastermind against mmlab's strategies, in either role.",
+                  description="Games live on the server under random ids; idle games expire. Codes are "
+                              "written as mmlab prints them (1122), or '1 1 2 2', or AABB.")
+    app.state.games = games
+    app.add_exception_handler(MastermindError, _mastermind_error)
+    app.add_exception_handler(RequestValidationError, _malformed_request)
+    app.include_router(_api(games), prefix="/api")
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    return app
+
+
+def _api(games: GameRegistry) -> APIRouter:
+    api = APIRouter(responses=ERRORS)
+
+    def state(live: LiveGame) -> GameState:
+        return views.state(live, games.idle_minutes)
+
+    @api.get("/info", summary="the server's limits and the strategies it knows")
+    def info() -> ServerInfo:
+        return ServerInfo(max_games=games.max_games, max_codes=games.max_codes, idle_minutes=games.idle_minutes,
+                          live_games=len(games), default_strategy=DEFAULT_STRATEGY,
+                          strategies=[StrategyInfo(name=name, summary=cls.summary,
+                                                   deterministic=make_strategy(name).deterministic)
+                                      for name, cls in REGISTRY.items()])
+
+    @api.post("/games", status_code=201, summary="start a game (no body: you guess a random 4x6 secret)",
+              responses={429: {"model": Problem}})
+    def new_game(body: NewGame | None = None) -> GameState:
+        body = body or NewGame()
+        game = Game.parse_size(body.size, repeats=body.repeats)
+        secret = None if body.secret is None else game.parse(body.secret)
+        live = games.create(game, body.role, body.strategy, secret, body.seed)
+        with live.lock:
+            return state(live)
+
+    @api.get("/games/{game_id}", summary="a game's state")
+    def get_game(game_id: str) -> GameState:
+        live = games.get(game_id)
+        with live.lock:
+            return state(live)
+
+    @api.delete("/games/{game_id}", status_code=204, summary="leave a game, freeing its place")
+    def leave(game_id: str) -> Response:
+        games.remove(game_id)
+        return Response(status_code=204)
+
+    @api.post("/games/{game_id}/guess", summary="codebreaker: play a guess; its answer is the last move")
+    def guess(game_id: str, body: GuessIn) -> GameState:
+        live = games.get(game_id)
+        with live.lock:
+            session = _breaker(live, "guess")
+            _not_over(live)
+            session.guess(live.game.parse(body.code))
+            return state(live)
+
+    @api.post("/games/{game_id}/answer", summary="codemaker: answer mmlab's pending guess")
+    def answer(game_id: str, body: AnswerIn) -> GameState:
+        live = games.get(game_id)
+        with live.lock:
+            session = _maker(live, "answer")
+            _not_over(live)
+            session.answer(_feedback(body))
+            return state(live)
+
+    @api.post("/games/{game_id}/correct", summary="codemaker: change the answer given to an earlier guess")
+    def correct(game_id: str, body: CorrectionIn) -> GameState:
+        live = games.get(game_id)
+        with live.lock:
+            _maker(live, "correct").correct(body.move, _feedback(body))
+            return state(live)
+
+    @api.post("/games/{game_id}/undo", summary="take back the last guess (codebreaker) or answer (codemaker)")
+    def undo(game_id: str) -> GameState:
+        live = games.get(game_id)
+        with live.lock:
+            if live.role == "codebreaker":
+                _not_over(live)
+            live.session.undo()
+            return state(live)
+
+    @api.post("/games/{game_id}/give-up", summary="codebreaker: end the game and see the secret")
+    def give_up(game_id: str) -> GameState:
+        live = games.get(game_id)
+        with live.lock:
+            session = _breaker(live, "give-up")
+            if session.won:
+                raise GameOver("you have already found the secret: start a new game")
+            session.give_up()
+            return state(live)
+
+    @api.get("/games/{game_id}/hint", summary="codebreaker: the codes left, a strategy's next guess and "
+                                              "the partition tables of its best guesses")
+    def hint(game_id: str, strategy: str | None = Query(None, description="strategy spec (default: the game's)"),
+             options: int = Query(3, ge=1, le=10, description="how many top guesses to tabulate")) -> HintOut:
+        live = games.get(game_id)
+        with live.lock:
+            session = _breaker(live, "hint")
+            _not_over(live)
+            return views.hint(live.game, session.hint(strategy or live.strategy, options))
+
+    @api.get("/games/{game_id}/partition", summary="how a proposed guess splits the codes left")
+    def partition(game_id: str, guess: str = Query(description="the proposed guess, e.g. 1344")) -> PartitionTable:
+        live = games.get(game_id)
+        with live.lock:
+            return views.partition(live, live.game.parse(guess))
+
+    @api.get("/games/{game_id}/candidates", summary="the codes that fit every answer, when few")
+    def candidates(game_id: str, limit: int = Query(50, ge=1, le=1000, description="list at most this many")
+                   ) -> Candidates:
+        live = games.get(game_id)
+        with live.lock:
+            return views.candidates(live, limit)
+
+    @api.get("/games/{game_id}/path", summary="codemaker, deterministic strategy: the decision-tree nodes "
+                                              "visited (guess, codes remaining, answer)")
+    def path(game_id: str) -> TreePath:
+        live = games.get(game_id)
+        with live.lock:
+            _maker(live, "path")
+            return views.path(live)
+
+    return api
+
+
+def _breaker(live: LiveGame, what: str) -> CodebreakerSession:
+    if not isinstance(live.session, CodebreakerSession):
+        raise WrongRole(f"'{what}' is for the codebreaker role; in this game you keep the secret and answer "
+                        "mmlab's guesses (POST .../answer, .../correct, .../undo)")
+    return live.session
+
+
+def _maker(live: LiveGame, what: str) -> CodemakerSession:
+    if not isinstance(live.session, CodemakerSession):
+        raise WrongRole(f"'{what}' is for the codemaker role; in this game you guess mmlab's secret "
+                        "(POST .../guess; GET .../hint, .../partition, .../candidates)")
+    return live.session
+
+
+def _not_over(live: LiveGame) -> None:
+    session = live.session
+    if isinstance(session, CodemakerSession) and session.won:
+        raise GameOver("the game is over: mmlab found your secret (undo the last answer if it was a mistake, "
+                       "or start a new game)")
+    if isinstance(session, CodebreakerSession) and session.over:
+        raise GameOver(f"the game is over: the secret was {live.game.format(session.secret)}; start a new game")
+
+
+def _feedback(body: AnswerIn) -> Feedback:
+    if body.answer is not None:
+        if body.black is not None or body.white is not None:
+            raise BadFeedback("give the answer either as 'black' and 'white' or as 'answer', not both")
+        return parse_feedback(body.answer)
+    if body.black is None or body.white is None:
+        raise BadFeedback('give the answer as two numbers, e.g. {"black": 1, "white": 2}, or as text, '
+                          'e.g. {"answer": "BWW"}')
+    return Feedback(body.black, body.white)
+
+
+async def _mastermind_error(request: Request, error: MastermindError) -> JSONResponse:
+    return JSONResponse({"detail": str(error), "error": type(error).__name__}, status_code=status_of(error))
+
+
+async def _malformed_request(request: Request, error: RequestValidationError) -> JSONResponse:
+    example = next((json.dumps(v) for k, v in EXAMPLES.items() if request.url.path.endswith(k)), None)
+    detail = "; ".join(dict.fromkeys(_problem(e) for e in error.errors()))
+    if example and error.errors()[0]["loc"][0] == "body":
+        detail += f"; for example {example}"
+    return JSONResponse({"detail": detail, "error": "MalformedRequest",
+                         "errors": [{"loc": list(e["loc"]), "msg": e["msg"]} for e in error.errors()]},
+                        status_code=422)
+
+
+def _problem(e: dict) -> str:
+    """One pydantic error as a sentence saying what to send."""
+    where = [str(x) for x in e["loc"][1:]]
+    if e["type"] == "json_invalid":
+        reason = e.get("ctx", {}).get("error", "decode error")
+        return f"the request body is not valid JSON ({reason} at character {e['loc'][-1]}): send a JSON object"
+    if not where and e["loc"][0] == "body":
+        if e["type"] == "missing":
+            return "this request needs a JSON body"
+        if isinstance(e.get("input"), bytes | str):
+            return "the request body is not JSON: send a JSON object with the header Content-Type: application/json"
+        return "the request body is JSON but not an object: send a JSON object"
+    field = ".".join(where) or e["loc"][0]
+    if e["type"] == "missing":
+        return f"the {e['loc'][0]} field {field!r} is required"
+    if e["type"] == "extra_forbidden":
+        return f"there is no field {field!r}"
+    return f"{field}: {e['msg']} (got {e.get('input')!r})"

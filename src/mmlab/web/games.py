@@ -1,0 +1,192 @@
+"""The live games of the web server, each behind a random id, with limits on their number and
+size and expiry of idle games. Safe to share between threads: the registry has a lock, and each
+game has its own lock for the moves made on it.
+
+>>> from mmlab.game import Game
+>>> registry = GameRegistry(max_games=10)
+>>> live = registry.create(Game.parse_size("4x6"), "codebreaker", secret=Game.parse_size("4x6").parse("3632"))
+>>> registry.get(live.id) is live, len(registry)
+(True, 1)
+>>> registry.create(Game.parse_size("6x8"), "codemaker")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+mmlab.web.errors.GameTooLarge: a 6x8 game has 262,144 codes, more than this server plays (at most 65,536); ...
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mmlab.errors import BadArgument
+from mmlab.game import ENUMERATION_LIMIT, Feedback, Game
+from mmlab.knowledge import Knowledge
+from mmlab.play.session import CodebreakerSession, CodemakerSession
+from mmlab.strategies import make_strategy
+from mmlab.web.errors import GameNotFound, GameTooLarge, TooManyGames
+from mmlab.web.path import PathTracer
+
+ROLES = ("codebreaker", "codemaker")
+DEFAULT_STRATEGY = "knuth"
+DEFAULT_MAX_GAMES = 1000
+#: The codemaker role enumerates every code, and so do the codebreaker's counts and hints.
+DEFAULT_MAX_CODES = 2**16
+DEFAULT_IDLE_MINUTES = 30.0
+
+
+@dataclass(eq=False)
+class LiveGame:
+    """One game of the server: its session, the strategy that guesses (codemaker role) or gives
+    hints (codebreaker role), and when it was last used. Hold ``lock`` while reading or moving."""
+
+    id: str
+    role: str
+    strategy: str
+    deterministic: bool  # whether the strategy has a decision tree
+    session: CodebreakerSession | CodemakerSession
+    last_used: float
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    _chain: tuple[tuple, list[Knowledge]] | None = field(default=None, repr=False)
+    _tracer: PathTracer | None = field(default=None, repr=False)
+
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    @property
+    def moves(self) -> list[tuple[int, Feedback]]:
+        """The guesses so far with their answers."""
+        if isinstance(self.session, CodemakerSession):
+            return self.session.answers
+        return self.session.moves
+
+    def chain(self) -> list[Knowledge]:
+        """The knowledge before the first move and after each move (``len(moves) + 1`` states)."""
+        key = tuple(self.moves)
+        if self._chain is None or self._chain[0] != key:
+            states = [Knowledge.initial(self.game)]
+            for guess, feedback in key:
+                states.append(states[-1].update(guess, feedback))
+            self._chain = (key, states)
+        return self._chain[1]
+
+    def tracer(self) -> PathTracer:
+        """Follows this game through its strategy's decision tree; raises ``BadTree`` if the strategy
+        draws at random."""
+        if self._tracer is None:
+            self._tracer = PathTracer(self.game, self.strategy)
+        return self._tracer
+
+
+class GameRegistry:
+    """Live games by id: at most ``max_games`` at once, each of at most ``max_codes`` codes, each
+    dropped after ``idle_minutes`` without a request. ``clock`` gives seconds (tests pass a fake)."""
+
+    def __init__(self, max_games: int = DEFAULT_MAX_GAMES, max_codes: int = DEFAULT_MAX_CODES,
+                 idle_minutes: float = DEFAULT_IDLE_MINUTES, clock: Callable[[], float] = time.monotonic) -> None:
+        if max_games < 1:
+            raise BadArgument(f"the limit on live games must be at least 1, got {max_games}")
+        if not 1 <= max_codes <= ENUMERATION_LIMIT:
+            raise BadArgument(f"the limit on codes per game must be from 1 to {ENUMERATION_LIMIT:,} (the largest "
+                              f"space mmlab enumerates), got {max_codes:,}")
+        if not idle_minutes > 0:
+            raise BadArgument(f"games must be kept for more than 0 idle minutes, got {idle_minutes}")
+        self.max_games = max_games
+        self.max_codes = max_codes
+        self.idle_minutes = idle_minutes
+        self.clock = clock
+        self._games: dict[str, LiveGame] = {}
+        self._rules: dict[Game, Game] = {}  # one Game per size, so its code tables are built once
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        with self._lock:
+            self._expire()
+            return len(self._games)
+
+    def create(self, game: Game, role: str, strategy: str | None = None, secret: int | None = None,
+               seed: int | None = None) -> LiveGame:
+        """Start a game. ``strategy`` (a spec) guesses in the codemaker role and gives hints in the
+        codebreaker role; ``secret`` (codebreaker role) is drawn from ``seed`` when not given."""
+        if role not in ROLES:
+            raise BadArgument(f"role must be codebreaker (you guess) or codemaker (you keep the secret), got {role!r}")
+        if game.n_codes > self.max_codes:
+            raise GameTooLarge(
+                f"a {game} game has {game.n_codes:,} codes, more than this server plays (at most {self.max_codes:,}); "
+                "choose fewer pegs or colours, or restart the server with a larger 'mmlab serve --max-codes'"
+            )
+        if secret is not None and role == "codemaker":
+            raise BadArgument("a secret is for the codebreaker role: as codemaker you keep the secret yourself "
+                              "and answer mmlab's guesses")
+        self._check_room()
+        with self._lock:
+            game = self._rules.setdefault(game, game)
+        spec = strategy or DEFAULT_STRATEGY
+        rng = np.random.default_rng(seed)
+        if role == "codemaker":
+            session: CodebreakerSession | CodemakerSession = CodemakerSession(game, spec, rng)
+            deterministic = session.strategy.deterministic
+        else:
+            coach = make_strategy(spec)
+            coach.start(game, np.random.default_rng(0))  # refuse a hint strategy that cannot play this game
+            deterministic = coach.deterministic
+            session = CodebreakerSession(game, secret, rng)
+        with self._lock:
+            self._check_room(locked=True)
+            game_id = secrets.token_urlsafe(12)
+            live = LiveGame(game_id, role, spec, deterministic, session, self.clock())
+            self._games[game_id] = live
+        return live
+
+    def get(self, game_id: str) -> LiveGame:
+        """The live game with this id, marked as used now; raises ``GameNotFound``."""
+        with self._lock:
+            now = self.clock()
+            live = self._games.get(game_id)
+            if live is not None and self._idle(live, now):
+                del self._games[game_id]
+                live = None
+            if live is None:
+                raise GameNotFound(
+                    f"no game with id {game_id!r}: it was left, or it expired after {self.idle_minutes:g} minutes "
+                    "without a move; start a new game (POST /api/games)"
+                )
+            live.last_used = now
+            return live
+
+    def remove(self, game_id: str) -> None:
+        """Leave a game; raises ``GameNotFound`` if there is none with this id."""
+        self.get(game_id)
+        with self._lock:
+            self._games.pop(game_id, None)
+
+    def expire(self) -> int:
+        """Drop the games idle longer than ``idle_minutes``; returns how many were dropped."""
+        with self._lock:
+            return self._expire()
+
+    def _expire(self) -> int:
+        now = self.clock()
+        idle = [game_id for game_id, live in self._games.items() if self._idle(live, now)]
+        for game_id in idle:
+            del self._games[game_id]
+        return len(idle)
+
+    def _idle(self, live: LiveGame, now: float) -> bool:
+        return now - live.last_used > self.idle_minutes * 60
+
+    def _check_room(self, locked: bool = False) -> None:
+        if not locked:
+            with self._lock:
+                return self._check_room(locked=True)
+        self._expire()
+        if len(self._games) >= self.max_games:
+            raise TooManyGames(
+                f"the server already holds {len(self._games)} live games, its limit: leave a finished game "
+                f"(DELETE /api/games/ID) or try again once idle games expire (after {self.idle_minutes:g} minutes); "
+                "'mmlab serve --max-games' sets the limit"
+            )

@@ -1,0 +1,148 @@
+"""The JSON bodies of the web API (requests and answers), which FastAPI's OpenAPI schema documents.
+
+Codes travel as text as mmlab prints them: ``"1122"``, or space-separated past 9 colours
+(``"10 2 11 1"``); requests may also write them ``"1 1 2 2"`` or ``"AABB"``.
+
+>>> NewGame(size="5x8", role="codemaker").strategy is None
+True
+>>> AnswerIn(answer="BWW").black is None
+True
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Request(BaseModel):
+    """A request body: unknown fields are refused, so a misspelt one is not silently ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewGame(Request):
+    size: str = Field("4x6", description="PEGSxCOLOURS, e.g. 4x6 (standard) or 5x8 (Super Mastermind)")
+    role: Literal["codebreaker", "codemaker"] = Field(
+        "codebreaker", description="codebreaker: you guess mmlab's secret; codemaker: you keep a secret and answer")
+    strategy: str | None = Field(None, description="strategy spec that guesses (codemaker) or gives hints "
+                                                   "(codebreaker), e.g. knuth or most-parts:ties=first; "
+                                                   "default knuth")
+    secret: str | None = Field(None, description="codebreaker role: the secret to find (default: drawn at random)")
+    repeats: bool = Field(True, description="whether a code may repeat a colour")
+    seed: int | None = Field(None, ge=0, description="seed of the random secret and of random strategies")
+
+
+class GuessIn(Request):
+    code: str = Field(description="your guess, e.g. 1122, '1 1 2 2' or AABB")
+
+
+class AnswerIn(Request):
+    black: int | None = Field(None, description="pegs right in colour and place")
+    white: int | None = Field(None, description="pegs right in colour only")
+    answer: str | None = Field(None, description="instead of black and white: '1 2', '1,2' or pegs 'BWW'")
+
+
+class CorrectionIn(AnswerIn):
+    move: int = Field(description="the number (1-based) of the guess whose answer is corrected")
+
+
+class Answer(BaseModel):
+    black: int
+    white: int
+
+
+class Move(BaseModel):
+    move: int
+    guess: str
+    black: int
+    white: int
+    remaining: int = Field(description="codes that fit every answer up to this move")
+
+
+class GameState(BaseModel):
+    id: str
+    size: str
+    pegs: int
+    colours: int
+    repeats: bool
+    role: Literal["codebreaker", "codemaker"]
+    strategy: str = Field(description="the strategy that guesses (codemaker) or gives hints (codebreaker)")
+    deterministic: bool = Field(description="whether that strategy has a decision tree (GET .../path)")
+    moves: list[Move]
+    remaining: int = Field(description="codes that fit every answer so far")
+    won: bool
+    over: bool
+    gave_up: bool
+    secret: str | None = Field(description="the codebreaker role's secret, once the game is over")
+    next_guess: str | None = Field(description="codemaker role: mmlab's guess awaiting your answer")
+    improvised: bool = Field(description="codemaker role: the strategy could not follow a corrected history, "
+                                         "so mmlab plays codes that fit the answers instead")
+    answers: list[Answer] = Field(description="every answer this game can give")
+    idle_minutes: float = Field(description="the game is dropped after this long without a request")
+
+
+class AnswerClass(BaseModel):
+    black: int
+    white: int
+    codes: int = Field(description="remaining codes that would give this answer")
+
+
+class PartitionTable(BaseModel):
+    guess: str
+    candidates: int = Field(description="codes remaining before the guess")
+    consistent: bool = Field(description="whether the guess fits every answer (it may be the secret)")
+    parts: int = Field(description="non-empty answer classes")
+    largest: int
+    expected_size: float = Field(description="expected size of the class the secret falls into")
+    entropy_bits: float
+    classes: list[AnswerClass] = Field(description="every possible answer, the winning one first")
+
+
+class HintOut(BaseModel):
+    remaining: int
+    strategy: str
+    suggestion: str
+    options: list[PartitionTable] = Field(description="the suggestion's table first, then other top scorers")
+
+
+class Candidates(BaseModel):
+    remaining: int
+    codes: list[str]
+
+
+class PathNode(BaseModel):
+    depth: int
+    guess: str
+    remaining: int = Field(description="codes still possible at this node")
+    parts: int = Field(description="answer classes the guess splits them into")
+    answer: Answer | None = Field(description="your answer; null for the guess awaiting it")
+    strategy_move: bool = Field(description="whether the guess is the strategy's move at this node (false after "
+                                            "an earlier answer was corrected)")
+
+
+class TreePath(BaseModel):
+    strategy: str
+    nodes: list[PathNode]
+    on_tree: bool = Field(description="whether every guess so far is the strategy's move")
+
+
+class StrategyInfo(BaseModel):
+    name: str
+    summary: str
+    deterministic: bool = Field(description="with its default parameters")
+
+
+class ServerInfo(BaseModel):
+    max_games: int
+    max_codes: int
+    idle_minutes: float
+    live_games: int
+    default_strategy: str
+    strategies: list[StrategyInfo]
+
+
+class Problem(BaseModel):
+    detail: str = Field(description="what went wrong and what to do")
+    error: str = Field(description="the kind of error, e.g. BadCode, InconsistentFeedback, GameNotFound")

@@ -1,0 +1,486 @@
+// mmlab's page: plays both roles through the JSON API under /api, nothing else.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+// Colours 1..16 as in the terminal (red, green, yellow, blue, magenta, cyan, white, ...); more by hue.
+const PALETTE = ["#d62828", "#2f9e44", "#f5c518", "#1c64d1", "#b4369f", "#22b8cf", "#f1f3f5", "#ff6b6b",
+                 "#8ce99a", "#74a7ff", "#e599f7", "#99e9f2", "#e8590c", "#7048e8", "#adb5bd", "#fab005"];
+const DARK_INK = new Set([1, 2, 4, 5, 13, 14]); // colours that need white digits
+
+let state = null;     // the game as the API last described it
+let splitTimer = null;
+let splitSeq = 0;     // drops answers to partition requests that a newer one replaced
+
+class ApiError extends Error {
+  constructor(message, kind, status) { super(message); this.kind = kind; this.status = status; }
+}
+
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch("/api" + path, options);
+  } catch (e) {
+    throw new ApiError("cannot reach the mmlab server: is 'mmlab serve' still running?", "Network", 0);
+  }
+  const data = response.status === 204 ? null : await response.json().catch(() => null);
+  if (!response.ok) {
+    throw new ApiError((data && data.detail) || `${response.status} ${response.statusText}`,
+                       data && data.error, response.status);
+  }
+  return data;
+}
+
+// ------------------------------------------------------------------ drawing codes
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, value);
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+function digitsOf(code) {
+  const text = String(code).trim();
+  return text.includes(" ") ? text.split(/\s+/) : [...text];
+}
+
+function colourOf(digit) {
+  const i = Number(digit);
+  if (i >= 1 && i <= PALETTE.length) return PALETTE[i - 1];
+  return `hsl(${Math.round(((i - 1) * 137.508) % 360)} 70% 72%)`;
+}
+
+function peg(digit) {
+  const p = el("span", { class: "peg" }, digit);
+  p.style.background = colourOf(digit);
+  p.style.color = DARK_INK.has(Number(digit)) ? "#fff" : "#111";
+  return p;
+}
+
+function codeEl(code) {
+  return el("span", { class: "code", "data-code": code, title: `code ${code}` }, digitsOf(code).map(peg));
+}
+
+function answerEl(black, white) {
+  const keys = el("span", { class: "keys", "aria-hidden": "true" });
+  keys.style.minWidth = `${0.72 * state.pegs}em`;
+  for (let i = 0; i < black; i++) keys.append(el("span", { class: "key black" }));
+  for (let i = 0; i < white; i++) keys.append(el("span", { class: "key white" }));
+  return el("span", { class: "answer" }, keys, el("span", {}, `${black} black, ${white} white`));
+}
+
+function plural(n, word) {
+  return `${n.toLocaleString()} ${n === 1 ? word : word.endsWith("s") ? word + "es" : word + "s"}`;
+}
+
+// ------------------------------------------------------------------ messages
+function say(text) { $("message").textContent = text; }
+function fail(error) {
+  let text = error.message;
+  if (error.kind === "InconsistentFeedback") {
+    text = text[0].toUpperCase() + text.slice(1) +
+      ". Answer this guess again, or correct an earlier answer with its Correct button.";
+  }
+  $("error").textContent = text;
+}
+function clearError() { $("error").textContent = ""; }
+
+// ------------------------------------------------------------------ starting and loading
+async function startGame(event) {
+  event.preventDefault();
+  $("setup-error").textContent = "";
+  const role = new FormData($("new-game")).get("role");
+  const body = { size: $("size").value.trim() || "4x6", role, repeats: $("repeats").checked };
+  const strategy = $("strategy").value.trim();
+  if (strategy) body.strategy = strategy;
+  const secret = $("secret").value.trim();
+  if (secret && role === "codebreaker") body.secret = secret;
+  try {
+    const game = await api("POST", "/games", body);
+    if (state && !state.over) api("DELETE", `/games/${state.id}`).catch(() => {});
+    state = game;
+    history.replaceState(null, "", `#game=${game.id}`);
+    $("secret").value = "";
+    showGame(true);
+  } catch (error) {
+    $("setup-error").textContent = error.message;
+  }
+}
+
+async function resume() {
+  const match = location.hash.match(/game=([\w-]+)/);
+  if (!match) return;
+  try {
+    state = await api("GET", `/games/${match[1]}`);
+    showGame(false);
+  } catch (error) {
+    $("setup-error").textContent = error.message;
+    history.replaceState(null, "", location.pathname);
+  }
+}
+
+function showGame(fresh) {
+  $("game").hidden = false;
+  $("setup").classList.add("compact");
+  say(fresh ? (state.role === "codebreaker"
+    ? `I have chosen a secret of ${state.pegs} pegs from the colours 1-${state.colours}` +
+      (state.repeats ? ", repeats allowed." : ", no colour twice.")
+    : `Choose a secret of ${state.pegs} pegs from the colours 1-${state.colours} and keep it to yourself.` +
+      " Answer each guess with its black and white pegs.") : "");
+  clearError();
+  $("candidates").replaceChildren();
+  resetHint();
+  render();
+  (state.role === "codebreaker" ? $("guess") : $("black")).focus();
+}
+
+// ------------------------------------------------------------------ drawing the game
+function render() {
+  const breaker = state.role === "codebreaker";
+  $("game-title").textContent = `${breaker ? "You guess" : "You keep the secret"} · ${state.size}` +
+    `${state.repeats ? "" : " (no repeats)"} · ${state.strategy}`;
+  $("remaining-count").textContent = state.remaining.toLocaleString();
+  $("remaining-text").textContent = state.remaining === 1 ? "code fits the answers so far"
+                                                          : "codes fit the answers so far";
+  $("breaker").hidden = !breaker;
+  $("maker").hidden = breaker;
+  $("hint").hidden = !breaker;
+  $("path").hidden = breaker;
+  document.querySelectorAll(".maker-only").forEach((n) => { n.hidden = breaker; });
+  renderLegend();
+  renderBoard();
+  if (breaker) renderBreaker(); else renderMaker();
+}
+
+function renderLegend() {
+  const items = [];
+  for (let c = 1; c <= state.colours; c++) items.push(peg(String(c)));
+  $("legend").replaceChildren(el("span", { class: "muted" }, "Colours "), ...items);
+}
+
+function renderBoard() {
+  const rows = state.moves.map((m) => {
+    const row = el("tr", {}, el("td", {}, m.move), el("td", {}, codeEl(m.guess)),
+                   el("td", { class: "answer-cell" }, answerEl(m.black, m.white)),
+                   el("td", {}, m.remaining.toLocaleString()));
+    if (state.role === "codemaker") {
+      const fix = el("button", { type: "button", class: "small", "aria-label": `Correct the answer to guess ${m.move}`,
+                                 onclick: () => editAnswer(row, m) }, "Correct");
+      row.append(el("td", {}, fix));
+    }
+    return row;
+  });
+  if (state.role === "codemaker" && !state.won) {
+    rows.push(el("tr", { class: "pending-row" }, el("td", {}, state.moves.length + 1),
+                 el("td", {}, codeEl(state.next_guess)), el("td", { colspan: 3, class: "muted" }, "awaiting your answer")));
+  }
+  if (!rows.length) rows.push(el("tr", {}, el("td", { colspan: 5, class: "muted" }, "No guesses yet.")));
+  $("board-body").replaceChildren(...rows);
+}
+
+function editAnswer(row, move) {
+  const number = (value, name) => el("input", { type: "number", min: 0, max: state.pegs, value,
+                                                "aria-label": `${name} for guess ${move.move}` });
+  const black = number(move.black, "Black");
+  const white = number(move.white, "White");
+  const form = el("form", { class: "fix", onsubmit: async (event) => {
+    event.preventDefault();
+    try {
+      state = await api("POST", `/games/${state.id}/correct`,
+                        { move: move.move, black: Number(black.value), white: Number(white.value) });
+      clearError();
+      say(`Corrected the answer to guess ${move.move}; ${plural(state.remaining, "code")} fit the answers.`);
+      render();
+      $("black").focus();
+    } catch (error) { fail(error); }
+  } }, black, white, el("button", { type: "submit", class: "small" }, "Save"),
+     el("button", { type: "button", class: "small", onclick: () => render() }, "Cancel"));
+  row.cells[2].replaceChildren(form);
+  row.cells[4].replaceChildren();
+  black.focus();
+}
+
+// ------------------------------------------------------------------ codebreaker
+function resetHint() {
+  $("hint-body").replaceChildren(el("p", { class: "muted" }, "Ask for a hint to see the strategy's next guess."));
+}
+
+function renderBreaker() {
+  const over = state.over;
+  const example = exampleCode();
+  $("guess-help").textContent = `Type ${state.colours > 9 ? "colours separated by spaces" : "digits"} (${example}) ` +
+    "or letters, or click the colours below; Enter plays it.";
+  for (const id of ["guess-form", "guess-help", "guess-preview", "palette", "breaker-actions"]) $(id).hidden = over;
+  const palette = [];
+  for (let c = 1; c <= state.colours; c++) {
+    palette.push(el("button", { type: "button", class: "peg-button", "aria-label": `Add colour ${c}`, disabled: over,
+                                onclick: () => addColour(c) }, peg(String(c))));
+  }
+  palette.push(el("button", { type: "button", class: "small", disabled: over, onclick: eraseColour }, "⌫ Erase"));
+  $("palette").replaceChildren(...palette);
+  if (state.won) {
+    say(`You found it in ${plural(state.moves.length, "guess")}! The secret was ${state.secret}.`);
+  } else if (state.gave_up) {
+    say(`The secret was ${state.secret}.`);
+  }
+  if (over) $("split-body").replaceChildren(el("p", { class: "muted" }, "The game is over: start a new one."));
+  updatePreview();
+}
+
+function exampleCode() {
+  const colours = Array.from({ length: state.pegs }, (_, i) => String(((i * 5) % state.colours) + 1));
+  return colours.join(state.colours > 9 ? " " : "");
+}
+
+function addColour(c) {
+  const input = $("guess");
+  const sep = state.colours > 9 && input.value.trim() ? " " : "";
+  input.value = input.value.trimEnd() + sep + c;
+  input.focus();
+  updatePreview();
+}
+
+function eraseColour() {
+  const input = $("guess");
+  const parts = digitsOf(input.value);
+  parts.pop();
+  input.value = state.colours > 9 ? parts.join(" ") : parts.join("");
+  input.focus();
+  updatePreview();
+}
+
+function guessTokens(text) {
+  const raw = text.trim();
+  if (!raw) return [];
+  return /[\s,;]/.test(raw) ? raw.split(/[\s,;]+/).filter(Boolean) : [...raw];
+}
+
+function updatePreview() {
+  if (!state || state.role !== "codebreaker") return;
+  const tokens = guessTokens($("guess").value).map((t) => /^[a-z]$/i.test(t) ? String(t.toUpperCase().charCodeAt(0) - 64) : t);
+  $("guess-preview").replaceChildren(...tokens.map(peg));
+  clearTimeout(splitTimer);
+  if (state.over) return;
+  if (tokens.length === state.pegs) {
+    splitTimer = setTimeout(() => showSplit($("guess").value.trim(), "your guess"), 200);
+  } else {
+    $("split-body").replaceChildren(el("p", { class: "muted" },
+      `Type a guess of ${state.pegs} colours to see how its answers would divide the codes that are still possible.`));
+  }
+}
+
+async function playGuess(event) {
+  event.preventDefault();
+  const code = $("guess").value.trim();
+  if (!code) { $("error").textContent = `Type a guess of ${state.pegs} colours first, e.g. ${exampleCode()}.`; return; }
+  try {
+    state = await api("POST", `/games/${state.id}/guess`, { code });
+    clearError();
+    const last = state.moves[state.moves.length - 1];
+    say(`${last.guess}: ${last.black} black, ${last.white} white.`);
+    $("guess").value = "";
+    $("candidates").replaceChildren();
+    resetHint();
+    render();
+    (state.over ? $("new-btn") : $("guess")).focus();
+  } catch (error) { fail(error); }
+}
+
+async function showHint() {
+  try {
+    const hint = await api("GET", `/games/${state.id}/hint`);
+    clearError();
+    const useButton = (code) => el("button", { type: "button", class: "small", "aria-label": `Use ${code}`, onclick: () => {
+      $("guess").value = code; updatePreview(); $("guess").focus();
+    } }, "Use");
+    const rows = hint.options.map((o) => el("tr", {}, el("td", {}, codeEl(o.guess)), el("td", { class: "num" }, o.parts),
+      el("td", { class: "num" }, o.largest.toLocaleString()), el("td", { class: "num" }, o.expected_size.toFixed(2)),
+      el("td", {}, o.consistent ? "yes" : "no"), el("td", {}, useButton(o.guess))));
+    const options = el("table", { class: "options" },
+      el("caption", { class: "visually-hidden" }, "The strategy's best guesses compared"),
+      el("thead", {}, el("tr", {}, ...["Guess", "Parts", "Largest", "Expected size", "May win"].map(
+        (h) => el("th", { scope: "col" }, h)), el("th", { scope: "col" }, el("span", { class: "visually-hidden" }, "Use")))),
+      el("tbody", {}, rows));
+    const details = hint.options.map((o) => el("details", {},
+      el("summary", {}, "Answers to ", codeEl(o.guess)), splitTable(o)));
+    $("hint-body").replaceChildren(
+      el("p", {}, `${plural(hint.remaining, "code")} left. `, el("strong", {}, hint.strategy), " would play ",
+         codeEl(hint.suggestion), "."), options, ...details);
+  } catch (error) { fail(error); }
+}
+
+async function showCandidates() {
+  try {
+    const found = await api("GET", `/games/${state.id}/candidates`);
+    clearError();
+    const items = found.codes.map((code) => el("li", {}, state.role === "codebreaker"
+      ? el("button", { type: "button", class: "code-button", "aria-label": `Use ${code}`,
+                       onclick: () => { $("guess").value = code; updatePreview(); $("guess").focus(); } }, codeEl(code))
+      : codeEl(code)));
+    $("candidates").replaceChildren(el("p", {}, `${plural(found.remaining, "code")} fit the answers:`), el("ul", {}, items));
+  } catch (error) { fail(error); }
+}
+
+async function undo() {
+  try {
+    state = await api("POST", `/games/${state.id}/undo`);
+    clearError();
+    say(state.role === "codebreaker" ? "Took back the last guess." : "Took back the last answer.");
+    $("candidates").replaceChildren();
+    resetHint();
+    render();
+  } catch (error) { fail(error); }
+}
+
+async function giveUp() {
+  try {
+    state = await api("POST", `/games/${state.id}/give-up`);
+    clearError();
+    render();
+    $("new-btn").focus();
+  } catch (error) { fail(error); }
+}
+
+// ------------------------------------------------------------------ codemaker
+function renderMaker() {
+  const won = state.won;
+  $("answer-form").hidden = won;
+  $("pending").replaceChildren(won ? "" : codeEl(state.next_guess));
+  $("pending").closest("p").hidden = won;
+  for (const id of ["black", "white"]) $(id).max = state.pegs;
+  if (won) {
+    const found = state.moves[state.moves.length - 1].guess;
+    say(`Aha! Your secret is ${found}: found in ${plural(state.moves.length, "guess")}.`);
+    $("split-body").replaceChildren(el("p", { class: "muted" }, "mmlab found your secret."));
+  } else {
+    if (state.improvised) say("The strategy cannot follow the corrected answers, so mmlab now plays codes that fit them.");
+    showSplit(state.next_guess, "mmlab's guess");
+  }
+  showPath();
+}
+
+async function answer(event) {
+  event.preventDefault();
+  const black = $("black").value.trim();
+  const white = $("white").value.trim();
+  if (black === "" && white === "") {
+    $("error").textContent = "Give the number of black pegs and of white pegs (0 if none).";
+    return;
+  }
+  try {
+    state = await api("POST", `/games/${state.id}/answer`, { black: Number(black || 0), white: Number(white || 0) });
+    clearError();
+    if (!state.won) say(`${plural(state.remaining, "code")} fit your answers. Next guess below.`);
+    $("black").value = "";
+    $("white").value = "";
+    $("candidates").replaceChildren();
+    render();
+    $(state.won ? "maker-undo-btn" : "black").focus();
+  } catch (error) { fail(error); }
+}
+
+async function showPath() {
+  const body = $("path-body");
+  if (!state.deterministic) {
+    body.replaceChildren(el("p", { class: "muted" },
+      `${state.strategy} draws at random, so it has no single decision tree; choose a deterministic strategy ` +
+      "(knuth, most-parts, ...) to see the path."));
+    return;
+  }
+  const id = state.id;
+  try {
+    const path = await api("GET", `/games/${id}/path`);
+    if (!state || state.id !== id) return;
+    const items = path.nodes.map((node) => el("li", { class: node.strategy_move ? "" : "off-tree" },
+      el("span", { class: "node-count" }, plural(node.remaining, "code")), " → ",
+      node.strategy_move ? `${path.strategy} plays ` : "mmlab played ", codeEl(node.guess),
+      el("span", { class: "muted" }, ` (${plural(node.parts, "part")})`), " → ",
+      node.answer ? answerEl(node.answer.black, node.answer.white) : el("em", {}, "awaiting your answer"),
+      node.strategy_move ? null : el("span", { class: "note" }, " not the strategy's move after the corrected answers")));
+    const note = path.on_tree ? `Each step is a node of ${path.strategy}'s decision tree: the codes still possible, ` +
+      "the guess played there, and your answer, which picks the branch."
+      : "An earlier answer was corrected, so later guesses leave the strategy's tree.";
+    body.replaceChildren(el("p", { class: "muted" }, note), el("ol", { class: "path" }, items));
+  } catch (error) {
+    body.replaceChildren(el("p", { class: "muted" }, error.message));
+  }
+}
+
+// ------------------------------------------------------------------ partition tables
+async function showSplit(code, who) {
+  const seq = ++splitSeq;
+  try {
+    const table = await api("GET", `/games/${state.id}/partition?guess=${encodeURIComponent(code)}`);
+    if (seq !== splitSeq) return;
+    $("split-body").replaceChildren(el("p", { class: "muted" }, `How ${who} would split the codes left:`), splitTable(table));
+  } catch (error) {
+    if (seq === splitSeq) $("split-body").replaceChildren(el("p", { class: "error" }, error.message));
+  }
+}
+
+function splitTable(t) {
+  const shown = t.classes.filter((c) => c.codes > 0);
+  const biggest = Math.max(1, ...shown.map((c) => c.codes));
+  const rows = shown.map((c) => {
+    const bar = el("span", { class: "bar", "aria-hidden": "true" });
+    bar.style.width = `${Math.max(2, (100 * c.codes) / biggest)}%`;
+    return el("tr", { class: c.black === state.pegs ? "win" : "" }, el("td", {}, answerEl(c.black, c.white)),
+              el("td", { class: "num" }, c.codes.toLocaleString()), el("td", { class: "bar-cell" }, bar));
+  });
+  const summary = el("p", { class: "summary" }, codeEl(t.guess), " splits ", plural(t.candidates, "code"), " into ",
+    el("strong", {}, plural(t.parts, "part")), `; largest ${t.largest.toLocaleString()}, expected size ` +
+    `${t.expected_size.toFixed(2)}, ${t.entropy_bits.toFixed(2)} bits; ` +
+    (t.consistent ? "it fits every answer, so it may win now." : "it cannot be the secret."));
+  const table = el("table", { class: "split" },
+    el("caption", { class: "visually-hidden" }, `Answers to ${t.guess} and the codes that would give each`),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Answer"), el("th", { scope: "col" }, "Codes"),
+                           el("th", { scope: "col" }, el("span", { class: "visually-hidden" }, "Share")))),
+    el("tbody", {}, rows));
+  return el("div", { class: "split-table" }, summary, table);
+}
+
+// ------------------------------------------------------------------ wiring
+function setRole() {
+  const role = new FormData($("new-game")).get("role");
+  $("secret-field").hidden = role !== "codebreaker";
+}
+
+async function loadStrategies() {
+  try {
+    const info = await api("GET", "/info");
+    $("strategy-list").replaceChildren(...info.strategies.map((s) => el("option", { value: s.name }, s.summary)));
+    $("size-help").textContent += ` This server plays games of up to ${info.max_codes.toLocaleString()} codes.`;
+  } catch (error) { /* the form still works with typed names */ }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  $("new-game").addEventListener("submit", startGame);
+  document.querySelectorAll("input[name=role]").forEach((r) => r.addEventListener("change", setRole));
+  $("guess-form").addEventListener("submit", playGuess);
+  $("guess").addEventListener("input", updatePreview);
+  $("answer-form").addEventListener("submit", answer);
+  $("hint-btn").addEventListener("click", showHint);
+  $("candidates-btn").addEventListener("click", showCandidates);
+  $("maker-candidates-btn").addEventListener("click", showCandidates);
+  $("undo-btn").addEventListener("click", undo);
+  $("maker-undo-btn").addEventListener("click", undo);
+  $("giveup-btn").addEventListener("click", giveUp);
+  $("new-btn").addEventListener("click", () => {
+    $("setup").classList.remove("compact");
+    $("setup").scrollIntoView({ behavior: "smooth" });
+    $("size").focus();
+  });
+  setRole();
+  loadStrategies();
+  resume();
+});

@@ -1,0 +1,88 @@
+"""What the API answers about a live game: its state, partition tables, hints, its tree path.
+
+Call these holding the game's lock.
+
+>>> from mmlab.game import Game
+>>> from mmlab.web.games import GameRegistry
+>>> game = Game.parse_size("4x6")
+>>> live = GameRegistry().create(game, "codebreaker", secret=game.parse("3632"))
+>>> _ = live.session.guess(game.parse("1122"))
+>>> view = state(live, idle_minutes=30)
+>>> view.remaining, view.moves[0].black, view.secret
+(256, 1, None)
+>>> partition(live, game.parse("1344")).parts
+13
+"""
+
+from __future__ import annotations
+
+from mmlab.errors import BadArgument
+from mmlab.game import Game
+from mmlab.play.session import CodebreakerSession, CodemakerSession, Hint
+from mmlab.strategies.scoring import partition_summary
+from mmlab.web.games import LiveGame
+from mmlab.web.models import (Answer, AnswerClass, Candidates, GameState, HintOut, Move, PartitionTable, PathNode,
+                              TreePath)
+
+
+def state(live: LiveGame, idle_minutes: float) -> GameState:
+    """The whole state of a game as the page shows it."""
+    game, session = live.game, live.session
+    chain = live.chain()
+    moves = [Move(move=i, guess=game.format(g), black=fb.black, white=fb.white, remaining=chain[i].n_consistent)
+             for i, (g, fb) in enumerate(live.moves, 1)]
+    if isinstance(session, CodemakerSession):
+        over = won = session.won
+        gave_up, secret, improvised = False, None, session.improvised
+        next_guess = None if won else game.format(session.next_guess())
+    else:
+        over, won, gave_up, improvised, next_guess = session.over, session.won, session.gave_up, False, None
+        secret = game.format(session.secret) if session.over else None
+    return GameState(
+        id=live.id, size=game.size, pegs=game.pegs, colours=game.colours, repeats=game.repeats, role=live.role,
+        strategy=live.strategy, deterministic=live.deterministic, moves=moves,
+        remaining=chain[-1].n_consistent, won=won, over=over, gave_up=gave_up, secret=secret, next_guess=next_guess,
+        improvised=improvised, answers=[Answer(black=b, white=w) for b, w in game.feedbacks()],
+        idle_minutes=idle_minutes,
+    )
+
+
+def partition(live: LiveGame, guess: int) -> PartitionTable:
+    """How ``guess`` would split the codes that fit the answers so far."""
+    return _table(live.game, guess, partition_summary(live.chain()[-1], guess))
+
+
+def hint(game: Game, hint: Hint) -> HintOut:
+    return HintOut(remaining=hint.remaining, strategy=hint.strategy, suggestion=game.format(hint.suggestion),
+                   options=[_table(game, option["guess"], option) for option in hint.options])
+
+
+def candidates(live: LiveGame, limit: int) -> Candidates:
+    """The codes that fit every answer, when there are at most ``limit``."""
+    session, game = live.session, live.game
+    if isinstance(session, CodebreakerSession):
+        codes = session.candidates(limit)
+    else:
+        knowledge = session.knowledge
+        if knowledge.n_consistent > limit:
+            raise BadArgument(f"{knowledge.n_consistent} codes fit your answers, too many to list (at most {limit})")
+        codes = [int(c) for c in knowledge.consistent]
+    return Candidates(remaining=len(codes), codes=[game.format(c) for c in codes])
+
+
+def path(live: LiveGame) -> TreePath:
+    """The nodes of the strategy's decision tree that a codemaker game has visited."""
+    session = live.session
+    assert isinstance(session, CodemakerSession)
+    pending = None if session.won else session.next_guess()
+    nodes = [PathNode(**{**node, "answer": None if node["answer"] is None else Answer(black=node["answer"][0],
+                                                                                    white=node["answer"][1])})
+             for node in live.tracer().nodes(live.chain(), pending)]
+    return TreePath(strategy=live.tracer().strategy.spec, nodes=nodes, on_tree=all(n.strategy_move for n in nodes))
+
+
+def _table(game: Game, guess: int, summary: dict) -> PartitionTable:
+    classes = [AnswerClass(black=fb.black, white=fb.white, codes=n) for fb, n in summary["classes"].items()]
+    return PartitionTable(guess=game.format(guess), candidates=summary["candidates"], consistent=summary["consistent"],
+                          parts=summary["parts"], largest=summary["largest"], expected_size=summary["expected_size"],
+                          entropy_bits=summary["entropy_bits"], classes=classes)

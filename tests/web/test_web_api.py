@@ -1,0 +1,256 @@
+"""The JSON API through FastAPI's TestClient: whole games in both roles, and every bad input
+answered with a 4xx whose message says what to do."""
+
+import pytest
+
+from mmlab.experiments import play_game
+from mmlab.game import Game
+from mmlab.strategies import make_strategy
+
+GAME = Game.parse_size("4x6")
+
+
+def new(client, **body) -> dict:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def refused(response, status: int, *phrases: str) -> dict:
+    """Check a refusal: its status, a JSON message holding ``phrases``, no traceback."""
+    assert response.status_code == status, response.text
+    data = response.json()
+    assert isinstance(data["detail"], str) and data["error"], data
+    for phrase in phrases:
+        assert phrase in data["detail"], data["detail"]
+    assert "Traceback" not in data["detail"]
+    return data
+
+
+# ----------------------------------------------------------------------------- whole games
+def test_codebreaker_wins_following_the_hints(client):
+    game = new(client, size="4x6", secret="3632")
+    assert game["remaining"] == 1296 and game["secret"] is None and game["role"] == "codebreaker"
+    for _ in range(5):
+        hint = client.get(f"/api/games/{game['id']}/hint").json()
+        assert hint["options"][0]["guess"] == hint["suggestion"]
+        assert sum(c["codes"] for c in hint["options"][0]["classes"]) == hint["remaining"]
+        game = client.post(f"/api/games/{game['id']}/guess", json={"code": hint["suggestion"]}).json()
+        last = game["moves"][-1]
+        assert (last["black"], last["white"]) == tuple(GAME.score(GAME.parse("3632"), GAME.parse(last["guess"])))
+        if game["won"]:
+            break
+    assert game["won"] and game["over"] and game["secret"] == "3632" and len(game["moves"]) <= 5
+    refused(client.post(f"/api/games/{game['id']}/guess", json={"code": "1111"}), 409, "the game is over")
+
+
+def test_codemaker_game_and_its_decision_tree_path(client):
+    secret = GAME.parse("3632")
+    expected = play_game(GAME, make_strategy("knuth"), secret)
+    game = new(client, role="codemaker")
+    assert game["next_guess"] == "1122" and game["deterministic"]
+    while not game["won"]:
+        fb = GAME.score(secret, GAME.parse(game["next_guess"]))
+        game = client.post(f"/api/games/{game['id']}/answer", json={"black": fb.black, "white": fb.white}).json()
+    assert [m["guess"] for m in game["moves"]] == [GAME.format(g) for g in expected.guesses]
+    assert game["remaining"] == 1 and game["next_guess"] is None
+    path = client.get(f"/api/games/{game['id']}/path").json()
+    assert path["on_tree"] and path["strategy"] == "knuth"
+    assert [n["guess"] for n in path["nodes"]] == [m["guess"] for m in game["moves"]]
+    assert path["nodes"][0]["remaining"] == 1296 and path["nodes"][1]["remaining"] == game["moves"][0]["remaining"]
+    assert path["nodes"][-1]["answer"] == {"black": 4, "white": 0}
+
+
+def test_path_shows_the_pending_node_and_leaves_the_tree_after_a_correction(client):
+    game = new(client, role="codemaker", strategy="knuth")
+    game = client.post(f"/api/games/{game['id']}/answer", json={"answer": "B"}).json()  # 1122 -> 1,0
+    path = client.get(f"/api/games/{game['id']}/path").json()
+    assert [(n["guess"], n["remaining"], n["answer"]) for n in path["nodes"]] == [
+        ("1122", 1296, {"black": 1, "white": 0}), ("1344", 256, None)]
+    game = client.post(f"/api/games/{game['id']}/answer", json={"black": 0, "white": 0}).json()  # 1344 -> 0,0
+    game = client.post(f"/api/games/{game['id']}/correct", json={"move": 1, "black": 0, "white": 1}).json()
+    path = client.get(f"/api/games/{game['id']}/path").json()
+    assert not path["on_tree"] and path["nodes"][0]["strategy_move"] and not path["nodes"][1]["strategy_move"]
+
+
+def test_codemaker_answers_as_text_undo_and_candidates(client):
+    game = new(client, role="codemaker", strategy="most-parts")
+    first = game["next_guess"]
+    game = client.post(f"/api/games/{game['id']}/answer", json={"answer": "1,1"}).json()
+    assert game["moves"][0]["black"] == 1 and game["moves"][0]["white"] == 1
+    game = client.post(f"/api/games/{game['id']}/undo").json()
+    assert game["moves"] == [] and game["remaining"] == 1296 and game["next_guess"] == first
+    refused(client.post(f"/api/games/{game['id']}/undo"), 422, "nothing to undo")
+    refused(client.get(f"/api/games/{game['id']}/candidates"), 422, "1296 codes", "too many")
+    client.post(f"/api/games/{game['id']}/answer", json={"answer": "BBB"})
+    found = client.get(f"/api/games/{game['id']}/candidates?limit=100").json()
+    assert found["remaining"] == len(found["codes"]) <= 100
+
+
+def test_give_up_undo_candidates_and_partition_for_the_codebreaker(client):
+    game = new(client, secret="3632")
+    for code in ("1122", "1344", "3526", "1462"):
+        game = client.post(f"/api/games/{game['id']}/guess", json={"code": code}).json()
+    assert [m["remaining"] for m in game["moves"]] == sorted((m["remaining"] for m in game["moves"]), reverse=True)
+    assert "3632" in client.get(f"/api/games/{game['id']}/candidates").json()["codes"]
+    table = client.get(f"/api/games/{game['id']}/partition", params={"guess": "A B C D"}).json()
+    assert table["guess"] == "1234" and sum(c["codes"] for c in table["classes"]) == game["remaining"]
+    game = client.post(f"/api/games/{game['id']}/undo").json()
+    assert len(game["moves"]) == 3
+    game = client.post(f"/api/games/{game['id']}/give-up").json()
+    assert game["gave_up"] and game["over"] and game["secret"] == "3632"
+    refused(client.get(f"/api/games/{game['id']}/hint"), 409, "the game is over", "3632")
+
+
+def test_a_game_can_be_left(client):
+    game = new(client)
+    assert client.delete(f"/api/games/{game['id']}").status_code == 204
+    refused(client.get(f"/api/games/{game['id']}"), 404, "no game with id")
+
+
+def test_other_sizes_and_no_repeats(client):
+    game = new(client, size="5x8", role="codemaker", seed=1)
+    assert game["pegs"] == 5 and game["remaining"] == 32768 and len(game["next_guess"]) == 5
+    game = new(client, size="4x6", repeats=False, secret="1234")
+    assert game["remaining"] == 360 and not game["repeats"]
+    refused(client.post(f"/api/games/{game['id']}/guess", json={"code": "1123"}), 422, "repeats a colour")
+    big = new(client, size="4x12", secret="10 2 11 1")
+    table = client.get(f"/api/games/{big['id']}/partition", params={"guess": "1 2 3 12"}).json()
+    assert table["guess"] == "1 2 3 12" and table["candidates"] == 12**4
+
+
+def test_info_schema_and_page(client):
+    info = client.get("/api/info").json()
+    assert info["max_codes"] == 2**16 and info["default_strategy"] == "knuth"
+    assert {"knuth", "most-parts", "random"} <= {s["name"] for s in info["strategies"]}
+    schema = client.get("/openapi.json").json()
+    assert {"/api/games", "/api/games/{game_id}/guess", "/api/games/{game_id}/path"} <= set(schema["paths"])
+    page = client.get("/")
+    assert page.status_code == 200 and "<title>mmlab" in page.text
+    for name in ("app.js", "style.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+
+
+# ----------------------------------------------------------------------------- bad input (issue 6)
+@pytest.mark.parametrize("code, phrase", [
+    ("12", "has 2 colours, a 4x6 game needs 4"),             # wrong length
+    ("12345", "has 5 colours, a 4x6 game needs 4"),
+    ("1127", "'7' is not a colour of a 4x6 game (expected 1-6 or A-F)"),  # colour out of range
+    ("12x4", "'x' is not a colour"),                          # bad code
+    ("", "has 0 colours"),
+])
+def test_bad_guesses_are_refused(client, code, phrase):
+    game = new(client, secret="3632")
+    refused(client.post(f"/api/games/{game['id']}/guess", json={"code": code}), 422, phrase)
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
+
+
+def test_a_bad_secret_or_proposed_guess_is_refused(client):
+    refused(client.post("/api/games", json={"secret": "1299"}), 422, "'9' is not a colour")
+    game = new(client)
+    refused(client.get(f"/api/games/{game['id']}/partition", params={"guess": "123"}), 422, "needs 4")
+    refused(client.get(f"/api/games/{game['id']}/partition"), 422, "'guess' is required")
+
+
+@pytest.mark.parametrize("answer, phrase", [
+    ({"black": 3, "white": 1}, "3,1 cannot occur"),           # (pegs-1, 1)
+    ({"black": 2, "white": 3}, "cannot exceed the 4 pegs"),   # black + white > pegs
+    ({"black": 5, "white": 0}, "cannot exceed the 4 pegs"),
+    ({"black": -1, "white": 0}, "cannot be negative"),
+    ({"answer": "BBBW"}, "3,1 cannot occur"),
+    ({"answer": "lots"}, "cannot read the answer 'lots'"),
+    ({"black": 1}, 'give the answer as two numbers, e.g. {"black": 1, "white": 2}'),
+    ({"black": 1, "white": 0, "answer": "B"}, "not both"),
+])
+def test_impossible_answers_are_refused(client, answer, phrase):
+    game = new(client, role="codemaker")
+    refused(client.post(f"/api/games/{game['id']}/answer", json=answer), 422, phrase)
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
+
+
+def test_contradictory_answers_name_the_answers_and_a_correction_recovers(client):
+    secret = GAME.parse("3632")
+    game = new(client, role="codemaker")
+    game = client.post(f"/api/games/{game['id']}/answer", json={"black": 0, "white": 0}).json()  # wrong: 1,0
+    while True:
+        fb = GAME.score(secret, GAME.parse(game["next_guess"]))
+        response = client.post(f"/api/games/{game['id']}/answer", json={"black": fb.black, "white": fb.white})
+        if response.status_code != 200:
+            break
+        game = response.json()
+    data = refused(response, 409, "no code fits all of these answers, so one of them is wrong", "move 1: 1122 -> 0,0")
+    assert data["error"] == "InconsistentFeedback"
+    assert client.get(f"/api/games/{game['id']}").json() == game  # nothing lost, nothing added
+    refused(client.post(f"/api/games/{game['id']}/correct", json={"move": 9, "black": 1, "white": 0}), 422,
+            "no answered guess number 9")
+    game = client.post(f"/api/games/{game['id']}/correct", json={"move": 1, "black": 1, "white": 0}).json()
+    while not game["won"]:
+        fb = GAME.score(secret, GAME.parse(game["next_guess"]))
+        game = client.post(f"/api/games/{game['id']}/answer", json={"black": fb.black, "white": fb.white}).json()
+    assert game["moves"][-1]["guess"] == "3632"
+
+
+def test_unknown_game_id(client):
+    for response in (client.get("/api/games/no-such-game"),
+                     client.post("/api/games/no-such-game/guess", json={"code": "1122"}),
+                     client.get("/api/games/no-such-game/hint"),
+                     client.delete("/api/games/no-such-game")):
+        refused(response, 404, "no game with id 'no-such-game'", "start a new game")
+
+
+def test_oversized_and_malformed_games(client):
+    data = refused(client.post("/api/games", json={"size": "6x8", "role": "codemaker"}), 422,
+                   "6x8 game has 262,144 codes", "at most 65,536", "--max-codes")
+    assert data["error"] == "GameTooLarge"
+    refused(client.post("/api/games", json={"size": "8x12"}), 422, "at most 65,536")
+    refused(client.post("/api/games", json={"size": "4*6"}), 422, "write PEGSxCOLOURS")
+    refused(client.post("/api/games", json={"size": "11x6"}), 422, "pegs must be a whole number from 1 to 10")
+    refused(client.post("/api/games", json={"size": "4x3", "repeats": False}), 422, "needs at least 4 colours")
+    refused(client.post("/api/games", json={"strategy": "knut"}), 422, "unknown strategy 'knut'", "knuth")
+    refused(client.post("/api/games", json={"role": "codemaker", "strategy": "knuth:pool=some"}), 422, "pool")
+    refused(client.post("/api/games", json={"role": "codemaker", "secret": "1234"}), 422,
+            "a secret is for the codebreaker role")
+    refused(client.post("/api/games", json={"role": "maker"}), 422, "role", "'codebreaker' or 'codemaker'")
+
+
+def test_malformed_json_and_bodies(client):
+    game = new(client)
+    url = f"/api/games/{game['id']}/guess"
+    data = refused(client.post(url, content=b'{"code": "1122"', headers={"Content-Type": "application/json"}), 422,
+                   "not valid JSON", 'for example {"code": "1122"}')
+    assert data["error"] == "MalformedRequest"
+    refused(client.post("/api/games", content=b"size=4x6", headers={"Content-Type": "application/json"}), 422,
+            "not valid JSON")
+    refused(client.post(url, content=b'{"code": "1122"}', headers={"Content-Type": "text/plain"}), 422,
+            "Content-Type: application/json")
+    refused(client.post(url, json=["1122"]), 422, "not an object")
+    refused(client.post(url), 422, "needs a JSON body")
+    refused(client.post(url, json={"guess": "1122"}), 422, "'code' is required", "there is no field 'guess'")
+    refused(client.post(url, json={"code": 1122}), 422, "code: Input should be a valid string")
+    refused(client.get(f"/api/games/{game['id']}/hint", params={"options": 0}), 422, "options")
+
+
+def test_moves_of_the_other_role_are_refused(client):
+    maker, breaker = new(client, role="codemaker"), new(client)
+    refused(client.post(f"/api/games/{maker['id']}/guess", json={"code": "1122"}), 409,
+            "'guess' is for the codebreaker role")
+    refused(client.get(f"/api/games/{maker['id']}/hint"), 409, "codebreaker role")
+    refused(client.post(f"/api/games/{maker['id']}/give-up"), 409, "codebreaker role")
+    refused(client.post(f"/api/games/{breaker['id']}/answer", json={"black": 1, "white": 0}), 409,
+            "'answer' is for the codemaker role")
+    refused(client.get(f"/api/games/{breaker['id']}/path"), 409, "codemaker role")
+
+
+def test_no_path_for_a_strategy_that_draws_at_random(client):
+    game = new(client, role="codemaker", strategy="random", seed=3)
+    assert not game["deterministic"]
+    refused(client.get(f"/api/games/{game['id']}/path"), 422, "draws at random", "deterministic")
+
+
+def test_a_won_codemaker_game_refuses_answers_until_undone(client):
+    game = new(client, role="codemaker")
+    game = client.post(f"/api/games/{game['id']}/answer", json={"black": 4, "white": 0}).json()
+    assert game["won"] and game["moves"][0]["guess"] == "1122"
+    refused(client.post(f"/api/games/{game['id']}/answer", json={"black": 0, "white": 0}), 409, "the game is over")
+    game = client.post(f"/api/games/{game['id']}/undo").json()
+    assert not game["won"] and game["next_guess"] == "1122"

@@ -1,0 +1,128 @@
+"""End-to-end: the page in headless Chromium (Debian's), played by clicking and typing.
+
+Each test saves a screenshot of the finished game in its pytest output folder (``tmp_path``).
+"""
+
+import pytest
+
+from mmlab.game import Game
+
+GAME = Game.parse_size("4x6")
+pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed (pip install -e '.[test]')")
+from playwright.sync_api import expect  # noqa: E402
+
+
+def start(page, role: str, secret: str | None = None, strategy: str = "knuth") -> None:
+    page.get_by_label("Codebreaker" if role == "codebreaker" else "Codemaker").check()
+    page.get_by_label("Size (pegs x colours)").fill("4x6")
+    page.get_by_label("Strategy", exact=True).fill(strategy)
+    if secret:
+        page.get_by_label("Secret to practise with (optional)").fill(secret)
+    page.get_by_role("button", name="Start game").click()
+    expect(page.locator("#remaining-count")).to_have_text("1,296")
+
+
+def answer(page, black: int, white: int, moves: int) -> None:
+    page.get_by_label("Black", exact=False).first.fill(str(black))
+    page.get_by_label("White", exact=False).first.fill(str(white))
+    page.get_by_label("White", exact=False).first.press("Enter")
+    expect(page.locator("#board-body tr:not(.pending-row)")).to_have_count(moves)
+
+
+def test_codebreaker_wins_a_4x6_game(page, tmp_path):
+    secret = "3632"
+    start(page, "codebreaker", secret=secret)
+    guess_box = page.get_by_label("Your guess", exact=True)
+    for colour in "1122":  # the first guess by clicking the colour buttons
+        page.get_by_role("button", name=f"Add colour {colour}").click()
+    expect(guess_box).to_have_value("1122")
+    expect(page.locator("#split-body")).to_contain_text("splits 1,296 codes into 13 parts")
+    page.get_by_role("button", name="Guess", exact=True).click()
+    expect(page.locator("#message")).to_contain_text("1122: 1 black, 0 white.")
+    expect(page.locator("#remaining-count")).to_have_text("256")
+    for move in range(2, 6):  # then the strategy's suggestions, typed with the keyboard
+        if page.locator("#message").inner_text().startswith("You found it"):
+            break
+        page.get_by_role("button", name="Hint").click()
+        expect(page.locator("#hint-body")).to_contain_text("would play")
+        suggestion = page.locator("#hint-body .code").first.get_attribute("data-code")
+        guess_box.fill(suggestion)
+        guess_box.press("Enter")
+        expect(page.locator("#board-body tr")).to_have_count(move)
+    expect(page.locator("#message")).to_contain_text("You found it in")
+    expect(page.locator("#message")).to_contain_text(f"The secret was {secret}")
+    rows = page.locator("#board-body tr")
+    assert rows.count() <= 5  # Knuth never needs more than five guesses
+    assert rows.last.locator(".code").get_attribute("data-code") == secret
+    assert rows.last.locator(".peg").all_inner_texts() == list(secret)  # digits shown on the pegs
+    expect(guess_box).to_be_hidden()
+    shot = tmp_path / "codebreaker-4x6.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+
+
+def test_codemaker_a_4x6_game_answered_truly(page, tmp_path):
+    secret = GAME.parse("3632")
+    start(page, "codemaker")
+    expect(page.get_by_label("Secret to practise with (optional)")).to_be_hidden()
+    moves = 0
+    while moves < 6:
+        guess = page.locator("#pending .code").get_attribute("data-code")
+        fb = GAME.score(secret, GAME.parse(guess))
+        moves += 1
+        answer(page, fb.black, fb.white, moves)
+        if fb.black == 4:
+            break
+        expect(page.locator("#split-body")).to_contain_text("splits")
+    expect(page.locator("#message")).to_contain_text("Aha! Your secret is 3632")
+    assert moves <= 5
+    path = page.locator("#path-body ol.path li")
+    expect(path).to_have_count(moves)
+    expect(path.first).to_contain_text("1,296 codes")
+    expect(path.first).to_contain_text("knuth plays")
+    expect(page.locator("#answer-form")).to_be_hidden()
+    shot = tmp_path / "codemaker-4x6.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+
+
+def test_codemaker_contradiction_shown_and_corrected(page, tmp_path):
+    secret = GAME.parse("3632")
+    start(page, "codemaker")
+    answer(page, 0, 0, 1)  # wrong: 1122 gets 1 black from 3632
+    moves = 1
+    while not page.locator("#error").inner_text():
+        guess = page.locator("#pending .code").get_attribute("data-code")
+        fb = GAME.score(secret, GAME.parse(guess))
+        page.get_by_label("Black", exact=False).first.fill(str(fb.black))
+        page.get_by_label("White", exact=False).first.fill(str(fb.white))
+        page.get_by_role("button", name="Answer", exact=True).click()
+        page.wait_for_function("() => document.querySelector('#error').textContent || "
+                               f"document.querySelectorAll('#board-body tr:not(.pending-row)').length > {moves}")
+        moves = page.locator("#board-body tr:not(.pending-row)").count()
+    expect(page.locator("#error")).to_contain_text("move 1: 1122 -> 0,0")
+    expect(page.locator("#error")).to_contain_text("correct an earlier answer")
+    page.get_by_role("button", name="Correct the answer to guess 1").click()
+    page.get_by_label("Black for guess 1").fill("1")
+    page.get_by_label("White for guess 1").fill("0")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#message")).to_contain_text("Corrected the answer to guess 1")
+    expect(page.locator("#error")).to_be_empty()
+    while "Aha!" not in page.locator("#message").inner_text():
+        guess = page.locator("#pending .code").get_attribute("data-code")
+        fb = GAME.score(secret, GAME.parse(guess))
+        answer(page, fb.black, fb.white, page.locator("#board-body tr:not(.pending-row)").count() + 1)
+    expect(page.locator("#message")).to_contain_text("Aha! Your secret is 3632")
+    page.screenshot(path=str(tmp_path / "codemaker-corrected.png"), full_page=True)
+
+
+def test_mistakes_are_shown_on_the_page(page):
+    start(page, "codebreaker", secret="1234")
+    guess_box = page.get_by_label("Your guess", exact=True)
+    guess_box.fill("1129")
+    guess_box.press("Enter")
+    expect(page.get_by_role("alert").filter(has_text="not a colour")).to_contain_text(
+        "code '1129': '9' is not a colour of a 4x6 game (expected 1-6 or A-F)")
+    page.get_by_label("Size (pegs x colours)").fill("6x8")
+    page.get_by_role("button", name="Start game").click()
+    expect(page.locator("#setup-error")).to_contain_text("a 6x8 game has 262,144 codes")

@@ -1,0 +1,118 @@
+"""The registry of live games: ids, expiry of idle games, the limits on their number and size."""
+
+import threading
+
+import pytest
+from fastapi.testclient import TestClient
+
+from mmlab.errors import BadArgument
+from mmlab.game import Game
+from mmlab.web import create_app
+from mmlab.web.errors import GameNotFound, GameTooLarge, TooManyGames
+from mmlab.web.games import GameRegistry
+
+GAME = Game.parse_size("4x6")
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def minutes(self, m: float) -> None:
+        self.now += 60 * m
+
+
+def test_idle_games_expire_and_active_ones_stay():
+    clock = Clock()
+    registry = GameRegistry(idle_minutes=10, clock=clock)
+    idle = registry.create(GAME, "codebreaker")
+    busy = registry.create(GAME, "codemaker")
+    for _ in range(3):
+        clock.minutes(6)
+        registry.get(busy.id)  # a request keeps a game alive
+    assert len(registry) == 1
+    with pytest.raises(GameNotFound, match="expired after 10 minutes without a move"):
+        registry.get(idle.id)
+    clock.minutes(10.5)
+    assert registry.expire() == 1 and len(registry) == 0
+
+
+def test_expiry_through_the_api():
+    clock = Clock()
+    client = TestClient(create_app(registry=GameRegistry(idle_minutes=5, clock=clock)))
+    game = client.post("/api/games", json={"secret": "1234"}).json()
+    clock.minutes(4)
+    assert client.post(f"/api/games/{game['id']}/guess", json={"code": "1122"}).status_code == 200
+    clock.minutes(5.01)
+    response = client.get(f"/api/games/{game['id']}")
+    assert response.status_code == 404 and "expired after 5 minutes" in response.json()["detail"]
+
+
+def test_the_live_game_limit():
+    clock = Clock()
+    registry = GameRegistry(max_games=2, idle_minutes=1, clock=clock)
+    client = TestClient(create_app(registry=registry))
+    first, _ = (client.post("/api/games").json() for _ in range(2))
+    response = client.post("/api/games")
+    assert response.status_code == 429
+    assert "already holds 2 live games, its limit" in response.json()["detail"]
+    assert "--max-games" in response.json()["detail"]
+    assert client.delete(f"/api/games/{first['id']}").status_code == 204  # leaving frees a place
+    assert client.post("/api/games").status_code == 201
+    assert client.post("/api/games").status_code == 429
+    clock.minutes(2)  # so does expiry
+    assert client.post("/api/games").status_code == 201
+
+
+def test_the_limit_holds_under_concurrent_creation():
+    registry = GameRegistry(max_games=5)
+    made, refused = [], []
+    barrier = threading.Barrier(20)
+
+    def create() -> None:
+        barrier.wait()
+        try:
+            made.append(registry.create(GAME, "codebreaker").id)
+        except TooManyGames:
+            refused.append(1)
+
+    threads = [threading.Thread(target=create) for _ in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(made) == len(set(made)) == 5 and len(refused) == 15 and len(registry) == 5
+
+
+def test_the_size_limit_and_random_ids():
+    registry = GameRegistry(max_codes=1296)
+    assert registry.create(Game.parse_size("4x6"), "codemaker").game.n_codes == 1296
+    with pytest.raises(GameTooLarge, match="a 4x7 game has 2,401 codes, more than this server plays"):
+        registry.create(Game.parse_size("4x7"), "codebreaker")
+    ids = {registry.create(GAME, "codebreaker").id for _ in range(50)}
+    assert len(ids) == 50 and all(len(i) >= 16 for i in ids)
+    with pytest.raises(BadArgument, match="codes per game must be from 1 to 16,777,216"):
+        GameRegistry(max_codes=2**30)
+    with pytest.raises(BadArgument, match="at least 1"):
+        GameRegistry(max_games=0)
+
+
+def test_games_of_one_size_share_their_rules():
+    registry = GameRegistry()
+    a = registry.create(Game.parse_size("4x6"), "codebreaker")
+    b = registry.create(Game.parse_size("4x6"), "codemaker")
+    assert a.game is b.game  # the code tables of a size are built once
+
+
+def test_oversized_through_a_server_with_a_lower_limit():
+    client = TestClient(create_app(max_codes=1000))
+    response = client.post("/api/games", json={"size": "4x6"})
+    assert response.status_code == 422
+    assert response.json()["detail"].startswith(
+        "a 4x6 game has 1,296 codes, more than this server plays (at most 1,000)")
+    assert client.post("/api/games", json={"size": "3x6"}).status_code == 201
