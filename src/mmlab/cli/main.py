@@ -44,6 +44,7 @@ examples:
   mmlab compare 4x6                          every exhaustive strategy, exact, beside the literature
   mmlab eval 4x6 --strategy knuth            Knuth's strategy over all 1296 secrets (L = 5801)
   mmlab eval 4x6 --strategy "entropy:pool=consistent,ties=random,first=1231" --runs 10 --seed 1
+  mmlab eval 4x6 --strategy knuth --codemaker adversary   against a codemaker who never commits (5 guesses)
   mmlab partition 4x6 1123                   the 14 answer classes of a first guess (000 Table 1)
   mmlab partition 4x6 1344 --after 1122:1,1  ... of a second guess after 1122 got 1 black 1 white
   mmlab tree 4x6 --strategy knuth --format knuth
@@ -184,6 +185,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     else:
         game = _game(args)
         strategy = make_strategy(args.strategy or "knuth")
+    if args.codemaker not in (None, "random"):
+        return _eval_against(game, strategy, args)
     secrets: str | int = args.secrets if args.secrets == "all" else _positive_int(args.secrets, "--secrets")
     with progress(f"evaluating {strategy.spec}", game.n_codes) as update:
         result = evaluate(game, strategy, secrets=secrets, runs=args.runs, seed=args.seed, on_progress=update)
@@ -210,6 +213,29 @@ def cmd_eval(args: argparse.Namespace) -> int:
                   f"mean {known['known_mean']:.4f}, median {known['known_median']:g}, max {known['known_max']}")
     if not result.exact:
         out.print(f"secrets {result.secrets}, runs {result.runs}, seed {result.seed}")
+    return 0
+
+
+def _eval_against(game: Game, strategy, args: argparse.Namespace) -> int:
+    """``mmlab eval --codemaker SPEC``: games against a fixed secret or the adversary."""
+    import numpy as np
+
+    from mmlab.codemakers import make_codemaker, play_against
+
+    runs = 1 if strategy.deterministic else args.runs
+    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
+    records = [play_against(game, strategy, make_codemaker(args.codemaker, strategy), np.random.default_rng([seed, r]))
+               for r in range(runs)]
+    guesses = [r.n_guesses for r in records]
+    if args.json:
+        print_json({"game": game.size, "strategy": strategy.spec, "codemaker": args.codemaker, "runs": runs,
+                    "seed": seed, "guesses": guesses, "mean": sum(guesses) / runs, "max": max(guesses),
+                    "games": [[game.format(g) for g in r.guesses] for r in records]})
+        return 0
+    for r in records[:10]:
+        out.print(f"{r.n_guesses} guesses: " + ", ".join(f"{game.format(g)} {fb}" for g, fb in zip(r.guesses, r.feedbacks)))
+    out.print(f"{strategy.spec} against {args.codemaker} on {game}: mean {sum(guesses) / runs:.4f} over {runs} "
+              f"game(s), worst {max(guesses)}" + ("" if strategy.deterministic else f", seed {seed}"))
     return 0
 
 
@@ -429,6 +455,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--secrets", default="all", help="'all' (default) or N: a random sample of N secrets")
     p.add_argument("--runs", type=_count, default=1, help="games per secret for random strategies (default 1)")
     p.add_argument("--seed", type=_seed, help="seed for random strategies and samples (default: drawn and printed)")
+    p.add_argument("--codemaker", metavar="SPEC",
+                   help="who answers: random secrets (default: every secret), fixed:CODE, adversary (keeps the "
+                        "largest class of codes open: dynamic Mastermind) or adversary:mode=worst (follows the "
+                        "strategy's decision tree to its worst case)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
     p = command("partition", "the answer classes a guess makes of the remaining candidates", cmd_partition)

@@ -1,0 +1,61 @@
+"""Codemakers: fixed and random secrets, and the adversary of dynamic Mastermind (003 section 2.3)."""
+
+import numpy as np
+import pytest
+
+from mmlab.codemakers import FixedSecret, make_codemaker, play_against
+from mmlab.errors import BadArgument, UnknownStrategy
+from mmlab.experiments import play_game
+from mmlab.game import Game
+from mmlab.strategies import EXHAUSTIVE, make_strategy
+from mmlab.trees import DecisionTree
+
+
+def test_knuth_needs_five_guesses_against_the_largest_class_adversary():
+    game = Game.parse_size("4x6")
+    record = play_against(game, make_strategy("knuth"), make_codemaker("adversary"))
+    assert record.won and record.n_guesses == 5
+    # The adversary answered consistently: the code found gives every answer it gave.
+    assert all(game.score(record.secret, g) == fb for g, fb in zip(record.guesses, record.feedbacks))
+
+
+@pytest.mark.parametrize("size", ["4x6", "3x5"])
+@pytest.mark.parametrize("name", EXHAUSTIVE)
+def test_the_worst_case_adversary_forces_the_trees_worst_case(size, name):
+    game = Game.parse_size(size)
+    strategy = make_strategy(name)
+    record = play_against(game, strategy, make_codemaker("adversary:mode=worst", strategy))
+    assert record.won and record.n_guesses == DecisionTree.build(game, make_strategy(name)).worst
+
+
+def test_the_largest_class_adversary_keeps_the_most_codes_open():
+    game = Game.parse_size("3x4")
+    strategy = make_strategy("random")
+    record = play_against(game, strategy, make_codemaker("adversary"), np.random.default_rng(3))
+    cands = list(range(game.n_codes))
+    for guess, fb in zip(record.guesses, record.feedbacks):
+        classes = {}
+        for c in cands:
+            classes.setdefault(game.score(c, guess), []).append(c)
+        if fb != game.win:
+            assert len(classes[fb]) == max(len(v) for k, v in classes.items() if k != game.win)
+            cands = classes[fb]
+
+
+def test_a_fixed_secret_plays_the_ordinary_game():
+    game = Game.parse_size("4x6")
+    secret = game.parse("3632")
+    record = play_against(game, make_strategy("knuth"), FixedSecret("3632"))
+    assert record.guesses == play_game(game, make_strategy("knuth"), secret).guesses and record.secret == secret
+    rng = np.random.default_rng(4)
+    assert play_against(game, make_strategy("knuth"), make_codemaker("random"), rng).won
+
+
+def test_bad_codemakers_are_refused():
+    with pytest.raises(UnknownStrategy, match="unknown codemaker 'oracle'"):
+        make_codemaker("oracle")
+    with pytest.raises(UnknownStrategy, match="mode='cruel'"):
+        make_codemaker("adversary:mode=cruel")
+    game = Game.parse_size("3x3")
+    with pytest.raises(BadArgument, match="needs a deterministic strategy"):
+        play_against(game, make_strategy("random"), make_codemaker("adversary:mode=worst", make_strategy("random")))
