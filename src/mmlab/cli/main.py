@@ -23,6 +23,7 @@ from mmlab.cli.output import err, histogram_text, out, print_json, progress
 from mmlab.cli.play import add_command as add_play_command
 from mmlab.cli.reproduce import PAPERS, cmd_reproduce
 from mmlab.cli.serve import add_command as add_serve_command
+from mmlab.cli.static import add_command as add_static_command
 from mmlab.cli.studies import add_commands as add_study_commands
 from mmlab.cli.studies import add_execution_args, add_store_args, execute
 from mmlab.errors import BadArgument, MastermindError
@@ -508,6 +509,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_study_commands(command)
     add_play_command(command)
     add_serve_command(command)
+    add_static_command(command)
 
     p = command("strategies", "list every strategy with its parameters, defaults and source", cmd_strategies)
     p.add_argument("--json", action="store_true", help="print JSON")

@@ -1,0 +1,1 @@
+"""Games that are not one row of pegs: static Mastermind (``mmlab.variants.static``)."""

@@ -1,0 +1,364 @@
+"""Static Mastermind: separation checked against a pure-Python reference, search, exhaustive proofs, CLI."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import time
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mmlab.cli.static import add_command
+from mmlab.errors import BadArgument, BadCode, MastermindError, SpaceTooLarge
+from mmlab.game import Game
+from mmlab.variants import static_kernels as K
+from mmlab.variants.static import (
+    answer_keys,
+    exhaustive,
+    lower_bound,
+    parse_set,
+    search,
+    separates,
+    separation,
+)
+
+GREENWELL = ["1221", "2354", "3311", "4524", "5656", "6643"]  # 003 section 3.5
+
+
+# --------------------------------------------------------------------------------- references
+def reference_feedback(secret, guess, with_white=True):
+    """Knuth's definition, as plainly as possible."""
+    black = sum(s == g for s, g in zip(secret, guess))
+    if not with_white:
+        return black, 0
+    common = sum(min(secret.count(c), guess.count(c)) for c in set(secret))
+    return black, common - black
+
+
+def reference_vectors(game: Game, codes: list[str]) -> list[tuple]:
+    """Every secret's answers to the guesses, in index order, without numba or numpy."""
+    guesses = [game.digits(game.parse(c)) for c in codes]
+    return [tuple(reference_feedback(game.digits(s), g, game.with_white) for g in guesses)
+            for s in range(game.n_codes)]
+
+
+def reference_brute(game: Game, k: int) -> bool:
+    """Whether some set of k codes separates the game: every k-subset, no symmetry, no pruning."""
+    table = game.table(budget=1 << 30).astype(np.int64)
+    for subset in itertools.combinations(range(game.n_codes), k):
+        key = np.zeros(game.n_codes, dtype=np.int64)
+        for c in subset:
+            key = key * game.n_responses + table[c]
+        if np.unique(key).shape[0] == game.n_codes:
+            return True
+    return False
+
+
+def same_partition(keys, vectors) -> bool:
+    """Two labellings of the secrets define the same classes."""
+    return len(set(zip(keys, vectors))) == len(set(keys)) == len(set(vectors))
+
+
+# --------------------------------------------------------------------------------- verify
+def test_greenwell_separates_4x6():
+    """003 section 3.5: Greenwell's six codes decide 4x6, so static Mastermind is won in seven turns."""
+    game = Game.parse_size("4x6")
+    ok, details = separates(game, GREENWELL)
+    assert ok and details.separates
+    assert details.n_classes == 1296 and details.largest == 1 and details.collision is None
+    assert details.guesses_to_win == 7
+    vectors = reference_vectors(game, GREENWELL)
+    assert len(set(vectors)) == 1296  # the pure-Python reference agrees
+
+
+@pytest.mark.parametrize("codes", [["1122", "3344"], GREENWELL[:5], ["1234", "5612", "3456", "6543"]])
+def test_a_set_that_fails_names_two_secrets_the_reference_cannot_tell_apart(codes):
+    game = Game.parse_size("4x6")
+    ok, details = separates(game, codes)
+    vectors = reference_vectors(game, codes)
+    sizes = Counter(vectors)
+    assert not ok and details.guesses_to_win is None
+    assert details.n_classes == len(sizes) and details.largest == max(sizes.values())
+    a, b = details.collision
+    assert a != b and vectors[a] == vectors[b]
+    assert sizes[vectors[a]] == details.largest  # the example comes from a largest class
+    assert [tuple(fb) for fb in details.shared_answers] == list(vectors[a])
+    line = details.describe()
+    assert game.format(a) in line and game.format(b) in line and "do not separate" in line
+
+
+def test_the_secret_in_the_set_is_always_told_apart():
+    """Only a code itself answers pegs,0 to it: a secret of the set never shares a class."""
+    game = Game.parse_size("4x6")
+    _, details = separates(game, ["1122", "3344"])
+    keys = answer_keys(game, ["1122", "3344"])
+    for code in ("1122", "3344"):
+        assert (keys == keys[game.parse(code)]).sum() == 1
+    assert details.collision[0] not in details.codes
+
+
+@pytest.mark.parametrize("size,repeats,feedback", [("3x4", True, "black-white"), ("4x5", False, "black-white"),
+                                                   ("3x4", True, "black"), ("4x5", False, "black")])
+def test_other_rules(size, repeats, feedback):
+    game = Game.parse_size(size, repeats=repeats, feedback=feedback)
+    rng = np.random.default_rng(3)
+    codes = [game.format(int(i)) for i in rng.choice(game.n_codes, 4, replace=False)]
+    ok, details = separates(game, codes)
+    vectors = reference_vectors(game, codes)
+    assert details.n_classes == len(set(vectors)) and ok == (len(set(vectors)) == game.n_codes)
+
+
+# --------------------------------------------------------------------------------- kernels
+@st.composite
+def game_and_set(draw):
+    pegs = draw(st.integers(1, 4))
+    colours = draw(st.integers(2, 6))
+    repeats = draw(st.booleans()) or colours < pegs
+    game = Game(pegs, colours, repeats=repeats, feedback=draw(st.sampled_from(["black-white", "black"])))
+    k = draw(st.integers(0, min(game.n_codes, 20)))  # up to 20 guesses: keys are renumbered past 62 bits
+    rows = draw(st.lists(st.integers(0, game.n_codes - 1), min_size=k, max_size=k, unique=True))
+    return game, rows
+
+
+@settings(max_examples=80, deadline=None)
+@given(game_and_set())
+def test_answer_keys_equal_the_reference(gs):
+    game, rows = gs
+    codes = [game.format(r) for r in rows]
+    vectors = reference_vectors(game, codes)
+    keys = answer_keys(game, rows).tolist()
+    assert same_partition(keys, vectors)
+    arr = np.array(rows, dtype=np.int64)
+    no_table = K.answer_keys(arr, game.all_digits, game.all_counts, game.with_white, game.n_responses)
+    assert no_table.tolist() == keys  # on the fly and from the table alike
+
+
+def test_keys_are_the_mixed_radix_vector_while_it_fits():
+    game = Game.parse_size("4x6")
+    keys = answer_keys(game, GREENWELL[:3])
+    vectors = reference_vectors(game, GREENWELL[:3])
+    r = game.n_responses
+    expected = [sum((b * 5 + w) * r ** (2 - j) for j, (b, w) in enumerate(v)) for v in vectors]
+    assert keys.tolist() == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(game_and_set())
+def test_score_candidates_and_refine_equal_the_reference(gs):
+    game, rows = gs
+    labels, n = np.zeros(game.n_codes, dtype=np.int64), 1
+    table = game.table()
+    for r in rows:
+        labels, n = K.refine(labels, n, table[r].copy(), game.n_responses)
+    vectors = reference_vectors(game, [game.format(r) for r in rows])
+    assert same_partition(labels.tolist(), vectors) and n == len(set(vectors))
+    cands = np.arange(game.n_codes, dtype=np.int64)
+    empty = np.empty((0, 0), dtype=np.uint8)
+    classes, pairs = K.score_candidates(cands, labels, n, game.all_digits, game.all_counts, game.with_white,
+                                        empty, game.n_responses, 3)
+    for c in range(0, game.n_codes, max(1, game.n_codes // 7)):
+        sizes = Counter(v + (reference_feedback(game.digits(s), game.digits(c), game.with_white),)
+                        for s, v in enumerate(vectors))
+        assert classes[c] == len(sizes)
+        assert pairs[c] == sum(m * (m - 1) // 2 for m in sizes.values())
+
+
+@pytest.mark.parametrize("size", ["2x4", "3x3", "2x5"])
+def test_last_two_levels_both_ways_equal_brute_force(size):
+    """Both kernels of the exhaustive check's last two levels, after one fixed guess, against trying
+    every pair of later codes."""
+    game = Game.parse_size(size)
+    table = game.table()
+    for first in range(0, game.n_codes, 3):
+        labels, n = K.refine(np.zeros(game.n_codes, dtype=np.int64), 1, table[first].copy(), game.n_responses)
+        cands = np.arange(first + 1, game.n_codes, dtype=np.int64)
+        expected = any(
+            len({(labels[s], table[g, s], table[h, s]) for s in range(game.n_codes)}) == game.n_codes
+            for g, h in itertools.combinations(range(first + 1, game.n_codes), 2))
+        args = (cands, labels, n, game.all_digits, game.all_counts, True, table)
+        g1, h1, _ = K.last_two_pairs(*args)
+        g2, h2, _ = K.last_two_scan(*args, game.n_responses, len(game.feedbacks()))
+        assert (g1 >= 0) == (g2 >= 0) == expected
+        for g, h in ((g1, h1), (g2, h2)):
+            if g >= 0:
+                assert separates(game, [first, int(g), int(h)])[0]
+
+
+# --------------------------------------------------------------------------------- search
+def test_search_finds_six_codes_for_4x6_in_seconds():
+    game = Game.parse_size("4x6")
+    found = search(game, 6, seed=0, time_limit=60)
+    assert found.separates and found.size == 6 and found.guesses_to_win == 7
+    assert found.seconds < 20  # 0.04 s here once compiled; see benchmarks/bench_static.py
+    assert len(set(reference_vectors(game, [game.format(c) for c in found.codes]))) == 1296
+    assert found.codes[0] in {game.parse(c) for c in ("1111", "1112", "1122", "1123", "1234")}  # fixed by symmetry
+
+
+def test_search_is_reproduced_from_its_seed():
+    game = Game.parse_size("4x4")
+    a, b = search(game, 4, seed=7, time_limit=30), search(game, 4, seed=7, time_limit=30)
+    assert a.separates and a.codes == b.codes
+
+
+@pytest.mark.parametrize("size,smallest", [("2x3", 2), ("2x4", 3), ("3x3", 3), ("4x3", 3), ("4x2", 3)])
+def test_search_without_a_size_reaches_the_minimum(size, smallest):
+    """Minimum sizes: 2-peg ones from the 'Static-Mastermind' page (February 2002), the others
+    proved by ``exhaustive`` (test below). The last size tried fails and uses the time left."""
+    game = Game.parse_size(size)
+    found = search(game, seed=0, time_limit=1.0)
+    assert found.separates and found.size == smallest
+    assert found.tried[0][1] and all(f for k, f, _ in found.tried if k >= smallest)
+    if smallest > lower_bound(game):  # else it stops at the counting bound, at once
+        assert found.tried[-1][0] == smallest - 1 and not found.tried[-1][1]
+
+
+@pytest.mark.parametrize("size,smallest", [("2x6", 4), ("2x7", 5), ("3x5", 4), ("4x4", 4), ("4x5", 5)])
+def test_search_reaches_the_minimum_size_asked(size, smallest):
+    """The sizes ``exhaustive`` proves minimal (benchmarks/bench_static.py)."""
+    found = search(Game.parse_size(size), smallest, seed=0, time_limit=30)
+    assert found.separates and found.size == smallest and found.seconds < 15
+
+
+def test_search_below_the_counting_bound_returns_at_once():
+    game = Game.parse_size("4x6")
+    assert lower_bound(game) == 3
+    t0 = time.perf_counter()
+    found = search(game, 2, seed=0, time_limit=60)
+    assert time.perf_counter() - t0 < 10 and not found.separates and found.size == 2
+    assert found.n_classes == separation(game, found.codes).n_classes
+
+
+# --------------------------------------------------------------------------------- proofs
+@pytest.mark.parametrize("size,k", [("2x2", 1), ("2x3", 2), ("2x4", 2), ("2x5", 3), ("3x2", 2), ("3x3", 2),
+                                    ("3x3", 3), ("4x2", 2), ("2x4", 3)])
+@pytest.mark.parametrize("repeats,feedback", [(True, "black-white"), (True, "black"), (False, "black-white")])
+def test_exhaustive_equals_brute_force(size, k, repeats, feedback):
+    try:
+        game = Game.parse_size(size, repeats=repeats, feedback=feedback)
+    except MastermindError:
+        return
+    result = exhaustive(game, k)
+    assert result.complete
+    assert (result.found is not None) == reference_brute(game, k)
+    if result.found is not None:
+        assert len(result.found) == k and separates(game, result.found)[0]
+
+
+@pytest.mark.parametrize("size,minimum", [("2x2", 2), ("2x3", 2), ("2x4", 3), ("2x5", 4), ("2x6", 4), ("2x7", 5),
+                                          ("3x4", 3), ("4x4", 4)])
+def test_exhaustive_proves_the_minimum(size, minimum):
+    """2 pegs: C(m, 2) = 2, 2, 3, 4, 4, 5 for m = 2..7 on the 'Static-Mastermind' page (February 2002)."""
+    game = Game.parse_size(size)
+    assert exhaustive(game, minimum - 1).proves_none
+    assert exhaustive(game, minimum).found is not None
+
+
+def test_exhaustive_reports_a_time_out_as_undecided():
+    result = exhaustive(Game.parse_size("4x6"), 5, time_limit=0.5)
+    assert not result.complete and not result.proves_none and "undecided" in result.describe()
+
+
+# --------------------------------------------------------------------------------- bad input
+@pytest.mark.parametrize("codes,message", [
+    (["1221", "12345"], "code '12345' has 5 colours, a 4x6 game needs 4"),
+    (["1227"], "code '1227': '7' is not a colour of a 4x6 game (expected 1-6 or A-F)"),
+    (["12x4"], "'x' is not a colour"),
+    (["1221", "2354", "1221"], "guess 3: 1221 is already guess 1: a repeated guess tells nothing new, drop it"),
+    (["1221", "ABBA"], "guess 2 ('ABBA'): 1221 is already guess 1"),
+    ([1296], "guess 1: code index 1296 is outside 0..1295 for 4x6"),
+])
+def test_bad_codes_are_refused_with_a_message(codes, message):
+    with pytest.raises(BadCode, match=message.replace("(", r"\(").replace(")", r"\)")):
+        separates(Game.parse_size("4x6"), codes)
+
+
+def test_other_bad_input():
+    with pytest.raises(BadCode, match="repeats a colour"):
+        parse_set(Game.parse_size("4x6", repeats=False), ["1123"])
+    with pytest.raises(SpaceTooLarge, match="8x12 has 4.3e\\+08 codes"):
+        separates(Game.parse_size("8x12"), ["11112222"])
+    with pytest.raises(BadArgument, match="at least one guess"):
+        search(Game.parse_size("3x3"), 0)
+    with pytest.raises(BadArgument, match="only 4 codes"):
+        search(Game.parse_size("2x2"), 5)
+    with pytest.raises(BadArgument, match="positive number of seconds"):
+        search(Game.parse_size("3x3"), 3, time_limit=0)
+
+
+# --------------------------------------------------------------------------------- CLI
+def run(argv: list[str], capsys) -> tuple[int, str, str]:
+    """``mmlab static ...`` through a parser built as mmlab.cli.main builds it, with its error handling."""
+    parser = argparse.ArgumentParser(prog="mmlab")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def command(name, help, func):
+        p = sub.add_parser(name, help=help, description=help)
+        p.set_defaults(func=func)
+        return p
+
+    add_command(command)
+    args = parser.parse_args(["static", *argv])
+    try:
+        code = args.func(args)
+    except MastermindError as e:
+        print(f"mmlab {args.command}: error: {e}")
+        code = 2
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_cli_verify_greenwell(capsys):
+    code, out, _ = run(["verify", "4x6", *GREENWELL], capsys)
+    assert code == 0
+    assert "1221 2354 3311 4524 5656 6643 separate all 1296 secrets" in out and "won in 7 guesses" in out
+
+
+def test_cli_verify_names_two_secrets_on_failure(capsys):
+    code, out, _ = run(["verify", "4x6", "1122", "3344"], capsys)
+    assert code == 1
+    assert "do not separate" in out and "3455 and 3456 get the same answers: 1122 -> 0,0; 3344 -> 1,1" in out
+    code, out, _ = run(["verify", "4x6", "1122", "3344", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 1 and data["separates"] is False and data["collision"]["secrets"] == ["3455", "3456"]
+    assert data["collision"]["answers"] == [[0, 0], [1, 1]] and data["largest_class"] == 56
+
+
+def test_cli_verify_other_rules(capsys):
+    code, out, _ = run(["verify", "3x4", "123", "214", "--no-repeats", "--json"], capsys)
+    data = json.loads(out)
+    assert data["repeats"] is False and data["secrets"] == 24 and code == (0 if data["separates"] else 1)
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["verify", "4x6", "1221", "123"], "mmlab static: error: code '123' has 3 colours, a 4x6 game needs 4"),
+    (["verify", "4x6", "1221", "1271"], "mmlab static: error: code '1271': '7' is not a colour of a 4x6 game"),
+    (["verify", "4x6", "1221", "1221"], "mmlab static: error: guess 2: 1221 is already guess 1"),
+    (["verify", "4x6x", "1221"], "mmlab static: error: cannot read the size '4x6x'"),
+])
+def test_cli_bad_input_is_one_line(argv, message, capsys):
+    code, out, _ = run(argv, capsys)
+    assert code == 2 and out.startswith(message) and out.count("\n") == 1
+
+
+def test_cli_refuses_bad_numbers(capsys):
+    for argv in (["search", "4x6", "--size", "0"], ["search", "4x6", "--time-limit", "-1"],
+                 ["search", "4x6", "--size", "six"]):
+        with pytest.raises(SystemExit):
+            run(argv, capsys)
+        assert "must be" in capsys.readouterr().err
+
+
+def test_cli_search_json_and_proof(capsys):
+    code, out, _ = run(["search", "3x3", "--time-limit", "1", "--prove", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["separates"] and data["size"] == 3 and data["guesses_to_win"] == 4
+    assert data["proof"]["size"] == 2 and data["proof"]["proves_none"] is True
+    code, out, _ = run(["search", "4x6", "--size", "6", "--seed", "3"], capsys)
+    assert code == 0 and "6 guesses separate all 1296 secrets" in out and "won in 7 guesses" in out
+    code, out, _ = run(["search", "4x6", "--size", "2", "--time-limit", "1"], capsys)
+    assert "None can exist: 2 guesses give at most 14**2 answer vectors" in out
