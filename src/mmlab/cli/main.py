@@ -25,6 +25,7 @@ from mmlab.cli.reproduce import PAPERS, cmd_reproduce
 from mmlab.cli.serve import add_command as add_serve_command
 from mmlab.cli.static import add_command as add_static_command
 from mmlab.cli.studies import add_commands as add_study_commands
+from mmlab.cli.variants import add_command as add_mm2_command
 from mmlab.cli.studies import add_execution_args, add_store_args, execute
 from mmlab.errors import BadArgument, MastermindError
 from mmlab.experiments import evaluate
@@ -510,6 +511,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_play_command(command)
     add_serve_command(command)
     add_static_command(command)
+    add_mm2_command(command)
 
     p = command("strategies", "list every strategy with its parameters, defaults and source", cmd_strategies)
     p.add_argument("--json", action="store_true", help="print JSON")

@@ -1,0 +1,199 @@
+"""``mmlab mm2``: two-dimensional Mastermind (003 chapter 5): reproduce Singley's 2-D table, or watch one game."""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+from rich.table import Table
+
+from mmlab.cli.output import err, out, print_json, progress
+from mmlab.errors import BadArgument
+from mmlab.variants import STRATEGIES_2D, Game2D, make_strategy_2d, play_2d
+from mmlab.variants.two_d_tables import (
+    SIZES_2D,
+    SOURCE,
+    TABLE_6_2,
+    THESIS_2D,
+    margin,
+    run_2d,
+    thesis_games,
+)
+
+EXAMPLES = """\
+examples:
+  mmlab mm2 reproduce                         Singley's 2-D table beside tabu and propagate, 1000 secrets per
+                                              size (about 6 minutes on 2 cores, half of it 7x8)
+  mmlab mm2 reproduce --full                  the thesis's protocol: 10 000 secrets per size (1 000 at 7x8); long
+  mmlab mm2 reproduce --sizes 4x6 3x8 --games 5000 --json
+  mmlab mm2 play 4x6                          watch the tabu search find a random 4 x 4 secret of 6 colours
+  mmlab mm2 play 3x8 --strategy propagate --secret 123/456/781
+"""
+
+DEFAULT_METHODS = ("tabu", "propagate")
+
+
+def _size(text: str) -> tuple[int, int]:
+    game = Game2D.parse_size(text)
+    if game.size not in THESIS_2D:
+        raise BadArgument(f"size {game.size} is not in Singley's 2-D table; choose from {', '.join(THESIS_2D)}")
+    return game.n, game.colours
+
+
+def cmd_reproduce_2d(args: argparse.Namespace) -> int:
+    """003 appendix "Tabu Search 2-D" and Table 6-2 beside ours; our other methods beside the tabu search."""
+    methods = [m.strip() for m in args.methods.split(",") if m.strip()] if args.methods else list(DEFAULT_METHODS)
+    if not methods:
+        raise BadArgument("--methods is empty: name at least one, e.g. --methods tabu")
+    for spec in methods:
+        make_strategy_2d(spec)
+    sizes = [_size(s) for s in args.sizes] if args.sizes else list(SIZES_2D)
+    games = thesis_games if args.full else args.games
+    total = sum(games(f"{n}x{m}") if callable(games) else games for n, m in sizes) * len(methods)
+    with progress("playing Singley's 2-D sizes", total) as update:
+        rows = list(run_2d(methods, sizes, games, seed=args.seed, jobs=args.jobs, on_progress=update))
+    by = {(r.method, r.size): r for r in rows}
+    size_names = list(dict.fromkeys(r.size for r in rows))
+    if args.json:
+        data = []
+        for r in rows:
+            d = r.to_dict()
+            tabu = by.get(("tabu", r.size))
+            if tabu is not None and r.method != "tabu":
+                d["margin_vs_tabu"], d["margin_stderr"] = margin(r, tabu)
+            if r.method == "tabu":
+                d["speedup_vs_singley"] = TABLE_6_2[r.size][1] / r.ms_per_game
+            data.append(d)
+        print_json(data)
+        return 0
+
+    if "tabu" in methods:
+        sample = "10 000 (7x8: 1 000)" if args.full else str(rows[0].games)
+        table = Table(title=f"MM2 tabu search: Singley's thesis beside mmlab ({sample} random secrets per size, "
+                            f"seed {args.seed})")
+        for col in ("size", "thesis mean", "ours", "ours - thesis", "median", "S.D.", "max", "min",
+                    "ms/game", "ms ours", "speed-up"):
+            table.add_column(col, justify="left" if col == "size" else "right")
+        for size in size_names:
+            r = by[("tabu", size)]
+            t = r.thesis
+            table.add_row(size, f"{t.mean:.4f}±{t.stderr:.4f}", f"{r.mean:.4f}±{r.stderr:.4f}",
+                          f"{r.mean - t.mean:+.4f} ({r.z_vs_thesis():+.1f} se)", f"{t.median:g} | {r.median:g}",
+                          f"{t.std:.3f} | {r.std:.3f}", f"{t.max} | {r.max}", f"{t.min} | {r.min}", f"{t.ms:g}",
+                          f"{r.ms_per_game:.2f}", f"{TABLE_6_2[size][1] / r.ms_per_game:,.0f}x")
+        out.print(table)
+        out.print(f"source: {SOURCE}. Paired columns read thesis | ours. Thesis s.e. = its S.D. / sqrt(its games: "
+                  "10 000, 1 000 at 7x8); its times are 2005 hardware, ours processor time per game on one core of this machine.")
+    others = [m for m in methods if m != "tabu"]
+    for spec in others:
+        table = Table(title=f"MM2 {spec} beside the tabu search on the same secrets "
+                            f"(margin = tabu mean - {spec} mean, paired)")
+        for col in ("size", "games", "tabu mean" if "tabu" in methods else "thesis tabu mean",
+                    f"{spec} mean", "margin", "max tabu | ours", "median", "ms/game"):
+            table.add_column(col, justify="left" if col == "size" else "right")
+        for size in size_names:
+            r = by[(spec, size)]
+            tabu = by.get(("tabu", size))
+            if tabu is not None:
+                diff, se = margin(r, tabu)
+                base, gap, worst = f"{tabu.mean:.4f}±{tabu.stderr:.4f}", f"{diff:.4f}±{se:.4f}", tabu.max
+            else:
+                base, gap, worst = f"{r.thesis.mean:.4f}", f"{r.thesis.mean - r.mean:.4f} (vs thesis)", r.thesis.max
+            table.add_row(size, str(r.games), base, f"{r.mean:.4f}±{r.stderr:.4f}", gap, f"{worst} | {r.max}",
+                          f"{r.median:g}", f"{r.ms_per_game:.2f}")
+        out.print(table)
+    return 0
+
+
+def _show_guess(game: Game2D, k: int, guess: np.ndarray, answers: np.ndarray) -> None:
+    line = game.line
+    rows = [line.format(line.index_of(row)) for row in guess]
+    width = max(len(r) for r in rows)
+    label = f"guess {k}"
+    for i, (text, (b, w)) in enumerate(zip(rows, answers[: game.n])):
+        out.print(f"{label if i == 0 else '':<9} {text:<{width}}  row {i + 1}: {b},{w}")
+    columns = "  ".join(f"{b},{w}" for b, w in answers[game.n:])
+    out.print(f"{'':<9} columns: {columns}")
+
+
+def cmd_play_2d(args: argparse.Namespace) -> int:
+    """One game of a 2-D strategy, every guess with its row and column answers."""
+    game = Game2D.parse_size(args.size)
+    rng = np.random.default_rng(args.seed)
+    secret = game.parse(args.secret) if args.secret else game.random_code(rng)
+    strategy = make_strategy_2d(args.strategy)
+    record = play_2d(game, strategy, secret, rng)
+    if args.json:
+        print_json(record.to_dict())
+        return 0
+    out.print(f"{game} with {strategy.spec}: secret {game.format(secret)} (rows separated by /); "
+              "each answer is black,white")
+    for k, (guess, answers) in enumerate(zip(record.guesses, record.answers), start=1):
+        _show_guess(game, k, guess, answers)
+    verdict = "solved" if record.won else "gave up"
+    out.print(f"{verdict} in {record.n_guesses} guesses, {1000 * record.seconds:.1f} ms")
+    return 0
+
+
+def _games(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a seed must be 0 or more, got {value}")
+    return value
+
+
+def _no_subcommand(args: argparse.Namespace) -> int:
+    err.print("mmlab mm2: choose 'reproduce' or 'play' (see mmlab mm2 --help)")
+    return 2
+
+
+def add_command(command) -> None:
+    """Register ``mmlab mm2`` with the parser's ``command(name, help, func)``."""
+    p = command("mm2", "two-dimensional Mastermind (Singley 003 ch. 5): reproduce the thesis's 2-D table, or "
+                "watch one game", _no_subcommand)
+    p.epilog = EXAMPLES
+    sub = p.add_subparsers(dest="mm2_command", metavar="SUBCOMMAND")
+    names = ", ".join(STRATEGIES_2D)
+
+    r = sub.add_parser("reproduce", help="003 appendix 'Tabu Search 2-D' beside our methods",
+                       description="Play the 2-D methods over random secrets at Singley's sizes and print the "
+                                   "thesis's figures beside ours (mean, s.e., max, times), and each other method "
+                                   "beside the tabu search with the margin.",
+                       epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    r.set_defaults(func=cmd_reproduce_2d)
+    r.add_argument("--games", type=_games, default=1000,
+                   help="random secrets per size (default 1000: about 6 minutes on 2 cores, half of it 7x8)")
+    r.add_argument("--full", action="store_true",
+                   help="the thesis's protocol: 10 000 secrets per size, 1 000 at 7x8 (about half an hour on 2 cores)")
+    r.add_argument("--sizes", nargs="+", metavar="SIZE",
+                   help="sizes NxM (an N x N matrix of M colours) among the thesis's: "
+                        + " ".join(f"{n}x{m}" for n, m in SIZES_2D) + " (default all)")
+    r.add_argument("--methods", help=f"comma-separated 2-D strategy specs (known: {names}; default tabu,propagate)")
+    r.add_argument("--seed", type=_seed, default=2005, help="seed of the secrets and the strategies (default 2005)")
+    r.add_argument("--jobs", type=_games, help="worker processes (default: one per core; 1: this process only)")
+    r.add_argument("--json", action="store_true", help="print JSON")
+
+    q = sub.add_parser("play", help="watch one game: every guess with its row and column answers",
+                       description="Play one game of a 2-D strategy and print every guess with the answer of each "
+                                   "row and column.",
+                       epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    q.set_defaults(func=cmd_play_2d)
+    q.add_argument("size", help="NxM: an N x N secret of M colours, e.g. 4x6")
+    q.add_argument("--strategy", default="tabu", help=f"2-D strategy spec (known: {names}; default tabu)")
+    q.add_argument("--secret", help="the secret, row by row with / between rows, e.g. 1234/2345/3456/4561 "
+                                    "(default: drawn at random)")
+    q.add_argument("--seed", type=_seed, help="seed of the random secret and of the strategy")
+    q.add_argument("--json", action="store_true", help="print the game as JSON")

@@ -1,0 +1,440 @@
+"""Two-dimensional Mastermind: the rules and every kernel against pure-Python references, the
+strategies' guesses (always fully consistent), reproducibility from a seed, and bad input."""
+
+import itertools
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mmlab.errors import (
+    BadArgument,
+    BadCode,
+    BadSize,
+    InconsistentFeedback,
+    SpaceTooLarge,
+    UnknownStrategy,
+)
+from mmlab.variants import Feedback2D, Game2D, Knowledge2D, make_strategy_2d, play_2d
+from mmlab.variants.two_d import line_tables
+from mmlab.variants.two_d_kernels import (
+    consistent_lines,
+    filter_counts,
+    filter_line,
+    find_consistent,
+    line_bitmaps,
+    line_indices,
+    line_split_scores,
+    propagate,
+    score_2d,
+    tabu_walk_2d,
+)
+from mmlab.variants.two_d_tables import THESIS_2D, margin, run_2d
+
+
+# --------------------------------------------------------------------------------- pure-Python references
+def ref_feedback(secret: list[int], guess: list[int]) -> tuple[int, int]:
+    """Knuth's (black, white) of one line."""
+    black = sum(a == b for a, b in zip(secret, guess))
+    common = sum(min(secret.count(c), guess.count(c)) for c in set(guess))
+    return black, common - black
+
+
+def ref_lines(code) -> list[list[int]]:
+    """Rows top to bottom, then columns left to right."""
+    code = [list(map(int, row)) for row in code]
+    return code + [list(col) for col in zip(*code)]
+
+
+def ref_score(secret, guess) -> list[tuple[int, int]]:
+    return [ref_feedback(s, g) for s, g in zip(ref_lines(secret), ref_lines(guess))]
+
+
+def ref_index(line: list[int], m: int) -> int:
+    return sum(d * m ** (len(line) - 1 - p) for p, d in enumerate(line))
+
+
+def ref_digits(idx: int, n: int, m: int) -> list[int]:
+    return [(idx // m ** (n - 1 - p)) % m for p in range(n)]
+
+
+def ref_line_set(n: int, m: int, history, k: int) -> list[int]:
+    """Every 1-D code that gives line ``k`` of each guess the answer that line got."""
+    out = []
+    for idx in range(m**n):
+        code = ref_digits(idx, n, m)
+        if all(ref_feedback(code, ref_lines(g)[k]) == tuple(a[k]) for g, a in history):
+            out.append(idx)
+    return out
+
+
+def ref_fully_consistent(n: int, m: int, sets: list[set[int]]) -> list[tuple[int, ...]]:
+    """Every matrix (as its cells, row by row) whose every line is in its set."""
+    out = []
+    for cells in itertools.product(range(m), repeat=n * n):
+        code = np.array(cells).reshape(n, n)
+        if all(ref_index(line, m) in sets[k] for k, line in enumerate(ref_lines(code))):
+            out.append(cells)
+    return out
+
+
+def ref_propagate(n: int, m: int, sets: list[list[int]]) -> list[list[int]]:
+    """Arc consistency between lines through their cells, by fixpoint over Python sets."""
+    sets = [list(s) for s in sets]
+    allowed = {(i, j): set(range(m)) for i in range(n) for j in range(n)}
+
+    def cells(k):
+        return [(k, p) for p in range(n)] if k < n else [(p, k - n) for p in range(n)]
+
+    changed = True
+    while changed:
+        changed = False
+        for k in range(2 * n):
+            sets[k] = [x for x in sets[k] if all(d in allowed[c] for d, c in zip(ref_digits(x, n, m), cells(k)))]
+            for p, c in enumerate(cells(k)):
+                support = {ref_digits(x, n, m)[p] for x in sets[k]}
+                if allowed[c] - support:
+                    allowed[c] &= support
+                    changed = True
+    return sets
+
+
+def flat(parts):
+    parts = [np.asarray(sorted(p), dtype=np.int32) for p in parts]
+    offsets = np.concatenate([[0], np.cumsum([p.shape[0] for p in parts])]).astype(np.int64)
+    return np.concatenate(parts).astype(np.int32), offsets
+
+
+matrices = st.integers(2, 4).flatmap(
+    lambda n: st.integers(2, 5).flatmap(
+        lambda m: st.tuples(st.just(n), st.just(m),
+                            st.lists(st.integers(0, m - 1), min_size=n * n, max_size=n * n),
+                            st.lists(st.integers(0, m - 1), min_size=n * n, max_size=n * n))))
+
+
+# --------------------------------------------------------------------------------- the rules
+@settings(max_examples=200, deadline=None)
+@given(matrices)
+def test_score_matches_the_reference_and_is_symmetric(case):
+    n, m, s, g = case
+    secret, guess = np.array(s).reshape(n, n), np.array(g).reshape(n, n)
+    got = score_2d(secret, guess, m)
+    assert [tuple(x) for x in got.tolist()] == ref_score(secret, guess)
+    assert (score_2d(guess, secret, m) == got).all()
+    assert (got.sum(axis=1) <= n).all()
+    assert not ((got[:, 0] == n - 1) & (got[:, 1] == 1)).any()
+
+
+def test_feedback2d_and_the_win():
+    game = Game2D.parse_size("3x4")
+    secret = game.parse("123/234/341")
+    won = game.score(secret, secret)
+    assert won.won and won.rows[0] == (3, 0) and str(won).startswith("rows 3,0")
+    lost = game.score(secret, game.parse("123/234/342"))
+    assert not lost.won and lost.rows[2] == (2, 0) and lost.columns[2] == (2, 0)
+    assert Feedback2D.from_array(lost.to_array()) == lost
+
+
+def test_parse_and_format_round_trip():
+    game = Game2D.parse_size("4x6")
+    code = game.parse("1234/2345/3456/4561")
+    assert code.dtype == np.int64 and code.shape == (4, 4) and code[3, 3] == 0
+    assert game.format(code) == "1234/2345/3456/4561"
+    for text in ("1234 2345 3456 4561", "1234\n2345\n3456\n4561", "ABCD;BCDE;CDEF;DEFA", "1234 | 2345|3456|4561"):
+        assert (game.parse(text) == code).all()
+    big = Game2D.parse_size("2x12")
+    assert big.format(big.parse("12 1/3 11")) == "12 1/3 11"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("1234/2345/3456", "has 3 rows, and a MM2(4,6) code is 4 rows of 4 colours"),
+    ("1234/2345/3456/4561/1111", "has 5 rows"),
+    ("1234/2345/345/4561", "row 3 of MM2(4,6) code"),
+    ("1234/2345/3457/4561", "row 3"),
+    ("", "has 0 rows"),
+])
+def test_a_code_that_is_not_n_by_n_is_refused(text, message):
+    with pytest.raises(BadCode, match=message.replace("(", r"\(").replace(")", r"\)")):
+        Game2D.parse_size("4x6").parse(text)
+
+
+@pytest.mark.parametrize("value, message", [
+    (np.zeros((3, 4), dtype=np.int64), r"must be an 4 x 4 matrix .* got shape 3 x 4"),
+    (np.zeros(16, dtype=np.int64), "got shape 16"),
+    (np.zeros((4, 4, 1), dtype=np.int64), "got shape 4 x 4 x 1"),
+    (np.full((4, 4), 6), r"colours 0..5 \(written 1-6\), got 6..6"),
+    (np.full((4, 4), 0.5), "whole-number colours"),
+])
+def test_a_matrix_that_is_not_a_code_is_refused(value, message):
+    game = Game2D.parse_size("4x6")
+    with pytest.raises(BadCode, match=message):
+        game.check(value)
+    with pytest.raises(BadCode):
+        play_2d(game, make_strategy_2d("tabu"), value)
+
+
+def test_sizes_are_checked():
+    with pytest.raises(BadSize, match="at least 2 rows"):
+        Game2D.parse_size("1x6")
+    with pytest.raises(BadSize, match="write NxM"):
+        Game2D.parse_size("4by6")
+    with pytest.raises(BadSize, match="colours must be"):
+        Game2D(4, 1)
+    with pytest.raises(SpaceTooLarge, match="MM2\\(8,10\\) is too large.*7x8 and 6x10 fit"):
+        Game2D.parse_size("8x10")
+
+
+def test_knowledge_refuses_answers_that_cannot_be():
+    game = Game2D.parse_size("3x4")
+    k = Knowledge2D(game)
+    with pytest.raises(BadArgument, match="6 \\(black, white\\) pairs"):
+        k.record(game.parse("111/111/111"), np.zeros((3, 2), dtype=np.int64))
+    with pytest.raises(Exception, match="cannot occur"):
+        k.record(game.parse("123/123/123"), np.array([[2, 1]] + [[0, 0]] * 5))
+    k.record(game.parse("111/111/111"), np.array([[0, 0], [0, 0], [0, 0], [3, 0], [0, 0], [0, 0]]))
+    k.record(game.parse("222/222/222"), np.array([[0, 0], [0, 0], [0, 0], [1, 0], [0, 0], [0, 0]]))
+    with pytest.raises(InconsistentFeedback, match="column 1"):  # all 1s, yet one 2
+        k.sets()
+
+
+# --------------------------------------------------------------------------------- knowledge and kernels
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 3), st.integers(2, 4), st.integers(1, 3), st.integers(0, 10**6))
+def test_line_sets_match_brute_force(n, m, guesses, seed):
+    rng = np.random.default_rng(seed)
+    game = Game2D(n, m)
+    secret = game.random_code(rng)
+    k = Knowledge2D(game)
+    history = []
+    for _ in range(guesses):
+        g = game.random_code(rng)
+        a = game.answers(secret, g)
+        k.record(g, a)
+        history.append((g, a))
+    for line in range(2 * n):
+        assert k.line_set(line).tolist() == ref_line_set(n, m, history, line)
+    sets, offsets = k.sets()
+    assert consistent_lines(secret, sets, offsets, m).all()
+    assert k.memory_entries() <= 2 * n * m**n
+
+
+def test_line_indices_and_bitmaps():
+    code = np.array([[0, 1, 2], [2, 2, 0], [1, 0, 1]])
+    assert line_indices(code, 3).tolist() == [ref_index(x, 3) for x in ref_lines(code)]
+    sets, offsets = flat([[0, 5, 26], [1], [], [7, 8], [0], [26, 3]])
+    bits = line_bitmaps(sets, offsets, 27)
+    for k in range(6):
+        members = set(sets[offsets[k]:offsets[k + 1]].tolist())
+        assert {x for x in range(27) if (int(bits[k, x >> 6]) >> (x & 63)) & 1} == members
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 4), st.integers(2, 5), st.integers(0, 10**6))
+def test_filter_kernels_match_references(n, m, seed):
+    rng = np.random.default_rng(seed)
+    digits, counts = line_tables(n, m)
+    cand = np.sort(rng.choice(m**n, size=min(m**n, 40), replace=False)).astype(np.int32)
+    guess = rng.integers(m, size=n)
+    answer_of = {x: ref_feedback(ref_digits(x, n, m), guess.tolist()) for x in cand.tolist()}
+    b, w = answer_of[int(cand[0])]
+    expected = [x for x in cand.tolist() if answer_of[x] == (b, w)]
+    assert filter_line(cand, guess, b * (n + 1) + w, digits, counts).tolist() == expected
+    want = np.bincount(ref_digits(int(cand[-1]), n, m), minlength=m)
+    expected = [x for x in cand.tolist() if (np.bincount(ref_digits(x, n, m), minlength=m) == want).all()]
+    assert filter_counts(cand, want, counts).tolist() == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 3), st.integers(2, 3), st.integers(0, 10**6))
+def test_propagate_and_search_match_brute_force(n, m, seed):
+    rng = np.random.default_rng(seed)
+    parts = [sorted(rng.choice(m**n, size=rng.integers(1, m**n + 1), replace=False).tolist()) for _ in range(2 * n)]
+    sets, offsets = flat(parts)
+    solutions = set(ref_fully_consistent(n, m, [set(p) for p in parts]) if n * n * math.log2(m) <= 16 else [])
+    pruned, pruned_offsets, _ = propagate(sets, offsets, line_tables(n, m)[0], m)
+    expected = ref_propagate(n, m, parts)
+    assert [pruned[pruned_offsets[k]:pruned_offsets[k + 1]].tolist() for k in range(2 * n)] == expected
+    out = np.zeros((n, n), dtype=np.int64)
+    found, _ = find_consistent(sets, offsets, m, seed, 0, out)
+    if n * n * math.log2(m) <= 16:
+        assert found == bool(solutions)
+        if found:
+            assert tuple(out.ravel()) in solutions
+    if found:  # propagation keeps every solution
+        assert consistent_lines(out, pruned, pruned_offsets, m).all()
+
+
+def test_search_respects_a_budget_and_is_complete_without():
+    n, m = 3, 3
+    game = Game2D(n, m)
+    secret = game.parse("123/312/231")
+    k = Knowledge2D(game)
+    for text in ("111/222/333", "123/123/123"):
+        k.record(game.parse(text), game.answers(secret, game.parse(text)))
+    sets, offsets = k.sets()
+    out = np.zeros((n, n), dtype=np.int64)
+    found, looked = find_consistent(sets, offsets, m, 1, 1, out)
+    assert not found and looked == 1
+    found, _ = find_consistent(sets, offsets, m, 1, 0, out)
+    assert found and consistent_lines(out, sets, offsets, m).all()
+
+
+def test_tabu_walk_keeps_row_colours_and_reaches_consistency():
+    rng = np.random.default_rng(4)
+    game = Game2D(4, 4)
+    secret = game.random_code(rng)
+    k = Knowledge2D(game)
+    for _ in range(2):
+        g = np.array([rng.permutation(row) for row in secret])
+        k.record(g, game.answers(secret, g))
+    sets, offsets = k.sets()
+    code = np.array([np.sort(row) for row in secret])
+    before = np.sort(code, axis=1)
+    tabu, state = np.zeros((8, 2), dtype=np.int64), np.zeros(2, dtype=np.int64)
+    reached, checks, moves, _ = tabu_walk_2d(code, line_bitmaps(sets, offsets, 4**4), 4, tabu, state, 9,
+                                             10**6, 20)
+    assert reached and (np.sort(code, axis=1) == before).all()
+    assert consistent_lines(code, sets, offsets, 4).all()
+    assert 0 < state[1] <= 8 and checks >= 3 * moves
+    cells = tabu[: state[1]]
+    assert ((cells // 4)[:, 0] == (cells // 4)[:, 1]).all() and (cells[:, 0] < cells[:, 1]).all()  # pairs in a row
+
+
+def test_tabu_walk_stops_when_it_cannot_move():
+    code = np.array([[0, 0], [1, 1]])
+    sets, offsets = flat([[1], [2], [1], [2]])  # rows of one colour: no swap possible
+    reached, _, moves, draws = tabu_walk_2d(code, line_bitmaps(sets, offsets, 4), 2, np.zeros((4, 2), np.int64),
+                                            np.zeros(2, np.int64), 1, 10**6, 0)
+    assert not reached and moves == 0 and draws == 0
+
+
+def test_split_scores_match_entropy_and_share():
+    n, m = 3, 3
+    digits, counts = line_tables(n, m)
+    code = np.array([[0, 1, 2], [1, 1, 0], [2, 0, 0]])
+    parts = [list(range(0, 27, k + 1)) for k in range(2 * n)]
+    sets, offsets = flat(parts)
+    scores = line_split_scores(code, sets, offsets, digits, counts, 1000)
+    for k, line in enumerate(ref_lines(code)):
+        answers = [ref_feedback(ref_digits(x, n, m), line) for x in parts[k]]
+        q = np.array([answers.count(a) for a in set(answers)]) / len(answers)
+        assert scores[k, 0] == pytest.approx(-(q * np.log2(q)).sum())
+        assert scores[k, 1] == pytest.approx((q * q).sum())
+
+
+# --------------------------------------------------------------------------------- strategies
+def _fully_consistent(game, guess, history) -> bool:
+    return all((game.answers(guess, g) == a).all() for g, a in history)
+
+
+@pytest.mark.parametrize("spec", ["tabu", "propagate", "tabu:tenure=0,restart=0", "propagate:samples=1"])
+@pytest.mark.parametrize("size", ["3x4", "4x6", "3x8", "5x3"])
+def test_strategies_play_only_fully_consistent_guesses(spec, size):
+    game = Game2D.parse_size(size)
+    for seed in range(12):
+        record = play_2d(game, make_strategy_2d(spec), None, np.random.default_rng(seed))
+        assert record.won and (record.guesses[-1] == record.secret).all()
+        history = list(zip(record.guesses, record.answers))
+        for k in range(1, record.n_guesses):
+            assert _fully_consistent(game, record.guesses[k], history[:k])
+
+
+def test_tabu_counts_colours_first():
+    """003 5.1: the test of colour c keeps the colours counted so far and fills the rest with c,
+    so guess k holds colours 1..k only, and each row the right number of each counted colour."""
+    game = Game2D.parse_size("4x6")
+    for seed in range(10):
+        record = play_2d(game, make_strategy_2d("tabu"), None, np.random.default_rng(seed))
+        assert (record.guesses[0] == 0).all()
+        for k, guess in enumerate(record.guesses[: game.colours - 1]):
+            assert guess.max() <= k
+            for c in range(k):  # colours counted before this test: exactly the secret's number in each row
+                assert ((guess == c).sum(axis=1) == (record.secret == c).sum(axis=1)).all()
+        assert record.n_guesses <= game.colours + 1
+
+
+def test_games_are_reproduced_from_a_seed():
+    game = Game2D.parse_size("4x7")
+    for spec in ("tabu", "propagate"):
+        a = play_2d(game, make_strategy_2d(spec), None, np.random.default_rng(11))
+        b = play_2d(game, make_strategy_2d(spec), None, np.random.default_rng(11))
+        assert (a.secret == b.secret).all() and len(a.guesses) == len(b.guesses)
+        assert all((x == y).all() for x, y in zip(a.guesses, b.guesses))
+
+
+def test_runs_do_not_depend_on_the_number_of_workers():
+    one = list(run_2d(["tabu", "propagate"], sizes=[(3, 6)], games=30, seed=4, jobs=1))
+    two = list(run_2d(["tabu", "propagate"], sizes=[(3, 6)], games=30, seed=4, jobs=2))
+    for a, b in zip(one, two):
+        assert (a.method, a.size) == (b.method, b.size) and (a.guesses == b.guesses).all()
+    diff, se = margin(one[1], one[0])
+    assert diff == pytest.approx(one[0].mean - one[1].mean) and se > 0
+
+
+def test_tables_transcribe_the_appendix():
+    """003 appendix, "Tabu Search 2-D": the printed means and the counts of games."""
+    means = [THESIS_2D[s].mean for s in ("4x6", "4x7", "4x8", "4x9", "4x10", "3x8", "5x8", "6x8", "7x8")]
+    assert means == [5.9724, 6.9261, 7.8809, 8.8322, 9.7814, 7.6136, 7.9912, 8.03627451, 8.095]
+    assert THESIS_2D["7x8"].games == 1000 and THESIS_2D["6x8"].games == 10_000
+    assert [THESIS_2D[s].max for s in ("4x6", "4x10", "7x8")] == [7, 11, 9]
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("tabu:tenure=x", "tenure=x is out of range"),
+    ("tabu:restart=-1", "restart=-1 is out of range"),
+    ("propagate:samples=0", "samples=0 is out of range"),
+    ("tabu:colour=2", "has no parameter 'colour'"),
+    ("knuth", "unknown 2-D strategy 'knuth'"),
+])
+def test_bad_strategy_specs_are_refused(spec, message):
+    with pytest.raises((UnknownStrategy, BadArgument), match=message):
+        strategy = make_strategy_2d(spec)
+        strategy.start(Game2D(4, 6))
+
+
+# --------------------------------------------------------------------------------- the command
+@pytest.fixture
+def mm2_main(monkeypatch):
+    """``mmlab`` with ``mm2`` registered (as cli/main.py does once it imports cli.variants)."""
+    from mmlab.cli import main as cli
+    from mmlab.cli.variants import add_command
+
+    if not any("mm2" in (getattr(a, "choices", None) or {}) for a in cli.build_parser()._actions):
+        original = cli.add_serve_command
+
+        def both(command):
+            original(command)
+            add_command(command)
+
+        monkeypatch.setattr(cli, "add_serve_command", both)
+    return cli.main
+
+
+def test_cli_play_and_its_errors(mm2_main, capsys):
+    assert mm2_main(["mm2", "play", "3x4", "--secret", "123/234/341", "--seed", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["won"] and data["secret"] == "123/234/341" and data["guesses"][-1]["guess"] == "123/234/341"
+    assert len(data["guesses"][0]["rows"]) == 3 and len(data["guesses"][0]["columns"]) == 3
+    assert mm2_main(["mm2", "play", "3x4", "--strategy", "propagate", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "guess 1" in out and "columns:" in out and "solved in" in out
+    assert mm2_main(["mm2", "play", "3x4", "--secret", "123/234"]) == 2
+    assert "has 2 rows, and a MM2(3,4) code is 3 rows of 3 colours" in capsys.readouterr().err
+    assert mm2_main(["mm2", "play", "9x9"]) == 2
+    assert "too large" in capsys.readouterr().err
+
+
+def test_cli_reproduce(mm2_main, capsys):
+    assert mm2_main(["mm2", "reproduce", "--sizes", "3x8", "--games", "40", "--jobs", "1", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["method"] for r in rows] == ["tabu", "propagate"]
+    assert rows[0]["thesis"]["mean"] == 7.6136 and rows[0]["games"] == 40 and rows[0]["speedup_vs_singley"] > 0
+    assert rows[1]["margin_vs_tabu"] == pytest.approx(rows[0]["mean"] - rows[1]["mean"])
+    assert mm2_main(["mm2", "reproduce", "--sizes", "3x8", "--games", "20", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "7.6136" in out and "margin" in out
+    assert mm2_main(["mm2", "reproduce", "--sizes", "3x5", "--games", "5"]) == 2
+    assert "not in Singley's 2-D table" in capsys.readouterr().err
