@@ -23,7 +23,7 @@ import json
 import sys
 import time
 
-from mmlab.variants.two_d_tables import (
+from mmlab.experiments.two_d_tables import (
     SIZES_2D,
     TABLE_6_2,
     margin,

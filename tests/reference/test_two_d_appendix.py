@@ -10,7 +10,7 @@ table, every size with the thesis's numbers of games, is ``benchmarks/bench_two_
 import numpy as np
 import pytest
 
-from mmlab.variants.two_d_tables import THESIS_2D, margin, run_2d
+from mmlab.experiments.two_d_tables import THESIS_2D, margin, run_2d
 
 #: (n, m) and random secrets: about 12 s of play on 2 cores.
 SIZES = {(4, 6): 3000, (3, 8): 4000, (4, 10): 4000, (5, 8): 600}

@@ -32,7 +32,7 @@ from mmlab.variants.two_d_kernels import (
     score_2d,
     tabu_walk_2d,
 )
-from mmlab.variants.two_d_tables import THESIS_2D, margin, run_2d
+from mmlab.experiments.two_d_tables import THESIS_2D, margin, run_2d
 
 
 # --------------------------------------------------------------------------------- pure-Python references

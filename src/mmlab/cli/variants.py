@@ -10,7 +10,7 @@ from rich.table import Table
 from mmlab.cli.output import err, out, print_json, progress
 from mmlab.errors import BadArgument
 from mmlab.variants import STRATEGIES_2D, Game2D, make_strategy_2d, play_2d
-from mmlab.variants.two_d_tables import (
+from mmlab.experiments.two_d_tables import (
     SIZES_2D,
     SOURCE,
     TABLE_6_2,

@@ -16,15 +16,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mmlab.errors import BadArgument
-from mmlab.game import Game
+from mmlab.experiments.figures import GuessFigures
 from mmlab.experiments.playout import play_game
 from mmlab.experiments.secret_sets import SecretSet
+from mmlab.game import Game
 from mmlab.strategies import Strategy, make_strategy
 from mmlab.trees import DecisionTree
 
 
 @dataclass
-class Evaluation:
+class Evaluation(GuessFigures):
     """Guesses needed per game, with the figures the papers print."""
 
     game: Game
@@ -46,26 +47,6 @@ class Evaluation:
     @property
     def total_guesses(self) -> int:
         return int(self.guesses.sum())
-
-    @property
-    def mean(self) -> float:
-        return float(self.guesses.mean())
-
-    @property
-    def max(self) -> int:
-        return int(self.guesses.max())
-
-    @property
-    def median(self) -> float:
-        return float(np.median(self.guesses))
-
-    @property
-    def std(self) -> float:
-        return float(self.guesses.std(ddof=1)) if self.games > 1 else 0.0
-
-    @property
-    def stderr(self) -> float:
-        return self.std / np.sqrt(self.games) if self.games > 1 else 0.0
 
     @property
     def histogram(self) -> dict[int, int]:

@@ -15,7 +15,6 @@ made from threads and without a display. A study with several sizes gets one pan
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -26,9 +25,10 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from mmlab.errors import BadArgument
+from mmlab.errors import BadArgument, MastermindError
 from mmlab.experiments import stats
 from mmlab.experiments.labels import label
+from mmlab.game import Game
 
 __all__ = [
     "consistent_per_move",
@@ -42,7 +42,6 @@ __all__ = [
     "wins_difference",
 ]
 
-_SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
 _LINESTYLES = ("-", "--", ":", "-.")
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 _PER_MOVE_X = "move (averaged over the games still playing at that move)"
@@ -56,10 +55,11 @@ def _size_key(size: str) -> tuple[int, int, str]:
 
 
 def _pegs_colours(size: str) -> tuple[int, int]:
-    m = _SIZE.match(str(size))
-    if not m:
-        raise BadArgument(f"cannot read the size {size!r} in the results: expected PEGSxCOLOURS such as 4x6")
-    return int(m.group(1)), int(m.group(2))
+    try:
+        game = Game.parse_size(str(size))
+    except MastermindError:
+        raise BadArgument(f"cannot read the size {size!r} in the results: expected PEGSxCOLOURS such as 4x6") from None
+    return game.pegs, game.colours
 
 
 def _check(frame: pd.DataFrame | None, columns: Sequence[str], what: str) -> pd.DataFrame:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mmlab.experiments.figures import GuessFigures
 from mmlab.game import Game
 from mmlab.strategies.greedy_kernels import greedy1_all, greedy2_all, greedy3_all, local_search_all
 
@@ -98,7 +99,7 @@ COUNTING = {"greedy1": "win", "greedy2": "known", "greedy3": "known", "local-sea
 
 
 @dataclass(frozen=True)
-class SingleyRow:
+class SingleyRow(GuessFigures):
     """Our figures for one method and size beside the thesis's."""
 
     method: str
@@ -113,26 +114,6 @@ class SingleyRow:
     def guesses(self) -> np.ndarray:
         """Guesses per game, counted as the thesis counted this method (``COUNTING``)."""
         return self.known if COUNTING[self.method] == "known" else self.played
-
-    @property
-    def mean(self) -> float:
-        return float(self.guesses.mean())
-
-    @property
-    def median(self) -> float:
-        return float(np.median(self.guesses))
-
-    @property
-    def std(self) -> float:
-        return float(self.guesses.std(ddof=1))
-
-    @property
-    def stderr(self) -> float:
-        return self.std / np.sqrt(self.games)
-
-    @property
-    def max(self) -> int:
-        return int(self.guesses.max())
 
     @property
     def exact(self) -> bool:

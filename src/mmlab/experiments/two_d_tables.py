@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mmlab.errors import BadArgument
+from mmlab.experiments.figures import GuessFigures
 from mmlab.variants.two_d import Game2D, line_tables, play_2d
 
 SOURCE = "003 appendix, table \"Tabu Search 2-D\" (copy B lines 3271-3287); times: Table 6-2 (lines 2947-2956)"
@@ -80,7 +81,7 @@ def thesis_games(size: str) -> int:
 
 
 @dataclass(frozen=True)
-class Row2D:
+class Row2D(GuessFigures):
     """One method's games at one size, beside the thesis's column."""
 
     method: str
@@ -97,30 +98,6 @@ class Row2D:
     @property
     def games(self) -> int:
         return int(self.guesses.shape[0])
-
-    @property
-    def mean(self) -> float:
-        return float(self.guesses.mean())
-
-    @property
-    def median(self) -> float:
-        return float(np.median(self.guesses))
-
-    @property
-    def std(self) -> float:
-        return float(self.guesses.std(ddof=1)) if self.games > 1 else 0.0
-
-    @property
-    def stderr(self) -> float:
-        return self.std / float(np.sqrt(self.games))
-
-    @property
-    def max(self) -> int:
-        return int(self.guesses.max())
-
-    @property
-    def min(self) -> int:
-        return int(self.guesses.min())
 
     @property
     def ms_per_game(self) -> float:
