@@ -33,6 +33,7 @@ class GameRecord:
     top_sizes: tuple[int, ...] = ()  # top scorers each guess was picked from (-1: not known)
     secret_in_top: tuple[bool, ...] = ()  # whether the secret was among them
     chances: tuple[float, ...] = ()  # the probability that each guess was the secret (nan: not known)
+    fallbacks: tuple[tuple[int, str], ...] = ()  # (move, reason) of guesses played when no consistent code was found
 
     @property
     def known_after(self) -> int:
@@ -73,13 +74,17 @@ def play_game(
     evaluations: list[int] = []
     consistent: list[int] = []
     tops: list[tuple[int, bool, float]] = []
+    fallbacks: list[tuple[int, str]] = []
     certain = False
     while len(guesses) < limit:
         before = strategy.evaluations
         consistent.append(knowledge.n_consistent if knowledge.explicit else -1)
         strategy.last_choice = None
+        strategy.last_fallback = None
         guess = strategy.guess(knowledge)
         evaluations.append(strategy.evaluations - before)
+        if strategy.last_fallback is not None:
+            fallbacks.append((len(guesses), strategy.last_fallback))
         choice = strategy.last_choice
         if choice is None:
             tops.append((-1, False, float("nan")))
@@ -94,4 +99,4 @@ def play_game(
         knowledge = knowledge.update(guess, fb)
     sizes, inside, chances = zip(*tops) if tops else ((), (), ())
     return GameRecord(game, secret, tuple(guesses), tuple(feedbacks), tuple(evaluations), certain,
-                      tuple(consistent), sizes, inside, chances)
+                      tuple(consistent), sizes, inside, chances, tuple(fallbacks))
