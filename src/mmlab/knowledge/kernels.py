@@ -143,6 +143,14 @@ def arrange(counts, hist_digits, hist_counts, hist_blacks, peg_order, code, max_
     >>> status, code.tolist()
     (1, [0, 1, 0])
     """
+    return _arrange(counts, hist_digits, hist_counts, hist_blacks, peg_order, code, max_nodes,
+                    np.empty((0, peg_order.shape[0]), dtype=np.uint8), np.zeros(1, dtype=np.int64))
+
+
+@numba.njit(cache=True)
+def _arrange(counts, hist_digits, hist_counts, hist_blacks, peg_order, code, max_nodes, out, found):
+    """``arrange``; when ``out`` has rows, every arrangement is written to ``out[found[0]:]`` (status
+    0 once all are listed, -2 when ``out`` is full) instead of returning the first."""
     k_hist = hist_digits.shape[0]
     colours = counts.shape[0]
     pegs = peg_order.shape[0]
@@ -198,7 +206,18 @@ def arrange(counts, hist_digits, hist_counts, hist_blacks, peg_order, code, max_
             pos[k, hist_digits[k, peg]] -= 1
         p += 1
         if p == pegs:
-            return 1, nodes
+            if out.shape[0] == 0:
+                return 1, nodes
+            if found[0] == out.shape[0]:
+                return -2, nodes
+            for q in range(pegs):
+                out[found[0], q] = code[q]
+            found[0] += 1
+            p -= 1  # take the last peg back and try its next colour
+            rem[code[peg_order[p]]] += 1
+            for k in range(k_hist):
+                pos[k, hist_digits[k, peg_order[p]]] += 1
+            continue
         for j in range(n_present):
             weights[p, j] = rem[present[j]]
     return -1, nodes
@@ -226,9 +245,11 @@ def _colour_order(hist_counts):
 
 
 @numba.njit(cache=True)
-def _sample_by_counts(hist_digits, hist_counts, hist_blacks, hist_totals, pegs, colours, repeats, max_nodes):
+def _sample_by_counts(hist_digits, hist_counts, hist_blacks, hist_totals, pegs, colours, repeats, max_nodes, out,
+                      found):
     """Two-level search: colour counts fitting every answer's total first, then their arrangement
-    (``arrange``, pegs in a random order); see ``sample_consistent``."""
+    (``arrange``, pegs in a random order); see ``sample_consistent``. When ``out`` has rows every
+    consistent code is listed into it instead (see ``enumerate_consistent``)."""
     k_hist = hist_digits.shape[0]
     cap = pegs if repeats else 1
     order = _colour_order(hist_counts)
@@ -280,10 +301,14 @@ def _sample_by_counts(hist_digits, hist_counts, hist_blacks, hist_totals, pegs, 
             continue
         counts[c] = n
         if stones == 0:  # the other colours are absent: arrange this multiset
-            status, used = arrange(counts, hist_digits, hist_counts, hist_blacks, peg_order, code, max_nodes - nodes)
+            status, used = _arrange(counts, hist_digits, hist_counts, hist_blacks, peg_order, code, max_nodes - nodes,
+                                    out, found)
             nodes += used
             if status == 1:
                 return code, nodes
+            if status < 0 and out.shape[0] > 0:  # out full or budget spent: the listing is incomplete
+                code[0] = -1
+                return code, max_nodes
             counts[c] = 0
             continue
         d += 1
@@ -379,6 +404,67 @@ def sample_consistent(hist_digits, hist_counts, hist_blacks, hist_totals, pegs, 
     np.random.seed(seed)
     if with_white and by_counts:
         return _sample_by_counts(hist_digits, hist_counts, hist_blacks, hist_totals, pegs, colours, repeats,
-                                 max_nodes)
+                                 max_nodes, np.empty((0, pegs), dtype=np.uint8), np.zeros(1, dtype=np.int64))
     return _sample_by_pegs(hist_digits, hist_counts, hist_blacks, hist_totals, pegs, colours, with_white, repeats,
                            max_nodes)
+
+
+@numba.njit(cache=True)
+def sample_distinct(hist_digits, hist_counts, hist_blacks, hist_totals, pegs, colours, with_white, repeats, seed,
+                    n, max_draws, max_nodes):
+    """Up to ``n`` distinct codes that fit every answer, from up to ``max_draws`` searches of
+    ``sample_consistent`` (each with budgets doubling from 4096 placements on failure, at most
+    ``max_nodes`` placements in all).
+
+    Returns ``(digits, found, nodes, exhausted)``: ``digits[:found]`` (``uint8``) are the codes in
+    the order found, ``nodes`` the placements checked, and ``exhausted`` is true when a search
+    finished its whole tree without a code (no code fits the answers).
+    """
+    np.random.seed(seed)
+    out = np.empty((n, pegs), dtype=np.uint8)
+    seen = set()
+    seen.add(np.int64(-1))
+    found = 0
+    nodes = 0
+    draws = 0
+    budget = 4096
+    while found < n and draws < max_draws and nodes < max_nodes:
+        draws += 1
+        inner = np.int64(np.random.randint(0, 2**31 - 1))
+        code, used = sample_consistent(hist_digits, hist_counts, hist_blacks, hist_totals, pegs, colours, with_white,
+                                       repeats, inner, min(budget, max_nodes - nodes))
+        nodes += used
+        if code[0] < 0:
+            if used < min(budget, max_nodes - nodes + used):
+                return out[:found], found, nodes, True
+            budget *= 2
+            continue
+        key = np.int64(0)
+        for p in range(pegs):
+            key = key * colours + code[p]
+        if key in seen:
+            continue
+        seen.add(key)
+        for p in range(pegs):
+            out[found, p] = code[p]
+        found += 1
+    return out[:found], found, nodes, False
+
+
+@numba.njit(cache=True)
+def enumerate_consistent(hist_digits, hist_counts, hist_blacks, hist_totals, pegs, colours, repeats, limit,
+                         max_nodes):
+    """Every code that fits the answers (black and white feedback), by the two-level search of
+    ``sample_consistent`` run to the end, if there are at most ``limit`` of them and the search
+    checks at most ``max_nodes`` placements.
+
+    Returns ``(digits, complete)``: ``digits`` (``uint8``, in search order) is the whole consistent
+    set when ``complete``; otherwise the listing was abandoned (too many codes, or the budget).
+    """
+    np.random.seed(0)
+    out = np.empty((limit, pegs), dtype=np.uint8)
+    found = np.zeros(1, dtype=np.int64)
+    code, nodes = _sample_by_counts(hist_digits, hist_counts, hist_blacks, hist_totals, pegs, colours, repeats,
+                                    max_nodes, out, found)
+    complete = code[0] == -1 and nodes < max_nodes
+    return out[:found[0]], complete

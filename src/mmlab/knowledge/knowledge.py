@@ -110,6 +110,52 @@ class Knowledge:
             budget *= 2
         return None, spent
 
+    def sample_distinct(self, rng: np.random.Generator, n: int, max_draws: int | None = None,
+                        max_nodes: int = 10**9) -> tuple[np.ndarray, int]:
+        """Up to ``n`` distinct consistent codes (``uint8[k, pegs]`` colour rows), from up to
+        ``max_draws`` (default ``3 n``) randomised searches of ``sample``, and the placements they
+        checked. When fewer than ``n`` come back the consistent set is small: repeated searches kept
+        finding codes already drawn. Raises ``InconsistentFeedback`` if no code fits the answers.
+
+        >>> from mmlab.game import Game, Feedback
+        >>> game = Game.parse_size("8x12")
+        >>> k = Knowledge.initial(game, explicit=False).update(game.parse("1 1 2 2 3 3 4 4"), Feedback(1, 2))
+        >>> codes, placements = k.sample_distinct(np.random.default_rng(0), 50)
+        >>> codes.shape, all(k.fits(c) for c in codes)
+        ((50, 8), True)
+        """
+        game = self.game
+        h_digits, h_counts, h_codes = self.history_arrays
+        blacks, whites = np.divmod(h_codes, game.pegs + 1)
+        draws = 3 * n if max_draws is None else max_draws
+        codes, _, nodes, none_fit = knowledge_kernels.sample_distinct(
+            h_digits.astype(np.int64), h_counts.astype(np.int64), blacks, blacks + whites, game.pegs, game.colours,
+            game.with_white, game.repeats, int(rng.integers(2**31)), n, draws, max_nodes)
+        if none_fit:
+            raise InconsistentFeedback(f"no code of {game} fits these {len(self.history)} answers")
+        return codes, int(nodes)
+
+    def list_consistent(self, limit: int, max_nodes: int) -> np.ndarray | None:
+        """Every consistent code (``uint8[k, pegs]`` colour rows) found by constraint search without
+        enumerating the space, or ``None`` if there are more than ``limit`` or the search would check
+        more than ``max_nodes`` placements. Needs black and white feedback (``None`` otherwise).
+
+        >>> from mmlab.game import Game, Feedback
+        >>> game = Game.parse_size("6x9")
+        >>> k = Knowledge.initial(game, explicit=False).update(game.parse("112233"), Feedback(0, 0))
+        >>> k.list_consistent(10**5, 10**7).shape   # 6 pegs from 6 colours: 6**6 codes
+        (46656, 6)
+        """
+        game = self.game
+        if not game.with_white:
+            return None
+        h_digits, h_counts, h_codes = self.history_arrays
+        blacks, whites = np.divmod(h_codes, game.pegs + 1)
+        codes, complete = knowledge_kernels.enumerate_consistent(
+            h_digits.astype(np.int64), h_counts.astype(np.int64), blacks, blacks + whites, game.pegs, game.colours,
+            game.repeats, limit, max_nodes)
+        return codes if complete else None
+
     def fits(self, digits: np.ndarray) -> bool:
         """Whether the code with these colours (0-based ``uint8``) fits every answer so far."""
         h_digits, h_counts, h_codes = self.history_arrays

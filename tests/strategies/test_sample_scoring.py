@@ -1,0 +1,118 @@
+"""The sampling codebreaker ``sample`` and the knowledge it draws on: listing small consistent sets
+exactly (``Knowledge.list_consistent``), drawing distinct consistent codes (``sample_distinct``)."""
+
+import numpy as np
+import pytest
+
+from mmlab.errors import InconsistentFeedback, UnknownStrategy
+from mmlab.experiments import play_game
+from mmlab.game import Feedback, Game
+from mmlab.knowledge import Knowledge
+from mmlab.strategies import make_strategy
+from mmlab.strategies.exhaustive import top_entropy
+from mmlab.strategies.sample_scoring import best_first_guess, colour_patterns
+from mmlab.strategies.scoring import partition_stats
+
+GAMES = [Game.parse_size("4x6"), Game.parse_size("3x5"), Game.parse_size("5x8"), Game(4, 7, repeats=False)]
+
+
+def random_history(game: Game, rng: np.random.Generator, moves: int) -> tuple[Knowledge, Knowledge]:
+    """The same answers as explicit knowledge (the consistent set) and implicit knowledge."""
+    secret = int(rng.integers(game.n_codes))
+    explicit, implicit = Knowledge.initial(game), Knowledge.initial(game, explicit=False)
+    for _ in range(moves):
+        guess = int(rng.integers(game.n_codes))
+        fb = game.score(secret, guess)
+        explicit, implicit = explicit.update(guess, fb), implicit.update(guess, fb)
+    return explicit, implicit
+
+
+@pytest.mark.parametrize("game", GAMES, ids=str)
+def test_listing_equals_the_consistent_set(game):
+    rng = np.random.default_rng(7)
+    for trial in range(25):
+        explicit, implicit = random_history(game, rng, 1 + trial % 3)
+        listed = implicit.list_consistent(game.n_codes, 10**8)
+        assert sorted(game.index_of(d) for d in listed) == explicit.consistent.tolist()
+        if explicit.n_consistent > 1:  # a limit below the set's size abandons the listing
+            assert implicit.list_consistent(explicit.n_consistent - 1, 10**8) is None
+
+
+@pytest.mark.parametrize("game", GAMES, ids=str)
+def test_distinct_samples_are_consistent(game):
+    rng = np.random.default_rng(3)
+    for trial in range(20):
+        explicit, implicit = random_history(game, rng, 1 + trial % 2)
+        codes, placements = implicit.sample_distinct(rng, 40)
+        indices = [game.index_of(d) for d in codes]
+        assert len(set(indices)) == len(indices) <= min(40, explicit.n_consistent)
+        if explicit.n_consistent >= 400:  # 120 draws from a large set hardly repeat
+            assert len(indices) == 40
+        assert set(indices) <= set(explicit.consistent.tolist())
+        assert placements > 0
+
+
+def test_no_consistent_code_is_an_error():
+    game = Game.parse_size("6x9")
+    k = Knowledge.initial(game, explicit=False)
+    k = k.update(game.parse("111111"), Feedback(0, 0)).update(game.parse("222222"), Feedback(3, 0))
+    k = k.update(game.parse("333333"), Feedback(4, 0))  # 3 + 4 stones on 6 pegs
+    with pytest.raises(InconsistentFeedback):
+        k.sample_distinct(np.random.default_rng(0), 10)
+    assert k.list_consistent(100, 10**6).shape[0] == 0
+
+
+def test_first_guess_patterns():
+    assert colour_patterns(3, 2, True) == [(0, 0, 0), (0, 0, 1)]  # (0, 1, 2) needs three colours
+    assert colour_patterns(4, 10, False) == [(0, 1, 2, 3)]
+    game = Game.parse_size("4x6")
+    assert best_first_guess(game, "entropy") == (0, 1, 2, 3)  # Neuwirth's 1234
+    assert best_first_guess(game, "most-parts") == (0, 0, 1, 2)  # Kooi's 1123
+    assert best_first_guess(game, "largest") == (0, 0, 1, 1)  # Knuth's 1122
+
+
+def test_whole_consistent_set_scores_like_the_exhaustive_strategy():
+    """When the set fits in the sample it is scored whole, so the pick is an exhaustive top scorer."""
+    game = Game.parse_size("4x6")
+    rng = np.random.default_rng(11)
+    strategy = make_strategy("sample:pool=consistent,sample=1296,ties=first")
+    strategy.start(game, rng)
+    for _ in range(20):
+        explicit, implicit = random_history(game, rng, 2)
+        if explicit.n_consistent < 2:
+            continue
+        pick = strategy.guess(implicit)
+        stats = partition_stats(explicit, explicit.consistent)
+        assert pick in set(explicit.consistent[top_entropy(stats)].tolist())
+
+
+@pytest.mark.parametrize("size,spec", [("4x6", "sample"), ("5x8", "sample:score=most-parts"),
+                                       ("6x9", "sample:sample=200,score=expected"), ("8x12", "sample:sample=150"),
+                                       ("4x6", "sample:score=largest,pool=consistent")])
+def test_games_are_won(size, spec):
+    game = Game.parse_size(size)
+    rng = np.random.default_rng(5)
+    for i in range(3):
+        secret = game.index_of(rng.integers(game.colours, size=game.pegs))
+        record = play_game(game, make_strategy(spec), secret, np.random.default_rng([5, i]))
+        assert record.won and record.n_guesses <= 3 * game.pegs
+        if "consistent" in spec:  # every guess fits the answers before it
+            k = Knowledge.initial(game)
+            for g, fb in zip(record.guesses, record.feedbacks):
+                assert k.is_consistent(g)
+                k = k.update(g, fb) if fb != game.win else k
+
+
+@pytest.mark.parametrize("game", [Game(4, 10, repeats=False), Game(5, 8, feedback="black")], ids=str)
+def test_variants(game):
+    rng = np.random.default_rng(2)
+    for i in range(3):
+        secret = int(rng.integers(game.n_codes))
+        assert play_game(game, make_strategy("sample:sample=300"), secret, np.random.default_rng([2, i])).won
+
+
+def test_bad_sample_size():
+    with pytest.raises(UnknownStrategy, match="sample='0'"):
+        make_strategy("sample:sample=0")
+    with pytest.raises(UnknownStrategy, match="score"):
+        make_strategy("sample:score=best")
