@@ -1,0 +1,105 @@
+"""Guesses, evaluations and seconds of the GA codebreakers ``ga`` beside the published figures.
+
+    python benchmarks/bench_ga.py                          # merelo, bento: 4x6, 5x8 (1000 games);
+                                                           # berghman: 4x6, 5x8 (200), 6x9 (100), 8x12 (30)
+    python benchmarks/bench_ga.py --only berghman --sizes 6x9 --games 50 --extra extend=900,reset=15
+
+Game ``i`` of a row draws its secret and every random choice from
+``numpy.random.default_rng([seed, i])``, so a row is reproducible whatever the number of worker
+processes (2 by default). "evals" are fitness computations (001's "combinations evaluated");
+"s/game" is CPU time per game in the worker; "wall s" the row's wall time. Published figures:
+Merelo and Bento from 001 Tables 3-4 (1000 games, AABB first guess); Berghman, Goossens and Leus
+(2009) as quoted in the issue (mean guesses; seconds per game on their machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from mmlab.experiments.playout import play_game
+from mmlab.game import Game
+from mmlab.strategies.genetic import GeneticAlgorithm
+from mmlab.strategies.registry import parse_spec
+
+ROWS = [("merelo", "4x6", 1000), ("merelo", "5x8", 1000), ("bento", "4x6", 1000), ("bento", "5x8", 1000),
+        ("berghman", "4x6", 200), ("berghman", "5x8", 200), ("berghman", "6x9", 100), ("berghman", "8x12", 30)]
+
+# (guesses, sd, evaluations, sd, seconds per game); None where not published.
+PAPER = {
+    ("merelo", "4x6"): (4.132, 1.00, 279, 188, None),
+    ("merelo", "5x8"): (5.904, 0.975, 2171, 1268, None),
+    ("bento", "5x8"): (6.86, None, 1029.9, None, None),
+    ("berghman", "4x6"): (4.39, None, None, None, None),
+    ("berghman", "5x8"): (5.618, None, None, None, None),
+    ("berghman", "6x9"): (6.475, None, None, None, 1.28),
+    ("berghman", "8x12"): (8.366, None, None, None, 20.6),
+}
+
+
+def play_chunk(args):
+    spec, size, seed, indices = args
+    name, raw = parse_spec(spec)
+    strategy = GeneticAlgorithm.from_raw(raw)
+    game = Game.parse_size(size)
+    out = []
+    for i in indices:
+        rng = np.random.default_rng([seed, i])
+        secret = int(rng.integers(game.n_codes))
+        start = time.process_time()
+        record = play_game(game, strategy, secret, rng, max_guesses=200)
+        out.append((record.n_guesses, record.total_evaluations, time.process_time() - start, len(record.fallbacks),
+                    record.won))
+    return out
+
+
+def fmt(value, sd=None, digits=3):
+    if value is None:
+        return "-"
+    text = f"{value:.{digits}f}"
+    return text + (f"±{sd:.{digits}f}" if sd is not None else "")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--only", choices=("merelo", "bento", "berghman"), help="one variant")
+    ap.add_argument("--sizes", help="comma-separated sizes (default: the rows above)")
+    ap.add_argument("--games", type=int, help="games per row (default: the rows above)")
+    ap.add_argument("--extra", default="", help="extra spec parameters, e.g. pop=50 or extend=900,reset=15")
+    args = ap.parse_args()
+    rows = [r for r in ROWS if (args.only is None or r[0] == args.only)]
+    if args.sizes:
+        sizes = args.sizes.split(",")
+        variants = [args.only] if args.only else sorted({v for v, _, _ in rows}, key=["merelo", "bento",
+                                                                                       "berghman"].index)
+        rows = [(v, s, dict((sz, n) for vv, sz, n in ROWS if vv == v).get(s, 100)) for v in variants for s in sizes]
+    print(f"seed {args.seed}, {args.workers} worker processes, cpu count {os.cpu_count()}")
+    header = (f"{'spec':38} {'size':5} {'games':>5}  {'guesses':>13} {'paper':>13}  {'evals':>16} "
+              f"{'paper':>14}  {'s/game':>7} {'paper':>6} {'fallbk':>6} {'wall s':>7}")
+    print(header)
+    print("-" * len(header))
+    with ProcessPoolExecutor(args.workers) as pool:
+        for variant, size, games in rows:
+            games = args.games or games
+            spec = f"ga:variant={variant}" + (f",{args.extra}" if args.extra else "")
+            t0 = time.time()
+            chunks = [(spec, size, args.seed, range(k, games, args.workers * 4)) for k in range(args.workers * 4)]
+            results = [r for part in pool.map(play_chunk, chunks) for r in part]
+            wall = time.time() - t0
+            n, e, s, f, won = (np.array(col) for col in zip(*results))
+            assert won.all()
+            paper = PAPER.get((variant, size), (None,) * 5)
+            print(f"{spec:38} {size:5} {games:5d}  {fmt(n.mean(), n.std(ddof=1)):>13} "
+                  f"{fmt(paper[0], paper[1]):>13}  {fmt(e.mean(), e.std(ddof=1), 0):>16} "
+                  f"{fmt(paper[2], paper[3], 1 if paper[3] is None else 0):>14}  {s.mean():7.3f} "
+                  f"{fmt(paper[4], None, 2):>6} {int(f.sum()):6d} {wall:7.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,257 @@
+"""The evolutionary search for consistent codes and the GA codebreakers (issue 8, part 1)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mmlab.errors import BadArgument, UnknownStrategy
+from mmlab.experiments.playout import play_game
+from mmlab.game import Feedback, Game
+from mmlab.knowledge import Knowledge
+from mmlab.strategies import evolution_kernels as ek
+from mmlab.strategies.evolution import ConsistentSearch, SearchResult
+from mmlab.strategies.genetic import GeneticAlgorithm, pattern_code
+
+
+# ----------------------------------------------------------------- pure-Python reference
+def answer(guess, code, with_white=True):
+    black = sum(a == b for a, b in zip(guess, code))
+    if not with_white:
+        return black, 0
+    common = sum(min(guess.count(c), code.count(c)) for c in set(guess))
+    return black, common - black
+
+
+def reference_distance(code, history, kind, w_black=1, w_white=1, with_white=True):
+    """Distance of ``code`` to consistency with ``history`` [(guess, black, white)], as written in
+    the docstring of ``evolution_kernels``."""
+    pegs = len(code)
+    phase = int(any(b + w == pegs for _, b, w in history))
+    total = 0
+    for guess, b, w in history:
+        b2, w2 = answer(list(guess), list(code), with_white)
+        if kind == ek.DIST_BENTO:
+            dc, db = abs(b2 + w2 - b - w), abs(b2 - b)
+            total += 2 * dc + db if phase == 0 else dc + 2 * db
+        else:
+            total += w_black * abs(b2 - b) + w_white * abs(w2 - w)
+    return total
+
+
+def random_history(rng, game, secret, n):
+    history = []
+    for _ in range(n):
+        guess = tuple(int(c) for c in rng.integers(game.colours, size=game.pegs))
+        b, w = answer(list(guess), list(secret), game.with_white)
+        history.append((guess, b, w))
+    return history
+
+
+def arrays(game, history):
+    digits = np.array([g for g, _, _ in history], dtype=np.uint8).reshape(len(history), game.pegs)
+    counts = np.array([game.counts_of(g) for g in digits], dtype=np.uint8).reshape(len(history), game.colours)
+    blacks = np.array([b for _, b, _ in history], dtype=np.int64)
+    whites = np.array([w for _, _, w in history], dtype=np.int64)
+    return digits, counts, blacks, whites
+
+
+@pytest.mark.parametrize("size,feedback", [("4x6", "black-white"), ("5x8", "black-white"), ("6x9", "black"),
+                                           ("8x12", "black-white")])
+@pytest.mark.parametrize("kind", [ek.DIST_MERELO, ek.DIST_BERGHMAN, ek.DIST_BENTO])
+def test_fitness_kernel_matches_reference(size, feedback, kind):
+    game = Game.parse_size(size, feedback=feedback)
+    rng = np.random.default_rng(hash((size, feedback, kind)) % 2**32)
+    for trial in range(8):
+        secret = tuple(int(c) for c in rng.integers(game.colours, size=game.pegs))
+        history = random_history(rng, game, secret, int(rng.integers(1, 7)))
+        if trial % 2:  # make Bento's second phase occur: an answer with every colour right
+            perm = tuple(secret[i] for i in rng.permutation(game.pegs))
+            history.append((perm,) + answer(list(perm), list(secret), game.with_white))
+        codes = rng.integers(game.colours, size=(40, game.pegs)).astype(np.uint8)
+        codes[0] = secret
+        digits, counts, blacks, whites = arrays(game, history)
+        phase = int(np.any(blacks + whites == game.pegs))
+        w_black = 2 if kind == ek.DIST_MERELO else 1
+        offset = 2 * game.pegs * (len(history) - 1) if kind == ek.DIST_BERGHMAN else 0
+        got = ek.population_fitness(codes, digits, counts, blacks, whites, game.with_white, kind, w_black, 1, phase,
+                                    offset)
+        want = [offset + reference_distance(tuple(int(x) for x in c), history, kind, w_black, 1, game.with_white)
+                for c in codes]
+        assert got.tolist() == want
+        assert got[0] == offset  # the secret fits every answer
+
+
+def test_operators_keep_codes_valid():
+    rng = ek.new_rng(5)
+    code = np.array([0, 1, 2, 3, 4], dtype=np.uint8)
+    for _ in range(200):
+        before = sorted(code.tolist())
+        ek.permute(rng, code)
+        ek.invert(rng, code)
+        assert sorted(code.tolist()) == before  # permutation and inversion move colours only
+    used = np.zeros(16, dtype=np.bool_)
+    for _ in range(200):
+        child = np.array([3, 3, 1, 1, 7], dtype=np.uint8)
+        ek.mutate(rng, child, 8)
+        ek.repair(rng, child, 8, used)
+        assert len(set(child.tolist())) == 5 and child.max() < 8
+
+
+# ----------------------------------------------------------------- ConsistentSearch
+@pytest.mark.parametrize("fitness", ["merelo", "berghman", "bento"])
+@pytest.mark.parametrize("size,repeats,feedback", [("4x6", True, "black-white"), ("5x8", True, "black-white"),
+                                                   ("4x10", False, "black-white"), ("4x6", True, "black")])
+def test_search_returns_distinct_consistent_codes(fitness, size, repeats, feedback):
+    game = Game.parse_size(size, repeats=repeats, feedback=feedback)
+    rng = np.random.default_rng(3)
+    secret = game.index_of(rng.permutation(game.colours)[:game.pegs]) if not repeats else int(rng.integers(game.n_codes))
+    k = Knowledge.initial(game, explicit=False)
+    search = ConsistentSearch(pop=60, generations=50, fitness=fitness)
+    for _ in range(3):
+        result = search.run(k, rng, target=20)
+        assert isinstance(result, SearchResult)
+        assert result.codes.dtype == np.uint8 and result.codes.shape[1] == game.pegs
+        assert 1 <= result.codes.shape[0] <= 20
+        assert len({tuple(c) for c in result.codes}) == result.codes.shape[0]
+        for code in result.codes:
+            assert k.fits(code)
+            if not repeats:
+                assert len(set(code.tolist())) == game.pegs
+        assert result.evaluations >= result.codes.shape[0] and result.distance == 0
+        assert np.array_equal(result.best, result.codes[0])
+        guess = game.index_of(result.codes[0])
+        k = k.update(guess, game.score(secret, guess))
+        if k.history[-1][1] == game.win:
+            break
+
+
+def test_search_on_huge_games_without_enumerating():
+    for size in ("8x12", "10x20"):
+        game = Game.parse_size(size)
+        rng = np.random.default_rng(1)
+        secret = int(rng.integers(game.n_codes))
+        k = Knowledge.initial(game)
+        assert not k.explicit
+        for guess_digits in (pattern_code(game, "aabb"), tuple(range(game.pegs))):
+            guess = game.index_of(guess_digits)
+            k = k.update(guess, game.score(secret, guess))
+        result = ConsistentSearch(pop=100, fitness="berghman").run(k, rng, target=5, max_generations=200)
+        assert result.codes.shape[0] >= 1 and all(k.fits(c) for c in result.codes)
+
+
+def test_search_budget_without_consistent_code_reports_best():
+    game = Game.parse_size("6x9")
+    rng = np.random.default_rng(0)
+    secret = int(rng.integers(game.n_codes))
+    k = Knowledge.initial(game, explicit=False)
+    for _ in range(5):
+        guess = int(rng.integers(game.n_codes))
+        k = k.update(guess, game.score(secret, guess))
+    result = ConsistentSearch(pop=2, generations=1, fitness="merelo", scheme="berghman").run(k, rng, 1, 0)
+    if result.codes.shape[0] == 0:  # 2 random codes almost never fit 5 answers
+        assert result.distance > 0 and not k.fits(result.best)
+        assert result.evaluations == 2 and result.generations == 0
+
+
+def test_search_rejects_bad_arguments():
+    with pytest.raises(BadArgument):
+        ConsistentSearch(fitness="nope")
+    with pytest.raises(BadArgument):
+        ConsistentSearch(pop=1)
+    game = Game.parse_size("4x6")
+    with pytest.raises(BadArgument):
+        ConsistentSearch().run(Knowledge.initial(game), np.random.default_rng(0), target=0)
+
+
+def test_partition_scores_reference():
+    game = Game.parse_size("4x6")
+    rng = np.random.default_rng(2)
+    codes = np.unique(rng.integers(6, size=(25, 4)).astype(np.uint8), axis=0)
+    got = ek.partition_scores(codes, 6, True)
+    for i, c in enumerate(codes):
+        classes = {}
+        for t, d in enumerate(codes):
+            if t != i:
+                key = answer(list(c), list(d))
+                classes[key] = classes.get(key, 0) + 1
+        # sum over the others c' of the codes (other than c) giving c the answer c' gives
+        assert got[i] == sum(n * n for n in classes.values())
+
+
+# ----------------------------------------------------------------- the ga strategy
+def play(game, spec, n, seed, max_guesses=None):
+    strategy = GeneticAlgorithm.from_raw(spec)
+    records = []
+    for i in range(n):
+        rng = np.random.default_rng([seed, i])
+        if game.repeats:
+            secret = int(rng.integers(game.n_codes))
+        else:
+            secret = game.index_of(rng.permutation(game.colours)[:game.pegs])
+        records.append(play_game(game, strategy, secret, rng, max_guesses=max_guesses))
+    return strategy, records
+
+
+def test_ga_flags_and_spec():
+    s = GeneticAlgorithm.from_raw({"variant": "bento", "first": "1234"})
+    assert s.spec == "ga:variant=bento,first=1234"
+    assert not s.needs_enumeration and not s.tracks_consistent_set and not s.deterministic
+    with pytest.raises(UnknownStrategy):
+        GeneticAlgorithm.from_raw({"variant": "knuth"})
+
+
+@pytest.mark.parametrize("variant", ["merelo", "bento", "berghman"])
+@pytest.mark.parametrize("size,repeats,feedback", [("4x6", True, "black-white"), ("5x8", True, "black-white"),
+                                                   ("4x10", False, "black-white"), ("4x6", True, "black")])
+def test_ga_wins(variant, size, repeats, feedback):
+    game = Game.parse_size(size, repeats=repeats, feedback=feedback)
+    strategy, records = play(game, {"variant": variant}, 6, 11, max_guesses=40)
+    for record in records:
+        assert record.won, str(record)
+        assert len(set(record.guesses)) == record.n_guesses  # never plays a code twice
+        assert record.total_evaluations > 0
+    first = records[0].guesses[0]
+    want = {"merelo": "aabb", "bento": "aabb", "berghman": "aabc"}[variant]
+    assert game.digits(first) == pattern_code(game, want)
+
+
+def test_ga_first_guesses_of_the_papers():
+    assert Game.parse_size("4x6").format(Game.parse_size("4x6").index_of(pattern_code(Game.parse_size("4x6"),
+                                                                                      "aabc"))) == "1123"
+    game = Game.parse_size("5x8")
+    assert game.format(game.index_of(pattern_code(game, "aabb"))) == "11223"
+
+
+def test_ga_plays_8x12_with_few_generations():
+    game = Game.parse_size("8x12")
+    for variant in ("berghman", "merelo"):
+        strategy, records = play(game, {"variant": variant, "pop": "60", "generations": "20"}, 1, 4, max_guesses=60)
+        assert records[0].won  # fallbacks are allowed; the game must still end
+
+
+class TinyOnThirdMove(GeneticAlgorithm):
+    """The ga with a budget of 1 generation of 2 codes on its third move only."""
+
+    def guess(self, knowledge):
+        normal = self.search
+        if len(knowledge.history) == 2:
+            self.search = ConsistentSearch(pop=2, generations=1, fitness="berghman")
+        try:
+            return super().guess(knowledge)
+        finally:
+            self.search = normal
+
+
+def test_tiny_budget_falls_back_and_the_game_ends():
+    game = Game.parse_size("6x9")
+    strategy = TinyOnThirdMove.from_raw({"variant": "berghman", "pop": "60", "generations": "30"})
+    fallbacks = []
+    for i in range(4):
+        rng = np.random.default_rng([21, i])
+        record = play_game(game, strategy, int(rng.integers(game.n_codes)), rng, max_guesses=60)
+        assert record.won  # the fallback guess's answer narrows the search as usual
+        fallbacks += [f for f in record.fallbacks if f[0] == 2]
+    assert fallbacks, "2 codes for 1 generation should miss every consistent code of 6x9 after 2 answers"
+    move, why = fallbacks[0]
+    assert why.startswith("no consistent code in 1 generations; played the fittest (distance ")
