@@ -7,7 +7,7 @@ import pytest
 
 from mmlab.errors import BadArgument, UnknownStrategy
 from mmlab.experiments.playout import play_game
-from mmlab.game import Feedback, Game
+from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import evolution_kernels as ek
 from mmlab.strategies.evolution import ConsistentSearch, SearchResult
@@ -165,7 +165,6 @@ def test_search_rejects_bad_arguments():
 
 
 def test_partition_scores_reference():
-    game = Game.parse_size("4x6")
     rng = np.random.default_rng(2)
     codes = np.unique(rng.integers(6, size=(25, 4)).astype(np.uint8), axis=0)
     got = ek.partition_scores(codes, 6, True)

@@ -35,7 +35,7 @@ def test_bad_first_guess_is_refused_at_start(game46):
 def test_enumerating_strategies_refuse_huge_games_and_name_what_can_play():
     for name, cls in REGISTRY.items():
         if cls.needs_enumeration:
-            with pytest.raises(SpaceTooLarge, match=f"{name} needs every code.*without enumerating: greedy1, greedy2, greedy3, local-search, random, sample, shc, tabu"):
+            with pytest.raises(SpaceTooLarge, match=f"{name} needs every code.*without enumerating: evo, ga, greedy1, greedy2, greedy3, local-search, random, sample, shc, tabu"):
                 make_strategy(name).start(Game.parse_size("10x36"))
 
 

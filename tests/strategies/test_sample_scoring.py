@@ -116,3 +116,63 @@ def test_bad_sample_size():
         make_strategy("sample:sample=0")
     with pytest.raises(UnknownStrategy, match="score"):
         make_strategy("sample:score=best")
+
+
+def test_evo_plays_the_consistent_codes_its_ga_finds():
+    game = Game.parse_size("5x8")
+    rng = np.random.default_rng(4)
+    for i in range(3):
+        secret = game.index_of(rng.integers(game.colours, size=game.pegs))
+        record = play_game(game, make_strategy("evo"), secret, np.random.default_rng([4, i]))
+        assert record.won and not record.fallbacks
+        k = Knowledge.initial(game)
+        for g, fb in zip(record.guesses, record.feedbacks):
+            assert k.is_consistent(g)
+            k = k.update(g, fb) if fb != game.win else k
+
+
+def test_evo_out_of_budget_plays_the_fittest_code_and_says_so():
+    game = Game.parse_size("4x6")
+    record = play_game(game, make_strategy("evo:pop=2,generations=1,sample=5"), game.parse("3456"),
+                       np.random.default_rng(0), max_guesses=200)
+    assert record.won
+    assert record.fallbacks and all("no consistent code in" in why for _, why in record.fallbacks)
+    k = Knowledge.initial(game)
+    flagged = {move for move, _ in record.fallbacks}
+    for move, (g, fb) in enumerate(zip(record.guesses, record.feedbacks)):
+        if not k.is_consistent(g):
+            assert move in flagged  # every inconsistent guess is in the record
+        k = k.update(g, fb) if fb != game.win else k
+
+
+def test_ranking_orders_by_each_score():
+    from mmlab.strategies.sample_scoring import ranking
+
+    # columns: largest, sum of squares, parts, entropy
+    stats = np.array([[5, 40, 3, 1.2], [4, 30, 4, 1.5], [6, 50, 4, 1.5], [3, 20, 2, 1.0]], dtype=float)
+    assert ranking(stats, "entropy")[0] in (1, 2)
+    assert ranking(stats, "largest").tolist() == [3, 1, 0, 2]
+    assert ranking(stats, "expected").tolist() == [3, 1, 0, 2]
+    assert ranking(stats, "most-parts")[:2].tolist() in ([1, 2], [2, 1])
+    stats[2, 2] = 5  # plus2: equal entropy, more parts first
+    assert ranking(stats, "plus2")[:2].tolist() == [2, 1]
+
+
+def test_finalists_are_rescored_on_the_larger_reference():
+    """With a sample smaller than the consistent set, the best codes of the sample's scoring are
+    scored again against REFERENCE_FACTOR samples' worth of consistent codes before the pick."""
+    from mmlab.strategies.sample_scoring import FINALISTS, REFERENCE_FACTOR
+
+    game = Game.parse_size("5x8")
+    rng = np.random.default_rng(9)
+    explicit, implicit = random_history(game, rng, 1)
+    assert explicit.n_consistent > REFERENCE_FACTOR * 50
+    strategy = make_strategy("sample:sample=50,pool=consistent")
+    strategy.start(game, rng)
+    calls = []
+    score = strategy.score_against
+    strategy.score_against = lambda cands, sample: calls.append((cands.shape[0], sample.shape[0])) or score(cands,
+                                                                                                            sample)
+    guess = strategy.guess(implicit)
+    assert calls == [(50, 50), (min(FINALISTS, 50), REFERENCE_FACTOR * 50)]
+    assert explicit.is_consistent(guess)

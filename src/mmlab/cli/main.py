@@ -22,6 +22,7 @@ from mmlab.cli.literature import LITERATURE
 from mmlab.cli.output import err, histogram_text, out, print_json, progress
 from mmlab.cli.play import add_command as add_play_command
 from mmlab.cli.reproduce import PAPERS, cmd_reproduce
+from mmlab.cli.specs import split_specs
 from mmlab.cli.serve import add_command as add_serve_command
 from mmlab.cli.static import add_command as add_static_command
 from mmlab.cli.studies import add_commands as add_study_commands
@@ -56,6 +57,7 @@ examples:
   mmlab plan 4x6 --planner optimal -o optimal.json   proves L = 5625 (Koyama and Lai)
   mmlab reproduce --quick                    000 Tables 2 and 3 beside the paper
   mmlab reproduce singley                    Singley's appendix tables (greedy, tabu) beside the thesis
+  mmlab reproduce large                      5x8, 6x9, 8x12: sampling and evolutionary codebreakers beside the papers
   mmlab run studies/merelo-4x6.toml          a study file into the results store (mmlab-results.duckdb)
   mmlab report merelo-4x6 --html report.html its tables in the papers' layout, plots, one HTML page
   mmlab export merelo-4x6 games.parquet      the stored games (or --table moves) as Parquet or CSV
@@ -360,24 +362,6 @@ def _write(path: str, text: str) -> None:
         raise MastermindError(f"cannot write {path}: {e.strerror or e}") from None
 
 
-def split_specs(text: str) -> list[str]:
-    """Strategy specs separated by commas or semicolons; a ``key=value`` piece belongs to the spec
-    before it.
-
-    >>> split_specs("knuth,entropy:pool=consistent,ties=random;random")
-    ['knuth', 'entropy:pool=consistent,ties=random', 'random']
-    """
-    specs: list[str] = []
-    for part in (p.strip() for p in re.split(r"[,;]", text)):
-        if not part:
-            continue
-        if "=" in part and ":" not in part and specs and ":" in specs[-1]:
-            specs[-1] += "," + part
-        else:
-            specs.append(part)
-    return specs
-
-
 def _int_at_least(minimum: int, what: str) -> Callable[[str], int]:
     """An argparse type: a whole number of at least ``minimum``."""
 
@@ -504,7 +488,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="singley: random secrets per size for the tabu search (default 2000)")
     p.add_argument("--full", action="store_true",
                    help="singley: the thesis's protocol, 5 runs over every secret (20 000 secrets at 7x8); long")
-    p.add_argument("--seed", type=_int_at_least(0, "--seed"), default=2005, help="singley: seed of the tabu runs")
+    p.add_argument("--seed", type=_int_at_least(0, "--seed"), default=2005,
+                   help="singley: seed of the tabu runs; large: seed of the secrets and games")
+    p.add_argument("--sizes", help="large: comma-separated sizes (default 5x8,6x9,8x12)")
+    p.add_argument("--strategies", help="large: strategy specs (default sample, evo, ga:variant=berghman)")
+    p.add_argument("--games", type=_int_at_least(1, "--games"), default=500,
+                   help="large: random secrets per size (default 500)")
+    p.add_argument("--jobs", type=_int_at_least(1, "--jobs"), help="large: worker processes (default: one per core)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
     add_study_commands(command)

@@ -7,6 +7,8 @@ import argparse
 from rich.table import Table
 
 from mmlab.cli.output import out, print_json, progress
+from mmlab.cli.specs import split_specs
+from mmlab.experiments.large_tables import ANCHORS, SIZES as LARGE_SIZES, STRATEGIES as LARGE_STRATEGIES, TARGETS, run_large
 from mmlab.experiments.singley_tables import COUNTING, SIZES, THESIS_TABU_MS, run_singley
 from mmlab.experiments.tpoa_tables import TABLES, run_tables
 
@@ -14,11 +16,12 @@ from mmlab.experiments.tpoa_tables import TABLES, run_tables
 PAPERS = {
     "tpoa": "000 Tables 2 and 3: TPOA planned trees (Chen, Lin and Huang)",
     "singley": "003 appendix: greedy 1-3, local search and tabu search 1-D at n=4, m=6..10 and m=8, n=3..7 (Singley)",
+    "large": "5x8, 6x9, 8x12: the sampling and evolutionary codebreakers beside Berghman et al., NHEA and Evo++",
 }
 
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
-    return {"tpoa": reproduce_tpoa, "singley": reproduce_singley}[args.paper](args)
+    return {"tpoa": reproduce_tpoa, "singley": reproduce_singley, "large": reproduce_large}[args.paper](args)
 
 
 def reproduce_tpoa(args: argparse.Namespace) -> int:
@@ -92,4 +95,32 @@ def reproduce_singley(args: argparse.Namespace) -> int:
                 table.add_row("ms per game, thesis", *(f"{THESIS_TABU_MS[s]:g}" for s in sizes))
             table.add_row("ms per game, mmlab", *(f"{1000 * x.seconds / x.games:.3g}" for x in r))
             out.print(table)
+    return 0
+
+
+def reproduce_large(args: argparse.Namespace) -> int:
+    """The large-game table: each strategy's mean guesses and seconds per game beside the anchors."""
+    sizes = [x.strip() for x in args.sizes.split(",")] if args.sizes else list(LARGE_SIZES)
+    specs = split_specs(args.strategies) if args.strategies else list(LARGE_STRATEGIES)
+    total = len(sizes) * len(specs) * args.games
+    rows = []
+    with progress(f"playing {args.games} games per size and strategy", total) as update:
+        for row in run_large(sizes, specs, games=args.games, seed=args.seed, workers=args.jobs, on_progress=update):
+            rows.append(row)
+    if args.json:
+        print_json([row.to_dict() for row in rows])
+        return 0
+    table = Table(title=f"Large games: {args.games} random secrets per size (seed {args.seed}), beside the literature")
+    for col in ("size", "codebreaker", "mean ± s.e.", "max", "s/game", "evaluations", "no consistent code",
+                "published", "target"):
+        table.add_column(col, justify="left" if col in ("size", "codebreaker", "published") else "right")
+    for size in sizes:
+        anchors = "; ".join(f"{a} {m:g}" + (f" ({s:g} s/game)" if s else "") for a, m, s in ANCHORS.get(size, ()))
+        target, target_s = TARGETS.get(size, (None, None))
+        goal = "" if target is None else f"≤ {target:g}" + (f" at ≤ {target_s:g} s" if target_s else "")
+        for i, row in enumerate(r for r in rows if r.size == size):
+            table.add_row(size if i == 0 else "", row.spec, f"{row.mean:.4f} ± {row.stderr:.4f}", str(row.max),
+                          f"{row.seconds_per_game:.3f}", f"{row.evaluations.mean():.3g}", str(row.fallbacks),
+                          anchors if i == 0 else "", goal if i == 0 else "")
+    out.print(table)
     return 0

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from mmlab.errors import BadArgument, SearchFailed
+from mmlab.errors import BadArgument
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import evolution_kernels as ek
@@ -147,8 +147,10 @@ class GeneticAlgorithm(Strategy):
         self.turns.append((int(result.codes.shape[0]), result.generations))
         codes = result.codes
         if codes.shape[0] == 0:
-            if result.best is None:
-                raise SearchFailed(f"ga: every code the search met on {game} had been played; raise pop")
+            if result.best is None:  # every code the GA met was played already: ask the constraint search
+                code, placements = knowledge.sample(self.rng)
+                self.evaluations += placements
+                return code
             self.last_fallback = (f"no consistent code in {result.generations} generations; "
                                   f"played the fittest (distance {result.distance})")
             return game.index_of(result.best)

@@ -23,12 +23,14 @@ from mmlab.strategies.exhaustive import (
 from mmlab.strategies.greedy import Greedy1, Greedy2, Greedy3
 from mmlab.strategies.hill_climb import StochasticHillClimber
 from mmlab.strategies.local_search import LocalSearch, TabuSearch
-from mmlab.strategies.sample_scoring import SampleScoring
+from mmlab.strategies.genetic import GeneticAlgorithm
+from mmlab.strategies.sample_scoring import EvolvedSampleScoring, SampleScoring
 
 REGISTRY: dict[str, type[Strategy]] = {
     cls.name: cls
     for cls in (Knuth, Irving, MostParts, Entropy, Plus, Plus2, Norvig, RandomConsistent, Greedy1, Greedy2, Greedy3,
-                LocalSearch, TabuSearch, StochasticHillClimber, SampleScoring)
+                LocalSearch, TabuSearch, StochasticHillClimber, SampleScoring, EvolvedSampleScoring,
+                GeneticAlgorithm)
 }
 
 #: The strategies of ``mmlab compare``: every exhaustive one, in the order of the literature.

@@ -2,8 +2,10 @@
 codes, score each against the sample itself, and play the best (004 section 7; the "Evo" family of
 Merelo's group, Berghman et al. 2009).
 
-``sample`` draws the codes by randomised constraint search (``Knowledge.sample_distinct``);
-``evo`` (``mmlab.strategies.genetic``) finds them by evolution. Scores are those of the exhaustive
+``sample`` lists the consistent set when the constraint search can (and samples it uniformly), else
+draws codes by randomised constraint search (``Knowledge.sample_distinct``); ``evo`` finds them by
+evolution (``mmlab.strategies.evolution``). With ``pool=all`` random codes and one-peg changes of
+sample codes are scored too, as exhaustive strategies may play inconsistent codes. Scores are those of the exhaustive
 strategies, computed on the sample: Entropy, Most Parts, expected size (Irving), largest part
 (Knuth) or Plus2.
 
@@ -19,6 +21,7 @@ True
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
@@ -27,7 +30,9 @@ from mmlab.errors import UnknownStrategy
 from mmlab.game import Game, kernels
 from mmlab.knowledge import Knowledge
 from mmlab.strategies.base import Choice, Param, Strategy
+from mmlab.strategies.evolution import ConsistentSearch
 from mmlab.strategies.exhaustive import top_entropy, top_expected, top_largest, top_parts, top_plus2
+from mmlab.strategies.scoring import ENTROPY, LARGEST, PARTS, SUM_SQUARES
 
 SCORES = {"entropy": top_entropy, "most-parts": top_parts, "expected": top_expected, "largest": top_largest,
           "plus2": top_plus2}
@@ -42,13 +47,18 @@ FIRST = Param("first", "", "first guess: a code such as 11223, or empty for the 
               "that scores best against a uniform sample of every code")
 #: The consistent set is listed in full (then sampled uniformly) when it holds at most this many
 #: samples' worth of codes and the search checks at most ``LIST_NODES`` placements.
-LIST_FACTOR = 50
-LIST_NODES = 5_000_000
+LIST_FACTOR = 500
+LIST_NODES = 50_000_000
 #: Sample size of ``sample=auto`` (measured in docs/reproductions.md: 1000 reaches 5x8 5.48, 6x9 6.26,
 #: 8x12 8.18 with ``pool=all``).
 AUTO_SAMPLE = 1000
-#: Sample codes whose one-peg changes are scored with ``pool=all``.
-PROBE_PARENTS = 20
+#: With ``pool=all``: rounds of one-peg changes of the ``CLIMB_PARENTS`` best codes so far.
+CLIMB_ROUNDS = 2
+CLIMB_PARENTS = 10
+#: The best codes of the sample's scoring are rescored against ``REFERENCE_FACTOR`` times as many
+#: consistent codes, which steadies the choice among near-equal scores.
+FINALISTS = 40
+REFERENCE_FACTOR = 5
 #: The first guess's colour pattern is scored against every code up to this many, else against a
 #: uniform sample of ``FIRST_SAMPLE`` codes.
 FIRST_EXACT = 10**6
@@ -74,14 +84,16 @@ def colour_counts(digits: np.ndarray, colours: int) -> np.ndarray:
     return counts
 
 
-def sample_stats(digits: np.ndarray, n_sample: int, colours: int, with_white: bool) -> np.ndarray:
+def sample_stats(candidates: np.ndarray, sample: np.ndarray, colours: int, with_white: bool) -> np.ndarray:
     """Partition statistics (``mmlab.game.kernels.partition_stats`` columns) of each code row of
-    ``digits`` against its first ``n_sample`` rows (the sample)."""
+    ``candidates`` against the code rows of ``sample``."""
+    digits = np.vstack([sample, candidates])
     counts = colour_counts(digits, colours)
-    rows = np.arange(digits.shape[0], dtype=np.int64)
-    sample = rows[:n_sample]
-    kernel = kernels.partition_stats if rows.shape[0] * n_sample >= 200_000 else kernels.partition_stats_serial
-    return kernel(rows, sample, digits, counts, with_white)
+    cand = np.arange(sample.shape[0], dtype=np.int64)
+    guesses = np.arange(sample.shape[0], digits.shape[0], dtype=np.int64)
+    parallel = guesses.shape[0] * cand.shape[0] >= 200_000
+    kernel = kernels.partition_stats if parallel else kernels.partition_stats_serial
+    return kernel(guesses, cand, digits, counts, with_white)
 
 
 def colour_patterns(pegs: int, colours: int, repeats: bool) -> list[tuple[int, ...]]:
@@ -162,52 +174,120 @@ class SampleScoring(Strategy):
         if not knowledge.history:
             self.evaluations += 1
             return self._first
-        digits = self.consistent_sample(knowledge)
-        if digits.shape[0] == 1:
-            return game.index_of(digits[0])
-        candidates = digits if self.values["pool"] == "consistent" else np.vstack([digits, self.probes(digits)])
-        stats = sample_stats(candidates, digits.shape[0], game.colours, game.with_white)
-        self.evaluations += candidates.shape[0]
-        top = np.flatnonzero(SCORES[self.values["score"]](stats))
-        if top[0] < digits.shape[0]:  # prefer consistent top scorers: they may win at once
-            top = top[top < digits.shape[0]]
-        pick = top[self.rng.integers(top.shape[0])] if self.values["ties"] == "random" else top[0]
-        codes = np.array(sorted(game.index_of(d) for d in candidates[top]), dtype=np.int64)
-        self.last_choice = Choice.of(codes, uniform=self.values["ties"] == "random")
-        return game.index_of(candidates[pick])
-
-    def probes(self, digits: np.ndarray) -> np.ndarray:
-        """Codes that need not be consistent, scored beside the sample (``pool=all``): random codes
-        and every one-peg change of a few sample codes."""
-        game = self.game
-        n = digits.shape[0]
-        if game.repeats:
-            extra = self.rng.integers(game.colours, size=(n, game.pegs)).astype(np.uint8)
+        reference = self.consistent_sample(knowledge, REFERENCE_FACTOR * self.sample_size)
+        if reference.shape[0] == 1:
+            return game.index_of(reference[0])
+        sample = reference[:self.sample_size]
+        score = self.values["score"]
+        candidates = sample if self.values["pool"] == "consistent" else np.vstack([sample, self.random_codes(
+            sample.shape[0])])
+        stats = self.score_against(candidates, sample)
+        if self.values["pool"] == "all":  # climb: one-peg changes of the best codes so far
+            for _ in range(CLIMB_ROUNDS):
+                changed = one_peg_changes(candidates[ranking(stats, score)[:CLIMB_PARENTS]], game)
+                candidates = np.vstack([candidates, changed])
+                stats = np.vstack([stats, self.score_against(changed, sample)])
+        finalists = distinct_rows(candidates[ranking(stats, score)[:FINALISTS]])
+        if reference.shape[0] > sample.shape[0]:  # rescore the best against the whole reference sample
+            stats = self.score_against(finalists, reference)
         else:
-            extra = np.argsort(self.rng.random((n, game.colours)), axis=1)[:, :game.pegs].astype(np.uint8)
-        base = digits[self.rng.choice(n, min(n, PROBE_PARENTS), replace=False)]
-        changed = np.repeat(base, game.pegs * game.colours, axis=0).reshape(-1, game.pegs, game.colours, game.pegs)
-        changed = changed.copy()
-        for peg in range(game.pegs):
-            changed[:, peg, :, peg] = np.arange(game.colours, dtype=np.uint8)
-        changed = changed.reshape(-1, game.pegs)
-        out = np.vstack([extra, changed])
-        if not game.repeats:
-            out = out[[len(set(row)) == game.pegs for row in out.tolist()]]
-        return out
+            stats = self.score_against(finalists, sample)
+        top = np.flatnonzero(SCORES[score](stats))
+        fits = np.array([knowledge.fits(finalists[t]) for t in top])
+        if fits.any():  # prefer consistent top scorers: they may win at once
+            top = top[fits]
+        pick = top[self.rng.integers(top.shape[0])] if self.values["ties"] == "random" else top[0]
+        codes = np.array(sorted(game.index_of(d) for d in finalists[top]), dtype=np.int64)
+        self.last_choice = Choice.of(codes, uniform=self.values["ties"] == "random")
+        return game.index_of(finalists[pick])
 
-    def consistent_sample(self, knowledge: Knowledge) -> np.ndarray:
-        """Up to ``sample_size`` distinct consistent codes as colour rows (at least one): a uniform
-        draw from the whole consistent set when the constraint search can list it (at most
+    def score_against(self, candidates: np.ndarray, sample: np.ndarray) -> np.ndarray:
+        """Partition statistics of each candidate row against the sample rows (counted as evaluations)."""
+        self.evaluations += candidates.shape[0]
+        return sample_stats(candidates, sample, self.game.colours, self.game.with_white)
+
+    def random_codes(self, n: int) -> np.ndarray:
+        """``n`` uniformly random codes of the game (consistent or not)."""
+        game = self.game
+        if game.repeats:
+            return self.rng.integers(game.colours, size=(n, game.pegs)).astype(np.uint8)
+        return np.argsort(self.rng.random((n, game.colours)), axis=1)[:, :game.pegs].astype(np.uint8)
+
+    def consistent_sample(self, knowledge: Knowledge, n: int) -> np.ndarray:
+        """Up to ``n`` distinct consistent codes as colour rows in random order (at least one): a
+        uniform draw from the whole consistent set when the constraint search can list it (at most
         ``LIST_FACTOR`` samples' worth), else from randomised searches (``Knowledge.sample_distinct``)."""
-        n = self.sample_size
-        listed = knowledge.list_consistent(LIST_FACTOR * n, LIST_NODES)
+        listed = knowledge.list_consistent(LIST_FACTOR * self.sample_size, LIST_NODES)
         if listed is not None:
             self.evaluations += listed.shape[0]
-            if listed.shape[0] <= n:
-                return listed
-            return listed[np.sort(self.rng.choice(listed.shape[0], n, replace=False))]
+            return listed[self.rng.permutation(listed.shape[0])[:n]]
         codes, placements = knowledge.sample_distinct(self.rng, n)
         self.evaluations += placements
         return codes
 
+
+def ranking(stats: np.ndarray, score: str) -> np.ndarray:
+    """Row order of ``stats`` from the best under ``score`` (Plus2: entropy, then parts)."""
+    keys = {"entropy": (-stats[:, ENTROPY],), "most-parts": (-stats[:, PARTS],), "expected": (stats[:, SUM_SQUARES],),
+            "largest": (stats[:, LARGEST],), "plus2": (-stats[:, ENTROPY], -stats[:, PARTS])}[score]
+    return np.lexsort(keys[::-1], axis=0) if len(keys) > 1 else np.argsort(keys[0], kind="stable")
+
+
+def one_peg_changes(codes: np.ndarray, game: Game) -> np.ndarray:
+    """Every code that differs from one of ``codes`` on exactly one peg (no repeated colour where
+    the game forbids it).
+
+    >>> one_peg_changes(np.array([[0, 1]], dtype=np.uint8), Game.parse_size("2x3")).tolist()
+    [[1, 1], [2, 1], [0, 0], [0, 2]]
+    """
+    pegs, colours = game.pegs, game.colours
+    out = np.repeat(codes, pegs * colours, axis=0).reshape(-1, pegs, colours, pegs)
+    for peg in range(pegs):
+        out[:, peg, :, peg] = np.arange(colours, dtype=np.uint8)
+    out = out.reshape(-1, pegs)
+    keep = (out != np.repeat(codes, pegs * colours, axis=0)).any(axis=1)
+    if not game.repeats:
+        keep &= np.array([len(set(row)) == pegs for row in out.tolist()])
+    return out[keep]
+
+
+def distinct_rows(codes: np.ndarray) -> np.ndarray:
+    """The rows of ``codes`` without repeats, in order of first appearance."""
+    _, first = np.unique(codes, axis=0, return_index=True)
+    return codes[np.sort(first)]
+
+POP = Param("pop", 150, "GA population (Berghman et al.: 150)", kind=int, minimum=2)
+GENERATIONS = Param("generations", 100, "GA generations per turn (Berghman et al.: 100)", kind=int, minimum=1)
+EVO_SAMPLE = Param("sample", "60", "distinct consistent codes the GA collects and scores (Berghman et al.: 60), "
+                   "or auto")
+
+
+class EvolvedSampleScoring(SampleScoring):
+    """The "Evo" family: a genetic algorithm (``ConsistentSearch``, Berghman's fitness and operators)
+    collects the sample of consistent codes, which is scored against itself as in ``sample``. When
+    the budget ends with no consistent code, the fittest code is played and the record says so."""
+
+    name = "evo"
+    summary = "score the consistent codes a genetic algorithm finds against each other; play the best"
+    source = "Merelo et al. (004 section 7, 'Evo'); Berghman, Goossens, Leus (2009)"
+    params = (SCORE, EVO_SAMPLE, replace(POOL, default="consistent"), TIES, FIRST, POP, GENERATIONS)
+
+    def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
+        super().start(game, rng)
+        self.search = ConsistentSearch(pop=self.values["pop"], generations=self.values["generations"],
+                                       fitness="berghman")
+
+    def consistent_sample(self, knowledge: Knowledge, n: int) -> np.ndarray:
+        """The distinct consistent codes the GA collects (``sample`` of them at most; ``n`` is not
+        used: the GA's sample is the whole reference)."""
+        result = self.search.run(knowledge, self.rng, target=self.sample_size)
+        self.evaluations += result.evaluations
+        if result.codes.shape[0] > 0:
+            return result.codes
+        if result.best is not None:
+            self.last_fallback = (f"no consistent code in {result.generations} generations; "
+                                  f"played the fittest (distance {result.distance})")
+            return result.best[None, :]
+        code, placements = knowledge.sample(self.rng)  # every code the GA met was played already
+        self.evaluations += placements
+        return np.array([knowledge.game.digits(code)], dtype=np.uint8)

@@ -1,0 +1,119 @@
+"""The large-game table of the evolutionary and sampling codebreakers: guesses and seconds per game at
+5x8, 6x9 and 8x12 beside the published anchors (Berghman et al. 2009, Merelo's group's NHEA and
+Evo++, random consistent play).
+
+Secrets are those of ``mmlab eval SIZE --secrets N --seed S`` and game ``i`` draws from
+``numpy.random.default_rng([seed, 0, secret])`` as there, so any row can be checked by one
+``mmlab eval``. Games run in worker processes, one per core.
+
+>>> rows = list(run_large(["4x6"], ["sample:sample=50"], games=4, seed=1, workers=1))
+>>> rows[0].games, rows[0].fallbacks
+(4, 0)
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from mmlab.experiments.figures import GuessFigures
+from mmlab.experiments.playout import play_game
+from mmlab.experiments.secret_sets import SecretSet
+from mmlab.game import Game
+from mmlab.strategies import make_strategy
+
+SIZES = ("5x8", "6x9", "8x12")
+STRATEGIES = ("sample", "evo", "ga:variant=berghman")
+#: Published means (and seconds per game where given) the issue compares against.
+ANCHORS: dict[str, tuple[tuple[str, float, float | None], ...]] = {
+    "5x8": (("Berghman et al. 2009", 5.618, None), ("NHEA (Merelo's group)", 5.518, None)),
+    "6x9": (("Berghman et al. 2009", 6.475, 1.28), ("Evo++ (Merelo, Cotta, Mora 2011)", 6.373, None)),
+    "8x12": (("Berghman et al. 2009", 8.366, 20.6), ("random consistent code", 9.0, None)),
+}
+#: The issue's targets: mean guesses and seconds per game.
+TARGETS = {"5x8": (5.55, None), "6x9": (6.40, 1.0), "8x12": (8.30, 5.0)}
+
+
+@dataclass(frozen=True)
+class LargeRow(GuessFigures):
+    """One strategy on one size: guesses per game, seconds each game took (in its worker),
+    evaluations per game, and the guesses played without a consistent code."""
+
+    size: str
+    spec: str
+    guesses: np.ndarray
+    seconds: np.ndarray
+    evaluations: np.ndarray
+    fallbacks: int
+    wall: float
+    seed: int
+
+    @property
+    def games(self) -> int:
+        return int(self.guesses.shape[0])
+
+    @property
+    def seconds_per_game(self) -> float:
+        return float(self.seconds.mean())
+
+    def to_dict(self) -> dict:
+        target, target_s = TARGETS.get(self.size, (None, None))
+        return {"size": self.size, "strategy": self.spec, "games": self.games, "seed": self.seed,
+                "mean": self.mean, "stderr": self.stderr, "std": self.std, "max": self.max,
+                "seconds_per_game": self.seconds_per_game, "wall_seconds": self.wall,
+                "evaluations_mean": float(self.evaluations.mean()), "fallback_guesses": self.fallbacks,
+                "target_mean": target, "target_seconds": target_s,
+                "anchors": [{"source": a, "mean": m, "seconds_per_game": s} for a, m, s in ANCHORS.get(self.size, ())]}
+
+
+def _one_thread() -> None:
+    import numba
+
+    numba.set_num_threads(1)
+
+
+def _play(size: str, spec: str, seed: int, secret: int) -> tuple[int, float, int, int]:
+    game = Game.parse_size(size)
+    start = time.perf_counter()
+    record = play_game(game, make_strategy(spec), secret, np.random.default_rng([seed, 0, secret]))
+    if not record.won:
+        raise RuntimeError(f"{spec} did not find {game.format(secret)} on {size}")
+    return record.n_guesses, time.perf_counter() - start, record.total_evaluations, len(record.fallbacks)
+
+
+def _play_batch(size: str, spec: str, seed: int, secrets: list[int]) -> list[tuple[int, float, int, int]]:
+    return [_play(size, spec, seed, s) for s in secrets]
+
+
+def run_large(sizes: list[str], strategies: list[str], games: int = 500, seed: int = 2005,
+              workers: int | None = None,
+              on_progress: Callable[[int, int], None] | None = None) -> Iterator[LargeRow]:
+    """Play every strategy on every size over ``games`` random secrets; yields one row each."""
+    workers = workers or os.cpu_count() or 1
+    for spec in strategies:
+        make_strategy(spec)  # refuses a bad spec before any work
+    total = len(sizes) * len(strategies) * games
+    done = 0
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_one_thread) as pool:
+        for size in sizes:
+            game = Game.parse_size(size)
+            secrets = [int(s) for s in SecretSet.parse(games).draw(game, seed)]
+            for spec in strategies:
+                start = time.perf_counter()
+                batches = [secrets[i:i + 4] for i in range(0, len(secrets), 4)]
+                results = []
+                for batch in pool.map(_play_batch, *zip(*[(size, spec, seed, b) for b in batches])):
+                    results.extend(batch)
+                    done += len(batch)
+                    if on_progress is not None:
+                        on_progress(done, total)
+                guesses, seconds, evaluations, fallbacks = (np.array(x) for x in zip(*results))
+                yield LargeRow(size, spec, guesses, seconds, evaluations, int(fallbacks.sum()),
+                               time.perf_counter() - start, seed)
