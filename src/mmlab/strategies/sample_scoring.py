@@ -5,9 +5,9 @@ Merelo's group, Berghman et al. 2009).
 ``sample`` lists the consistent set when the constraint search can (and samples it uniformly), else
 draws codes by randomised constraint search (``Knowledge.sample_distinct``); ``evo`` finds them by
 evolution (``mmlab.strategies.evolution``). With ``pool=all`` random codes and one-peg changes of
-sample codes are scored too, as exhaustive strategies may play inconsistent codes. Scores are those of the exhaustive
-strategies, computed on the sample: Entropy, Most Parts, expected size (Irving), largest part
-(Knuth) or Plus2.
+the best codes are scored too, as exhaustive strategies may play inconsistent codes; the best few
+are scored again against a five times larger sample. Scores are those of the exhaustive strategies,
+computed on the sample: Entropy, Most Parts, expected size (Irving), largest part (Knuth) or Plus2.
 
 >>> from mmlab.game import Game
 >>> from mmlab.experiments import play_game
@@ -38,9 +38,10 @@ SCORES = {"entropy": top_entropy, "most-parts": top_parts, "expected": top_expec
           "plus2": top_plus2}
 SCORE = Param("score", "entropy", "how a sample code is scored against the sample: Entropy (Neuwirth), Most "
               "Parts (Kooi), expected part size (Irving), largest part (Knuth) or Plus2 (004)", tuple(SCORES))
-SAMPLE = Param("sample", "auto", "distinct consistent codes to score: a number, or auto (grows with the game)")
+SAMPLE = Param("sample", "auto", "distinct consistent codes to score against: a number, or auto (1000, or every "
+               "code of a smaller game)")
 POOL = Param("pool", "all", "which codes may be guessed: the sample's (consistent), or also random codes and "
-             "one-peg changes of sample codes (all)", ("all", "consistent"))
+             "one-peg changes of the best codes (all)", ("all", "consistent"))
 TIES = Param("ties", "random", "among top scorers: a uniform draw (random) or the first found (first)",
              ("random", "first"))
 FIRST = Param("first", "", "first guess: a code such as 11223, or empty for the colour pattern (AABBC...) "
@@ -49,8 +50,10 @@ FIRST = Param("first", "", "first guess: a code such as 11223, or empty for the 
 #: samples' worth of codes and the search checks at most ``LIST_NODES`` placements.
 LIST_FACTOR = 500
 LIST_NODES = 50_000_000
-#: Sample size of ``sample=auto`` (measured in docs/reproductions.md: 1000 reaches 5x8 5.48, 6x9 6.26,
-#: 8x12 8.18 with ``pool=all``).
+#: Placements the randomised searches may check for one sample; late in a huge game (10x20) each
+#: consistent code costs many, and a smaller sample is better than a long wait.
+SAMPLE_NODES = 30_000_000
+#: Sample size of ``sample=auto``; larger samples measured no better at 8x12 (docs/reproductions.md).
 AUTO_SAMPLE = 1000
 #: With ``pool=all``: rounds of one-peg changes of the ``CLIMB_PARENTS`` best codes so far.
 CLIMB_ROUNDS = 2
@@ -221,8 +224,12 @@ class SampleScoring(Strategy):
         if listed is not None:
             self.evaluations += listed.shape[0]
             return listed[self.rng.permutation(listed.shape[0])[:n]]
-        codes, placements = knowledge.sample_distinct(self.rng, n)
+        codes, placements = knowledge.sample_distinct(self.rng, n, max_nodes=SAMPLE_NODES)
         self.evaluations += placements
+        if codes.shape[0] == 0:  # the budget ran out before the first code: one patient search
+            code, placements = knowledge.sample(self.rng)
+            self.evaluations += placements
+            codes = np.array([knowledge.game.digits(code)], dtype=np.uint8)
         return codes
 
 
