@@ -88,9 +88,17 @@ def test_small_solver_and_bounds_on_subsets_equal_brute_force(size, repeats):
             cost, guess = _small(game, cands, depth)
             assert cost == expected
             if expected < INFINITY and cands.shape[0] > 1:
-                hist = kernels.histograms(cands, table, game.n_responses)
+                hist = kernels.all_histograms(cands, table, game.n_responses)
+                assert np.array_equal(hist, kernels.histograms(cands, table, game.n_responses,
+                                                               np.arange(game.n_codes, dtype=np.int64)))
                 answers = kernels.max_parts(hist, win)
-                lower = kernels.guess_bounds(hist, cands.shape[0], win, answers, -1 if depth is None else depth)
+                d = -1 if depth is None else depth
+                lower = kernels.guess_bounds(hist, cands.shape[0], win, kernels.child_bounds(cands.shape[0], answers, d))
+                every = np.arange(game.n_codes, dtype=np.int64)
+                assert kernels.set_floor(cands, table, game.n_responses, win, d, every) == lower.min()
+                for cap in (answers, game.n_responses - 1):
+                    quick = kernels.candidate_floor(cands, table, game.n_responses, win, d, cap)
+                    assert quick in (-1, lower.min())
                 assert lower.min() <= expected
                 assert lower[guess] <= expected
                 cut, _ = _small(game, cands, depth, limit=expected)  # cannot beat its own value

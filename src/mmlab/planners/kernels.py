@@ -39,13 +39,27 @@ def full_tree_bound(k, answers, depth):
 
 
 @numba.njit(cache=True, nogil=True)
-def histograms(cands, table, n_resp):
-    """``hist[g, r]``: how many of ``cands`` give answer ``r`` to guess ``g``, for every guess."""
-    out = np.zeros((table.shape[0], n_resp), dtype=np.int32)
-    for g in range(table.shape[0]):
-        row = table[g]
-        for j in range(cands.shape[0]):
-            out[g, row[cands[j]]] += 1
+def histograms(cands, table, n_resp, guesses):
+    """``hist[i, r]``: how many of ``cands`` give answer ``r`` to guess ``guesses[i]``.
+
+    Reads the table by secret (``table[s, g]``), which is the same as by guess since feedback
+    is symmetric: one contiguous row per candidate instead of a scattered read per pair."""
+    out = np.zeros((guesses.shape[0], n_resp), dtype=np.int32)
+    for j in range(cands.shape[0]):
+        row = table[cands[j]]
+        for i in range(guesses.shape[0]):
+            out[i, row[guesses[i]]] += 1
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def all_histograms(cands, table, n_resp):
+    """``histograms`` for every guess of the table."""
+    out = np.zeros((table.shape[1], n_resp), dtype=np.int32)
+    for j in range(cands.shape[0]):
+        row = table[cands[j]]
+        for g in range(row.shape[0]):
+            out[g, row[g]] += 1
     return out
 
 
@@ -104,13 +118,20 @@ def same_partition(row_a, row_b, cands, win, n_resp):
 
 
 @numba.njit(cache=True, nogil=True)
-def guess_bounds(hist, n, win, answers, depth):
-    """``lower[g]``: ``n`` plus the full-tree bound (``answers`` answers, ``depth - 1`` guesses)
-    of every non-winning class of guess ``g`` (``INFINITY`` for a guess that splits nothing)."""
+def child_bounds(n, answers, depth):
+    """``bound[k]`` for ``k <= n``: the full-tree bound of a child class of ``k`` codes, when the
+    parent may still use ``depth`` guesses (``-1``: no cap; never 0, a set that cannot be solved)."""
     child_depth = depth - 1 if depth > 0 else -1
     bound = np.empty(n + 1, dtype=np.int64)
     for k in range(n + 1):
         bound[k] = full_tree_bound(k, answers, child_depth)
+    return bound
+
+
+@numba.njit(cache=True, nogil=True)
+def guess_bounds(hist, n, win, bound):
+    """``lower[g]``: ``n`` plus ``bound`` of the size of every non-winning class of guess ``g``
+    (``INFINITY`` for a guess that splits nothing)."""
     lower = np.empty(hist.shape[0], dtype=np.int64)
     for g in range(hist.shape[0]):
         total = n
@@ -123,6 +144,35 @@ def guess_bounds(hist, n, win, answers, depth):
                     useful = True
         lower[g] = min(total, INFINITY) if useful else INFINITY
     return lower
+
+
+@numba.njit(cache=True, nogil=True)
+def set_floor(cands, table, n_resp, win, depth, guesses):
+    """The least ``guess_bounds`` over ``guesses`` (every guess, or one per class of equivalent
+    guesses): a lower bound on the set's total guesses."""
+    n = cands.shape[0]
+    hist = histograms(cands, table, n_resp, guesses)
+    bound = child_bounds(n, max_parts(hist, win), depth)
+    return guess_bounds(hist, n, win, bound).min()
+
+
+@numba.njit(cache=True, nogil=True)
+def candidate_floor(cands, table, n_resp, win, depth, answers_cap):
+    """``set_floor`` when the candidates alone settle it, else -1.
+
+    No guess beats the full-tree bound of the whole set, so when a candidate reaches it the
+    floor is known without looking at the other guesses, provided the bound's number of answers
+    is the set's: a candidate splits the set into ``answers_cap`` classes (no subset of the set
+    whose answers were at most ``answers_cap`` gets more), or splits it completely."""
+    n = cands.shape[0]
+    hist = histograms(cands, table, n_resp, cands)
+    answers = max_parts(hist, win)
+    if answers < answers_cap and answers < n - 1:
+        return -1
+    best = guess_bounds(hist, n, win, child_bounds(n, answers, depth)).min()
+    if best == full_tree_bound(n, answers, depth):
+        return best
+    return -1
 
 
 @numba.njit(cache=True, nogil=True)
@@ -143,9 +193,9 @@ def solve_small(cands, table, n_resp, win, depth, limit, keys):
         return 1, cands[0]
     if n == 2 and depth != 1:
         return 3, cands[0]
-    hist = histograms(cands, table, n_resp)
+    hist = all_histograms(cands, table, n_resp)
     answers = max_parts(hist, win)
-    lower = guess_bounds(hist, n, win, answers, depth)
+    lower = guess_bounds(hist, n, win, child_bounds(n, answers, depth))
     key = np.empty(lower.shape[0], dtype=np.int64)
     for g in range(lower.shape[0]):
         key[g] = 2 * lower[g] + (0 if hist[g, win] > 0 else 1)

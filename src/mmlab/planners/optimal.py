@@ -111,7 +111,7 @@ class Optimal(Planner):
     def _stopped(self, game: Game, search: "_Search", greedy: DecisionTree, depth, figures: dict, seconds: float):
         """The best tree known when the time limit hit, with the lower bound proved so far."""
         figures["stopped_by_time_limit"] = True
-        figures["lower_bound_total_guesses"] = int(search.root_floor)
+        figures["lower_bound_total_guesses"] = search.root_lower_bound(depth)
         if self.values["objective"] == "worst" and "proved_depth" not in figures:
             figures["lower_bound_depth"] = int(depth)
         tree = greedy
@@ -138,6 +138,7 @@ class _Search:
         self.root_floor = 0  # a lower bound on the root's total, once known
         self.root_best: tuple[int, int, int | None] | None = None  # (total, guess, depth) of the best root tree
         self.table = kernels.feedback_table(game.all_digits, game.all_counts, game.with_white)
+        assert np.array_equal(self.table, self.table.T), "the kernels read feedback by secret: it must be symmetric"
         self.win = game.win.code(game.pegs)
         self.answers = len(game.feedbacks()) - 1
         self.bounds: dict[tuple[int | None, int], np.ndarray] = {}
@@ -145,6 +146,7 @@ class _Search:
         # memo[(set, depth)] = (lower bound, exact?, best guess)
         self.memo: dict[tuple[bytes, int | None], tuple[int, bool, int]] = {}
         self.nodes = 0
+        self.every = np.arange(game.n_codes, dtype=np.int64)
         self._expanded: OrderedDict = OrderedDict()
 
     def bound(self, depth: int | None, answers: int | None = None) -> np.ndarray:
@@ -176,7 +178,7 @@ class _Search:
             self.memo[key] = (cost, cost < limit, int(guess))
             return cost, int(guess)
         child_depth = None if depth is None else depth - 1
-        guesses, lower, consistent, bound = self._expand(knowledge, key)
+        guesses, lower, consistent, bound, answers = self._expand(knowledge, key)
         order = np.lexsort((~consistent, lower))
         best, best_guess = limit, -1
         floor = int(lower[order[0]])  # no guess can do better than this
@@ -187,7 +189,7 @@ class _Search:
                 break
             if self.on_progress is not None and not knowledge.history:
                 self.on_progress(tried, len(order))
-            cost = self._try(knowledge, int(guesses[i]), int(lower[i]), best, child_depth, bound)
+            cost = self._try(knowledge, int(guesses[i]), int(lower[i]), best, child_depth, bound, answers)
             if cost < best:
                 best, best_guess = cost, int(guesses[i])
                 if not knowledge.history:
@@ -202,9 +204,9 @@ class _Search:
         return proven, -1
 
     def _expand(self, knowledge: Knowledge, key: tuple[bytes, int | None]):
-        """``(guesses, lower, consistent, bound)`` of a set: one guess per class of equivalent
+        """``(guesses, lower, consistent, bound, answers)`` of a set: one guess per class of equivalent
         guesses, the full-tree bound of each (``n`` plus ``bound`` of each non-winning class),
-        whether it is a candidate, and the children's bound by size. Recent sets are cached, as
+        whether it is a candidate, the children's bound by size, and the most non-winning answers. Recent sets are cached, as
         ``_try`` expands the children once for their bounds and again to solve them."""
         cached = self._expanded.get(key)
         if cached is not None:
@@ -214,21 +216,22 @@ class _Search:
         depth = key[1]
         child_depth = None if depth is None else depth - 1
         guesses = representatives(knowledge)
-        hist = kernels.partition_histograms_table(guesses, cands, self.table, self.game.n_responses)
+        hist = solver_kernels.histograms(cands, self.table, self.game.n_responses, guesses)
         # No guess splits this set, or any subset of it, into more non-winning classes.
         answers = int(solver_kernels.max_parts(hist, self.win))
         bound = self.bound(child_depth, answers)
-        lower = solver_kernels.guess_bounds(hist, n, self.win, answers, -1 if depth is None else depth)
+        lower = solver_kernels.guess_bounds(hist, n, self.win, bound)
         consistent = hist[:, self.win] > 0
-        out = (guesses, lower, consistent, bound)
+        out = (guesses, lower, consistent, bound, answers)
         self._expanded[key] = out
         if len(self._expanded) > 256:
             self._expanded.popitem(last=False)
         return out
 
-    def lower_bound(self, knowledge: Knowledge, depth: int | None) -> int:
+    def lower_bound(self, knowledge: Knowledge, depth: int | None, answers: int | None = None) -> int:
         """A proven lower bound on the set's least total guesses, without searching: the memo's,
-        or the best full-tree bound over the guesses (small sets are solved outright)."""
+        or the best full-tree bound over the guesses (small sets are solved outright).
+        ``answers``: at most this many non-winning answers split the set (its parent's number)."""
         cands = knowledge.consistent
         n = int(cands.shape[0])
         if depth is not None and depth <= 0:
@@ -241,11 +244,39 @@ class _Search:
             return known[0]
         if n <= SMALL_SET:
             return self.solve(knowledge, INFINITY, depth)[0]
-        floor = int(self._expand(knowledge, key)[1].min())
+        d = -1 if depth is None else depth
+        args = (cands, self.table, self.game.n_responses, self.win, d)
+        floor = int(solver_kernels.candidate_floor(*args, self.answers if answers is None else answers))
+        if floor < 0:
+            # every guess: cheaper here than finding one per class of equivalent guesses
+            floor = int(solver_kernels.set_floor(*args, self.every))
         self.memo[key] = (floor, False, -1)
         return floor
 
-    def _try(self, knowledge: Knowledge, guess: int, lower: int, limit: int, depth: int | None, bound) -> int:
+    def root_lower_bound(self, depth: int | None) -> int:
+        """A proven lower bound on the whole game's total from what the search has memoised so
+        far: for each first guess, the best known bound of each of its classes, summed."""
+        root = Knowledge.initial(self.game)
+        n = self.game.n_codes
+        key = (root.consistent.tobytes(), depth)
+        known = self.memo.get(key)
+        if known is not None and known[1]:
+            return int(known[0])
+        child_depth = None if depth is None else depth - 1
+        guesses, lower, _, bound, _ = self._expand(root, key)
+        best = INFINITY
+        for i in np.flatnonzero(lower < INFINITY):
+            total = n
+            for _, child in self.split(root, int(guesses[i])):
+                size = child.n_consistent
+                known_child = self.memo.get((child.consistent.tobytes(), child_depth))
+                total += max(int(bound[size]), int(known_child[0]) if known_child else 0)
+            best = min(best, total)
+        return int(max(best, self.root_floor, known[0] if known else 0))
+
+    def _try(
+        self, knowledge: Knowledge, guess: int, lower: int, limit: int, depth: int | None, bound, answers: int
+    ) -> int:
         """Total guesses of the best subtree under ``guess`` if below ``limit``, else ``limit``.
 
         Every child's lower bound is taken first (a look one guess deeper than ``lower``), so
@@ -256,7 +287,7 @@ class _Search:
         total = lower
         for child in children:
             optimistic = int(bound[child.n_consistent])
-            floors.append(max(optimistic, self.lower_bound(child, depth)))
+            floors.append(max(optimistic, self.lower_bound(child, depth, answers)))
             total = min(total + floors[-1] - optimistic, INFINITY)
             if total >= limit:
                 return limit
