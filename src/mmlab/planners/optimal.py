@@ -3,10 +3,14 @@ trees of depth at most D, or the minimum depth (worst case) and then the minimum
 
 Depth-first branch and bound over the game tree. A set of ``n`` candidates needs at least the
 external path length of the "full" tree (000 section 5): one secret found by the first guess,
-at most R (the non-winning answers) by the second, R² by the third, and so on. A guess is scored
-by ``n`` plus that bound for each of its classes; guesses are tried best bound first and cut
-as soon as the bound reaches the best tree found. Solved sets are memoised (exact values and
-proven lower bounds), and guesses equivalent under the symmetries of the history are tried once.
+at most R by the second, R² by the third, and so on, R being the most non-winning answers any
+guess gets on the set (no subset of it gets more). A guess is scored by ``n`` plus that bound
+for each of its classes; guesses are tried best bound first and cut as soon as the bound reaches
+the best tree found. Before a guess's classes are searched, each class's own bound one guess
+deeper is taken (the best score of any guess on it), so every class is searched within what
+its siblings are known to need. Sets of at most ``SMALL_SET`` codes are solved by a numba kernel
+(``mmlab.planners.kernels.solve_small``). Solved sets are memoised (exact values and proven
+lower bounds), and guesses equivalent under the symmetries of the history are tried once.
 
 >>> from mmlab.game import Game
 >>> result = Optimal().plan(Game.parse_size("3x3"))
