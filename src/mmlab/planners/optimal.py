@@ -3,10 +3,14 @@ trees of depth at most D, or the minimum depth (worst case) and then the minimum
 
 Depth-first branch and bound over the game tree. A set of ``n`` candidates needs at least the
 external path length of the "full" tree (000 section 5): one secret found by the first guess,
-at most R (the non-winning answers) by the second, R² by the third, and so on. A guess is scored
-by ``n`` plus that bound for each of its classes; guesses are tried best bound first and cut
-as soon as the bound reaches the best tree found. Solved sets are memoised (exact values and
-proven lower bounds), and guesses equivalent under the symmetries of the history are tried once.
+at most R by the second, R² by the third, and so on, R being the most non-winning answers any
+guess gets on the set (no subset of it gets more). A guess is scored by ``n`` plus that bound
+for each of its classes; guesses are tried best bound first and cut as soon as the bound reaches
+the best tree found. Before a guess's classes are searched, each class's own bound one guess
+deeper is taken (the best score of any guess on it), so every class is searched within what
+its siblings are known to need. Sets of at most ``SMALL_SET`` codes are solved by a numba kernel
+(``mmlab.planners.kernels.solve_small``). Solved sets are memoised (exact values and proven
+lower bounds), and guesses equivalent under the symmetries of the history are tried once.
 
 >>> from mmlab.game import Game
 >>> result = Optimal().plan(Game.parse_size("3x3"))
@@ -17,6 +21,7 @@ proven lower bounds), and guesses equivalent under the symmetries of the history
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 
 import numpy as np
@@ -25,6 +30,7 @@ from mmlab.errors import BadArgument
 from mmlab.game import Game, kernels
 from mmlab.knowledge import Knowledge, is_member
 from mmlab.knowledge.symmetry import representatives
+from mmlab.planners import kernels as solver_kernels
 from mmlab.planners.base import Deadline, Planner, PlanResult, Timeout
 from mmlab.planners.tpoa import TPOA
 from mmlab.strategies.base import Param
@@ -32,7 +38,9 @@ from mmlab.trees import DecisionTree, Node
 
 #: The solver keeps the N x N feedback table in memory; larger games are refused.
 TABLE_LIMIT = 256 * 2**20
-INFINITY = 1 << 40  # sums of a few of these stay far inside int64
+INFINITY = solver_kernels.INFINITY  # sums of a few of these stay far inside int64
+#: Sets of at most this many candidates are solved by one numba kernel (all guesses, no symmetry).
+SMALL_SET = 8
 
 
 def full_tree_bounds(n_max: int, answers: int, depth: int | None = None) -> np.ndarray:
@@ -107,7 +115,7 @@ class Optimal(Planner):
     def _stopped(self, game: Game, search: "_Search", greedy: DecisionTree, depth, figures: dict, seconds: float):
         """The best tree known when the time limit hit, with the lower bound proved so far."""
         figures["stopped_by_time_limit"] = True
-        figures["lower_bound_total_guesses"] = int(search.root_floor)
+        figures["lower_bound_total_guesses"] = search.root_lower_bound(depth)
         if self.values["objective"] == "worst" and "proved_depth" not in figures:
             figures["lower_bound_depth"] = int(depth)
         tree = greedy
@@ -134,17 +142,22 @@ class _Search:
         self.root_floor = 0  # a lower bound on the root's total, once known
         self.root_best: tuple[int, int, int | None] | None = None  # (total, guess, depth) of the best root tree
         self.table = kernels.feedback_table(game.all_digits, game.all_counts, game.with_white)
+        assert np.array_equal(self.table, self.table.T), "the kernels read feedback by secret: it must be symmetric"
         self.win = game.win.code(game.pegs)
         self.answers = len(game.feedbacks()) - 1
-        self.bounds: dict[int | None, np.ndarray] = {}
+        self.bounds: dict[tuple[int | None, int], np.ndarray] = {}
+        self.keys = np.random.default_rng(0).integers(0, 2**63, game.n_codes).astype(np.uint64)
         # memo[(set, depth)] = (lower bound, exact?, best guess)
         self.memo: dict[tuple[bytes, int | None], tuple[int, bool, int]] = {}
         self.nodes = 0
+        self.every = np.arange(game.n_codes, dtype=np.int64)
+        self._expanded: OrderedDict = OrderedDict()
 
-    def bound(self, depth: int | None) -> np.ndarray:
-        if depth not in self.bounds:
-            self.bounds[depth] = full_tree_bounds(self.game.n_codes, self.answers, depth)
-        return self.bounds[depth]
+    def bound(self, depth: int | None, answers: int | None = None) -> np.ndarray:
+        key = (depth, self.answers if answers is None else answers)
+        if key not in self.bounds:
+            self.bounds[key] = full_tree_bounds(self.game.n_codes, max(key[1], 1), depth)
+        return self.bounds[key]
 
     def solve(self, knowledge: Knowledge, limit: int, depth: int | None) -> tuple[int, int]:
         """``(cost, guess)``: the least total guesses for the consistent set if below ``limit``
@@ -161,15 +174,15 @@ class _Search:
             return known[0], known[2]
         self.nodes += 1
         self.deadline.check()
+        if n <= SMALL_SET:
+            cost, guess = solver_kernels.solve_small(
+                cands, self.table, self.game.n_responses, self.win, -1 if depth is None else depth, limit, self.keys
+            )
+            cost = int(cost)
+            self.memo[key] = (cost, cost < limit, int(guess))
+            return cost, int(guess)
         child_depth = None if depth is None else depth - 1
-        bound = self.bound(child_depth)
-        guesses = representatives(knowledge)
-        hist = kernels.partition_histograms_table(guesses, cands, self.table, self.game.n_responses)
-        consistent = is_member(guesses, cands)
-        hist[:, self.win] = 0  # the winning class costs no further guess
-        useful = hist.max(axis=1) < n
-        lower = np.minimum(n + bound[hist].sum(axis=1), INFINITY)
-        lower[~useful] = INFINITY
+        guesses, lower, consistent, bound, answers = self._expand(knowledge, key)
         order = np.lexsort((~consistent, lower))
         best, best_guess = limit, -1
         floor = int(lower[order[0]])  # no guess can do better than this
@@ -180,7 +193,7 @@ class _Search:
                 break
             if self.on_progress is not None and not knowledge.history:
                 self.on_progress(tried, len(order))
-            cost = self._try(knowledge, int(guesses[i]), int(lower[i]), best, child_depth, bound)
+            cost = self._try(knowledge, int(guesses[i]), int(lower[i]), best, child_depth, bound, answers)
             if cost < best:
                 best, best_guess = cost, int(guesses[i])
                 if not knowledge.history:
@@ -194,15 +207,97 @@ class _Search:
         self.memo[key] = (proven, False, -1)
         return proven, -1
 
-    def _try(self, knowledge: Knowledge, guess: int, lower: int, limit: int, depth: int | None, bound) -> int:
-        """Total guesses of the best subtree under ``guess`` if below ``limit``, else ``limit``."""
+    def _expand(self, knowledge: Knowledge, key: tuple[bytes, int | None]):
+        """``(guesses, lower, consistent, bound, answers)`` of a set: one guess per class of equivalent
+        guesses, the full-tree bound of each (``n`` plus ``bound`` of each non-winning class),
+        whether it is a candidate, the children's bound by size, and the most non-winning answers. Recent sets are cached, as
+        ``_try`` expands the children once for their bounds and again to solve them."""
+        cached = self._expanded.get(key)
+        if cached is not None:
+            return cached
+        cands = knowledge.consistent
+        n = int(cands.shape[0])
+        depth = key[1]
+        child_depth = None if depth is None else depth - 1
+        guesses = representatives(knowledge)
+        hist = solver_kernels.histograms(cands, self.table, self.game.n_responses, guesses)
+        # No guess splits this set, or any subset of it, into more non-winning classes.
+        answers = int(solver_kernels.max_parts(hist, self.win))
+        bound = self.bound(child_depth, answers)
+        lower = solver_kernels.guess_bounds(hist, n, self.win, bound)
+        consistent = hist[:, self.win] > 0
+        out = (guesses, lower, consistent, bound, answers)
+        self._expanded[key] = out
+        if len(self._expanded) > 256:
+            self._expanded.popitem(last=False)
+        return out
+
+    def lower_bound(self, knowledge: Knowledge, depth: int | None, answers: int | None = None) -> int:
+        """A proven lower bound on the set's least total guesses, without searching: the memo's,
+        or the best full-tree bound over the guesses (small sets are solved outright).
+        ``answers``: at most this many non-winning answers split the set (its parent's number)."""
+        cands = knowledge.consistent
+        n = int(cands.shape[0])
+        if depth is not None and depth <= 0:
+            return INFINITY
+        if n == 1:
+            return 1
+        key = (cands.tobytes(), depth)
+        known = self.memo.get(key)
+        if known is not None:
+            return known[0]
+        if n <= SMALL_SET:
+            return self.solve(knowledge, INFINITY, depth)[0]
+        d = -1 if depth is None else depth
+        args = (cands, self.table, self.game.n_responses, self.win, d)
+        floor = int(solver_kernels.candidate_floor(*args, self.answers if answers is None else answers))
+        if floor < 0:
+            # every guess: cheaper here than finding one per class of equivalent guesses
+            floor = int(solver_kernels.set_floor(*args, self.every))
+        self.memo[key] = (floor, False, -1)
+        return floor
+
+    def root_lower_bound(self, depth: int | None) -> int:
+        """A proven lower bound on the whole game's total from what the search has memoised so
+        far: for each first guess, the best known bound of each of its classes, summed."""
+        root = Knowledge.initial(self.game)
+        n = self.game.n_codes
+        key = (root.consistent.tobytes(), depth)
+        known = self.memo.get(key)
+        if known is not None and known[1]:
+            return int(known[0])
+        child_depth = None if depth is None else depth - 1
+        guesses, lower, _, bound, _ = self._expand(root, key)
+        best = INFINITY
+        for i in np.flatnonzero(lower < INFINITY):
+            total = n
+            for _, child in self.split(root, int(guesses[i])):
+                size = child.n_consistent
+                known_child = self.memo.get((child.consistent.tobytes(), child_depth))
+                total += max(int(bound[size]), int(known_child[0]) if known_child else 0)
+            best = min(best, total)
+        return int(max(best, self.root_floor, known[0] if known else 0))
+
+    def _try(
+        self, knowledge: Knowledge, guess: int, lower: int, limit: int, depth: int | None, bound, answers: int
+    ) -> int:
+        """Total guesses of the best subtree under ``guess`` if below ``limit``, else ``limit``.
+
+        Every child's lower bound is taken first (a look one guess deeper than ``lower``), so
+        that each child is then searched within what the others are known to need at least."""
         children = [child for _, child in self.split(knowledge, guess) if child.n_consistent > 1]
         children.sort(key=lambda child: -child.n_consistent)  # largest first: it decides most
+        floors = []
         total = lower
         for child in children:
             optimistic = int(bound[child.n_consistent])
-            cost, _ = self.solve(child, limit - (total - optimistic), depth)
-            total = min(total + cost - optimistic, INFINITY)
+            floors.append(max(optimistic, self.lower_bound(child, depth, answers)))
+            total = min(total + floors[-1] - optimistic, INFINITY)
+            if total >= limit:
+                return limit
+        for child, floor in zip(children, floors):
+            cost, _ = self.solve(child, limit - (total - floor), depth)
+            total = min(total + cost - floor, INFINITY)
             if total >= limit:
                 return limit
         return total
@@ -216,6 +311,12 @@ class _Search:
         n = int(cands.shape[0])
         if n == 1:
             return Node(int(cands[0]), 1)
+        if guess is None and n <= SMALL_SET:
+            cost, guess = solver_kernels.solve_small(
+                cands, self.table, self.game.n_responses, self.win, -1 if depth is None else depth, INFINITY, self.keys
+            )
+            assert cost < INFINITY, "the tree is rebuilt only from solved sets"
+            guess = int(guess)
         if guess is None:
             cost, exact, guess = self.memo[(cands.tobytes(), depth)]
             assert exact and cost < INFINITY, "the tree is rebuilt only from solved sets"
