@@ -176,3 +176,12 @@ def test_finalists_are_rescored_on_the_larger_reference():
     guess = strategy.guess(implicit)
     assert calls == [(50, 50), (min(FINALISTS, 50), REFERENCE_FACTOR * 50)]
     assert explicit.is_consistent(guess)
+
+
+def test_evaluation_counts_fallback_guesses():
+    from mmlab.experiments.evaluation import evaluate
+
+    game = Game.parse_size("4x6")
+    tight = evaluate(game, "evo:pop=2,generations=1,sample=5", secrets=5, seed=1)
+    assert tight.fallbacks > 0 and tight.to_dict()["fallback_guesses"] == tight.fallbacks
+    assert evaluate(game, "sample:sample=50", secrets=5, seed=1).fallbacks == 0

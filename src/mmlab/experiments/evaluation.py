@@ -39,6 +39,7 @@ class Evaluation(GuessFigures):
     secrets: str = "all"
     tree: DecisionTree | None = field(default=None, repr=False)
     known: np.ndarray | None = None  # guesses until the code was known (a deduced last guess not counted)
+    fallbacks: int = 0  # guesses played when a search found no consistent code (GameRecord.fallbacks)
 
     @property
     def games(self) -> int:
@@ -72,6 +73,7 @@ class Evaluation(GuessFigures):
             "std": self.std,
             "histogram": {str(k): v for k, v in self.histogram.items()},
             "seconds": self.seconds,
+            "fallback_guesses": self.fallbacks,
             **self.evaluation_figures(),
             **self.known_figures(),
         }
@@ -150,6 +152,7 @@ def evaluate(
     guesses = np.empty(runs * codes.shape[0], dtype=np.int64)
     evaluations = np.empty_like(guesses)
     known = np.empty_like(guesses)
+    fallbacks = 0
     total = guesses.shape[0]
     for run in range(runs):
         for i, secret in enumerate(codes):
@@ -161,9 +164,10 @@ def evaluate(
             guesses[k] = record.n_guesses
             evaluations[k] = record.total_evaluations
             known[k] = record.known_after
+            fallbacks += len(record.fallbacks)
             if on_progress is not None and (k + 1) % 64 == 0:
                 on_progress(k + 1, total)
     if on_progress is not None:
         on_progress(total, total)
     return Evaluation(game, strategy.spec, guesses, time.perf_counter() - start, False, evaluations, runs, seed,
-                      description, known=known)
+                      description, known=known, fallbacks=fallbacks)

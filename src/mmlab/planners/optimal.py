@@ -28,7 +28,7 @@ import numpy as np
 
 from mmlab.errors import BadArgument
 from mmlab.game import Game, kernels
-from mmlab.knowledge import Knowledge, is_member
+from mmlab.knowledge import Knowledge
 from mmlab.knowledge.symmetry import representatives
 from mmlab.planners import kernels as solver_kernels
 from mmlab.planners.base import Deadline, Planner, PlanResult, Timeout
