@@ -34,6 +34,9 @@ import numba
 import numpy as np
 
 from mmlab.game.kernels import feedback_pair
+from mmlab.strategies.rng_kernels import below as _below
+from mmlab.strategies.rng_kernels import new_rng
+from mmlab.strategies.rng_kernels import unit as _unit
 
 DIST_MERELO = 0
 DIST_BERGHMAN = 1
@@ -60,36 +63,6 @@ S_FOUND = 1  # distinct consistent codes collected in ``found``
 S_BEST = 2  # distance of ``best`` (the fittest code not yet played); large when none
 N_STATE = 3
 NO_BEST = 2**62
-
-
-# ----------------------------------------------------------------- random numbers
-@numba.njit(cache=True, nogil=True)
-def new_rng(seed):
-    """The state of a SplitMix64 generator (the one of ``hill_climb_kernels``)."""
-    state = np.empty(1, dtype=np.uint64)
-    state[0] = np.uint64(seed)
-    return state
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _next(state):
-    z = state[0] + np.uint64(0x9E3779B97F4A7C15)
-    state[0] = z
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _unit(state):
-    """A uniform float in [0, 1)."""
-    return np.float64(_next(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _below(state, n):
-    """A uniform integer in ``0..n-1``."""
-    return np.int64(_unit(state) * n)
 
 
 # ----------------------------------------------------------------- fitness

@@ -23,6 +23,8 @@ from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 from mmlab.game.kernels import fits_history
+from mmlab.strategies.rng_kernels import below as _below
+from mmlab.strategies.rng_kernels import new_rng
 
 SEL_RANDOM = 0  # a mutated peg's colour: uniform over the pool
 SEL_FPS = 1  # a mutated peg's colour: fitness proportionate selection (001 section 3.4)
@@ -121,30 +123,6 @@ def tracker_grow(table):
         if v != EMPTY:
             tracker_add(out, v)
     return out
-
-
-@numba.njit(cache=True, nogil=True)
-def new_rng(seed):
-    """The state of a SplitMix64 generator (Steele, Lea and Flood 2014), from a seed drawn by the
-    caller's Generator. Numba's own generator costs about 9 ns a number, this one about 1 ns."""
-    state = np.empty(1, dtype=np.uint64)
-    state[0] = np.uint64(seed)
-    return state
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _next(state):
-    z = state[0] + np.uint64(0x9E3779B97F4A7C15)
-    state[0] = z
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _below(state, n):
-    """A uniform integer in ``0..n-1`` (from the top 53 bits of one draw)."""
-    return np.int64(np.float64(_next(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * n)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
