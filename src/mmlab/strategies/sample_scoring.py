@@ -144,8 +144,10 @@ def best_first_guess(game: Game, score: str) -> tuple[int, ...]:
 class SampleScoring(Strategy):
     """Score a sample of distinct consistent codes against itself and play a top scorer.
 
-    Every guess is consistent. With one code left it is played; when the sample holds every
-    consistent code (the searches kept returning codes already drawn) the scores are exact.
+    With ``pool=consistent`` every guess is consistent; with ``pool=all`` (the default) a code that
+    scores better may be played, a consistent one whenever it ties. With one code left it is
+    played; when the constraint search lists the whole consistent set and it fits in the sample,
+    the scores are exact.
     """
 
     name = "sample"
