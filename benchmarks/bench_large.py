@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from mmlab.cli.specs import split_specs
+from mmlab.cli.arguments import split_specs
 from mmlab.experiments.large_tables import ANCHORS, SIZES, STRATEGIES, TARGETS, run_large
 
 

@@ -22,7 +22,7 @@ from mmlab.cli.literature import LITERATURE
 from mmlab.cli.output import err, histogram_text, out, print_json, progress
 from mmlab.cli.play import add_command as add_play_command
 from mmlab.cli.reproduce import PAPERS, cmd_reproduce
-from mmlab.cli.specs import split_specs
+from mmlab.cli.arguments import int_at_least, split_specs
 from mmlab.cli.serve import add_command as add_serve_command
 from mmlab.cli.static import add_command as add_static_command
 from mmlab.cli.studies import add_commands as add_study_commands
@@ -364,23 +364,8 @@ def _write(path: str, text: str) -> None:
         raise MastermindError(f"cannot write {path}: {e.strerror or e}") from None
 
 
-def _int_at_least(minimum: int, what: str) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least ``minimum``."""
-
-    def convert(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"{what} must be {minimum} or more, got {value}")
-        return value
-
-    return convert
-
-
-_count = _int_at_least(1, "a count")
-_seed = _int_at_least(0, "a seed")
+_count = int_at_least(1, "a count")
+_seed = int_at_least(0, "a seed")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -486,17 +471,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="; ".join(f"{k}: {v}" for k, v in PAPERS.items()) + " (default tpoa)")
     p.add_argument("--quick", action="store_true", help="tpoa: only the rows the paper ran in under 30 s")
     p.add_argument("--methods", help="singley: comma-separated methods (default: every method of the appendix)")
-    p.add_argument("--tabu-games", type=_int_at_least(1, "--tabu-games"), default=2000,
+    p.add_argument("--tabu-games", type=int_at_least(1, "--tabu-games"), default=2000,
                    help="singley: random secrets per size for the tabu search (default 2000)")
     p.add_argument("--full", action="store_true",
                    help="singley: the thesis's protocol, 5 runs over every secret (20 000 secrets at 7x8); long")
-    p.add_argument("--seed", type=_int_at_least(0, "--seed"), default=2005,
+    p.add_argument("--seed", type=int_at_least(0, "--seed"), default=2005,
                    help="singley: seed of the tabu runs; large: seed of the secrets and games")
     p.add_argument("--sizes", help="large: comma-separated sizes (default 5x8,6x9,8x12)")
     p.add_argument("--strategies", help="large: strategy specs (default sample, evo, ga:variant=berghman)")
-    p.add_argument("--games", type=_int_at_least(1, "--games"), default=500,
+    p.add_argument("--games", type=int_at_least(1, "--games"), default=500,
                    help="large: random secrets per size (default 500)")
-    p.add_argument("--jobs", type=_int_at_least(1, "--jobs"), help="large: worker processes (default: one per core)")
+    p.add_argument("--jobs", type=int_at_least(1, "--jobs"), help="large: worker processes (default: one per core)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
     add_study_commands(command)

@@ -7,7 +7,7 @@ import argparse
 from rich.table import Table
 
 from mmlab.cli.output import out, print_json, progress
-from mmlab.cli.specs import split_specs
+from mmlab.cli.arguments import split_specs
 from mmlab.experiments.large_tables import ANCHORS, SIZES as LARGE_SIZES, STRATEGIES as LARGE_STRATEGIES, TARGETS, run_large
 from mmlab.experiments.singley_tables import COUNTING, SIZES, THESIS_TABU_MS, run_singley
 from mmlab.experiments.tpoa_tables import TABLES, run_tables

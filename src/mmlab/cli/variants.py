@@ -7,6 +7,7 @@ import argparse
 import numpy as np
 from rich.table import Table
 
+from mmlab.cli.arguments import int_at_least
 from mmlab.cli.output import err, out, print_json, progress
 from mmlab.errors import BadArgument
 from mmlab.variants import STRATEGIES_2D, Game2D, make_strategy_2d, play_2d
@@ -135,24 +136,8 @@ def cmd_play_2d(args: argparse.Namespace) -> int:
     return 0
 
 
-def _games(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a seed must be 0 or more, got {value}")
-    return value
+_games = int_at_least(1, "a count")
+_seed = int_at_least(0, "a seed")
 
 
 def _no_subcommand(args: argparse.Namespace) -> int:

@@ -24,6 +24,7 @@ import numpy as np
 
 from mmlab.experiments.figures import GuessFigures
 from mmlab.experiments.playout import play_game
+from mmlab.experiments.runner import single_threaded
 from mmlab.experiments.secret_sets import SecretSet
 from mmlab.game import Game
 from mmlab.strategies import make_strategy
@@ -72,12 +73,6 @@ class LargeRow(GuessFigures):
                 "anchors": [{"source": a, "mean": m, "seconds_per_game": s} for a, m, s in ANCHORS.get(self.size, ())]}
 
 
-def _one_thread() -> None:
-    import numba
-
-    numba.set_num_threads(1)
-
-
 def _play(size: str, spec: str, seed: int, secret: int) -> tuple[int, float, int, int]:
     game = Game.parse_size(size)
     start = time.perf_counter()
@@ -101,7 +96,7 @@ def run_large(sizes: list[str], strategies: list[str], games: int = 500, seed: i
     total = len(sizes) * len(strategies) * games
     done = 0
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_one_thread) as pool:
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=single_threaded) as pool:
         for size in sizes:
             game = Game.parse_size(size)
             secrets = [int(s) for s in SecretSet.parse(games).draw(game, seed)]

@@ -160,7 +160,7 @@ def _execute(chunks: list[Chunk], workers: int, scheduler: str | None, adaptive:
     """
     if scheduler is not None:
         where.append(f"the Dask cluster at {scheduler}")
-        yield from on_dask(chunks, scheduler, _single_threaded)
+        yield from on_dask(chunks, scheduler, single_threaded)
         return
     start, i = time.perf_counter(), 0
     if adaptive or workers == 1:
@@ -179,7 +179,7 @@ def _execute(chunks: list[Chunk], workers: int, scheduler: str | None, adaptive:
         return
     where.append(f"{workers} local processes")
     context = multiprocessing.get_context("spawn")  # numba's thread pools do not survive a fork
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_single_threaded) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=single_threaded) as pool:
         futures = [pool.submit(play_chunk, chunk) for chunk in chunks[i:]]
         try:
             for future in as_completed(futures):
@@ -190,7 +190,7 @@ def _execute(chunks: list[Chunk], workers: int, scheduler: str | None, adaptive:
             raise
 
 
-def _single_threaded() -> None:
+def single_threaded() -> None:
     """Each worker process plays on one core: the processes share the machine."""
     import numba
 

@@ -39,6 +39,18 @@ _SIZE = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*$")
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
+def colour_counts(digits: np.ndarray, colours: int) -> np.ndarray:
+    """``uint8[k, colours]``: how often each colour occurs in each code row of ``digits``.
+
+    >>> colour_counts(np.array([[0, 0, 1, 1], [0, 1, 2, 3]], dtype=np.uint8), 4).tolist()
+    [[2, 2, 0, 0], [1, 1, 1, 1]]
+    """
+    counts = np.empty((digits.shape[0], colours), dtype=np.uint8)
+    for c in range(colours):
+        counts[:, c] = (digits == c).sum(axis=1)
+    return counts
+
+
 def split_code(text: str) -> list[str]:
     """The colour tokens of a written code: ``"1122"`` -> 4 tokens, ``"10 11 2"`` -> 3.
 
@@ -272,11 +284,7 @@ class Game:
     @cached_property
     def all_counts(self) -> np.ndarray:
         """``uint8[N, colours]``: how often each colour occurs in every code."""
-        d = self.all_digits
-        counts = np.empty((d.shape[0], self.colours), dtype=np.uint8)
-        for c in range(self.colours):
-            counts[:, c] = (d == c).sum(axis=1)
-        return counts
+        return colour_counts(self.all_digits, self.colours)
 
     def table(self, budget: int = TABLE_BUDGET) -> np.ndarray | None:
         """The full N x N feedback table if it fits ``budget`` bytes, else ``None``."""

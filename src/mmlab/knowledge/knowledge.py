@@ -68,6 +68,14 @@ class Knowledge:
             codes[i] = fb.code(game.pegs)
         return digits, counts, codes
 
+    @cached_property
+    def search_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The history as the constraint-search kernels take it (``int64``): the guesses' colours
+        and colour counts, each answer's blacks, and its total (blacks + whites)."""
+        h_digits, h_counts, h_codes = self.history_arrays
+        blacks, whites = np.divmod(h_codes, self.game.pegs + 1)
+        return h_digits.astype(np.int64), h_counts.astype(np.int64), blacks, blacks + whites
+
     def sample(self, rng: np.random.Generator, max_nodes: int = 3 * 10**7) -> tuple[int | None, int]:
         """A random consistent code found by constraint search, without enumerating the space, and
         the number of placements (colour counts and pegs) it checked. ``None`` if no code fits the
@@ -94,10 +102,7 @@ class Knowledge:
         True
         """
         game = self.game
-        h_digits, h_counts, h_codes = self.history_arrays
-        blacks, whites = np.divmod(h_codes, game.pegs + 1)
-        args = (h_digits.astype(np.int64), h_counts.astype(np.int64), blacks, blacks + whites, game.pegs,
-                game.colours, game.with_white, game.repeats)
+        args = (*self.search_arrays, game.pegs, game.colours, game.with_white, game.repeats)
         spent, budget = 0, 4096
         while spent < max_nodes:
             budget = min(budget, max_nodes - spent)
@@ -114,8 +119,8 @@ class Knowledge:
                         max_nodes: int = 10**9) -> tuple[np.ndarray, int]:
         """Up to ``n`` distinct consistent codes (``uint8[k, pegs]`` colour rows), from up to
         ``max_draws`` (default ``3 n``) randomised searches of ``sample``, and the placements they
-        checked. When fewer than ``n`` come back the consistent set is small: repeated searches kept
-        finding codes already drawn. Raises ``InconsistentFeedback`` if no code fits the answers.
+        checked. When fewer than ``n`` come back the consistent set is small (repeated searches kept
+        finding codes already drawn) or ``max_nodes`` ran out. Raises ``InconsistentFeedback`` if no code fits the answers.
 
         >>> from mmlab.game import Game, Feedback
         >>> game = Game.parse_size("8x12")
@@ -125,12 +130,10 @@ class Knowledge:
         ((50, 8), True)
         """
         game = self.game
-        h_digits, h_counts, h_codes = self.history_arrays
-        blacks, whites = np.divmod(h_codes, game.pegs + 1)
         draws = 3 * n if max_draws is None else max_draws
         codes, _, nodes, none_fit = knowledge_kernels.sample_distinct(
-            h_digits.astype(np.int64), h_counts.astype(np.int64), blacks, blacks + whites, game.pegs, game.colours,
-            game.with_white, game.repeats, int(rng.integers(2**31)), n, draws, max_nodes)
+            *self.search_arrays, game.pegs, game.colours, game.with_white, game.repeats, int(rng.integers(2**31)), n,
+            draws, max_nodes)
         if none_fit:
             raise InconsistentFeedback(f"no code of {game} fits these {len(self.history)} answers")
         return codes, int(nodes)
@@ -149,11 +152,8 @@ class Knowledge:
         game = self.game
         if not game.with_white:
             return None
-        h_digits, h_counts, h_codes = self.history_arrays
-        blacks, whites = np.divmod(h_codes, game.pegs + 1)
         codes, complete = knowledge_kernels.enumerate_consistent(
-            h_digits.astype(np.int64), h_counts.astype(np.int64), blacks, blacks + whites, game.pegs, game.colours,
-            game.repeats, limit, max_nodes)
+            *self.search_arrays, game.pegs, game.colours, game.repeats, limit, max_nodes)
         return codes if complete else None
 
     def fits(self, digits: np.ndarray) -> bool:

@@ -27,12 +27,12 @@ from functools import lru_cache
 import numpy as np
 
 from mmlab.errors import UnknownStrategy
-from mmlab.game import Game, kernels
+from mmlab.game import Game, colour_counts, kernels
 from mmlab.knowledge import Knowledge
 from mmlab.strategies.base import Choice, Param, Strategy
 from mmlab.strategies.evolution import ConsistentSearch
 from mmlab.strategies.exhaustive import top_entropy, top_expected, top_largest, top_parts, top_plus2
-from mmlab.strategies.scoring import ENTROPY, LARGEST, PARTS, SUM_SQUARES
+from mmlab.strategies.scoring import ENTROPY, LARGEST, PARALLEL_WORK, PARTS, SUM_SQUARES
 
 SCORES = {"entropy": top_entropy, "most-parts": top_parts, "expected": top_expected, "largest": top_largest,
           "plus2": top_plus2}
@@ -79,12 +79,11 @@ def auto_sample_size(game: Game) -> int:
     return int(min(game.n_codes, AUTO_SAMPLE))
 
 
-def colour_counts(digits: np.ndarray, colours: int) -> np.ndarray:
-    """``uint8[k, colours]``: how often each colour occurs in each code row of ``digits``."""
-    counts = np.zeros((digits.shape[0], colours), dtype=np.uint8)
-    for c in range(colours):
-        counts[:, c] = (digits == c).sum(axis=1)
-    return counts
+def random_codes(game: Game, rng: np.random.Generator, n: int) -> np.ndarray:
+    """``n`` uniformly random codes of ``game`` (colour rows; consistent or not)."""
+    if game.repeats:
+        return rng.integers(game.colours, size=(n, game.pegs)).astype(np.uint8)
+    return np.argsort(rng.random((n, game.colours)), axis=1)[:, :game.pegs].astype(np.uint8)
 
 
 def sample_stats(candidates: np.ndarray, sample: np.ndarray, colours: int, with_white: bool) -> np.ndarray:
@@ -94,7 +93,7 @@ def sample_stats(candidates: np.ndarray, sample: np.ndarray, colours: int, with_
     counts = colour_counts(digits, colours)
     cand = np.arange(sample.shape[0], dtype=np.int64)
     guesses = np.arange(sample.shape[0], digits.shape[0], dtype=np.int64)
-    parallel = guesses.shape[0] * cand.shape[0] >= 200_000
+    parallel = guesses.shape[0] * cand.shape[0] >= PARALLEL_WORK
     kernel = kernels.partition_stats if parallel else kernels.partition_stats_serial
     return kernel(guesses, cand, digits, counts, with_white)
 
@@ -125,19 +124,12 @@ def best_first_guess(game: Game, score: str) -> tuple[int, ...]:
     """The colour pattern that scores best under ``score`` against every code, or against a uniform
     sample of ``FIRST_SAMPLE`` codes (seeded, so the same for every game of a size) when there are
     more than ``FIRST_EXACT``."""
-    rng = np.random.default_rng(0)
     if game.n_codes <= FIRST_EXACT:
         secrets = game.all_digits
-    elif game.repeats:
-        secrets = rng.integers(game.colours, size=(FIRST_SAMPLE, game.pegs)).astype(np.uint8)
     else:
-        secrets = np.argsort(rng.random((FIRST_SAMPLE, game.colours)), axis=1)[:, :game.pegs].astype(np.uint8)
+        secrets = random_codes(game, np.random.default_rng(0), FIRST_SAMPLE)
     patterns = colour_patterns(game.pegs, game.colours, game.repeats)
-    digits = np.vstack([np.array(patterns, dtype=np.uint8), secrets])
-    counts = colour_counts(digits, game.colours)
-    guesses = np.arange(len(patterns), dtype=np.int64)
-    cand = np.arange(len(patterns), digits.shape[0], dtype=np.int64)
-    stats = kernels.partition_stats(guesses, cand, digits, counts, game.with_white)
+    stats = sample_stats(np.array(patterns, dtype=np.uint8), secrets, game.colours, game.with_white)
     return patterns[int(np.flatnonzero(SCORES[score](stats))[0])]
 
 
@@ -184,8 +176,8 @@ class SampleScoring(Strategy):
             return game.index_of(reference[0])
         sample = reference[:self.sample_size]
         score = self.values["score"]
-        candidates = sample if self.values["pool"] == "consistent" else np.vstack([sample, self.random_codes(
-            sample.shape[0])])
+        candidates = sample if self.values["pool"] == "consistent" else np.vstack([sample, random_codes(
+            game, self.rng, sample.shape[0])])
         stats = self.score_against(candidates, sample)
         if self.values["pool"] == "all":  # climb: one-peg changes of the best codes so far
             for _ in range(CLIMB_ROUNDS):
@@ -210,13 +202,6 @@ class SampleScoring(Strategy):
         """Partition statistics of each candidate row against the sample rows (counted as evaluations)."""
         self.evaluations += candidates.shape[0]
         return sample_stats(candidates, sample, self.game.colours, self.game.with_white)
-
-    def random_codes(self, n: int) -> np.ndarray:
-        """``n`` uniformly random codes of the game (consistent or not)."""
-        game = self.game
-        if game.repeats:
-            return self.rng.integers(game.colours, size=(n, game.pegs)).astype(np.uint8)
-        return np.argsort(self.rng.random((n, game.colours)), axis=1)[:, :game.pegs].astype(np.uint8)
 
     def consistent_sample(self, knowledge: Knowledge, n: int) -> np.ndarray:
         """Up to ``n`` distinct consistent codes as colour rows in random order (at least one): a

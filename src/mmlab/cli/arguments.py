@@ -1,0 +1,44 @@
+"""Argument types of the command line: lists of strategy specs, whole numbers with a minimum."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Callable
+
+
+def split_specs(text: str) -> list[str]:
+    """Strategy specs separated by commas or semicolons; a ``key=value`` piece belongs to the spec
+    before it.
+
+    >>> split_specs("knuth,entropy:pool=consistent,ties=random;random")
+    ['knuth', 'entropy:pool=consistent,ties=random', 'random']
+    """
+    specs: list[str] = []
+    for part in (p.strip() for p in re.split(r"[,;]", text)):
+        if not part:
+            continue
+        if "=" in part and ":" not in part and specs and ":" in specs[-1]:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    return specs
+
+
+def int_at_least(minimum: int, what: str) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``minimum``; errors name ``what``.
+
+    >>> int_at_least(1, "--games")("3")
+    3
+    """
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{what} must be {minimum} or more, got {value}")
+        return value
+
+    return convert
