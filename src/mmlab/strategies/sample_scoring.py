@@ -8,6 +8,8 @@ evolution (``mmlab.strategies.evolution``). With ``pool=all`` random codes and o
 the best codes are scored too, as exhaustive strategies may play inconsistent codes; the best few
 are scored again against a five times larger sample. Scores are those of the exhaustive strategies,
 computed on the sample: Entropy, Most Parts, expected size (Irving), largest part (Knuth) or Plus2.
+Once the whole consistent set is listed and holds at most ``endgame`` codes (100), ``sample``
+plays the first guess of an exact endgame (``mmlab.strategies.endgame``) instead.
 
 >>> from mmlab.game import Game
 >>> from mmlab.experiments import play_game
@@ -30,6 +32,7 @@ from mmlab.errors import UnknownStrategy
 from mmlab.game import Game, colour_counts, kernels
 from mmlab.knowledge import Knowledge
 from mmlab.strategies.base import Choice, Param, Strategy
+from mmlab.strategies.endgame import feedback_matrix, solve_endgame
 from mmlab.strategies.evolution import ConsistentSearch
 from mmlab.strategies.exhaustive import top_entropy, top_expected, top_largest, top_parts, top_plus2
 from mmlab.strategies.scoring import ENTROPY, LARGEST, PARALLEL_WORK, PARTS, SUM_SQUARES
@@ -46,6 +49,12 @@ TIES = Param("ties", "random", "among top scorers: a uniform draw (random) or th
              ("random", "first"))
 FIRST = Param("first", "", "first guess: a code such as 11223, or empty for the colour pattern (AABBC...) "
               "that scores best against a uniform sample of every code")
+#: Inconsistent codes the exact endgame may guess, those with the most parts among random codes and
+#: one-peg changes of the consistent ones.
+ENDGAME_OTHERS = 60
+ENDGAME = Param("endgame", 100, "once the whole consistent set is known and holds 3 to this many codes, play "
+                "the first guess of the tree with the fewest guesses in total, guessing its codes and (pool=all) "
+                f"{ENDGAME_OTHERS} other codes with the most parts (0: never)", kind=int, minimum=0)
 #: The consistent set is listed in full (then sampled uniformly) when it holds at most this many
 #: samples' worth of codes and the search checks at most ``LIST_NODES`` placements.
 LIST_FACTOR = 500
@@ -139,13 +148,14 @@ class SampleScoring(Strategy):
     With ``pool=consistent`` every guess is consistent; with ``pool=all`` (the default) a code that
     scores better may be played, a consistent one whenever it ties. With one code left it is
     played; when the constraint search lists the whole consistent set and it fits in the sample,
-    the scores are exact.
+    the scores are exact, and with at most ``endgame`` codes left the guess is that of an exact
+    endgame (``mmlab.strategies.endgame``) instead of the top scorer.
     """
 
     name = "sample"
     summary = "score a sample of consistent codes (constraint search) against itself; play the best"
     source = "Merelo et al. (004 section 7); Berghman, Goossens, Leus (2009)"
-    params = (SCORE, SAMPLE, POOL, TIES, FIRST)
+    params = (SCORE, SAMPLE, POOL, TIES, FIRST, ENDGAME)
     needs_enumeration = False
     tracks_consistent_set = False
 
@@ -171,9 +181,13 @@ class SampleScoring(Strategy):
         if not knowledge.history:
             self.evaluations += 1
             return self._first
-        reference = self.consistent_sample(knowledge, REFERENCE_FACTOR * self.sample_size)
+        reference, whole = self.consistent_sample(knowledge, REFERENCE_FACTOR * self.sample_size)
         if reference.shape[0] == 1:
             return game.index_of(reference[0])
+        if whole and reference.shape[0] <= self.values.get("endgame", 0):  # (evo has no endgame)
+            guess = self.endgame_guess(knowledge, reference)
+            if guess is not None:
+                return guess
         sample = reference[:self.sample_size]
         score = self.values["score"]
         candidates = sample if self.values["pool"] == "consistent" else np.vstack([sample, random_codes(
@@ -203,21 +217,52 @@ class SampleScoring(Strategy):
         self.evaluations += candidates.shape[0]
         return sample_stats(candidates, sample, self.game.colours, self.game.with_white)
 
-    def consistent_sample(self, knowledge: Knowledge, n: int) -> np.ndarray:
-        """Up to ``n`` distinct consistent codes as colour rows in random order (at least one): a
-        uniform draw from the whole consistent set when the constraint search can list it (at most
-        ``LIST_FACTOR`` samples' worth), else from randomised searches (``Knowledge.sample_distinct``)."""
+    def endgame_guess(self, knowledge: Knowledge, consistent: np.ndarray) -> int | None:
+        """The first guess of the tree with the fewest guesses in total over the whole
+        ``consistent`` set (``solve_endgame``) whose guesses are its codes and, with ``pool=all``,
+        the ``ENDGAME_OTHERS`` inconsistent codes of ``endgame_pool``; ``None`` when the search
+        runs out of nodes."""
+        game = knowledge.game
+        others = ENDGAME_OTHERS if self.values["pool"] == "all" else 0
+        pool = endgame_pool(knowledge, consistent, others, self.rng)
+        self.evaluations += pool.shape[0]
+        found = solve_endgame(feedback_matrix(pool, consistent, game.colours, game.with_white),
+                              game.win.code(game.pegs))
+        if found is None:
+            return None
+        guess = game.index_of(pool[found.guess])
+        self.last_choice = Choice.of(np.array([guess], dtype=np.int64), uniform=False)
+        return guess
+
+    def consistent_sample(self, knowledge: Knowledge, n: int) -> tuple[np.ndarray, bool]:
+        """Up to ``n`` distinct consistent codes as colour rows in random order (at least one), and
+        whether they are the whole consistent set: a uniform draw from the whole set when the
+        constraint search can list it (at most ``LIST_FACTOR`` samples' worth), else from randomised
+        searches (``Knowledge.sample_distinct``)."""
         listed = knowledge.list_consistent(LIST_FACTOR * self.sample_size, LIST_NODES)
         if listed is not None:
             self.evaluations += listed.shape[0]
-            return listed[self.rng.permutation(listed.shape[0])[:n]]
+            return listed[self.rng.permutation(listed.shape[0])[:n]], listed.shape[0] <= n
         codes, placements = knowledge.sample_distinct(self.rng, n, max_nodes=SAMPLE_NODES)
         self.evaluations += placements
         if codes.shape[0] == 0:  # the budget ran out before the first code: one patient search
             code, placements = knowledge.sample(self.rng)
             self.evaluations += placements
             codes = np.array([knowledge.game.digits(code)], dtype=np.uint8)
-        return codes
+        return codes, False
+
+
+def endgame_pool(knowledge: Knowledge, consistent: np.ndarray, others: int, rng: np.random.Generator) -> np.ndarray:
+    """The ``consistent`` code rows, then the ``others`` inconsistent codes with the most parts
+    against them (then entropy) among 2000 random codes and their one-peg changes: the guesses an
+    exact endgame may play."""
+    game = knowledge.game
+    if others == 0:
+        return consistent
+    candidates = distinct_rows(np.vstack([one_peg_changes(consistent, game), random_codes(game, rng, 2000)]))
+    stats = sample_stats(candidates, consistent, game.colours, game.with_white)
+    ranked = candidates[np.lexsort((-stats[:, ENTROPY], -stats[:, PARTS]))][:3 * others]
+    return np.vstack([consistent, ranked[[not knowledge.fits(row) for row in ranked]][:others]])
 
 
 def ranking(stats: np.ndarray, score: str) -> np.ndarray:
@@ -271,17 +316,17 @@ class EvolvedSampleScoring(SampleScoring):
         self.search = ConsistentSearch(pop=self.values["pop"], generations=self.values["generations"],
                                        fitness="berghman")
 
-    def consistent_sample(self, knowledge: Knowledge, n: int) -> np.ndarray:
+    def consistent_sample(self, knowledge: Knowledge, n: int) -> tuple[np.ndarray, bool]:
         """The distinct consistent codes the GA collects (``sample`` of them at most; ``n`` is not
         used: the GA's sample is the whole reference)."""
         result = self.search.run(knowledge, self.rng, target=self.sample_size)
         self.evaluations += result.evaluations
         if result.codes.shape[0] > 0:
-            return result.codes
+            return result.codes, False
         if result.best is not None:
             self.last_fallback = (f"no consistent code in {result.generations} generations; "
                                   f"played the fittest (distance {result.distance})")
-            return result.best[None, :]
+            return result.best[None, :], False
         code, placements = knowledge.sample(self.rng)  # every code the GA met was played already
         self.evaluations += placements
-        return np.array([knowledge.game.digits(code)], dtype=np.uint8)
+        return np.array([knowledge.game.digits(code)], dtype=np.uint8), False

@@ -1,0 +1,105 @@
+"""How far a codebreaker's endgame is from the best possible, on games too large to enumerate.
+
+Each game is played by the codebreaker until its consistent set can be listed and holds at most
+``--limit`` codes. From that position two figures are measured over every code of the set as the
+secret: the codebreaker's mean number of further guesses (one game per code, its own random draws)
+and the exact optimum (``mmlab.strategies.endgame.solve_endgame``), whose guesses are the consistent
+codes and the ``--others`` inconsistent codes with the most parts among random codes and one-peg
+changes of the set (``sample_scoring.endgame_pool``). The gap is their difference, averaged over
+the positions. The default codebreaker is ``sample`` with its own exact endgame turned off, i.e.
+one-step Entropy to the end; ``--strategy sample`` checks the endgame ``sample`` plays by default.
+
+    python benchmarks/bench_endgame.py                          # sample:endgame=0 at 8x12, sets of <= 100 codes
+    python benchmarks/bench_endgame.py --size 6x9 --games 100 --limit 300
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from mmlab.experiments.runner import single_threaded
+from mmlab.game import Game
+from mmlab.knowledge import Knowledge
+from mmlab.strategies.endgame import feedback_matrix, solve_endgame
+from mmlab.strategies import make_strategy
+from mmlab.strategies.sample_scoring import ENDGAME_OTHERS, LIST_NODES, endgame_pool
+
+
+def endgame_position(game: Game, strategy, secret: int, limit: int) -> tuple[Knowledge, np.ndarray, int] | None:
+    """Play until the consistent set is listed with at most ``limit`` codes: (knowledge, set, moves)."""
+    knowledge, moves = Knowledge.initial(game, explicit=False), 0
+    while True:
+        if knowledge.history:
+            listed = knowledge.list_consistent(limit, LIST_NODES)
+            if listed is not None:
+                return knowledge, listed, moves
+        guess = strategy.guess(knowledge)
+        feedback, moves = game.score(secret, guess), moves + 1
+        if feedback == game.win:
+            return None
+        knowledge = knowledge.update(guess, feedback)
+
+
+def strategy_guesses(game: Game, strategy, knowledge: Knowledge, secret: int) -> int:
+    """Further guesses the codebreaker needs from ``knowledge`` to find ``secret``."""
+    guesses = 0
+    while True:
+        guess = strategy.guess(knowledge)
+        guesses += 1
+        feedback = game.score(secret, guess)
+        if feedback == game.win:
+            return guesses
+        knowledge = knowledge.update(guess, feedback)
+
+
+def measure(size: str, spec: str, seed: int, index: int, limit: int, others: int) -> tuple[int, int, float, float, float] | None:
+    """(set size, moves before, codebreaker's mean further guesses, optimum's, solve seconds) of game ``index``."""
+    game = Game.parse_size(size)
+    rng = np.random.default_rng([seed, index])
+    secret = game.index_of(rng.integers(game.colours, size=game.pegs))
+    strategy = make_strategy(spec)
+    strategy.start(game, rng)
+    position = endgame_position(game, strategy, secret, limit)
+    if position is None:
+        return None
+    knowledge, codes, moves = position
+    played = np.mean([strategy_guesses(game, strategy, knowledge, game.index_of(row)) for row in codes])
+    start = time.perf_counter()
+    pool = endgame_pool(knowledge, codes, others, rng)
+    found = solve_endgame(feedback_matrix(pool, codes, game.colours, game.with_white), game.win.code(game.pegs),
+                          max_nodes=10**7)
+    return codes.shape[0], moves, float(played), found.total / codes.shape[0], time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--size", default="8x12")
+    parser.add_argument("--strategy", default="sample:endgame=0")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--limit", type=int, default=100, help="largest consistent set solved exactly")
+    parser.add_argument("--others", type=int, default=ENDGAME_OTHERS, help="inconsistent codes the optimum may guess")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count())
+    args = parser.parse_args()
+    start = time.time()
+    tasks = [(args.size, args.strategy, args.seed, i, args.limit, args.others) for i in range(args.games)]
+    with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=single_threaded) as pool:
+        rows = [r for r in pool.map(measure, *zip(*tasks)) if r is not None]
+    a = np.array(rows)
+    gap = a[:, 2] - a[:, 3]
+    print(f"{args.size} {args.strategy}: {len(a)} positions with <= {args.limit} consistent codes "
+          f"(mean {a[:, 0].mean():.1f}) after {a[:, 1].mean():.2f} guesses")
+    print(f"  further guesses: {args.strategy} {a[:, 2].mean():.4f}, optimum {a[:, 3].mean():.4f}, "
+          f"gap {gap.mean():+.4f} ± {gap.std(ddof=1) / np.sqrt(len(gap)):.4f} per game")
+    print(f"  optimum solved in {a[:, 4].mean():.3f} s on average (max {a[:, 4].max():.2f}); wall {time.time() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
