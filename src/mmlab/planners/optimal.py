@@ -127,9 +127,11 @@ class Optimal(Planner):
         return PlanResult(tree, seconds, search.nodes, proved=False, figures=figures)
 
     def estimate_seconds(self, game: Game) -> float:
-        """Fitted to this machine's runs (4x5 1 s, 4x6 17 s, 4x7 520 s): about the 5.5th power of
-        the number of codes. A rough guide: other shapes of game can take far longer."""
-        return 17.0 * (game.n_codes / 1296) ** 5.5
+        """Fitted to this machine's runs of ``python benchmarks/bench_optimal.py`` and ``mmlab plan
+        4x7 --planner optimal`` (4x5 0.13 s, 4x6 0.85 s, 4x7 22.5 s): about the 5.3rd power of the
+        number of codes past 4x6. A rough guide: other shapes of game can take far longer or less
+        (Bulls and Cows, 5040 codes, took 281-369 s)."""
+        return 0.85 * (game.n_codes / 1296) ** 5.3
 
 
 class _Search:
