@@ -124,12 +124,18 @@ def random_code(rng, out, colours, repeats, used):
         return
     used[:] = False
     for j in range(pegs):
-        while True:
-            c = _below(rng, colours)
-            if not used[c]:
-                break
+        c = _unused_colour(rng, colours, used)
         used[c] = True
         out[j] = c
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _unused_colour(rng, colours, used):
+    """A uniform colour ``c`` with ``used[c]`` False (at least one must be)."""
+    while True:
+        c = _below(rng, colours)
+        if not used[c]:
+            return c
 
 
 @numba.njit(cache=True, nogil=True)
@@ -152,10 +158,7 @@ def repair(rng, code, colours, used):
     for j in range(pegs):
         c = code[j]
         if seen[c]:
-            while True:
-                r = _below(rng, colours)
-                if not present[r]:
-                    break
+            r = _unused_colour(rng, colours, present)
             present[r] = True
             code[j] = r
             seen[r] = True
