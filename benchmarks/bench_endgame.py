@@ -6,11 +6,12 @@ secret: the codebreaker's mean number of further guesses (one game per code, its
 and the exact optimum (``mmlab.strategies.endgame.solve_endgame``), whose guesses are the consistent
 codes and the ``--others`` inconsistent codes with the most parts among random codes and one-peg
 changes of the set (``sample_scoring.endgame_pool``). The gap is their difference, averaged over
-the positions. The default codebreaker is ``sample`` with its own exact endgame turned off, i.e.
-one-step Entropy to the end; ``--strategy sample`` checks the endgame ``sample`` plays by default.
+the positions. The default codebreaker is ``sample`` with its exact endgame and look-ahead turned
+off, i.e. one-step Entropy to the end; ``--strategy sample`` checks the endgame ``sample`` plays by
+default.
 
-    python benchmarks/bench_endgame.py                          # sample:endgame=0 at 8x12, sets of <= 100 codes
-    python benchmarks/bench_endgame.py --size 6x9 --games 100 --limit 300
+    python benchmarks/bench_endgame.py                          # sample:endgame=0,lookahead=0 at 8x12, sets of <= 100 codes
+    python benchmarks/bench_endgame.py --size 6x9 --games 100 --limit 200
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from mmlab.experiments.runner import single_threaded
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies.endgame import feedback_matrix, solve_endgame
+from mmlab.strategies.endgame_kernels import MAX_CODES
 from mmlab.strategies import make_strategy
 from mmlab.strategies.sample_scoring import ENDGAME_OTHERS, LIST_NODES, endgame_pool
 
@@ -80,13 +82,15 @@ def measure(size: str, spec: str, seed: int, index: int, limit: int, others: int
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", default="8x12")
-    parser.add_argument("--strategy", default="sample:endgame=0")
+    parser.add_argument("--strategy", default="sample:endgame=0,lookahead=0")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--limit", type=int, default=100, help="largest consistent set solved exactly")
     parser.add_argument("--others", type=int, default=ENDGAME_OTHERS, help="inconsistent codes the optimum may guess")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=os.cpu_count())
     args = parser.parse_args()
+    if not 0 < args.limit <= MAX_CODES:
+        parser.error(f"--limit must be 1 to {MAX_CODES}: the exact endgame handles at most {MAX_CODES} codes")
     start = time.time()
     tasks = [(args.size, args.strategy, args.seed, i, args.limit, args.others) for i in range(args.games)]
     with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn"),

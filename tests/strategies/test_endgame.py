@@ -9,13 +9,21 @@ from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.planners import Optimal
 from mmlab.strategies import make_strategy
-from mmlab.strategies.endgame import feedback_matrix, solve_endgame
+from mmlab.strategies.endgame import _per_code_fit, feedback_matrix, lookahead_totals, solve_endgame
+from mmlab.strategies.endgame_kernels import MAX_CODES
 from mmlab.strategies.sample_scoring import endgame_pool
 
 
 def table_of(game: Game, codes: np.ndarray, others: np.ndarray | None = None) -> np.ndarray:
     pool = codes if others is None else np.vstack([codes, others])
     return feedback_matrix(pool, codes, game.colours, game.with_white)
+
+
+def random_table(game: Game, rng: np.random.Generator, low: int, high: int, others: int) -> tuple[np.ndarray, np.ndarray]:
+    """``low`` to ``high - 1`` random distinct codes and their table with ``others`` more codes as guesses."""
+    picks = rng.choice(game.n_codes, size=int(rng.integers(low, high)) + others, replace=False)
+    codes = game.all_digits[picks[:-others]].astype(np.uint8)
+    return codes, table_of(game, codes, game.all_digits[picks[-others:]].astype(np.uint8))
 
 
 def plain_optimum(table: np.ndarray, win: int) -> int:
@@ -57,11 +65,8 @@ def test_no_repeat_game_matches_the_optimal_planner():
 
 @pytest.mark.parametrize("seed", range(12))
 def test_random_sets_and_pools_match_a_plain_recursion(seed):
-    rng = np.random.default_rng(seed)
     game = Game.parse_size("4x6")
-    picks = rng.choice(game.n_codes, size=int(rng.integers(3, 13)) + 3, replace=False)
-    codes, others = game.all_digits[picks[:-3]].astype(np.uint8), game.all_digits[picks[-3:]].astype(np.uint8)
-    table = table_of(game, codes, others)
+    codes, table = random_table(game, np.random.default_rng(seed), 3, 13, 3)
     win = game.win.code(game.pegs)
     found = solve_endgame(table, win)
     assert found.total == plain_optimum(table, win)
@@ -72,6 +77,45 @@ def test_random_sets_and_pools_match_a_plain_recursion(seed):
         part = np.flatnonzero(answers == answer)
         total += plain_optimum(table[:, part][np.r_[part, np.arange(codes.shape[0], table.shape[0])]], win)
     assert total == found.total
+
+
+def bounded_reference(table: np.ndarray, win: int) -> tuple[int, int]:
+    """The kernel's branch and bound in plain Python: same bound, same order of guesses and answers."""
+
+    @lru_cache(maxsize=None)
+    def best(subset: tuple[int, ...]) -> tuple[int, int]:
+        n = len(subset)
+        if n <= 2:
+            return 2 * n - 1, subset[0]
+        columns = list(subset)
+        parts = np.array([len(set(row.tolist())) for row in table[:, columns]])
+        inside = np.isin(np.arange(table.shape[0]), columns)
+        bounds = np.where((parts == 1) & ~inside, np.iinfo(np.int64).max, 3 * n - inside - parts)
+        found, guess = np.iinfo(np.int64).max, -1
+        for g in np.argsort(bounds, kind="stable"):
+            if bounds[g] >= found:
+                break
+            total, rest = n, int(bounds[g]) - n
+            for answer in sorted(set(table[g, columns].tolist()) - {win}):
+                part = tuple(c for c in subset if table[g, c] == answer)
+                total += best(part)[0]
+                rest -= 2 * len(part) - 1
+                if total + rest >= found:
+                    break
+            else:
+                found, guess = total, int(g)
+        return found, guess
+
+    return best(tuple(range(table.shape[1])))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_larger_sets_match_the_python_branch_and_bound(seed):
+    """Sets of 25-40 codes, too many for the plain recursion: same total and same first guess."""
+    game = Game.parse_size("5x8")
+    _, table = random_table(game, np.random.default_rng(seed), 25, 41, 10)
+    found = solve_endgame(table, game.win.code(game.pegs))
+    assert (found.total, found.guess) == bounded_reference(table, game.win.code(game.pegs))
 
 
 def test_small_sets_cost_one_guess_per_code_and_one_more_per_code_after_the_first():
@@ -89,6 +133,9 @@ def test_node_budget_and_bad_tables():
     assert solve_endgame(table_of(game, codes), game.win.code(game.pegs), max_nodes=1) is None
     with pytest.raises(ValueError):
         solve_endgame(table_of(game, codes)[:5], game.win.code(game.pegs))
+    big = Game.parse_size("4x5").all_digits[:MAX_CODES + 1].astype(np.uint8)
+    with pytest.raises(ValueError, match="at most 256 codes"):
+        solve_endgame(table_of(Game.parse_size("4x5"), big), 20)
 
 
 def tree_total(table: np.ndarray, guess: int, win: int) -> int:
@@ -148,10 +195,65 @@ def small_positions(game: Game, rng: np.random.Generator, count: int):
 
 
 def test_endgame_off_scores_as_before():
-    """``endgame=0`` never calls the solver: the pick is an Entropy top scorer of the whole set."""
+    """``endgame=0,lookahead=0`` never calls the solver: the pick is an Entropy top scorer of the whole set."""
     game = Game.parse_size("3x4")
     knowledge = Knowledge.initial(game, explicit=False).update(game.parse("112"), game.score(game.parse("123"), game.parse("112")))
-    strategy = make_strategy("sample:endgame=0,pool=consistent")
+    strategy = make_strategy("sample:endgame=0,lookahead=0,pool=consistent")
     strategy.start(game, np.random.default_rng(0))
     strategy.guess(knowledge)
     assert strategy.last_choice.size >= 1 and strategy.last_choice.uniform
+
+
+def own_codes_total(codes: np.ndarray, guess: np.ndarray, game: Game) -> int:
+    """Guesses in total over ``codes`` when ``guess`` is played first and each part is then solved
+    by plain recursion over its own codes."""
+    win = game.win.code(game.pegs)
+    answers = feedback_matrix(guess[None, :], codes, game.colours, game.with_white)[0]
+    total = codes.shape[0]
+    for answer in set(answers.tolist()) - {win}:
+        part = codes[answers == answer]
+        total += plain_optimum(table_of(game, part), win)
+    return total
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_lookahead_totals_solve_every_part_over_its_own_codes(seed):
+    rng = np.random.default_rng(seed)
+    game = Game.parse_size("4x6")
+    codes = game.all_digits[rng.choice(game.n_codes, size=40, replace=False)].astype(np.uint8)
+    guesses = np.vstack([codes[:3], game.all_digits[rng.choice(game.n_codes, size=3)].astype(np.uint8)])
+    totals = lookahead_totals(guesses, codes, game.colours, game.with_white, game.win.code(game.pegs), limit=40)
+    assert totals.tolist() == [own_codes_total(codes, g, game) for g in guesses]
+
+
+def test_lookahead_estimates_large_parts_from_the_solved_ones():
+    assert np.allclose(_per_code_fit([(m, m * (1.3 + 0.4 * np.log(m))) for m in (3, 5, 9, 20)]), (1.3, 0.4))
+    assert _per_code_fit([(4, 9)]) == (1.0, 1.0)  # one size: no fit
+    game = Game.parse_size("3x3")
+    codes = game.all_digits.astype(np.uint8)
+    win = game.win.code(game.pegs)
+    guess = codes[[5]]
+    answers = feedback_matrix(guess, codes, 3, True)[0]
+    sizes = np.array([np.count_nonzero(answers == a) for a in set(answers.tolist()) - {win}])
+    # limit 2: nothing is solved, every part of 3 or more codes is m (1 + ln m)
+    expected = 27 + sum(2 * m - 1 if m <= 2 else m * (1 + np.log(m)) for m in sizes)
+    assert np.isclose(lookahead_totals(guess, codes, 3, True, win, limit=2)[0], expected)
+
+
+def test_sampling_codebreaker_look_ahead_beats_its_top_scorer():
+    """With the whole consistent set known, ``lookahead`` picks a candidate whose parts need no more
+    guesses than those of the top Entropy scorer, which is among its candidates."""
+    game = Game.parse_size("4x6")
+    rng = np.random.default_rng(11)
+    better = 0
+    for knowledge, implicit in small_positions(game, rng, 6):
+        codes = game.all_digits[knowledge.consistent].astype(np.uint8)
+        picks = []
+        for spec in ("sample:pool=consistent,endgame=0,lookahead=0,ties=first",
+                     "sample:pool=consistent,endgame=0,lookahead=1000"):
+            strategy = make_strategy(spec)
+            strategy.start(game, np.random.default_rng(0))
+            picks.append(own_codes_total(codes, np.array(game.digits(strategy.guess(implicit)), dtype=np.uint8), game))
+        assert picks[1] <= picks[0]
+        better += picks[1] < picks[0]
+    assert better > 0

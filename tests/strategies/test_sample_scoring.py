@@ -73,10 +73,10 @@ def test_first_guess_patterns():
 
 def test_whole_consistent_set_scores_like_the_exhaustive_strategy():
     """When the set fits in the sample it is scored whole, so the pick is an exhaustive top scorer
-    (with the exact endgame off)."""
+    (with the exact endgame and the look-ahead off)."""
     game = Game.parse_size("4x6")
     rng = np.random.default_rng(11)
-    strategy = make_strategy("sample:pool=consistent,sample=1296,ties=first,endgame=0")
+    strategy = make_strategy("sample:pool=consistent,sample=1296,ties=first,endgame=0,lookahead=0")
     strategy.start(game, rng)
     for _ in range(20):
         explicit, implicit = random_history(game, rng, 2)
@@ -117,6 +117,10 @@ def test_bad_sample_size():
         make_strategy("sample:sample=0")
     with pytest.raises(UnknownStrategy, match="score"):
         make_strategy("sample:score=best")
+    with pytest.raises(UnknownStrategy, match="endgame=257 is out of range; it must be at most 256"):
+        make_strategy("sample:endgame=257")
+    with pytest.raises(UnknownStrategy, match="lookahead=-1 is out of range"):
+        make_strategy("sample:lookahead=-1")
 
 
 def test_evo_plays_the_consistent_codes_its_ga_finds():

@@ -33,11 +33,14 @@ class Param:
     choices: tuple[str, ...] | None = None
     kind: type = str
     minimum: int | None = None  # smallest allowed value of a numeric parameter
+    maximum: int | None = None  # largest allowed value of a numeric parameter
 
     def check(self, owner: str, value: Any) -> None:
-        """Refuse a numeric value below ``minimum``, naming the parameter and its range."""
+        """Refuse a numeric value outside ``minimum``..``maximum``, naming the parameter and its range."""
         if self.minimum is not None and value < self.minimum:
             raise UnknownStrategy(f"{owner}: {self.name}={value} is out of range; it must be at least {self.minimum}")
+        if self.maximum is not None and value > self.maximum:
+            raise UnknownStrategy(f"{owner}: {self.name}={value} is out of range; it must be at most {self.maximum}")
 
     def convert(self, strategy: str, text: str) -> Any:
         if self.choices is not None and text not in self.choices:

@@ -9,7 +9,9 @@ the best codes are scored too, as exhaustive strategies may play inconsistent co
 are scored again against a five times larger sample. Scores are those of the exhaustive strategies,
 computed on the sample: Entropy, Most Parts, expected size (Irving), largest part (Knuth) or Plus2.
 Once the whole consistent set is listed and holds at most ``endgame`` codes (100), ``sample``
-plays the first guess of an exact endgame (``mmlab.strategies.endgame``) instead.
+plays the first guess of an exact endgame (``mmlab.strategies.endgame``) instead; on a listed set
+of more codes it plays the one of its ``lookahead`` (10) best candidates whose parts, each solved
+exactly, need the fewest guesses in total.
 
 >>> from mmlab.game import Game
 >>> from mmlab.experiments import play_game
@@ -32,7 +34,8 @@ from mmlab.errors import UnknownStrategy
 from mmlab.game import Game, colour_counts, kernels
 from mmlab.knowledge import Knowledge
 from mmlab.strategies.base import Choice, Param, Strategy
-from mmlab.strategies.endgame import feedback_matrix, solve_endgame
+from mmlab.strategies.endgame import feedback_matrix, lookahead_totals, solve_endgame
+from mmlab.strategies.endgame_kernels import MAX_CODES
 from mmlab.strategies.evolution import ConsistentSearch
 from mmlab.strategies.exhaustive import top_entropy, top_expected, top_largest, top_parts, top_plus2
 from mmlab.strategies.scoring import ENTROPY, LARGEST, PARALLEL_WORK, PARTS, SUM_SQUARES
@@ -54,7 +57,13 @@ FIRST = Param("first", "", "first guess: a code such as 11223, or empty for the 
 ENDGAME_OTHERS = 60
 ENDGAME = Param("endgame", 100, "once the whole consistent set is known and holds 3 to this many codes, play "
                 "the first guess of the tree with the fewest guesses in total, guessing its codes and (pool=all) "
-                f"{ENDGAME_OTHERS} other codes with the most parts (0: never)", kind=int, minimum=0)
+                f"{ENDGAME_OTHERS} other codes with the most parts (0: never)", kind=int, minimum=0,
+                maximum=MAX_CODES)
+LOOKAHEAD = Param("lookahead", 10, "once the whole consistent set is known and holds more than endgame codes, "
+                  "play the one of this many top scorers whose parts, each then solved exactly over its own "
+                  "codes, need the fewest guesses in total (0: the top scorer)", kind=int, minimum=0)
+#: Parts of at most this many codes are solved exactly by the look-ahead, larger ones estimated.
+LOOKAHEAD_PART = 100
 #: The consistent set is listed in full (then sampled uniformly) when it holds at most this many
 #: samples' worth of codes and the search checks at most ``LIST_NODES`` placements.
 LIST_FACTOR = 500
@@ -149,13 +158,15 @@ class SampleScoring(Strategy):
     scores better may be played, a consistent one whenever it ties. With one code left it is
     played; when the constraint search lists the whole consistent set and it fits in the sample,
     the scores are exact, and with at most ``endgame`` codes left the guess is that of an exact
-    endgame (``mmlab.strategies.endgame``) instead of the top scorer.
+    endgame (``mmlab.strategies.endgame``) instead of the top scorer. On a whole set of more codes
+    the ``lookahead`` top scorers are valued by solving each of their parts exactly
+    (``lookahead_totals``) and the cheapest is played.
     """
 
     name = "sample"
     summary = "score a sample of consistent codes (constraint search) against itself; play the best"
     source = "Merelo et al. (004 section 7); Berghman, Goossens, Leus (2009)"
-    params = (SCORE, SAMPLE, POOL, TIES, FIRST, ENDGAME)
+    params = (SCORE, SAMPLE, POOL, TIES, FIRST, ENDGAME, LOOKAHEAD)
     needs_enumeration = False
     tracks_consistent_set = False
 
@@ -203,6 +214,8 @@ class SampleScoring(Strategy):
             stats = self.score_against(finalists, reference)
         else:
             stats = self.score_against(finalists, sample)
+        if whole and self.values.get("lookahead", 0) > 0:
+            return self.lookahead_guess(finalists[ranking(stats, score)[:self.values["lookahead"]]], reference)
         top = np.flatnonzero(SCORES[score](stats))
         fits = np.array([knowledge.fits(finalists[t]) for t in top])
         if fits.any():  # prefer consistent top scorers: they may win at once
@@ -231,6 +244,18 @@ class SampleScoring(Strategy):
         if found is None:
             return None
         guess = game.index_of(pool[found.guess])
+        self.last_choice = Choice.of(np.array([guess], dtype=np.int64), uniform=False)
+        return guess
+
+    def lookahead_guess(self, best: np.ndarray, consistent: np.ndarray) -> int:
+        """The row of ``best`` (candidates from the best score down) whose parts of the whole
+        ``consistent`` set, each solved exactly, need the fewest guesses in total; the better
+        scorer on a tie."""
+        game = self.game
+        self.evaluations += best.shape[0] + consistent.shape[0]
+        totals = lookahead_totals(best, consistent, game.colours, game.with_white, game.win.code(game.pegs),
+                                  limit=LOOKAHEAD_PART)
+        guess = game.index_of(best[int(np.argmin(totals))])
         self.last_choice = Choice.of(np.array([guess], dtype=np.int64), uniform=False)
         return guess
 

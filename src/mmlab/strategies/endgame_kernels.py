@@ -1,0 +1,106 @@
+"""Numba kernel of the exact endgame (``mmlab.strategies.endgame.solve_endgame``): a depth-first
+branch and bound over the rows of a feedback table, memoised on the set of codes left.
+
+A set of codes is a sorted ``int64`` array of column indices; its memo key is its bitmask in four
+64-bit words, so a table has at most ``MAX_CODES`` columns. A part of ``m`` codes needs at least
+``2m - 1`` guesses in total, which orders the guesses and prunes them. The result is the fewest
+guesses in total and the row to guess first, or ``(-1, -1)`` when the node budget runs out. The
+plain recursion it is checked against is ``plain_optimum`` in ``tests/strategies/test_endgame.py``.
+
+>>> import numpy as np
+>>> table = np.array([[4, 2, 2], [2, 4, 1], [2, 1, 4]], dtype=np.uint8)  # 3 codes; win is 4
+>>> best_tree(table, 4, 100)  # code 1 tells the other two apart: 3 + 1 + 1 guesses
+(5, 1)
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import types
+from numba.typed import Dict
+
+#: Columns a table may have: the memo key is a bitmask of four 64-bit words.
+MAX_CODES = 256
+_KEY = types.UniTuple(types.uint64, 4)
+_VALUE = types.UniTuple(types.int64, 2)
+_NO_GUESS = np.iinfo(np.int64).max
+
+
+def best_tree(table: np.ndarray, win: int, max_nodes: int) -> tuple[int, int]:
+    """(fewest guesses in total, first guess row) over all of ``table``'s columns, or ``(-1, -1)``
+    when more than ``max_nodes`` sets would be searched."""
+    if table.shape[1] > MAX_CODES:
+        raise ValueError(f"the exact endgame handles at most {MAX_CODES} codes, not {table.shape[1]}")
+    memo = Dict.empty(key_type=_KEY, value_type=_VALUE)
+    total, guess = _best(np.ascontiguousarray(table), np.arange(table.shape[1], dtype=np.int64), win, memo, max_nodes)
+    return int(total), int(guess)
+
+
+@numba.njit(cache=True)
+def _key(subset: np.ndarray) -> tuple[int, int, int, int]:
+    words = np.zeros(4, dtype=np.uint64)
+    for c in subset:
+        words[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+    return (words[0], words[1], words[2], words[3])
+
+
+@numba.njit(cache=True)
+def _best(table: np.ndarray, subset: np.ndarray, win: int, memo, max_nodes: int) -> tuple[int, int]:
+    n = subset.shape[0]
+    if n <= 2:  # guess the first code; the second, if any, comes next
+        return np.int64(2 * n - 1), np.int64(subset[0])
+    key = _key(subset)
+    if key in memo:
+        return memo[key]
+    if len(memo) >= max_nodes:
+        return np.int64(-1), np.int64(-1)
+    rows = table.shape[0]
+    inside = np.zeros(rows, dtype=np.bool_)
+    for c in subset:
+        inside[c] = True  # row c is the code of column c
+    bounds = np.empty(rows, dtype=np.int64)
+    seen = np.zeros(256, dtype=np.int64)
+    for g in range(rows):
+        parts = 0
+        for c in subset:
+            answer = table[g, c]
+            if seen[answer] != g + 1:
+                seen[answer] = g + 1
+                parts += 1
+        # n for this guess, plus at least 2m - 1 for each part of m codes other than the win
+        bounds[g] = 3 * n - parts - (1 if inside[g] else 0)
+        if parts == 1 and not inside[g]:
+            bounds[g] = _NO_GUESS  # learns nothing
+    counts = np.zeros(256, dtype=np.int64)
+    found, guess = np.int64(_NO_GUESS), np.int64(-1)
+    for g in np.argsort(bounds, kind="mergesort"):
+        if bounds[g] >= found:
+            break
+        counts[:] = 0
+        for c in subset:
+            counts[table[g, c]] += 1
+        total, rest = np.int64(n), bounds[g] - n
+        complete = True
+        for answer in range(256):  # in increasing order of answer, as np.unique
+            m = counts[answer]
+            if m == 0 or answer == win:
+                continue
+            part = np.empty(m, dtype=np.int64)
+            k = 0
+            for c in subset:
+                if table[g, c] == answer:
+                    part[k] = c
+                    k += 1
+            sub_total, _ = _best(table, part, win, memo, max_nodes)
+            if sub_total < 0:
+                return np.int64(-1), np.int64(-1)
+            total += sub_total
+            rest -= 2 * m - 1
+            if total + rest >= found:
+                complete = False
+                break
+        if complete:
+            found, guess = total, np.int64(g)
+    memo[key] = (found, guess)
+    return found, guess
