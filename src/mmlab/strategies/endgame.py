@@ -92,7 +92,6 @@ def lookahead_totals(guesses: np.ndarray, codes: np.ndarray, colours: int, with_
     """
     n = codes.shape[0]
     answers = feedback_matrix(guesses, codes, colours, with_white)
-    table = feedback_matrix(codes, codes, colours, with_white)
     solved: list[tuple[int, int]] = []  # (part size, total) of every part solved exactly
     pending: list[tuple[int, int]] = []  # (guess row, part size) of the parts to estimate
     totals = np.full(guesses.shape[0], float(n))
@@ -102,7 +101,9 @@ def lookahead_totals(guesses: np.ndarray, codes: np.ndarray, colours: int, with_
                 continue
             part = np.flatnonzero(answers[g] == answer)
             m = part.shape[0]
-            found = solve_endgame(table[np.ix_(part, part)], win, max_nodes) if 2 < m <= limit else None
+            found = None
+            if 2 < m <= limit:
+                found = solve_endgame(feedback_matrix(codes[part], codes[part], colours, with_white), win, max_nodes)
             if m <= 2:
                 totals[g] += 2 * m - 1
             elif found is not None:
