@@ -4,7 +4,8 @@ drawn from a given pool (the codes themselves and some others). The sampling cod
 endgames so (``sample:endgame=100``); ``benchmarks/bench_endgame.py`` measures how far a
 codebreaker's endgame is from it.
 
-``solve_endgame`` is a depth-first branch and bound over the pool. A part of ``m`` codes needs at
+``solve_endgame`` is a depth-first branch and bound over the pool (a numba kernel,
+``mmlab.strategies.endgame_kernels``). A part of ``m`` codes needs at
 least ``2m - 1`` guesses in total (one code guessed first, every other one second), which orders
 the guesses (most parts first, a consistent code ahead of an inconsistent one) and prunes them.
 With the whole game as both set and pool the result is the optimum of ``mmlab.planners.Optimal``.
@@ -101,16 +102,17 @@ def lookahead_totals(guesses: np.ndarray, codes: np.ndarray, colours: int, with_
                 continue
             part = np.flatnonzero(answers[g] == answer)
             m = part.shape[0]
-            found = None
-            if 2 < m <= limit:
-                found = solve_endgame(feedback_matrix(codes[part], codes[part], colours, with_white), win, max_nodes)
             if m <= 2:
                 totals[g] += 2 * m - 1
-            elif found is not None:
+                continue
+            found = None
+            if m <= limit:
+                found = solve_endgame(feedback_matrix(codes[part], codes[part], colours, with_white), win, max_nodes)
+            if found is None:
+                pending.append((g, m))
+            else:
                 totals[g] += found.total
                 solved.append((m, found.total))
-            else:
-                pending.append((g, m))
     if pending:
         a, b = _per_code_fit(solved)
         for g, m in pending:
