@@ -28,7 +28,9 @@ from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import make_strategy
 from mmlab.strategies.endgame import feedback_matrix, solve_endgame
-from mmlab.strategies.sample_scoring import ENDGAME_OTHERS, LIST_NODES, endgame_pool
+from mmlab.strategies.sample_scoring import ENDGAME_OTHERS, endgame_pool
+
+from bench_endgame import endgame_position  # the same play to a listed set
 
 ENDGAME_SIZE = 100
 
@@ -36,23 +38,6 @@ ENDGAME_SIZE = 100
 def seeded(codes: np.ndarray) -> np.random.Generator:
     """A generator seeded by the code rows, so every codebreaker draws the same at a position."""
     return np.random.default_rng(int.from_bytes(hashlib.blake2b(codes.tobytes(), digest_size=8).digest(), "little"))
-
-
-def position(game: Game, secret: int, limit: int, rng: np.random.Generator) -> tuple[Knowledge, np.ndarray] | None:
-    """Play ``sample`` until the consistent set is listed with at most ``limit`` codes."""
-    strategy = make_strategy("sample")
-    strategy.start(game, rng)
-    knowledge = Knowledge.initial(game, explicit=False)
-    while True:
-        if knowledge.history:
-            listed = knowledge.list_consistent(limit, LIST_NODES)
-            if listed is not None:
-                return knowledge, listed
-        guess = strategy.guess(knowledge)
-        feedback = game.score(secret, guess)
-        if feedback == game.win:
-            return None
-        knowledge = knowledge.update(guess, feedback)
 
 
 def tree_total(strategy, knowledge: Knowledge, codes: np.ndarray) -> int:
@@ -81,10 +66,12 @@ def measure(size: str, specs: tuple[str, ...], seed: int, index: int, limit: int
     game = Game.parse_size(size)
     rng = np.random.default_rng([seed, index])
     secret = game.index_of(rng.integers(game.colours, size=game.pegs))
-    found = position(game, secret, limit, rng)
+    player = make_strategy("sample")
+    player.start(game, rng)
+    found = endgame_position(game, player, secret, limit)
     if found is None or found[1].shape[0] <= ENDGAME_SIZE:
         return None
-    knowledge, codes = found
+    knowledge, codes, _ = found
     row = [float(codes.shape[0])]
     for spec in specs:
         strategy = make_strategy(spec)
