@@ -11,7 +11,8 @@ from mmlab.planners import Optimal
 from mmlab.strategies import make_strategy
 from mmlab.strategies.endgame import _per_code_fit, feedback_matrix, lookahead_totals, solve_endgame
 from mmlab.strategies.endgame_kernels import MAX_CODES
-from mmlab.strategies.sample_scoring import endgame_pool
+from mmlab.strategies.sample_scoring import best_splitters, endgame_pool, sample_stats
+from mmlab.strategies.scoring import ENTROPY, PARTS
 
 
 def table_of(game: Game, codes: np.ndarray, others: np.ndarray | None = None) -> np.ndarray:
@@ -177,6 +178,21 @@ def test_endgame_pool_adds_distinct_inconsistent_codes_that_help():
         assert np.unique(others, axis=0).shape[0] == others.shape[0]
         table = feedback_matrix(pool, codes, game.colours, game.with_white)
         assert solve_endgame(table, win).total <= solve_endgame(table_of(game, codes), win).total
+
+
+def test_best_splitters_rank_by_parts_then_entropy():
+    game = Game.parse_size("5x8")
+    rng = np.random.default_rng(8)
+    codes = game.all_digits[rng.choice(game.n_codes, size=50, replace=False)].astype(np.uint8)
+    candidates = game.all_digits[rng.choice(game.n_codes, size=400)].astype(np.uint8)
+    best = best_splitters(candidates, codes, game, keep=30)
+    stats = sample_stats(best, codes, game.colours, game.with_white)
+    everything = sample_stats(candidates, codes, game.colours, game.with_white)
+    assert best.shape[0] == 30 and np.unique(best, axis=0).shape[0] == 30
+    keys = list(zip(-stats[:, PARTS], -stats[:, ENTROPY]))
+    assert keys == sorted(keys) and stats[0, PARTS] == everything[:, PARTS].max()
+    # nothing left out splits better than the last one kept
+    assert (everything[:, PARTS] > stats[-1, PARTS]).sum() <= 30
 
 
 def small_positions(game: Game, rng: np.random.Generator, count: int):

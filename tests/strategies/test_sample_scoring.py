@@ -10,7 +10,7 @@ from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import make_strategy
 from mmlab.strategies.exhaustive import top_entropy
-from mmlab.strategies.sample_scoring import best_first_guess, colour_patterns
+from mmlab.strategies.sample_scoring import best_first_guess, colour_patterns, distinct_rows
 from mmlab.strategies.scoring import partition_stats
 
 GAMES = [Game.parse_size("4x6"), Game.parse_size("3x5"), Game.parse_size("5x8"), Game(4, 7, repeats=False)]
@@ -190,3 +190,18 @@ def test_evaluation_counts_fallback_guesses():
     tight = evaluate(game, "evo:pop=2,generations=1,sample=5", secrets=5, seed=1)
     assert tight.fallbacks > 0 and tight.to_dict()["fallback_guesses"] == tight.fallbacks
     assert evaluate(game, "sample:sample=50", secrets=5, seed=1).fallbacks == 0
+
+
+@pytest.mark.parametrize("shape, colours", [((500, 8), 12), ((300, 20), 12), ((200, 3), 2), ((1, 4), 1)])
+def test_distinct_rows_keep_the_first_of_each_row_in_order(shape, colours):
+    """Packed into one integer per row (or, for rows too wide for that, compared whole), the result
+    equals the plain reference: the first copy of every row, in order of appearance."""
+    rng = np.random.default_rng(shape[0])
+    codes = rng.integers(colours, size=shape).astype(np.uint8)
+    codes = np.vstack([codes, codes[rng.integers(shape[0], size=shape[0])]])  # repeats, and in between
+    seen, expected = set(), []
+    for row in codes.tolist():
+        if tuple(row) not in seen:
+            seen.add(tuple(row))
+            expected.append(row)
+    assert distinct_rows(codes).tolist() == expected

@@ -52,9 +52,13 @@ TIES = Param("ties", "random", "among top scorers: a uniform draw (random) or th
              ("random", "first"))
 FIRST = Param("first", "", "first guess: a code such as 11223, or empty for the colour pattern (AABBC...) "
               "that scores best against a uniform sample of every code")
-#: Inconsistent codes the exact endgame may guess, those with the most parts among random codes and
-#: one-peg changes of the consistent ones.
+#: Inconsistent codes the exact endgame may guess: the best splitters (most parts, then entropy) found
+#: by ``ENDGAME_CLIMB`` rounds of one-peg changes of the ``ENDGAME_PARENTS`` best codes so far,
+#: from random codes and one-peg changes of the consistent ones, keeping the ``ENDGAME_KEEP`` best.
 ENDGAME_OTHERS = 60
+ENDGAME_CLIMB = 4
+ENDGAME_PARENTS = 30
+ENDGAME_KEEP = 200
 ENDGAME = Param("endgame", 100, "once the whole consistent set is known and holds 3 to this many codes, play "
                 "the first guess of the tree with the fewest guesses in total, guessing its codes and (pool=all) "
                 f"{ENDGAME_OTHERS} other codes with the most parts (0: never)", kind=int, minimum=0,
@@ -278,16 +282,35 @@ class SampleScoring(Strategy):
 
 
 def endgame_pool(knowledge: Knowledge, consistent: np.ndarray, others: int, rng: np.random.Generator) -> np.ndarray:
-    """The ``consistent`` code rows, then the ``others`` inconsistent codes with the most parts
-    against them (then entropy) among 2000 random codes and their one-peg changes: the guesses an
-    exact endgame may play."""
+    """The ``consistent`` code rows, then the ``others`` inconsistent codes that split them best
+    (most parts, then entropy) found by climbing from random codes and one-peg changes of the set:
+    the guesses an exact endgame may play.
+
+    >>> from mmlab.game import Feedback
+    >>> game = Game.parse_size("8x12")
+    >>> k = Knowledge.initial(game, explicit=False).update(game.parse("11223345"), Feedback(3, 2))
+    >>> codes = k.sample_distinct(np.random.default_rng(0), 30)[0]
+    >>> pool = endgame_pool(k, codes, 10, np.random.default_rng(1))
+    >>> pool.shape, any(k.fits(row) for row in pool[30:])
+    ((40, 8), False)
+    """
     game = knowledge.game
     if others == 0:
         return consistent
-    candidates = distinct_rows(np.vstack([one_peg_changes(consistent, game), random_codes(game, rng, 2000)]))
-    stats = sample_stats(candidates, consistent, game.colours, game.with_white)
-    ranked = candidates[np.lexsort((-stats[:, ENTROPY], -stats[:, PARTS]))][:3 * others]
-    return np.vstack([consistent, ranked[[not knowledge.fits(row) for row in ranked]][:others]])
+    candidates = best_splitters(np.vstack([one_peg_changes(consistent, game), random_codes(game, rng, 2000)]),
+                                consistent, game)
+    for _ in range(ENDGAME_CLIMB):
+        changed = one_peg_changes(candidates[:ENDGAME_PARENTS], game)
+        candidates = best_splitters(np.vstack([candidates, changed]), consistent, game)
+    return np.vstack([consistent, candidates[[not knowledge.fits(row) for row in candidates]][:others]])
+
+
+def best_splitters(candidates: np.ndarray, codes: np.ndarray, game: Game, keep: int = ENDGAME_KEEP) -> np.ndarray:
+    """The ``keep`` distinct rows of ``candidates`` with the most parts against the rows of
+    ``codes``, then the highest entropy, best first."""
+    candidates = distinct_rows(candidates)
+    stats = sample_stats(candidates, codes, game.colours, game.with_white)
+    return candidates[np.lexsort((-stats[:, ENTROPY], -stats[:, PARTS]))[:keep]]
 
 
 def ranking(stats: np.ndarray, score: str) -> np.ndarray:
@@ -316,8 +339,17 @@ def one_peg_changes(codes: np.ndarray, game: Game) -> np.ndarray:
 
 
 def distinct_rows(codes: np.ndarray) -> np.ndarray:
-    """The rows of ``codes`` without repeats, in order of first appearance."""
-    _, first = np.unique(codes, axis=0, return_index=True)
+    """The rows of ``codes`` without repeats, in order of first appearance.
+
+    >>> distinct_rows(np.array([[1, 2], [0, 1], [1, 2]], dtype=np.uint8)).tolist()
+    [[1, 2], [0, 1]]
+    """
+    base = int(codes.max(initial=0)) + 1
+    if base ** codes.shape[1] < 2**62:  # each row as one integer: a 1-D unique is far faster
+        _, first = np.unique(codes.astype(np.int64) @ base ** np.arange(codes.shape[1], dtype=np.int64),
+                             return_index=True)
+    else:
+        _, first = np.unique(codes, axis=0, return_index=True)
     return codes[np.sort(first)]
 
 POP = Param("pop", 150, "GA population (Berghman et al.: 150)", kind=int, minimum=2)
