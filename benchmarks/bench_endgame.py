@@ -4,8 +4,8 @@ Each game is played by the codebreaker until its consistent set can be listed an
 ``--limit`` codes. From that position two figures are measured over every code of the set as the
 secret: the codebreaker's mean number of further guesses (one game per code, its own random draws)
 and the exact optimum (``mmlab.strategies.endgame.solve_endgame``), whose guesses are the consistent
-codes and the ``--others`` inconsistent codes with the most parts among random codes and one-peg
-changes of the set (``sample_scoring.endgame_pool``). The gap is their difference, averaged over
+codes and the ``--others`` inconsistent codes that split the set best, found by climbing from random
+codes and one-peg changes of the set (``sample_scoring.endgame_pool``). The gap is their difference, averaged over
 the positions. The default codebreaker is ``sample`` with its exact endgame and look-ahead turned
 off, i.e. one-step Entropy to the end; ``--strategy sample`` checks the endgame ``sample`` plays by
 default.

@@ -61,7 +61,7 @@ ENDGAME_PARENTS = 30
 ENDGAME_KEEP = 200
 ENDGAME = Param("endgame", 100, "once the whole consistent set is known and holds 3 to this many codes, play "
                 "the first guess of the tree with the fewest guesses in total, guessing its codes and (pool=all) "
-                f"{ENDGAME_OTHERS} other codes with the most parts (0: never)", kind=int, minimum=0,
+                f"{ENDGAME_OTHERS} other codes that split them best, found by climbing (0: never)", kind=int, minimum=0,
                 maximum=MAX_CODES)
 LOOKAHEAD = Param("lookahead", 10, "once the whole consistent set is known and holds more than endgame codes, "
                   "play the one of this many top scorers whose parts, each then solved exactly over its own "
@@ -203,21 +203,8 @@ class SampleScoring(Strategy):
             guess = self.endgame_guess(knowledge, reference)
             if guess is not None:
                 return guess
-        sample = reference[:self.sample_size]
         score = self.values["score"]
-        candidates = sample if self.values["pool"] == "consistent" else np.vstack([sample, random_codes(
-            game, self.rng, sample.shape[0])])
-        stats = self.score_against(candidates, sample)
-        if self.values["pool"] == "all":  # climb: one-peg changes of the best codes so far
-            for _ in range(CLIMB_ROUNDS):
-                changed = one_peg_changes(candidates[ranking(stats, score)[:CLIMB_PARENTS]], game)
-                candidates = np.vstack([candidates, changed])
-                stats = np.vstack([stats, self.score_against(changed, sample)])
-        finalists = distinct_rows(candidates[ranking(stats, score)[:FINALISTS]])
-        if reference.shape[0] > sample.shape[0]:  # rescore the best against the whole reference sample
-            stats = self.score_against(finalists, reference)
-        else:
-            stats = self.score_against(finalists, sample)
+        finalists, stats = self.scored_finalists(reference)
         if whole and self.values.get("lookahead", 0) > 0:
             return self.lookahead_guess(finalists[ranking(stats, score)[:self.values["lookahead"]]], reference)
         top = np.flatnonzero(SCORES[score](stats))
@@ -228,6 +215,24 @@ class SampleScoring(Strategy):
         codes = np.array(sorted(game.index_of(d) for d in finalists[top]), dtype=np.int64)
         self.last_choice = Choice.of(codes, uniform=self.values["ties"] == "random")
         return game.index_of(finalists[pick])
+
+    def scored_finalists(self, reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The ``FINALISTS`` best candidate guesses (colour rows, distinct) and their partition
+        statistics against the ``reference`` consistent codes: the first ``sample`` of them are
+        scored against themselves with (``pool=all``) as many random codes and the climbed one-peg
+        changes of the best, and the best are rescored against the whole reference."""
+        game, score = self.game, self.values["score"]
+        sample = reference[:self.sample_size]
+        candidates = sample if self.values["pool"] == "consistent" else np.vstack([sample, random_codes(
+            game, self.rng, sample.shape[0])])
+        stats = self.score_against(candidates, sample)
+        if self.values["pool"] == "all":  # climb: one-peg changes of the best codes so far
+            for _ in range(CLIMB_ROUNDS):
+                changed = one_peg_changes(candidates[ranking(stats, score)[:CLIMB_PARENTS]], game)
+                candidates = np.vstack([candidates, changed])
+                stats = np.vstack([stats, self.score_against(changed, sample)])
+        finalists = distinct_rows(candidates[ranking(stats, score)[:FINALISTS]])
+        return finalists, self.score_against(finalists, reference)
 
     def score_against(self, candidates: np.ndarray, sample: np.ndarray) -> np.ndarray:
         """Partition statistics of each candidate row against the sample rows (counted as evaluations)."""
