@@ -73,10 +73,11 @@ def measure(size: str, depth: int, index: int, seed: int, finalists: int, refere
         knowledge = knowledge.update(guess, game.score(secret, guess))
     codes, _ = knowledge.sample_distinct(rng, reference)
     candidates, stats = strategy.scored_finalists(codes)
-    best = candidates[ranking(stats, "entropy")[:finalists]]
+    order = ranking(stats, "entropy")
+    best = candidates[order[:finalists]]
     values = [two_step_bits(inner, knowledge, g, codes, part, min_share) for g in best]
     pick = int(np.argmax(values))
-    top_entropy = float(stats[ranking(stats, "entropy")[0], ENTROPY])
+    top_entropy = float(stats[order[0], ENTROPY])
     if pick == 0:
         return 0.0, 0, top_entropy
     fresh, _ = knowledge.sample_distinct(rng, reference)
