@@ -1,5 +1,6 @@
 """Numba kernels of the knowledge layer: equivalent guesses (see ``mmlab.knowledge.symmetry``)
-and the search for a random consistent code without enumerating the space (``sample_consistent``).
+the search for a random consistent code without enumerating the space (``sample_consistent``), and
+the uniform draw of consistent codes by rejection (``draw_consistent``).
 
 A symmetry is a peg permutation ``perm`` together with a colour map ``cmap`` on the colours
 played so far (``-1`` for a colour never played). Colours never played form one block of
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+
+from mmlab.game.kernels import fits_history
 
 
 @numba.njit(cache=True, nogil=True)
@@ -410,6 +413,15 @@ def sample_consistent(hist_digits, hist_counts, hist_blacks, hist_totals, pegs, 
 
 
 @numba.njit(cache=True)
+def _code_key(code, colours):
+    """The code's index among all codes of its length (its colours as base-``colours`` digits)."""
+    key = np.int64(0)
+    for p in range(code.shape[0]):
+        key = key * colours + code[p]
+    return key
+
+
+@numba.njit(cache=True)
 def sample_distinct(hist_digits, hist_counts, hist_blacks, hist_totals, pegs, colours, with_white, repeats, seed,
                     n, max_draws, max_nodes):
     """Up to ``n`` distinct codes that fit every answer, from up to ``max_draws`` searches of
@@ -439,9 +451,7 @@ def sample_distinct(hist_digits, hist_counts, hist_blacks, hist_totals, pegs, co
                 return out[:found], found, nodes, True
             budget *= 2
             continue
-        key = np.int64(0)
-        for p in range(pegs):
-            key = key * colours + code[p]
+        key = _code_key(code, colours)
         if key in seen:
             continue
         seen.add(key)
@@ -468,3 +478,50 @@ def enumerate_consistent(hist_digits, hist_counts, hist_blacks, hist_totals, peg
                                     max_nodes, out, found)
     complete = code[0] == -1 and nodes < max_nodes
     return out[:found[0]], complete
+
+
+@numba.njit(cache=True)
+def draw_consistent(hist_digits, hist_counts, hist_codes, pegs, colours, with_white, repeats, seed, n, max_draws):
+    """Up to ``n`` distinct codes that fit every answer, drawn uniformly: uniformly random codes of
+    the game are checked against the history (``hist_digits``, ``hist_counts`` as ``uint8``,
+    ``hist_codes`` the answers' feedback codes) and the first ``n`` distinct ones that fit are
+    kept, a uniformly random subset of the consistent set in random order.
+
+    The draws stop after ``max_draws``, or after an eighth of them when fewer than an eighth of
+    ``n`` codes were found (the rate then says the budget would not be enough). Returns
+    ``(digits, draws)``, ``digits`` ``uint8`` rows.
+    """
+    np.random.seed(seed)
+    out = np.empty((n, pegs), dtype=np.uint8)
+    code = np.empty(pegs, dtype=np.uint8)
+    counts = np.zeros(colours, dtype=np.uint8)
+    perm = np.arange(colours)
+    seen = set()
+    seen.add(np.int64(-1))
+    found = 0
+    draws = 0
+    checkpoint = max_draws // 8
+    while found < n and draws < max_draws:
+        if draws == checkpoint and 8 * found < n:
+            break
+        draws += 1
+        counts[:] = 0
+        for p in range(pegs):
+            if repeats:
+                c = np.random.randint(0, colours)
+            else:  # a partial Fisher-Yates shuffle: the first pegs of a random permutation
+                j = np.random.randint(p, colours)
+                c = perm[j]
+                perm[j] = perm[p]
+                perm[p] = c
+            code[p] = c
+            counts[c] += 1
+        if not fits_history(code, counts, hist_digits, hist_counts, hist_codes, with_white):
+            continue
+        key = _code_key(code, colours)
+        if key in seen:
+            continue
+        seen.add(key)
+        out[found] = code
+        found += 1
+    return out[:found], draws

@@ -138,6 +138,54 @@ class Knowledge:
             raise InconsistentFeedback(f"no code of {game} fits these {len(self.history)} answers")
         return codes, int(nodes)
 
+    def draw_uniform(self, rng: np.random.Generator, n: int, max_draws: int = 10**6) -> tuple[np.ndarray, int]:
+        """Up to ``n`` distinct consistent codes (``uint8[k, pegs]`` colour rows) drawn uniformly,
+        by rejection: random codes of the game are checked against the answers
+        (``knowledge.kernels.draw_consistent``). Also returns the codes checked. Fewer than ``n``
+        come back when ``max_draws`` runs out, or after an eighth of it when fewer than an eighth
+        of ``n`` were found: each code costs about (codes of the game) / (consistent codes) draws,
+        so this is for large consistent sets, and ``list_consistent`` for small ones.
+
+        >>> from mmlab.game import Game, Feedback
+        >>> game = Game.parse_size("8x12")
+        >>> k = Knowledge.initial(game, explicit=False).update(game.parse("1 1 2 2 3 3 4 4"), Feedback(1, 2))
+        >>> codes, draws = k.draw_uniform(np.random.default_rng(0), 50)
+        >>> codes.shape, all(k.fits(c) for c in codes)
+        ((50, 8), True)
+        """
+        game = self.game
+        codes, draws = knowledge_kernels.draw_consistent(
+            *self.history_arrays, game.pegs, game.colours, game.with_white, game.repeats, int(rng.integers(2**31)), n,
+            max_draws)
+        return codes, int(draws)
+
+    def random_code(self, rng: np.random.Generator, max_draws: int = 10**6, list_limit: int = 10**5,
+                    list_nodes: int = 10**7) -> tuple[int | None, int, bool]:
+        """A random consistent code, uniform whenever that is affordable: drawn by rejection
+        (``draw_uniform``, up to ``max_draws``), else from the listed set (``list_consistent``),
+        else found by constraint search (``sample``, not exactly uniform). Returns the code
+        (``None`` if none fits), the codes drawn, listed or placed on the way, and whether the
+        draw was uniform.
+
+        >>> from mmlab.game import Game, Feedback
+        >>> game = Game.parse_size("8x12")
+        >>> k = Knowledge.initial(game, explicit=False).update(game.parse("1 1 2 2 3 3 4 4"), Feedback(1, 2))
+        >>> code, work, uniform = k.random_code(np.random.default_rng(0))
+        >>> k.is_consistent(code), uniform
+        (True, True)
+        """
+        drawn, work = self.draw_uniform(rng, 1, max_draws)
+        if drawn.shape[0]:
+            return self.game.index_of(drawn[0]), work, True
+        listed = self.list_consistent(list_limit, list_nodes)
+        if listed is not None:
+            work += listed.shape[0]
+            if listed.shape[0] == 0:
+                return None, work, True
+            return self.game.index_of(listed[rng.integers(listed.shape[0])]), work, True
+        code, placements = self.sample(rng)
+        return code, work + placements, False
+
     def list_consistent(self, limit: int, max_nodes: int) -> np.ndarray | None:
         """Every consistent code (``uint8[k, pegs]`` colour rows) found by constraint search without
         enumerating the space, or ``None`` if there are more than ``limit`` or the search would check

@@ -205,11 +205,12 @@ class Plus2(PartitionStrategy):
 
 
 class RandomConsistent(Strategy):
-    """Uniform over the consistent codes when the game is enumerable; on larger games a
-    randomised constraint search (``Knowledge.sample``), not exactly uniform."""
+    """Uniform over the consistent codes when the game is enumerable; on larger games uniform
+    too while random codes fit often enough or the consistent set can be listed, else found by a
+    randomised constraint search, not exactly uniform (``Knowledge.random_code``)."""
 
     name = "random"
-    summary = "a random consistent code (uniform when the space is enumerable)"
+    summary = "a random consistent code (uniform unless the game is huge)"
     source = "Rosu 1997; Merelo et al. 'Random' (004)"
     params = (FIRST,)
     needs_enumeration = False
@@ -231,11 +232,11 @@ class RandomConsistent(Strategy):
             self.last_choice = Choice(None, knowledge.game.n_codes, uniform=True)
             return int(self.rng.integers(knowledge.game.n_codes))
         if not knowledge.explicit:
-            code, placements = knowledge.sample(self.rng)
-            self.evaluations += placements  # partial codes checked against every answer
+            code, work, _ = knowledge.random_code(self.rng)
+            self.evaluations += work  # codes drawn or listed, partial codes placed
             if code is None:
                 raise SearchFailed(
-                    f"random: the constraint search checked {placements:.3g} partial codes of {knowledge.game} "
+                    f"random: drawing, listing and the constraint search checked {work:.3g} codes of {knowledge.game} "
                     f"after {len(knowledge.history)} answers without finding a consistent one (with black-only "
                     "answers it plays up to about 8x12)"
                 )

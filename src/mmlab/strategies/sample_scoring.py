@@ -3,7 +3,8 @@ codes, score each against the sample itself, and play the best (004 section 7; t
 Merelo's group, Berghman et al. 2009).
 
 ``sample`` lists the consistent set when the constraint search can (and samples it uniformly), else
-draws codes by randomised constraint search (``Knowledge.sample_distinct``); ``evo`` finds them by
+draws random codes and keeps those that fit (uniform, ``Knowledge.draw_uniform``) while enough do,
+else draws codes by randomised constraint search (``Knowledge.sample_distinct``); ``evo`` finds them by
 evolution (``mmlab.strategies.evolution``). With ``pool=all`` random codes and one-peg changes of
 the best codes are scored too, as exhaustive strategies may play inconsistent codes; the best few
 are scored again against a five times larger sample. Scores are those of the exhaustive strategies,
@@ -72,6 +73,9 @@ LOOKAHEAD_PART = 100
 #: samples' worth of codes and the search checks at most ``LIST_NODES`` placements.
 LIST_FACTOR = 500
 LIST_NODES = 50_000_000
+#: Random codes the uniform draw by rejection may check for one sample (about 1 s at 8x12); when
+#: too few fit, the randomised constraint searches draw the sample instead.
+UNIFORM_DRAWS = 8_000_000
 #: Placements the randomised searches may check for one sample; late in a huge game (10x20) each
 #: consistent code costs many, and a smaller sample is better than a long wait.
 SAMPLE_NODES = 30_000_000
@@ -271,12 +275,18 @@ class SampleScoring(Strategy):
     def consistent_sample(self, knowledge: Knowledge, n: int) -> tuple[np.ndarray, bool]:
         """Up to ``n`` distinct consistent codes as colour rows in random order (at least one), and
         whether they are the whole consistent set: a uniform draw from the whole set when the
-        constraint search can list it (at most ``LIST_FACTOR`` samples' worth), else from randomised
-        searches (``Knowledge.sample_distinct``)."""
+        constraint search can list it (at most ``LIST_FACTOR`` samples' worth), else a uniform draw
+        by rejection (``Knowledge.draw_uniform``) when it finds at least a sample's worth within
+        ``UNIFORM_DRAWS`` random codes, else from randomised searches (``Knowledge.sample_distinct``,
+        not exactly uniform)."""
         listed = knowledge.list_consistent(LIST_FACTOR * self.sample_size, LIST_NODES)
         if listed is not None:
             self.evaluations += listed.shape[0]
             return listed[self.rng.permutation(listed.shape[0])[:n]], listed.shape[0] <= n
+        drawn, draws = knowledge.draw_uniform(self.rng, n, max_draws=UNIFORM_DRAWS)
+        self.evaluations += draws
+        if drawn.shape[0] >= min(n, self.sample_size):
+            return drawn, False
         codes, placements = knowledge.sample_distinct(self.rng, n, max_nodes=SAMPLE_NODES)
         self.evaluations += placements
         if codes.shape[0] == 0:  # the budget ran out before the first code: one patient search
