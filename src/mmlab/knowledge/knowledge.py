@@ -91,8 +91,9 @@ class Knowledge:
         drawn only among those that still lead to a consistent code, in proportion to the codes
         they would leave without the answers, not to the consistent codes they lead to. On 4x6 to
         6x9 after 2-4 answers the total variation distance from uniform is typically 0.1-0.3 and
-        the likeliest code up to a few times as likely as under the uniform draw; `random` then
-        needs 0.1-0.15 guess more on 6x8 and 6x9 (``benchmarks/bench_sample.py``).
+        the likeliest code up to a few times as likely as under the uniform draw; `random`, playing
+        this search's codes, needed 0.1-0.15 guess more on 6x8 and 6x9 and 0.2 more on 8x12
+        (``benchmarks/bench_sample.py``), which is why ``random_code`` draws uniformly first.
 
         >>> from mmlab.game import Game, Feedback
         >>> game = Game.parse_size("10x20")
