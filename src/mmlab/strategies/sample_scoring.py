@@ -222,11 +222,22 @@ class SampleScoring(Strategy):
 
     def scored_finalists(self, reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The ``FINALISTS`` best candidate guesses (colour rows, distinct) and their partition
-        statistics against the ``reference`` consistent codes: the first ``sample`` of them are
-        scored against themselves with (``pool=all``) as many random codes and the climbed one-peg
-        changes of the best, and the best are rescored against the whole reference."""
+        statistics against the ``reference`` consistent codes: the best of the ``candidate_pool`` of
+        its first ``sample`` codes, rescored against the whole reference (``finalists_of``)."""
+        return self.finalists_of(*self.candidate_pool(reference[:self.sample_size]), reference)
+
+    def finalists_of(self, candidates: np.ndarray, stats: np.ndarray,
+                     reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The ``FINALISTS`` distinct best ``candidates`` by their ``stats``, and their partition
+        statistics against the ``reference`` codes."""
+        finalists = distinct_rows(candidates[ranking(stats, self.values["score"])[:FINALISTS]])
+        return finalists, self.score_against(finalists, reference)
+
+    def candidate_pool(self, sample: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The candidate guesses (colour rows, possibly repeated) and their partition statistics
+        against the ``sample`` consistent codes: the sample's own codes and (``pool=all``) as many
+        random codes, then ``CLIMB_ROUNDS`` rounds of one-peg changes of the best so far."""
         game, score = self.game, self.values["score"]
-        sample = reference[:self.sample_size]
         candidates = sample if self.values["pool"] == "consistent" else np.vstack([sample, random_codes(
             game, self.rng, sample.shape[0])])
         stats = self.score_against(candidates, sample)
@@ -235,8 +246,7 @@ class SampleScoring(Strategy):
                 changed = one_peg_changes(candidates[ranking(stats, score)[:CLIMB_PARENTS]], game)
                 candidates = np.vstack([candidates, changed])
                 stats = np.vstack([stats, self.score_against(changed, sample)])
-        finalists = distinct_rows(candidates[ranking(stats, score)[:FINALISTS]])
-        return finalists, self.score_against(finalists, reference)
+        return candidates, stats
 
     def score_against(self, candidates: np.ndarray, sample: np.ndarray) -> np.ndarray:
         """Partition statistics of each candidate row against the sample rows (counted as evaluations)."""

@@ -1,0 +1,111 @@
+"""How many bits does ``sample`` lose by choosing its guess on a sample? At every position of a game
+whose consistent set is too large to score whole (guesses 2-5 at 8x12), the exact entropy of the
+guess ``sample`` would choose is compared with the best exact entropy among its finalists and among
+all its candidates.
+
+``sample``'s own search picks the position's candidates (``SampleScoring.candidate_pool``, scored
+against 1000 consistent codes) and finalists (``finalists_of``, rescored against 5000), and its
+choice is the top-scoring finalist. "Exact" entropy is over the whole consistent set when the
+constraint search lists it (at most 500 000 codes), else over ``--truth`` codes drawn uniformly.
+The finalists' loss is what a larger reference sample could win back; the candidates' loss is what
+scoring every candidate exactly could. Either, divided by the bits a guess reveals (about 4 at 8x12,
+``bench_two_step.py``), is an upper bound on the guesses per game the sampling costs.
+
+    python benchmarks/bench_selection.py                   # 20 games at 8x12
+    python benchmarks/bench_selection.py --size 6x9 --games 40
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from mmlab.experiments.runner import single_threaded
+from mmlab.game import Game
+from mmlab.knowledge import Knowledge
+from mmlab.strategies import make_strategy
+from mmlab.strategies.sample_scoring import (LIST_FACTOR, LIST_NODES, REFERENCE_FACTOR, distinct_rows, ranking,
+                                            sample_stats)
+from mmlab.strategies.scoring import ENTROPY
+
+
+def exact_entropy(codes: np.ndarray, truth: np.ndarray, game: Game) -> np.ndarray:
+    """Entropy in bits of each row of ``codes`` over the consistent codes ``truth``."""
+    return sample_stats(codes, truth, game.colours, game.with_white)[:, ENTROPY]
+
+
+def losses(strategy, knowledge: Knowledge, rng: np.random.Generator, truth_size: int) -> tuple[float, float] | None:
+    """(best finalist's minus the choice's exact entropy, best candidate's minus the choice's), or
+    ``None`` where ``sample`` scores the whole consistent set (nothing is sampled)."""
+    game = knowledge.game
+    reference, whole = strategy.consistent_sample(knowledge, REFERENCE_FACTOR * strategy.sample_size)
+    if whole:
+        return None
+    candidates, stats = strategy.candidate_pool(reference[:strategy.sample_size])
+    finalists, stats = strategy.finalists_of(candidates, stats, reference)
+    chosen = ranking(stats, "entropy")[0]
+    listed = knowledge.list_consistent(LIST_FACTOR * strategy.sample_size, LIST_NODES)
+    truth = listed if listed is not None else knowledge.draw_uniform(rng, truth_size, max_draws=10**10)[0]
+    final = exact_entropy(finalists, truth, game)
+    every = exact_entropy(distinct_rows(candidates), truth, game)
+    return float(final.max() - final[chosen]), float(every.max() - final[chosen])
+
+
+def play(size: str, seed: int, index: int, truth_size: int) -> list[tuple[int, float, float]]:
+    """(guess number, finalists' loss, candidates' loss) at each sampled position of one game of
+    ``sample`` against a random secret."""
+    game = Game.parse_size(size)
+    rng = np.random.default_rng([seed, index])
+    secret = game.index_of(rng.integers(game.colours, size=game.pegs))
+    strategy, measurer = make_strategy("sample"), make_strategy("sample")
+    strategy.start(game, rng)
+    measurer.start(game, np.random.default_rng([seed, index, 1]))
+    knowledge, rows = Knowledge.initial(game, explicit=False), []
+    while True:
+        if knowledge.history:
+            found = losses(measurer, knowledge, measurer.rng, truth_size)
+            if found is None:
+                return rows
+            rows.append((len(knowledge.history) + 1, *found))
+        guess = strategy.guess(knowledge)
+        answer = game.score(secret, guess)
+        if answer == game.win:
+            return rows
+        knowledge = knowledge.update(guess, answer)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--size", default="8x12")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--truth", type=int, default=200_000,
+                        help="uniformly drawn codes that stand for a consistent set too large to list")
+    parser.add_argument("--seed", type=int, default=41)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count())
+    args = parser.parse_args()
+    start = time.time()
+    tasks = [(args.size, args.seed, i, args.truth) for i in range(args.games)]
+    with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=single_threaded) as pool:
+        games = list(pool.map(play, *zip(*tasks)))
+    rows = np.array([row for game in games for row in game]).reshape(-1, 3)
+    print(f"{args.size}, {args.games} games of sample, seed {args.seed}: exact entropy lost by the choice, in bits")
+    print("guess  positions  vs best finalist   vs best candidate")
+    for move in np.unique(rows[:, 0]).astype(int):
+        at = rows[rows[:, 0] == move]
+        cells = [f"{at[:, c].mean():.4f} ± {at[:, c].std() / np.sqrt(len(at)):.4f}" for c in (1, 2)]
+        print(f"{move:5d}  {len(at):9d}  {cells[0]:>16}   {cells[1]:>17}")
+    per_game = np.array([[sum(r[c] for r in game) for c in (1, 2)] for game in games])
+    print(f"per game: {per_game[:, 0].mean():.4f} ± {per_game[:, 0].std(ddof=1) / np.sqrt(args.games):.4f} bits "
+          f"vs the best finalists, {per_game[:, 1].mean():.4f} ± "
+          f"{per_game[:, 1].std(ddof=1) / np.sqrt(args.games):.4f} vs the best candidates "
+          f"(wall {time.time() - start:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
