@@ -205,3 +205,36 @@ def test_distinct_rows_keep_the_first_of_each_row_in_order(shape, colours):
             seen.add(tuple(row))
             expected.append(row)
     assert distinct_rows(codes).tolist() == expected
+
+
+def test_the_pilot_skips_only_listings_that_would_fail():
+    """The pilot draw says "too many" after one answer at 8x12 (about 10⁷ codes fit) and never on a
+    set the listing keeps; the listing then fails where it skips."""
+    from mmlab.strategies.sample_scoring import LIST_FACTOR, LIST_NODES
+
+    game = Game.parse_size("8x12")
+    strategy = make_strategy("sample")
+    strategy.start(game, np.random.default_rng(0))
+    limit = LIST_FACTOR * strategy.sample_size
+    secret = game.parse("1 2 3 4 5 6 7 8")
+    k = Knowledge.initial(game, explicit=False)
+    skips = []
+    for guess in ("1 1 2 2 3 3 4 5", "5 6 6 7 7 8 8 9", "1 2 9 10 11 12 3 4"):
+        k = k.update(game.parse(guess), game.score(secret, game.parse(guess)))
+        skips.append(strategy.too_many_to_list(k, limit))
+        if skips[-1]:
+            assert k.list_consistent(limit, LIST_NODES) is None
+    assert skips[0] and not skips[-1]
+    assert k.list_consistent(limit, LIST_NODES) is not None
+
+
+def test_the_pilot_leaves_play_unchanged(monkeypatch):
+    """The pilot draws from its own fixed seed, so a game plays the same guesses without it."""
+    import mmlab.strategies.sample_scoring as sample_scoring
+
+    game = Game.parse_size("8x12")
+    secret = game.parse("3 1 4 1 5 9 2 6")
+    with_pilot = play_game(game, make_strategy("sample"), secret, np.random.default_rng(4)).guesses
+    monkeypatch.setattr(sample_scoring, "PILOT_DRAWS", 0)
+    without = play_game(game, make_strategy("sample"), secret, np.random.default_rng(4)).guesses
+    assert with_pilot == without
