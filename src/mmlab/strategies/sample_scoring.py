@@ -77,7 +77,7 @@ LIST_NODES = 50_000_000
 #: the strategy's own draws are untouched) looks for ``PILOT_FOUND`` consistent codes. Finding them
 #: all within the draws that would hold that many only if the set were ``PILOT_MARGIN`` times what
 #: the listing keeps shows the listing would fail (the chance of a wrong skip is below 1e-18), and
-#: it is not tried: at 8x12 that saves the second turn's failed listing, about a third of a game.
+#: it is not tried: at 8x12 that saves the early turns' failed listings, about a quarter of a game.
 PILOT_FOUND = 200
 PILOT_MARGIN = 2
 PILOT_DRAWS = 1_000_000
