@@ -14,7 +14,9 @@ from test_sample import knowledge_of, reference_answer, reference_consistent
 KINDS = [("4x5", True, "black-white"), ("4x6", False, "black-white"), ("4x5", True, "black")]
 
 
-def answers_of(game: Game, secret: tuple[int, ...], guesses: list[tuple[int, ...]]):
+def random_answers(game: Game, rng: np.random.Generator) -> list:
+    """The answers a random secret gives two random guesses, as ``(guess digits, (black, white))``."""
+    secret, *guesses = (tuple(game.digits(int(i))) for i in rng.integers(game.n_codes, size=3))
     return [(g, reference_answer(secret, g, game.with_white)) for g in guesses]
 
 
@@ -23,8 +25,7 @@ def test_asking_for_every_code_gives_the_whole_set_once(size, repeats, feedback)
     game = Game.parse_size(size, repeats=repeats, feedback=feedback)
     rng = np.random.default_rng(2)
     for _ in range(10):
-        secret, g1, g2 = (tuple(game.digits(int(i))) for i in rng.integers(game.n_codes, size=3))
-        answers = answers_of(game, secret, [g1, g2])
+        answers = random_answers(game, rng)
         expected = reference_consistent(game, answers)
         codes, draws = knowledge_of(game, answers).draw_uniform(rng, len(expected), max_draws=10**7)
         assert sorted(map(tuple, codes.tolist())) == sorted(expected)
@@ -38,8 +39,7 @@ def test_draws_are_uniform_where_the_constraint_search_is_not(size, repeats, fee
     # a position whose consistent set the constraint search draws unevenly (it weights each
     # choice by the codes it would leave without the answers)
     for _ in range(50):
-        secret, g1, g2 = (tuple(game.digits(int(i))) for i in rng.integers(game.n_codes, size=3))
-        answers = answers_of(game, secret, [g1, g2])
+        answers = random_answers(game, rng)
         expected = sorted(reference_consistent(game, answers))
         if 10 <= len(expected) <= 40:
             k = knowledge_of(game, answers)
