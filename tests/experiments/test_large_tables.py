@@ -23,3 +23,21 @@ def test_cli_json(capsys):
     rows = json.loads(capsys.readouterr().out)
     assert [r["strategy"] for r in rows] == ["sample:sample=30", "evo"]
     assert all(r["games"] == 3 and r["mean"] >= 1 for r in rows)
+
+
+def test_cli_json_counts_games_by_guesses_and_plots(capsys, tmp_path):
+    assert main(["reproduce", "large", "--sizes", "4x6", "--strategies", "sample:sample=30", "--games", "5",
+                 "--jobs", "1", "--json", "--plots", str(tmp_path / "figs")]) == 0
+    row, = json.loads(capsys.readouterr().out)
+    counts = {int(k): n for k, n in row["games_by_guesses"].items()}
+    assert sum(counts.values()) == 5 and max(counts) == row["max"]
+    assert sum(k * n for k, n in counts.items()) == round(5 * row["mean"])
+    assert sorted(p.name for p in (tmp_path / "figs").iterdir()) == ["large-guesses.png", "large-guesses.svg"]
+
+
+def test_cli_refuses_a_plots_folder_it_cannot_make_before_playing(capsys, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    assert main(["reproduce", "large", "--sizes", "4x6", "--strategies", "sample:sample=30", "--games", "5",
+                 "--jobs", "1", "--plots", str(blocker / "figs")]) != 0
+    assert "cannot write the plots" in capsys.readouterr().err

@@ -482,6 +482,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int_at_least(1, "--games"), default=500,
                    help="large: random secrets per size (default 500)")
     p.add_argument("--jobs", type=int_at_least(1, "--jobs"), help="large: worker processes (default: one per core)")
+    p.add_argument("--plots", metavar="DIR",
+                   help="large: also write the games per number of guesses as large-guesses.png and .svg into DIR")
     p.add_argument("--json", action="store_true", help="print JSON")
 
     add_study_commands(command)

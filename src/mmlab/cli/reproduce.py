@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from rich.table import Table
 
-from mmlab.cli.output import out, print_json, progress
+from mmlab.cli.output import err, out, print_json, progress
 from mmlab.cli.arguments import split_specs
-from mmlab.experiments.large_tables import ANCHORS, SIZES as LARGE_SIZES, STRATEGIES as LARGE_STRATEGIES, TARGETS, run_large
+from mmlab.errors import BadArgument
+from mmlab.experiments.large_tables import (ANCHORS, SIZES as LARGE_SIZES, STRATEGIES as LARGE_STRATEGIES, TARGETS,
+                                            LargeRow, games_frame, run_large)
 from mmlab.experiments.singley_tables import COUNTING, SIZES, THESIS_TABU_MS, run_singley
 from mmlab.experiments.tpoa_tables import TABLES, run_tables
 
@@ -103,10 +106,18 @@ def reproduce_large(args: argparse.Namespace) -> int:
     sizes = [x.strip() for x in args.sizes.split(",")] if args.sizes else list(LARGE_SIZES)
     specs = split_specs(args.strategies) if args.strategies else list(LARGE_STRATEGIES)
     total = len(sizes) * len(specs) * args.games
+    folder = Path(args.plots) if args.plots else None
+    if folder is not None:  # refuse a folder that cannot be written before the games, not after
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise BadArgument(f"cannot write the plots into {str(folder)!r}: {e.strerror}") from None
     rows = []
     with progress(f"playing {args.games} games per size and strategy", total) as update:
         for row in run_large(sizes, specs, games=args.games, seed=args.seed, workers=args.jobs, on_progress=update):
             rows.append(row)
+    if folder is not None:
+        write_histogram(rows, folder)
     if args.json:
         print_json([row.to_dict() for row in rows])
         return 0
@@ -124,3 +135,15 @@ def reproduce_large(args: argparse.Namespace) -> int:
                           anchors if i == 0 else "", goal if i == 0 else "")
     out.print(table)
     return 0
+
+
+def write_histogram(rows: list[LargeRow], folder: Path) -> None:
+    """Write the games per number of guesses of ``rows`` (one panel per size) as
+    ``large-guesses.png`` and ``.svg`` into ``folder``."""
+    from mmlab.experiments.plots import guesses_histogram, save
+
+    try:
+        written = save(guesses_histogram(games_frame(rows)), folder / "large-guesses")
+    except OSError as e:
+        raise BadArgument(f"cannot write the plots into {str(folder)!r}: {e.strerror}") from None
+    err.print(f"wrote {', '.join(str(p) for p in written)}")

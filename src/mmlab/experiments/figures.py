@@ -9,6 +9,8 @@ best and worst, from ``self.guesses`` (guesses per game).
 >>> row = Row(np.array([4, 5, 5, 6]))
 >>> row.mean, row.median, row.max, row.min, round(row.stderr, 4)
 (5.0, 5.0, 6, 4, 0.4082)
+>>> row.games_by_guesses
+{4: 1, 5: 2, 6: 1}
 """
 
 from __future__ import annotations
@@ -47,3 +49,9 @@ class GuessFigures:
     @property
     def min(self) -> int:
         return int(self.guesses.min())
+
+    @property
+    def games_by_guesses(self) -> dict[int, int]:
+        """How many games took each number of guesses, from the fewest to the most."""
+        counts = np.bincount(self.guesses)
+        return {int(k): int(counts[k]) for k in np.flatnonzero(counts)}

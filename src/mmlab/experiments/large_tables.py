@@ -21,6 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from mmlab.experiments.figures import GuessFigures
 from mmlab.experiments.playout import play_game
@@ -69,8 +70,16 @@ class LargeRow(GuessFigures):
                 "mean": self.mean, "stderr": self.stderr, "std": self.std, "max": self.max,
                 "seconds_per_game": self.seconds_per_game, "wall_seconds": self.wall,
                 "evaluations_mean": float(self.evaluations.mean()), "fallback_guesses": self.fallbacks,
+                "games_by_guesses": {str(k): n for k, n in self.games_by_guesses.items()},
                 "target_mean": target, "target_seconds": target_s,
                 "anchors": [{"source": a, "mean": m, "seconds_per_game": s} for a, m, s in ANCHORS.get(self.size, ())]}
+
+
+def games_frame(rows: list[LargeRow]) -> pd.DataFrame:
+    """One line per game of ``rows`` (strategy, size, guesses, won), as ``plots.guesses_histogram`` takes."""
+    return pd.DataFrame({"strategy": np.concatenate([[r.spec] * r.games for r in rows]),
+                         "size": np.concatenate([[r.size] * r.games for r in rows]),
+                         "guesses": np.concatenate([r.guesses for r in rows]), "won": True})
 
 
 def _play(size: str, spec: str, seed: int, secret: int) -> tuple[int, float, int, int]:
