@@ -10,6 +10,7 @@ position. The saving is the difference of the mean further guesses, averaged ove
 
     python benchmarks/bench_lookahead.py                        # sample:lookahead=0 against sample at 8x12
     python benchmarks/bench_lookahead.py --size 6x9 --games 100
+    python benchmarks/bench_lookahead.py --strategies "sample;sample:lookahead=40,part=200"
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
+from mmlab.cli.arguments import split_specs
 from mmlab.experiments.runner import single_threaded
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
@@ -90,7 +92,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=os.cpu_count())
     args = parser.parse_args()
-    specs = tuple(args.strategies.split(","))
+    specs = tuple(split_specs(args.strategies))
     start = time.time()
     tasks = [(args.size, specs, args.seed, i, args.limit) for i in range(args.games)]
     with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn"),

@@ -1,7 +1,8 @@
 """How many bits does ``sample`` lose by choosing its guess on a sample? At every position of a game
 whose consistent set is too large to score whole (guesses 2-5 at 8x12), the exact entropy of the
 guess ``sample`` would choose is compared with the best exact entropy among its finalists and among
-all its candidates.
+all its candidates, and with the guess it would choose if it rescored every candidate, not only
+its 40 finalists, against the reference.
 
 ``sample``'s own search picks the position's candidates (``SampleScoring.candidate_pool``, scored
 against 1000 consistent codes) and finalists (``finalists_of``, rescored against 5000), and its
@@ -39,9 +40,11 @@ def exact_entropy(codes: np.ndarray, truth: np.ndarray, game: Game) -> np.ndarra
     return sample_stats(codes, truth, game.colours, game.with_white)[:, ENTROPY]
 
 
-def losses(strategy, knowledge: Knowledge, rng: np.random.Generator, truth_size: int) -> tuple[float, float] | None:
-    """(best finalist's minus the choice's exact entropy, best candidate's minus the choice's), or
-    ``None`` where ``sample`` scores the whole consistent set (nothing is sampled)."""
+def losses(strategy, knowledge: Knowledge, rng: np.random.Generator,
+           truth_size: int) -> tuple[float, float, float] | None:
+    """(best finalist's minus the choice's exact entropy, best candidate's minus the choice's, best
+    candidate's minus that of the top candidate rescored on the reference), or ``None`` where
+    ``sample`` scores the whole consistent set (nothing is sampled)."""
     game = knowledge.game
     reference, whole = strategy.consistent_sample(knowledge, REFERENCE_FACTOR * strategy.sample_size)
     if whole:
@@ -51,13 +54,15 @@ def losses(strategy, knowledge: Knowledge, rng: np.random.Generator, truth_size:
     chosen = ranking(stats, "entropy")[0]
     listed = knowledge.list_consistent(LIST_FACTOR * strategy.sample_size, LIST_NODES)
     truth = listed if listed is not None else knowledge.draw_uniform(rng, truth_size, max_draws=10**10)[0]
+    distinct = distinct_rows(candidates)
+    rescored = int(np.argmax(exact_entropy(distinct, reference, game)))
     final = exact_entropy(finalists, truth, game)
-    every = exact_entropy(distinct_rows(candidates), truth, game)
-    return float(final.max() - final[chosen]), float(every.max() - final[chosen])
+    every = exact_entropy(distinct, truth, game)
+    return float(final.max() - final[chosen]), float(every.max() - final[chosen]), float(every.max() - every[rescored])
 
 
-def play(size: str, seed: int, index: int, truth_size: int) -> list[tuple[int, float, float]]:
-    """(guess number, finalists' loss, candidates' loss) at each sampled position of one game of
+def play(size: str, seed: int, index: int, truth_size: int) -> list[tuple[int, float, float, float]]:
+    """(guess number, finalists' loss, candidates' loss, all rescored's loss) at each sampled position of one game of
     ``sample`` against a random secret."""
     game = Game.parse_size(size)
     rng = np.random.default_rng([seed, index])
@@ -93,17 +98,19 @@ def main() -> None:
     with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn"),
                              initializer=single_threaded) as pool:
         games = list(pool.map(play, *zip(*tasks)))
-    rows = np.array([row for game in games for row in game]).reshape(-1, 3)
+    rows = np.array([row for game in games for row in game]).reshape(-1, 4)
     print(f"{args.size}, {args.games} games of sample, seed {args.seed}: exact entropy lost by the choice, in bits")
-    print("guess  positions  vs best finalist   vs best candidate")
+    print("guess  positions  vs best finalist   vs best candidate   all rescored vs best candidate")
     for move in np.unique(rows[:, 0]).astype(int):
         at = rows[rows[:, 0] == move]
-        cells = [f"{at[:, c].mean():.4f} ± {at[:, c].std() / np.sqrt(len(at)):.4f}" for c in (1, 2)]
-        print(f"{move:5d}  {len(at):9d}  {cells[0]:>16}   {cells[1]:>17}")
-    per_game = np.array([[sum(r[c] for r in game) for c in (1, 2)] for game in games])
+        cells = [f"{at[:, c].mean():.4f} ± {at[:, c].std() / np.sqrt(len(at)):.4f}" for c in (1, 2, 3)]
+        print(f"{move:5d}  {len(at):9d}  {cells[0]:>16}   {cells[1]:>17}   {cells[2]:>30}")
+    per_game = np.array([[sum(r[c] for r in game) for c in (1, 2, 3)] for game in games])
+    gain = per_game[:, 1] - per_game[:, 2]
     print(f"per game: {per_game[:, 0].mean():.4f} ± {per_game[:, 0].std(ddof=1) / np.sqrt(args.games):.4f} bits "
           f"vs the best finalists, {per_game[:, 1].mean():.4f} ± "
-          f"{per_game[:, 1].std(ddof=1) / np.sqrt(args.games):.4f} vs the best candidates "
+          f"{per_game[:, 1].std(ddof=1) / np.sqrt(args.games):.4f} vs the best candidates; rescoring every "
+          f"candidate wins back {gain.mean():.4f} ± {gain.std(ddof=1) / np.sqrt(args.games):.4f} "
           f"(wall {time.time() - start:.0f} s)")
 
 

@@ -121,6 +121,8 @@ def test_bad_sample_size():
         make_strategy("sample:endgame=257")
     with pytest.raises(UnknownStrategy, match="lookahead=-1 is out of range"):
         make_strategy("sample:lookahead=-1")
+    with pytest.raises(UnknownStrategy, match="part=257 is out of range; it must be at most 256"):
+        make_strategy("sample:part=257")
 
 
 def test_evo_plays_the_consistent_codes_its_ga_finds():

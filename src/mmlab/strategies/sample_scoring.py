@@ -67,8 +67,8 @@ ENDGAME = Param("endgame", 100, "once the whole consistent set is known and hold
 LOOKAHEAD = Param("lookahead", 10, "once the whole consistent set is known and holds more than endgame codes, "
                   "play the one of this many top scorers whose parts, each then solved exactly over its own "
                   "codes, need the fewest guesses in total (0: the top scorer)", kind=int, minimum=0)
-#: Parts of at most this many codes are solved exactly by the look-ahead, larger ones estimated.
-LOOKAHEAD_PART = 100
+PART = Param("part", 100, "the look-ahead solves each part of at most this many codes exactly and values "
+             "larger ones by a fit to those solved", kind=int, minimum=3, maximum=MAX_CODES)
 #: The consistent set is listed in full (then sampled uniformly) when it holds at most this many
 #: samples' worth of codes and the search checks at most ``LIST_NODES`` placements.
 LIST_FACTOR = 500
@@ -183,7 +183,7 @@ class SampleScoring(Strategy):
     name = "sample"
     summary = "score a sample of consistent codes (constraint search) against itself; play the best"
     source = "Merelo et al. (004 section 7); Berghman, Goossens, Leus (2009)"
-    params = (SCORE, SAMPLE, POOL, TIES, FIRST, ENDGAME, LOOKAHEAD)
+    params = (SCORE, SAMPLE, POOL, TIES, FIRST, ENDGAME, LOOKAHEAD, PART)
     needs_enumeration = False
     tracks_consistent_set = False
 
@@ -281,12 +281,12 @@ class SampleScoring(Strategy):
 
     def lookahead_guess(self, best: np.ndarray, consistent: np.ndarray) -> int:
         """The row of ``best`` (candidates from the best score down) whose parts of the whole
-        ``consistent`` set, each solved exactly, need the fewest guesses in total; the better
-        scorer on a tie."""
+        ``consistent`` set, each solved exactly (up to ``part`` codes), need the fewest guesses in
+        total; the better scorer on a tie."""
         game = self.game
         self.evaluations += best.shape[0] + consistent.shape[0]
         totals = lookahead_totals(best, consistent, game.colours, game.with_white, game.win.code(game.pegs),
-                                  limit=LOOKAHEAD_PART)
+                                  limit=self.values["part"])
         guess = game.index_of(best[int(np.argmin(totals))])
         self.last_choice = Choice.of(np.array([guess], dtype=np.int64), uniform=False)
         return guess
