@@ -273,3 +273,21 @@ def test_sampling_codebreaker_look_ahead_beats_its_top_scorer():
         assert picks[1] <= picks[0]
         better += picks[1] < picks[0]
     assert better > 0
+
+
+def test_look_ahead_solving_every_part_picks_no_worse_than_estimating_them():
+    """``part`` bounds the parts the look-ahead solves exactly: with every part solved (``part=256``)
+    its pick needs no more guesses over its own codes than with parts of 4 or more estimated
+    (``part=3``), from the same candidates, and fewer somewhere."""
+    game = Game.parse_size("4x6")
+    better = 0
+    for knowledge, implicit in small_positions(game, np.random.default_rng(11), 12):
+        codes = game.all_digits[knowledge.consistent].astype(np.uint8)
+        picks = []
+        for part in (3, 256):
+            strategy = make_strategy(f"sample:pool=consistent,endgame=0,lookahead=1000,part={part}")
+            strategy.start(game, np.random.default_rng(0))
+            picks.append(own_codes_total(codes, np.array(game.digits(strategy.guess(implicit)), dtype=np.uint8), game))
+        assert picks[1] <= picks[0]
+        better += picks[1] < picks[0]
+    assert better > 0
