@@ -62,8 +62,8 @@ def losses(strategy, knowledge: Knowledge, rng: np.random.Generator,
 
 
 def play(size: str, seed: int, index: int, truth_size: int) -> list[tuple[int, float, float, float]]:
-    """(guess number, finalists' loss, candidates' loss, all rescored's loss) at each sampled position of one game of
-    ``sample`` against a random secret."""
+    """(guess number, finalists' loss, candidates' loss, all rescored's loss) at each sampled
+    position of one game of ``sample`` against a random secret."""
     game = Game.parse_size(size)
     rng = np.random.default_rng([seed, index])
     secret = game.index_of(rng.integers(game.colours, size=game.pegs))
