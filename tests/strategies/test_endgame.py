@@ -165,6 +165,31 @@ def test_sampling_codebreaker_plays_an_optimal_endgame_move():
         assert tree_total(table_of(game, codes), row, win) == solve_endgame(table_of(game, codes), win).total
 
 
+@pytest.mark.parametrize("spec,others", [("sample", 60), ("sample:others=7", 7), ("sample:others=0", 0),
+                                         ("sample:pool=consistent,others=7", 0)])
+def test_the_endgame_may_guess_others_inconsistent_codes(monkeypatch, spec, others):
+    """``others`` sets how many inconsistent codes the exact endgame may guess (none with
+    ``pool=consistent``); with none, its guess is a consistent code."""
+    from mmlab.strategies import sample_scoring
+
+    game = Game.parse_size("4x6")
+    asked = []
+
+    def spy(knowledge, consistent, n, rng):
+        asked.append(n)
+        return endgame_pool(knowledge, consistent, n, rng)
+
+    monkeypatch.setattr(sample_scoring, "endgame_pool", spy)
+    rng = np.random.default_rng(8)
+    for knowledge, implicit in small_positions(game, rng, 4):
+        strategy = make_strategy(spec)
+        strategy.start(game, rng)
+        pick = strategy.guess(implicit)
+        assert asked[-1] == others
+        if others == 0:
+            assert knowledge.is_consistent(pick)
+
+
 def test_endgame_pool_adds_distinct_inconsistent_codes_that_help():
     game = Game.parse_size("4x6")
     win = game.win.code(game.pegs)

@@ -123,6 +123,10 @@ def test_bad_sample_size():
         make_strategy("sample:lookahead=-1")
     with pytest.raises(UnknownStrategy, match="part=257 is out of range; it must be at most 256"):
         make_strategy("sample:part=257")
+    with pytest.raises(UnknownStrategy, match="finalists=0 is out of range"):
+        make_strategy("sample:finalists=0")
+    with pytest.raises(UnknownStrategy, match="others=201 is out of range; it must be at most 200"):
+        make_strategy("sample:others=201")
 
 
 def test_evo_plays_the_consistent_codes_its_ga_finds():
@@ -165,23 +169,27 @@ def test_ranking_orders_by_each_score():
     assert ranking(stats, "plus2")[:2].tolist() == [2, 1]
 
 
-def test_finalists_are_rescored_on_the_larger_reference():
-    """With a sample smaller than the consistent set, the best codes of the sample's scoring are
-    scored again against REFERENCE_FACTOR samples' worth of consistent codes before the pick."""
-    from mmlab.strategies.sample_scoring import FINALISTS, REFERENCE_FACTOR
+@pytest.mark.parametrize("spec,finalists", [("sample:sample=50,pool=consistent", 40),
+                                             ("sample:sample=50,pool=consistent,finalists=7", 7),
+                                             ("sample:sample=50,pool=consistent,finalists=5000", 50)])
+def test_finalists_are_rescored_on_the_larger_reference(spec, finalists):
+    """With a sample smaller than the consistent set, the ``finalists`` best codes of the sample's
+    scoring (40 by default; at most every candidate) are scored again against REFERENCE_FACTOR
+    samples' worth of consistent codes before the pick."""
+    from mmlab.strategies.sample_scoring import REFERENCE_FACTOR
 
     game = Game.parse_size("5x8")
     rng = np.random.default_rng(9)
     explicit, implicit = random_history(game, rng, 1)
     assert explicit.n_consistent > REFERENCE_FACTOR * 50
-    strategy = make_strategy("sample:sample=50,pool=consistent")
+    strategy = make_strategy(spec)
     strategy.start(game, rng)
     calls = []
     score = strategy.score_against
     strategy.score_against = lambda cands, sample: calls.append((cands.shape[0], sample.shape[0])) or score(cands,
                                                                                                             sample)
     guess = strategy.guess(implicit)
-    assert calls == [(50, 50), (min(FINALISTS, 50), REFERENCE_FACTOR * 50)]
+    assert calls == [(50, 50), (finalists, REFERENCE_FACTOR * 50)]
     assert explicit.is_consistent(guess)
 
 

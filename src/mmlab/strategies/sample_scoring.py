@@ -53,17 +53,19 @@ TIES = Param("ties", "random", "among top scorers: a uniform draw (random) or th
              ("random", "first"))
 FIRST = Param("first", "", "first guess: a code such as 11223, or empty for the colour pattern (AABBC...) "
               "that scores best against a uniform sample of every code")
-#: Inconsistent codes the exact endgame may guess: the best splitters (most parts, then entropy) found
-#: by ``ENDGAME_CLIMB`` rounds of one-peg changes of the ``ENDGAME_PARENTS`` best codes so far,
-#: from random codes and one-peg changes of the consistent ones, keeping the ``ENDGAME_KEEP`` best.
+#: The exact endgame's inconsistent codes (``others``) are the best splitters (most parts, then
+#: entropy) found by ``ENDGAME_CLIMB`` rounds of one-peg changes of the ``ENDGAME_PARENTS`` best codes
+#: so far, from random codes and one-peg changes of the consistent ones, keeping the ``ENDGAME_KEEP`` best.
 ENDGAME_OTHERS = 60
 ENDGAME_CLIMB = 4
 ENDGAME_PARENTS = 30
 ENDGAME_KEEP = 200
 ENDGAME = Param("endgame", 100, "once the whole consistent set is known and holds 3 to this many codes, play "
                 "the first guess of the tree with the fewest guesses in total, guessing its codes and (pool=all) "
-                f"{ENDGAME_OTHERS} other codes that split them best, found by climbing (0: never)", kind=int, minimum=0,
+                "as many inconsistent codes as others says (0: never)", kind=int, minimum=0,
                 maximum=MAX_CODES)
+OTHERS = Param("others", ENDGAME_OTHERS, "inconsistent codes the exact endgame may guess (pool=all): the best "
+               "splitters of its set, found by climbing", kind=int, minimum=0, maximum=ENDGAME_KEEP)
 LOOKAHEAD = Param("lookahead", 10, "once the whole consistent set is known and holds more than endgame codes, "
                   "play the one of this many top scorers whose parts, each then solved exactly over its own "
                   "codes, need the fewest guesses in total (0: the top scorer)", kind=int, minimum=0)
@@ -93,10 +95,11 @@ AUTO_SAMPLE = 1000
 #: With ``pool=all``: rounds of one-peg changes of the ``CLIMB_PARENTS`` best codes so far.
 CLIMB_ROUNDS = 2
 CLIMB_PARENTS = 10
-#: The best codes of the sample's scoring are rescored against ``REFERENCE_FACTOR`` times as many
-#: consistent codes, which steadies the choice among near-equal scores.
-FINALISTS = 40
+#: The ``finalists`` best codes of the sample's scoring are rescored against ``REFERENCE_FACTOR``
+#: times as many consistent codes, which steadies the choice among near-equal scores.
 REFERENCE_FACTOR = 5
+FINALISTS = Param("finalists", 40, f"the best candidates rescored against {REFERENCE_FACTOR} times as many "
+                  "consistent codes, among which the guess is chosen", kind=int, minimum=1)
 #: The first guess's colour pattern is scored against every code up to this many, else against a
 #: uniform sample of ``FIRST_SAMPLE`` codes.
 FIRST_EXACT = 10**6
@@ -183,7 +186,7 @@ class SampleScoring(Strategy):
     name = "sample"
     summary = "score a sample of consistent codes (constraint search) against itself; play the best"
     source = "Merelo et al. (004 section 7); Berghman, Goossens, Leus (2009)"
-    params = (SCORE, SAMPLE, POOL, TIES, FIRST, ENDGAME, LOOKAHEAD, PART)
+    params = (SCORE, SAMPLE, POOL, TIES, FIRST, ENDGAME, OTHERS, LOOKAHEAD, PART, FINALISTS)
     needs_enumeration = False
     tracks_consistent_set = False
 
@@ -230,16 +233,16 @@ class SampleScoring(Strategy):
         return game.index_of(finalists[pick])
 
     def scored_finalists(self, reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The ``FINALISTS`` best candidate guesses (colour rows, distinct) and their partition
+        """The ``finalists`` best candidate guesses (colour rows, distinct) and their partition
         statistics against the ``reference`` consistent codes: the best of the ``candidate_pool`` of
         its first ``sample`` codes, rescored against the whole reference (``finalists_of``)."""
         return self.finalists_of(*self.candidate_pool(reference[:self.sample_size]), reference)
 
     def finalists_of(self, candidates: np.ndarray, stats: np.ndarray,
                      reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The ``FINALISTS`` distinct best ``candidates`` by their ``stats``, and their partition
+        """The ``finalists`` distinct best ``candidates`` by their ``stats``, and their partition
         statistics against the ``reference`` codes."""
-        finalists = distinct_rows(candidates[ranking(stats, self.values["score"])[:FINALISTS]])
+        finalists = distinct_rows(candidates[ranking(stats, self.values["score"])[:self.values["finalists"]]])
         return finalists, self.score_against(finalists, reference)
 
     def candidate_pool(self, sample: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -265,10 +268,10 @@ class SampleScoring(Strategy):
     def endgame_guess(self, knowledge: Knowledge, consistent: np.ndarray) -> int | None:
         """The first guess of the tree with the fewest guesses in total over the whole
         ``consistent`` set (``solve_endgame``) whose guesses are its codes and, with ``pool=all``,
-        the ``ENDGAME_OTHERS`` inconsistent codes of ``endgame_pool``; ``None`` when the search
-        runs out of nodes."""
+        the ``others`` inconsistent codes of ``endgame_pool``; ``None`` when the search runs out
+        of nodes."""
         game = knowledge.game
-        others = ENDGAME_OTHERS if self.values["pool"] == "all" else 0
+        others = self.values["others"] if self.values["pool"] == "all" else 0
         pool = endgame_pool(knowledge, consistent, others, self.rng)
         self.evaluations += pool.shape[0]
         found = solve_endgame(feedback_matrix(pool, consistent, game.colours, game.with_white),
@@ -414,7 +417,7 @@ class EvolvedSampleScoring(SampleScoring):
     name = "evo"
     summary = "score the consistent codes a genetic algorithm finds against each other; play the best"
     source = "Merelo et al. (004 section 7, 'Evo'); Berghman, Goossens, Leus (2009)"
-    params = (SCORE, EVO_SAMPLE, replace(POOL, default="consistent"), TIES, FIRST, POP, GENERATIONS)
+    params = (SCORE, EVO_SAMPLE, replace(POOL, default="consistent"), TIES, FIRST, POP, GENERATIONS, FINALISTS)
 
     def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
         super().start(game, rng)
