@@ -112,21 +112,18 @@ def test_variants(game):
         assert play_game(game, make_strategy("sample:sample=300"), secret, np.random.default_rng([2, i])).won
 
 
-def test_bad_sample_size():
-    with pytest.raises(UnknownStrategy, match="sample='0'"):
-        make_strategy("sample:sample=0")
-    with pytest.raises(UnknownStrategy, match="score"):
-        make_strategy("sample:score=best")
-    with pytest.raises(UnknownStrategy, match="endgame=257 is out of range; it must be at most 256"):
-        make_strategy("sample:endgame=257")
-    with pytest.raises(UnknownStrategy, match="lookahead=-1 is out of range"):
-        make_strategy("sample:lookahead=-1")
-    with pytest.raises(UnknownStrategy, match="part=257 is out of range; it must be at most 256"):
-        make_strategy("sample:part=257")
-    with pytest.raises(UnknownStrategy, match="finalists=0 is out of range"):
-        make_strategy("sample:finalists=0")
-    with pytest.raises(UnknownStrategy, match="others=201 is out of range; it must be at most 200"):
-        make_strategy("sample:others=201")
+@pytest.mark.parametrize("spec,message", [
+    ("sample:sample=0", "sample='0'"),
+    ("sample:score=best", "score"),
+    ("sample:endgame=257", "endgame=257 is out of range; it must be at most 256"),
+    ("sample:lookahead=-1", "lookahead=-1 is out of range"),
+    ("sample:part=257", "part=257 is out of range; it must be at most 256"),
+    ("sample:finalists=0", "finalists=0 is out of range"),
+    ("sample:others=201", "others=201 is out of range; it must be at most 200"),
+])
+def test_bad_parameters_are_refused(spec, message):
+    with pytest.raises(UnknownStrategy, match=message):
+        make_strategy(spec)
 
 
 def test_evo_plays_the_consistent_codes_its_ga_finds():
