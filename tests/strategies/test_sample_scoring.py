@@ -4,13 +4,13 @@ exactly (``Knowledge.list_consistent``), drawing distinct consistent codes (``sa
 import numpy as np
 import pytest
 
-from mmlab.errors import InconsistentFeedback, UnknownStrategy
+from mmlab.errors import InconsistentFeedback, SearchFailed, UnknownStrategy
 from mmlab.experiments import play_game
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import make_strategy
 from mmlab.strategies.exhaustive import top_entropy
-from mmlab.strategies.sample_scoring import best_first_guess, colour_patterns, distinct_rows
+from mmlab.strategies.sample_scoring import SampleScoring, best_first_guess, colour_patterns, distinct_rows
 from mmlab.strategies.scoring import partition_stats
 
 GAMES = [Game.parse_size("4x6"), Game.parse_size("3x5"), Game.parse_size("5x8"), Game(4, 7, repeats=False)]
@@ -59,7 +59,35 @@ def test_no_consistent_code_is_an_error():
     k = k.update(game.parse("333333"), Feedback(4, 0))  # 3 + 4 stones on 6 pegs
     with pytest.raises(InconsistentFeedback):
         k.sample_distinct(np.random.default_rng(0), 10)
+    with pytest.raises(InconsistentFeedback, match="fits these 3 answers"):
+        k.find_consistent(np.random.default_rng(0))
     assert k.list_consistent(100, 10**6).shape[0] == 0
+
+
+def test_a_patient_search_that_runs_out_says_so():
+    game = Game.parse_size("8x12")
+    k = Knowledge.initial(game, explicit=False).update(game.parse("11223344"), Feedback(2, 2))
+    code, placements = k.find_consistent(np.random.default_rng(0))
+    assert k.fits(np.array(game.digits(code), dtype=np.uint8)) and placements > 0
+    with pytest.raises(SearchFailed, match="within 3 placements"):
+        k.find_consistent(np.random.default_rng(0), max_nodes=3)
+
+
+@pytest.mark.parametrize("spec", ["sample", "sample:endgame=0,lookahead=0", "sample:sample=20"])
+@pytest.mark.parametrize("size", ["4x6", "6x9"])
+def test_contradictory_answers_are_refused_by_name(spec, size):
+    """Answers no code fits (three colours counted 0, 3 and 4 times on 6 pegs, or 1, 2 and 2 on
+    4) stop the codebreaker with ``InconsistentFeedback``, whichever way it draws its sample.
+    (``evo`` cannot tell them from a GA budget too small: it plays its fittest code and says so.)"""
+    game = Game.parse_size(size)
+    k = Knowledge.initial(game, explicit=False)
+    counts = (0, 3, 4) if game.pegs == 6 else (1, 2, 2)
+    for colour, count in enumerate(counts):
+        k = k.update(game.index_of([colour] * game.pegs), Feedback(count, 0))
+    strategy = make_strategy(spec)
+    strategy.start(game, np.random.default_rng(0))
+    with pytest.raises(InconsistentFeedback):
+        strategy.guess(k)
 
 
 def test_first_guess_patterns():
@@ -124,6 +152,12 @@ def test_variants(game):
 def test_bad_parameters_are_refused(spec, message):
     with pytest.raises(UnknownStrategy, match=message):
         make_strategy(spec)
+
+
+def test_the_sample_size_may_be_given_as_a_number_from_python():
+    assert SampleScoring(sample=200).spec == make_strategy("sample:sample=200").spec == "sample:sample=200"
+    with pytest.raises(UnknownStrategy, match="sample='0'"):
+        SampleScoring(sample=0)
 
 
 def test_evo_plays_the_consistent_codes_its_ga_finds():

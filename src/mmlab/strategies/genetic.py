@@ -148,7 +148,7 @@ class GeneticAlgorithm(Strategy):
         codes = result.codes
         if codes.shape[0] == 0:
             if result.best is None:  # every code the GA met was played already: ask the constraint search
-                code, placements = knowledge.sample(self.rng)
+                code, placements = knowledge.find_consistent(self.rng)
                 self.evaluations += placements
                 return code
             self.last_fallback = (f"no consistent code in {result.generations} generations; "

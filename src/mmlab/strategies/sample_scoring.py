@@ -31,7 +31,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from mmlab.errors import UnknownStrategy
+from mmlab.errors import InconsistentFeedback, UnknownStrategy
 from mmlab.game import Game, colour_counts, kernels
 from mmlab.knowledge import Knowledge
 from mmlab.strategies.base import Choice, Param, Strategy
@@ -192,7 +192,7 @@ class SampleScoring(Strategy):
 
     def __init__(self, **values) -> None:
         super().__init__(**values)
-        size = self.values["sample"]
+        size = self.values["sample"] = str(self.values["sample"])  # (from Python, sample=200 is fine too)
         if size != "auto" and not (size.isdigit() and int(size) >= 1):
             raise UnknownStrategy(f"{self.name}: sample={size!r} should be a whole number from 1, or auto")
 
@@ -306,6 +306,8 @@ class SampleScoring(Strategy):
         listed = None if self.too_many_to_list(knowledge, limit) else knowledge.list_consistent(limit, LIST_NODES)
         if listed is not None:
             self.evaluations += listed.shape[0]
+            if listed.shape[0] == 0:
+                raise InconsistentFeedback(f"no code of {knowledge.game} fits these {len(knowledge.history)} answers")
             return listed[self.rng.permutation(listed.shape[0])[:n]], listed.shape[0] <= n
         drawn, draws = knowledge.draw_uniform(self.rng, n, max_draws=UNIFORM_DRAWS)
         self.evaluations += draws
@@ -314,10 +316,15 @@ class SampleScoring(Strategy):
         codes, placements = knowledge.sample_distinct(self.rng, n, max_nodes=SAMPLE_NODES)
         self.evaluations += placements
         if codes.shape[0] == 0:  # the budget ran out before the first code: one patient search
-            code, placements = knowledge.sample(self.rng)
-            self.evaluations += placements
-            codes = np.array([knowledge.game.digits(code)], dtype=np.uint8)
+            codes = self.patient_search(knowledge)
         return codes, False
+
+    def patient_search(self, knowledge: Knowledge) -> np.ndarray:
+        """One consistent code (a colour row, shape ``(1, pegs)``) from ``Knowledge.find_consistent``,
+        for when the sample's searches found none (it raises if no code fits or none is found)."""
+        code, placements = knowledge.find_consistent(self.rng)
+        self.evaluations += placements
+        return np.array([knowledge.game.digits(code)], dtype=np.uint8)
 
     def too_many_to_list(self, knowledge: Knowledge, limit: int) -> bool:
         """Whether a pilot draw by rejection shows that far more than ``limit`` codes are consistent:
@@ -435,6 +442,4 @@ class EvolvedSampleScoring(SampleScoring):
             self.last_fallback = (f"no consistent code in {result.generations} generations; "
                                   f"played the fittest (distance {result.distance})")
             return result.best[None, :], False
-        code, placements = knowledge.sample(self.rng)  # every code the GA met was played already
-        self.evaluations += placements
-        return np.array([knowledge.game.digits(code)], dtype=np.uint8), False
+        return self.patient_search(knowledge), False  # every code the GA met was played already
