@@ -12,6 +12,7 @@ from mmlab.strategies import make_strategy
 from mmlab.strategies.endgame import _per_code_fit, feedback_matrix, lookahead_totals, solve_endgame
 from mmlab.strategies.endgame_kernels import MAX_CODES
 from mmlab.strategies.sample_scoring import best_splitters, endgame_pool, sample_stats
+from mmlab.strategies.exhaustive import top_entropy
 from mmlab.strategies.scoring import ENTROPY, PARTS
 
 
@@ -20,11 +21,19 @@ def table_of(game: Game, codes: np.ndarray, others: np.ndarray | None = None) ->
     return feedback_matrix(pool, codes, game.colours, game.with_white)
 
 
+def sub_table(table: np.ndarray, part: np.ndarray) -> np.ndarray:
+    """The table of the columns ``part``, every row kept, the part's own rows first: the solver's
+    subproblem, since deeper in the tree it may guess any row, even a code the answers ruled out."""
+    rest = np.setdiff1d(np.arange(table.shape[0]), part)
+    return table[:, part][np.r_[part, rest]]
+
+
 def random_table(game: Game, rng: np.random.Generator, low: int, high: int, others: int) -> tuple[np.ndarray, np.ndarray]:
     """``low`` to ``high - 1`` random distinct codes and their table with ``others`` more codes as guesses."""
-    picks = rng.choice(game.n_codes, size=int(rng.integers(low, high)) + others, replace=False)
-    codes = game.all_digits[picks[:-others]].astype(np.uint8)
-    return codes, table_of(game, codes, game.all_digits[picks[-others:]].astype(np.uint8))
+    n = int(rng.integers(low, high))
+    picks = rng.choice(game.n_codes, size=n + others, replace=False)
+    codes = game.all_digits[picks[:n]].astype(np.uint8)
+    return codes, table_of(game, codes, game.all_digits[picks[n:]].astype(np.uint8))
 
 
 def plain_optimum(table: np.ndarray, win: int) -> int:
@@ -76,7 +85,7 @@ def test_random_sets_and_pools_match_a_plain_recursion(seed):
     total = codes.shape[0]
     for answer in set(answers.tolist()) - {win}:
         part = np.flatnonzero(answers == answer)
-        total += plain_optimum(table[:, part][np.r_[part, np.arange(codes.shape[0], table.shape[0])]], win)
+        total += plain_optimum(sub_table(table, part), win)
     assert total == found.total
 
 
@@ -146,13 +155,14 @@ def tree_total(table: np.ndarray, guess: int, win: int) -> int:
     total = n
     for answer in set(answers.tolist()) - {win}:
         part = np.flatnonzero(answers == answer)
-        total += solve_endgame(table[:, part][np.r_[part, np.arange(n, table.shape[0])]], win).total
+        total += solve_endgame(sub_table(table, part), win).total
     return total
 
 
 def test_sampling_codebreaker_plays_an_optimal_endgame_move():
     """With the whole consistent set small, ``sample`` plays the first guess of a tree with the
-    fewest guesses over it (``pool=consistent``: every guess of the tree is a consistent code)."""
+    fewest guesses over it (``pool=consistent``: the tree guesses codes of the set, so its first
+    guess is consistent)."""
     game = Game.parse_size("4x6")
     win = game.win.code(game.pegs)
     rng = np.random.default_rng(3)
@@ -194,7 +204,8 @@ def test_endgame_pool_adds_distinct_inconsistent_codes_that_help():
     game = Game.parse_size("4x6")
     win = game.win.code(game.pegs)
     rng = np.random.default_rng(5)
-    for knowledge, implicit in small_positions(game, rng, 6):
+    helped = 0
+    for knowledge, implicit in small_positions(game, rng, 10):
         codes = game.all_digits[knowledge.consistent].astype(np.uint8)
         pool = endgame_pool(implicit, codes, 20, rng)
         others = pool[codes.shape[0]:]
@@ -202,7 +213,10 @@ def test_endgame_pool_adds_distinct_inconsistent_codes_that_help():
         assert not any(knowledge.is_consistent(game.index_of(row)) for row in others)
         assert np.unique(others, axis=0).shape[0] == others.shape[0]
         table = feedback_matrix(pool, codes, game.colours, game.with_white)
-        assert solve_endgame(table, win).total <= solve_endgame(table_of(game, codes), win).total
+        with_others, alone = solve_endgame(table, win).total, solve_endgame(table_of(game, codes), win).total
+        assert with_others <= alone  # more guesses to choose from never cost
+        helped += with_others < alone
+    assert helped >= 1  # and somewhere they save guesses
 
 
 def test_best_splitters_rank_by_parts_then_entropy():
@@ -235,14 +249,24 @@ def small_positions(game: Game, rng: np.random.Generator, count: int):
             yield knowledge, implicit
 
 
-def test_endgame_off_scores_as_before():
+def test_endgame_off_scores_as_before(monkeypatch):
     """``endgame=0,lookahead=0`` never calls the solver: the pick is an Entropy top scorer of the whole set."""
+    from mmlab.strategies import sample_scoring
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the solver was called")
+
+    monkeypatch.setattr(sample_scoring, "solve_endgame", refuse)
+    monkeypatch.setattr(sample_scoring, "lookahead_totals", refuse)
     game = Game.parse_size("3x4")
     knowledge = Knowledge.initial(game, explicit=False).update(game.parse("112"), game.score(game.parse("123"), game.parse("112")))
-    strategy = make_strategy("sample:endgame=0,lookahead=0,pool=consistent")
-    strategy.start(game, np.random.default_rng(0))
-    strategy.guess(knowledge)
-    assert strategy.last_choice.size >= 1 and strategy.last_choice.uniform
+    codes = knowledge.list_consistent(game.n_codes, 10**6)
+    top = codes[top_entropy(sample_stats(codes, codes, game.colours, game.with_white))]
+    for seed in range(5):
+        strategy = make_strategy("sample:endgame=0,lookahead=0,pool=consistent")
+        strategy.start(game, np.random.default_rng(seed))
+        pick = strategy.guess(knowledge)
+        assert list(game.digits(pick)) in top.tolist() and strategy.last_choice.uniform
 
 
 def own_codes_total(codes: np.ndarray, guess: np.ndarray, game: Game) -> int:

@@ -11,7 +11,8 @@ the guesses (most parts first, a consistent code ahead of an inconsistent one) a
 With the whole game as both set and pool the result is the optimum of ``mmlab.planners.Optimal``.
 
 ``lookahead_totals`` looks one guess further up: the guesses in total when a candidate is played
-first and every part it leaves is then solved exactly, guessing its own codes. The sampling
+first and every part it leaves is then solved exactly, guessing its own codes only (a valuation, so
+it is cheaper and a little more pessimistic than the endgame's pool). The sampling
 codebreaker uses it to pick among its best-scoring candidates on sets of a few hundred to a few
 thousand codes (``sample:lookahead=10``).
 
@@ -66,8 +67,10 @@ def feedback_matrix(guesses: np.ndarray, codes: np.ndarray, colours: int, with_w
 def solve_endgame(table: np.ndarray, win: int, max_nodes: int = MAX_NODES) -> Endgame | None:
     """The tree with the fewest guesses in total over the codes of ``table``'s columns, guessing
     only its rows; row ``i`` must be the code of column ``i`` for the first ``table.shape[1]`` rows
-    (the consistent codes), the rows after them are other codes. ``win`` is the winning feedback
-    code. ``None`` when more than ``max_nodes`` sets would be searched."""
+    (the consistent codes), the rows after them are other codes. Every row stays a guess at every
+    node, so deeper in the tree a code of the set that the answers have ruled out may be guessed
+    too. ``win`` is the winning feedback code. ``None`` when more than ``max_nodes`` sets would be
+    searched."""
     n_codes = table.shape[1]
     if n_codes == 0 or table.shape[0] < n_codes:
         raise ValueError("the table needs a row for each of its columns' codes")
