@@ -73,7 +73,7 @@ def measure(size: str, spec: str, seed: int, index: int, limit: int, others: int
     knowledge, codes, moves = position
     played = np.mean([strategy_guesses(game, strategy, knowledge, game.index_of(row)) for row in codes])
     start = time.perf_counter()
-    pool = endgame_pool(knowledge, codes, others, rng)
+    pool, _ = endgame_pool(knowledge, codes, others, rng)
     found = solve_endgame(feedback_matrix(pool, codes, game.colours, game.with_white), game.win.code(game.pegs),
                           max_nodes=10**7)
     return codes.shape[0], moves, float(played), found.total / codes.shape[0], time.perf_counter() - start

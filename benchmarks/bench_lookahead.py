@@ -50,7 +50,7 @@ def tree_total(strategy, knowledge: Knowledge, codes: np.ndarray) -> int:
     if n <= 2:
         return 2 * n - 1
     if n <= ENDGAME_SIZE:
-        pool = endgame_pool(knowledge, codes, ENDGAME_OTHERS, seeded(codes))
+        pool, _ = endgame_pool(knowledge, codes, ENDGAME_OTHERS, seeded(codes))
         return solve_endgame(feedback_matrix(pool, codes, game.colours, game.with_white), win, max_nodes=10**7).total
     strategy.rng = seeded(codes)
     guess = strategy.guess(knowledge)

@@ -11,8 +11,8 @@ from mmlab.planners import Optimal
 from mmlab.strategies import make_strategy
 from mmlab.strategies.endgame import _per_code_fit, feedback_matrix, lookahead_totals, solve_endgame
 from mmlab.strategies.endgame_kernels import MAX_CODES
-from mmlab.strategies.sample_scoring import best_splitters, endgame_pool, sample_stats
 from mmlab.strategies.exhaustive import top_entropy
+from mmlab.strategies.sample_scoring import best_splitters, endgame_pool, sample_stats
 from mmlab.strategies.scoring import ENTROPY, PARTS
 
 
@@ -207,7 +207,7 @@ def test_endgame_pool_adds_distinct_inconsistent_codes_that_help():
     helped = 0
     for knowledge, implicit in small_positions(game, rng, 10):
         codes = game.all_digits[knowledge.consistent].astype(np.uint8)
-        pool = endgame_pool(implicit, codes, 20, rng)
+        pool, _ = endgame_pool(implicit, codes, 20, rng)
         others = pool[codes.shape[0]:]
         assert np.array_equal(pool[:codes.shape[0]], codes) and 0 < others.shape[0] <= 20
         assert not any(knowledge.is_consistent(game.index_of(row)) for row in others)

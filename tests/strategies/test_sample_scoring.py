@@ -224,6 +224,27 @@ def test_finalists_are_rescored_on_the_larger_reference(spec, finalists):
     assert explicit.is_consistent(guess)
 
 
+def test_candidates_are_scored_once_and_finalists_are_distinct():
+    """With ``pool=all`` the climb scores only codes it has not scored yet, changes each parent
+    once, and the ``finalists`` rescored are that many distinct codes."""
+    from mmlab.strategies.sample_scoring import CLIMB_ROUNDS, REFERENCE_FACTOR
+
+    game = Game.parse_size("5x8")
+    rng = np.random.default_rng(9)
+    _, implicit = random_history(game, rng, 1)
+    strategy = make_strategy("sample:sample=50")
+    strategy.start(game, rng)
+    scored = []
+    score = strategy.score_against
+    strategy.score_against = lambda cands, sample: scored.append((cands.copy(), sample.shape[0])) or score(cands,
+                                                                                                          sample)
+    strategy.guess(implicit)
+    on_sample = np.vstack([cands for cands, n in scored if n == 50])
+    assert len(scored) == 2 + CLIMB_ROUNDS and distinct_rows(on_sample).shape[0] == on_sample.shape[0]
+    finalists, n = scored[-1]
+    assert n == REFERENCE_FACTOR * 50 and distinct_rows(finalists).shape[0] == finalists.shape[0] == 40
+
+
 def test_evaluation_counts_fallback_guesses():
     from mmlab.experiments.evaluation import evaluate
 

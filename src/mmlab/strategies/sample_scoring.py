@@ -51,12 +51,21 @@ POOL = Param("pool", "all", "which codes may be guessed: the sample's (consisten
              "one-peg changes of the best codes (all)", ("all", "consistent"))
 TIES = Param("ties", "random", "among top scorers: a uniform draw (random) or the first found (first)",
              ("random", "first"))
+#: The first guess's colour pattern is scored against every code up to this many, else against a
+#: uniform sample of ``FIRST_SAMPLE`` codes.
+FIRST_EXACT = 10**6
+FIRST_SAMPLE = 50_000
 FIRST = Param("first", "", "first guess: a code such as 11223, or empty for the colour pattern (AABBC...) "
-              "that scores best against a uniform sample of every code")
+              f"that scores best against every code (against {FIRST_SAMPLE} random codes in games of more than "
+              f"{FIRST_EXACT}); "
+              "in a game of at most 5 samples' worth of codes, the one of the lookahead best whose parts need "
+              "the fewest guesses")
 #: The exact endgame's inconsistent codes (``others``) are the best splitters (most parts, then
 #: entropy) found by ``ENDGAME_CLIMB`` rounds of one-peg changes of the ``ENDGAME_PARENTS`` best codes
-#: so far, from random codes and one-peg changes of the consistent ones, keeping the ``ENDGAME_KEEP`` best.
+#: so far not changed yet, from ``ENDGAME_RANDOM`` random codes and one-peg changes of the consistent ones, keeping
+#: the ``ENDGAME_KEEP`` best.
 ENDGAME_OTHERS = 60
+ENDGAME_RANDOM = 2000
 ENDGAME_CLIMB = 4
 ENDGAME_PARENTS = 30
 ENDGAME_KEEP = 200
@@ -100,10 +109,6 @@ CLIMB_PARENTS = 10
 REFERENCE_FACTOR = 5
 FINALISTS = Param("finalists", 40, f"the best candidates rescored against {REFERENCE_FACTOR} times as many "
                   "consistent codes, among which the guess is chosen", kind=int, minimum=1)
-#: The first guess's colour pattern is scored against every code up to this many, else against a
-#: uniform sample of ``FIRST_SAMPLE`` codes.
-FIRST_EXACT = 10**6
-FIRST_SAMPLE = 50_000
 
 
 def auto_sample_size(game: Game) -> int:
@@ -171,6 +176,24 @@ def best_first_guess(game: Game, score: str) -> tuple[int, ...]:
     return patterns[int(np.flatnonzero(SCORES[score](stats))[0])]
 
 
+@lru_cache(maxsize=64)
+def looked_ahead_first_guess(game: Game, score: str, lookahead: int, part: int) -> tuple[int, ...]:
+    """Of the ``lookahead`` colour patterns that score best under ``score`` against every code,
+    the one whose parts, each solved exactly over its own codes (``lookahead_totals``), need the
+    fewest guesses in total: the look-ahead of a whole consistent set, at the first guess of a game
+    small enough to be one.
+
+    >>> looked_ahead_first_guess(Game.parse_size("4x6"), "entropy", 10, 100)  # 1123, not Entropy's 1234
+    (0, 0, 1, 2)
+    """
+    codes = game.all_digits.astype(np.uint8)
+    patterns = np.array(colour_patterns(game.pegs, game.colours, game.repeats), dtype=np.uint8)
+    stats = sample_stats(patterns, codes, game.colours, game.with_white)
+    best = patterns[ranking(stats, score)[:lookahead]]
+    totals = lookahead_totals(best, codes, game.colours, game.with_white, game.win.code(game.pegs), limit=part)
+    return tuple(int(c) for c in best[int(np.argmin(totals))])
+
+
 class SampleScoring(Strategy):
     """Score a sample of distinct consistent codes against itself and play a top scorer.
 
@@ -205,7 +228,12 @@ class SampleScoring(Strategy):
         size = self.values["sample"]
         self.sample_size = auto_sample_size(game) if size == "auto" else int(size)
         first = self.fixed_first(game)
-        self._first = first if first is not None else game.index_of(best_first_guess(game, self.values["score"]))
+        if first is None:
+            whole = game.n_codes <= REFERENCE_FACTOR * self.sample_size and self.values.get("lookahead", 0) > 0
+            first = game.index_of(looked_ahead_first_guess(game, self.values["score"], self.values["lookahead"],
+                                                           self.values["part"]) if whole
+                                  else best_first_guess(game, self.values["score"]))
+        self._first = first
 
     def guess(self, knowledge: Knowledge) -> int:
         game = knowledge.game
@@ -240,24 +268,34 @@ class SampleScoring(Strategy):
 
     def finalists_of(self, candidates: np.ndarray, stats: np.ndarray,
                      reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The ``finalists`` distinct best ``candidates`` by their ``stats``, and their partition
-        statistics against the ``reference`` codes."""
-        finalists = distinct_rows(candidates[ranking(stats, self.values["score"])[:self.values["finalists"]]])
-        return finalists, self.score_against(finalists, reference)
+        """The ``finalists`` best of the distinct ``candidates`` by their ``stats`` (against the
+        first ``sample`` codes of ``reference``), and their partition statistics against the whole
+        ``reference``: rescored when it holds more codes, else the ``stats`` already are."""
+        best = ranking(stats, self.values["score"])[:self.values["finalists"]]
+        if reference.shape[0] <= self.sample_size:
+            return candidates[best], stats[best]
+        return candidates[best], self.score_against(candidates[best], reference)
 
     def candidate_pool(self, sample: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The candidate guesses (colour rows, possibly repeated) and their partition statistics
-        against the ``sample`` consistent codes: the sample's own codes and (``pool=all``) as many
-        random codes, then ``CLIMB_ROUNDS`` rounds of one-peg changes of the best so far."""
+        """The distinct candidate guesses (colour rows) and their partition statistics against the
+        ``sample`` consistent codes: the sample's own codes and (``pool=all``) as many random codes,
+        then ``CLIMB_ROUNDS`` rounds of one-peg changes of the ``CLIMB_PARENTS`` best codes not
+        changed yet."""
         game, score = self.game, self.values["score"]
-        candidates = sample if self.values["pool"] == "consistent" else np.vstack([sample, random_codes(
-            game, self.rng, sample.shape[0])])
+        candidates = sample if self.values["pool"] == "consistent" else distinct_rows(np.vstack([
+            sample, random_codes(game, self.rng, sample.shape[0])]))
         stats = self.score_against(candidates, sample)
         if self.values["pool"] == "all":  # climb: one-peg changes of the best codes so far
+            changed_already = np.zeros(candidates.shape[0], dtype=bool)
             for _ in range(CLIMB_ROUNDS):
-                changed = one_peg_changes(candidates[ranking(stats, score)[:CLIMB_PARENTS]], game)
-                candidates = np.vstack([candidates, changed])
-                stats = np.vstack([stats, self.score_against(changed, sample)])
+                order = ranking(stats, score)
+                parents = order[~changed_already[order]][:CLIMB_PARENTS]
+                changed_already[parents] = True
+                grown = distinct_rows(np.vstack([candidates, one_peg_changes(candidates[parents], game)]))
+                new = grown[candidates.shape[0]:]  # the old rows are distinct and come first
+                candidates = grown
+                stats = np.vstack([stats, self.score_against(new, sample)])
+                changed_already = np.r_[changed_already, np.zeros(new.shape[0], dtype=bool)]
         return candidates, stats
 
     def score_against(self, candidates: np.ndarray, sample: np.ndarray) -> np.ndarray:
@@ -272,8 +310,8 @@ class SampleScoring(Strategy):
         of nodes."""
         game = knowledge.game
         others = self.values["others"] if self.values["pool"] == "all" else 0
-        pool = endgame_pool(knowledge, consistent, others, self.rng)
-        self.evaluations += pool.shape[0]
+        pool, scored = endgame_pool(knowledge, consistent, others, self.rng)
+        self.evaluations += scored + pool.shape[0]
         found = solve_endgame(feedback_matrix(pool, consistent, game.colours, game.with_white),
                               game.win.code(game.pegs))
         if found is None:
@@ -339,28 +377,39 @@ class SampleScoring(Strategy):
         return found.shape[0] == PILOT_FOUND
 
 
-def endgame_pool(knowledge: Knowledge, consistent: np.ndarray, others: int, rng: np.random.Generator) -> np.ndarray:
+def endgame_pool(knowledge: Knowledge, consistent: np.ndarray, others: int,
+                 rng: np.random.Generator) -> tuple[np.ndarray, int]:
     """The ``consistent`` code rows, then the ``others`` inconsistent codes that split them best
-    (most parts, then entropy) found by climbing from random codes and one-peg changes of the set:
-    the guesses an exact endgame may play.
+    (most parts, then entropy) found by climbing from ``ENDGAME_RANDOM`` random codes and one-peg
+    changes of the set: the guesses an exact endgame may play. Also the number of candidate codes
+    scored on the way (evaluations).
 
     >>> from mmlab.game import Feedback
     >>> game = Game.parse_size("8x12")
     >>> k = Knowledge.initial(game, explicit=False).update(game.parse("11223345"), Feedback(3, 2))
     >>> codes = k.sample_distinct(np.random.default_rng(0), 30)[0]
-    >>> pool = endgame_pool(k, codes, 10, np.random.default_rng(1))
-    >>> pool.shape, any(k.fits(row) for row in pool[30:])
-    ((40, 8), False)
+    >>> pool, scored = endgame_pool(k, codes, 10, np.random.default_rng(1))
+    >>> pool.shape, any(k.fits(row) for row in pool[30:]), scored > 2000
+    ((40, 8), False, True)
     """
     game = knowledge.game
     if others == 0:
-        return consistent
-    candidates = best_splitters(np.vstack([one_peg_changes(consistent, game), random_codes(game, rng, 2000)]),
-                                consistent, game)
+        return consistent, 0
+    scored = 0
+
+    def best(candidates: np.ndarray) -> np.ndarray:
+        nonlocal scored
+        candidates = distinct_rows(candidates)
+        scored += candidates.shape[0]
+        return best_splitters(candidates, consistent, game)
+
+    candidates = best(np.vstack([one_peg_changes(consistent, game), random_codes(game, rng, ENDGAME_RANDOM)]))
+    changed = candidates[:0]  # each parent is changed once
     for _ in range(ENDGAME_CLIMB):
-        changed = one_peg_changes(candidates[:ENDGAME_PARENTS], game)
-        candidates = best_splitters(np.vstack([candidates, changed]), consistent, game)
-    return np.vstack([consistent, candidates[[not knowledge.fits(row) for row in candidates]][:others]])
+        parents = candidates[~rows_in(candidates, changed)][:ENDGAME_PARENTS]
+        changed = np.vstack([changed, parents])
+        candidates = best(np.vstack([candidates, one_peg_changes(parents, game)]))
+    return np.vstack([consistent, candidates[[not knowledge.fits(row) for row in candidates]][:others]]), scored
 
 
 def best_splitters(candidates: np.ndarray, codes: np.ndarray, game: Game, keep: int = ENDGAME_KEEP) -> np.ndarray:
@@ -394,6 +443,20 @@ def one_peg_changes(codes: np.ndarray, game: Game) -> np.ndarray:
     if not game.repeats:
         keep &= np.array([len(set(row)) == pegs for row in out.tolist()])
     return out[keep]
+
+
+def rows_in(rows: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Whether each of ``rows`` is one of the rows of ``others``.
+
+    >>> rows_in(np.array([[1, 2], [0, 1]], dtype=np.uint8), np.array([[0, 1]], dtype=np.uint8)).tolist()
+    [False, True]
+    """
+    base = int(max(rows.max(initial=0), others.max(initial=0))) + 1
+    if base ** rows.shape[1] < 2**62:  # each row as one integer
+        weights = base ** np.arange(rows.shape[1], dtype=np.int64)
+        return np.isin(rows.astype(np.int64) @ weights, others.astype(np.int64) @ weights)
+    seen = {row.tobytes() for row in others}
+    return np.array([row.tobytes() in seen for row in rows], dtype=bool)
 
 
 def distinct_rows(codes: np.ndarray) -> np.ndarray:
