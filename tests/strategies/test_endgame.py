@@ -200,6 +200,29 @@ def test_the_endgame_may_guess_others_inconsistent_codes(monkeypatch, spec, othe
             assert knowledge.is_consistent(pick)
 
 
+def test_two_codes_left_are_guessed_in_turn_without_a_pool(monkeypatch):
+    from mmlab.strategies import sample_scoring
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a pool was built for two codes")
+
+    monkeypatch.setattr(sample_scoring, "endgame_pool", refuse)
+    game = Game.parse_size("4x6")
+    rng = np.random.default_rng(2)
+    checked = 0
+    while checked < 3:
+        secret, guesses = int(rng.integers(game.n_codes)), rng.choice(game.n_codes, size=3, replace=False)
+        knowledge, implicit = Knowledge.initial(game), Knowledge.initial(game, explicit=False)
+        for guess in guesses:
+            feedback = game.score(secret, int(guess))
+            knowledge, implicit = knowledge.update(int(guess), feedback), implicit.update(int(guess), feedback)
+        if knowledge.n_consistent == 2:
+            strategy = make_strategy("sample")
+            strategy.start(game, rng)
+            assert strategy.guess(implicit) in knowledge.consistent.tolist()
+            checked += 1
+
+
 def test_endgame_pool_adds_distinct_inconsistent_codes_that_help():
     game = Game.parse_size("4x6")
     win = game.win.code(game.pegs)

@@ -159,9 +159,15 @@ def test_search_rejects_bad_arguments():
         ConsistentSearch(fitness="nope")
     with pytest.raises(BadArgument):
         ConsistentSearch(pop=1)
+    for bad in ({"generations": -1}, {"elite": -1}, {"pool": -2}, {"extend": -1}, {"w_black": -1}):
+        with pytest.raises(BadArgument, match=f"{next(iter(bad))}=-"):
+            ConsistentSearch(**bad)
     game = Game.parse_size("4x6")
     with pytest.raises(BadArgument):
         ConsistentSearch().run(Knowledge.initial(game), np.random.default_rng(0), target=0)
+    with pytest.raises(BadArgument, match="max_generations=-1"):
+        ConsistentSearch().run(Knowledge.initial(game), np.random.default_rng(0), max_generations=-1)
+    assert "extend=0" in repr(ConsistentSearch())
 
 
 def test_partition_scores_reference():

@@ -85,8 +85,11 @@ class ConsistentSearch:
             raise BadArgument(f"scheme={scheme!r} is not known; choose one of {', '.join(SCHEMES)}")
         if pop < 2:
             raise BadArgument(f"pop={pop}: a population needs at least 2 codes")
-        if generations < 0 or reset_after < 0:
-            raise BadArgument("generations and reset_after cannot be negative")
+        counts = {"generations": generations, "reset_after": reset_after, "w_black": w_black, "w_white": w_white,
+                  "elite": elite, "pool": pool, "extend": extend}
+        negative = [f"{name}={value}" for name, value in counts.items() if value < 0]
+        if negative:
+            raise BadArgument(f"{', '.join(negative)}: cannot be negative")
         self.pop = int(pop)
         self.generations = int(generations)
         self.fitness = fitness
@@ -103,7 +106,8 @@ class ConsistentSearch:
 
     def __repr__(self) -> str:
         return (f"ConsistentSearch(pop={self.pop}, generations={self.generations}, fitness={self.fitness!r}, "
-                f"scheme={self.scheme!r}, reset_after={self.reset_after}, keep={self.keep})")
+                f"scheme={self.scheme!r}, reset_after={self.reset_after}, keep={self.keep}, w_black={self.w_black}, "
+                f"w_white={self.w_white}, elite={self.elite}, pool={self.pool}, extend={self.extend})")
 
     def reset(self) -> None:
         """Forget the population kept from the last run (call between games when ``keep``)."""
@@ -116,6 +120,8 @@ class ConsistentSearch:
         generations (default ``self.generations``) have run after the first population."""
         if target < 1:
             raise BadArgument(f"target={target}: ask for at least one code")
+        if max_generations is not None and max_generations < 0:
+            raise BadArgument(f"max_generations={max_generations} cannot be negative")
         game = knowledge.game
         gens = self.generations if max_generations is None else int(max_generations)
         h_digits, h_counts, h_codes = knowledge.history_arrays

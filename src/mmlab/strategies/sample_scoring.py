@@ -49,8 +49,8 @@ SAMPLE = Param("sample", "auto", "distinct consistent codes to score against: a 
                "code of a smaller game)")
 POOL = Param("pool", "all", "which codes may be guessed: the sample's (consistent), or also random codes and "
              "one-peg changes of the best codes (all)", ("all", "consistent"))
-TIES = Param("ties", "random", "among top scorers: a uniform draw (random) or the first found (first)",
-             ("random", "first"))
+TIES = Param("ties", "random", "among top scorers (consistent ones first), when neither the endgame nor the "
+             "look-ahead decides: a uniform draw (random) or the first found (first)", ("random", "first"))
 #: The first guess's colour pattern is scored against every code up to this many, else against a
 #: uniform sample of ``FIRST_SAMPLE`` codes.
 FIRST_EXACT = 10**6
@@ -69,17 +69,19 @@ ENDGAME_RANDOM = 2000
 ENDGAME_CLIMB = 4
 ENDGAME_PARENTS = 30
 ENDGAME_KEEP = 200
-ENDGAME = Param("endgame", 100, "once the whole consistent set is known and holds 3 to this many codes, play "
-                "the first guess of the tree with the fewest guesses in total, guessing its codes and (pool=all) "
-                "as many inconsistent codes as others says (0: never)", kind=int, minimum=0,
-                maximum=MAX_CODES)
+ENDGAME = Param("endgame", 100, "once the whole consistent set is known (at most 5 samples' worth of codes) "
+                "and holds 2 to this many codes, play the first guess of the tree with the fewest guesses in "
+                "total, guessing its codes and (pool=all) as many inconsistent codes as others says (0: never)",
+                kind=int, minimum=0, maximum=MAX_CODES)
 OTHERS = Param("others", ENDGAME_OTHERS, "inconsistent codes the exact endgame may guess (pool=all): the best "
                "splitters of its set, found by climbing", kind=int, minimum=0, maximum=ENDGAME_KEEP)
-LOOKAHEAD = Param("lookahead", 10, "once the whole consistent set is known and holds more than endgame codes, "
-                  "play the one of this many top scorers whose parts, each then solved exactly over its own "
-                  "codes, need the fewest guesses in total (0: the top scorer)", kind=int, minimum=0)
+LOOKAHEAD = Param("lookahead", 10, "once the whole consistent set is known and holds more than endgame codes "
+                  "(or the endgame's search runs out), play the one of this many top scorers whose parts, each "
+                  "then solved exactly over its own codes, need the fewest guesses in total (0: the top scorer)",
+                  kind=int, minimum=0)
 PART = Param("part", 100, "the look-ahead solves each part of at most this many codes exactly and values "
-             "larger ones by a fit to those solved", kind=int, minimum=3, maximum=MAX_CODES)
+             "larger ones, and any whose search passes 20 000 sets, by a fit to those solved", kind=int,
+             minimum=3, maximum=MAX_CODES)
 #: The consistent set is listed in full (then sampled uniformly) when it holds at most this many
 #: samples' worth of codes and the search checks at most ``LIST_NODES`` placements.
 LIST_FACTOR = 500
@@ -107,8 +109,9 @@ CLIMB_PARENTS = 10
 #: The ``finalists`` best codes of the sample's scoring are rescored against ``REFERENCE_FACTOR``
 #: times as many consistent codes, which steadies the choice among near-equal scores.
 REFERENCE_FACTOR = 5
-FINALISTS = Param("finalists", 40, f"the best candidates rescored against {REFERENCE_FACTOR} times as many "
-                  "consistent codes, among which the guess is chosen", kind=int, minimum=1)
+FINALISTS = Param("finalists", 40, f"the best candidates, rescored against {REFERENCE_FACTOR} times as many "
+                  "consistent codes where there are more than the sample, among which the guess is chosen",
+                  kind=int, minimum=1)
 
 
 def auto_sample_size(game: Game) -> int:
@@ -199,11 +202,16 @@ class SampleScoring(Strategy):
 
     With ``pool=consistent`` every guess is consistent; with ``pool=all`` (the default) a code that
     scores better may be played, a consistent one whenever it ties. With one code left it is
-    played; when the constraint search lists the whole consistent set and it fits in the sample,
-    the scores are exact, and with at most ``endgame`` codes left the guess is that of an exact
-    endgame (``mmlab.strategies.endgame``) instead of the top scorer. On a whole set of more codes
-    the ``lookahead`` top scorers are valued by solving each of their parts exactly
-    (``lookahead_totals``) and the cheapest is played.
+    played. When the constraint search lists the whole consistent set and it holds at most
+    ``REFERENCE_FACTOR`` samples' worth of codes, the finalists' scores are exact, and with at most
+    ``endgame`` codes left the guess is that of an exact endgame (``mmlab.strategies.endgame``)
+    instead of the top scorer. On a whole set of more codes the ``lookahead`` top scorers are
+    valued by solving each of their parts exactly (``lookahead_totals``) and the cheapest is played.
+
+    >>> from mmlab.experiments import play_game
+    >>> game = Game.parse_size("4x6")
+    >>> play_game(game, SampleScoring(), game.parse("3632"), np.random.default_rng(0)).won
+    True
     """
 
     name = "sample"
@@ -309,6 +317,10 @@ class SampleScoring(Strategy):
         the ``others`` inconsistent codes of ``endgame_pool``; ``None`` when the search runs out
         of nodes."""
         game = knowledge.game
+        if consistent.shape[0] <= 2:  # one code, then the other: the solver's tree, without a pool
+            guess = game.index_of(consistent[0])
+            self.last_choice = Choice.of(np.array([guess], dtype=np.int64), uniform=False)
+            return guess
         others = self.values["others"] if self.values["pool"] == "all" else 0
         pool, scored = endgame_pool(knowledge, consistent, others, self.rng)
         self.evaluations += scored + pool.shape[0]
