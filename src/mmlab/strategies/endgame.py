@@ -36,6 +36,8 @@ from mmlab.strategies.endgame_kernels import best_tree
 
 #: Sets searched (memo entries) before ``solve_endgame`` gives up and returns ``None``.
 MAX_NODES = 200_000
+#: Sets searched for one part of ``lookahead_totals`` before the part is valued by the fit instead.
+LOOKAHEAD_NODES = 20_000
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,7 @@ def solve_endgame(table: np.ndarray, win: int, max_nodes: int = MAX_NODES) -> En
 
 
 def lookahead_totals(guesses: np.ndarray, codes: np.ndarray, colours: int, with_white: bool, win: int,
-                     limit: int = 100, max_nodes: int = 20_000) -> np.ndarray:
+                     limit: int = 100, max_nodes: int = LOOKAHEAD_NODES) -> np.ndarray:
     """For each colour row of ``guesses``, the guesses in total over the colour rows ``codes`` when
     it is played first and each part it leaves is played by its exact endgame over its own codes
     (``solve_endgame``). Parts of more than ``limit`` codes, and parts whose search passes
