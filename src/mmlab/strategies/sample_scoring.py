@@ -35,7 +35,7 @@ from mmlab.errors import InconsistentFeedback, UnknownStrategy
 from mmlab.game import Game, colour_counts, kernels
 from mmlab.knowledge import Knowledge
 from mmlab.strategies.base import Choice, Param, Strategy
-from mmlab.strategies.endgame import feedback_matrix, lookahead_totals, solve_endgame
+from mmlab.strategies.endgame import LOOKAHEAD_NODES, feedback_matrix, lookahead_totals, solve_endgame
 from mmlab.strategies.endgame_kernels import MAX_CODES
 from mmlab.strategies.evolution import ConsistentSearch
 from mmlab.strategies.exhaustive import top_entropy, top_expected, top_largest, top_parts, top_plus2
@@ -45,6 +45,9 @@ SCORES = {"entropy": top_entropy, "most-parts": top_parts, "expected": top_expec
           "plus2": top_plus2}
 SCORE = Param("score", "entropy", "how a sample code is scored against the sample: Entropy (Neuwirth), Most "
               "Parts (Kooi), expected part size (Irving), largest part (Knuth) or Plus2 (004)", tuple(SCORES))
+#: The ``finalists`` best codes of the sample's scoring are rescored against ``REFERENCE_FACTOR``
+#: times as many consistent codes, which steadies the choice among near-equal scores.
+REFERENCE_FACTOR = 5
 SAMPLE = Param("sample", "auto", "distinct consistent codes to score against: a number, or auto (1000, or every "
                "code of a smaller game)")
 POOL = Param("pool", "all", "which codes may be guessed: the sample's (consistent), or also random codes and "
@@ -57,9 +60,8 @@ FIRST_EXACT = 10**6
 FIRST_SAMPLE = 50_000
 FIRST = Param("first", "", "first guess: a code such as 11223, or empty for the colour pattern (AABBC...) "
               f"that scores best against every code (against {FIRST_SAMPLE} random codes in games of more than "
-              f"{FIRST_EXACT}); "
-              "in a game of at most 5 samples' worth of codes, the one of the lookahead best whose parts need "
-              "the fewest guesses")
+              f"{FIRST_EXACT}); in a game of at most {REFERENCE_FACTOR} samples' worth of codes, the one of the "
+              "lookahead best whose parts need the fewest guesses")
 #: The exact endgame's inconsistent codes (``others``) are the best splitters (most parts, then
 #: entropy) found by ``ENDGAME_CLIMB`` rounds of one-peg changes of the ``ENDGAME_PARENTS`` best codes
 #: so far not changed yet, from ``ENDGAME_RANDOM`` random codes and one-peg changes of the consistent ones, keeping
@@ -69,8 +71,8 @@ ENDGAME_RANDOM = 2000
 ENDGAME_CLIMB = 4
 ENDGAME_PARENTS = 30
 ENDGAME_KEEP = 200
-ENDGAME = Param("endgame", 100, "once the whole consistent set is known (at most 5 samples' worth of codes) "
-                "and holds 2 to this many codes, play the first guess of the tree with the fewest guesses in "
+ENDGAME = Param("endgame", 100, f"once the whole consistent set is known (at most {REFERENCE_FACTOR} samples' "
+                "worth of codes) and holds 2 to this many codes, play the first guess of the tree with the fewest guesses in "
                 "total, guessing its codes and (pool=all) as many inconsistent codes as others says (0: never)",
                 kind=int, minimum=0, maximum=MAX_CODES)
 OTHERS = Param("others", ENDGAME_OTHERS, "inconsistent codes the exact endgame may guess (pool=all): the best "
@@ -80,7 +82,7 @@ LOOKAHEAD = Param("lookahead", 10, "once the whole consistent set is known and h
                   "then solved exactly over its own codes, need the fewest guesses in total (0: the top scorer)",
                   kind=int, minimum=0)
 PART = Param("part", 100, "the look-ahead solves each part of at most this many codes exactly and values "
-             "larger ones, and any whose search passes 20 000 sets, by a fit to those solved", kind=int,
+             f"larger ones, and any whose search passes {LOOKAHEAD_NODES} sets, by a fit to those solved", kind=int,
              minimum=3, maximum=MAX_CODES)
 #: The consistent set is listed in full (then sampled uniformly) when it holds at most this many
 #: samples' worth of codes and the search checks at most ``LIST_NODES`` placements.
@@ -106,9 +108,6 @@ AUTO_SAMPLE = 1000
 #: With ``pool=all``: rounds of one-peg changes of the ``CLIMB_PARENTS`` best codes so far.
 CLIMB_ROUNDS = 2
 CLIMB_PARENTS = 10
-#: The ``finalists`` best codes of the sample's scoring are rescored against ``REFERENCE_FACTOR``
-#: times as many consistent codes, which steadies the choice among near-equal scores.
-REFERENCE_FACTOR = 5
 FINALISTS = Param("finalists", 40, f"the best candidates, rescored against {REFERENCE_FACTOR} times as many "
                   "consistent codes where there are more than the sample, among which the guess is chosen",
                   kind=int, minimum=1)
@@ -237,10 +236,11 @@ class SampleScoring(Strategy):
         self.sample_size = auto_sample_size(game) if size == "auto" else int(size)
         first = self.fixed_first(game)
         if first is None:
-            whole = game.n_codes <= REFERENCE_FACTOR * self.sample_size and self.values.get("lookahead", 0) > 0
-            first = game.index_of(looked_ahead_first_guess(game, self.values["score"], self.values["lookahead"],
-                                                           self.values["part"]) if whole
-                                  else best_first_guess(game, self.values["score"]))
+            score, lookahead = self.values["score"], self.values.get("lookahead", 0)  # (evo has no look-ahead)
+            if lookahead > 0 and game.n_codes <= REFERENCE_FACTOR * self.sample_size:  # the game is a whole set
+                first = game.index_of(looked_ahead_first_guess(game, score, lookahead, self.values["part"]))
+            else:
+                first = game.index_of(best_first_guess(game, score))
         self._first = first
 
     def guess(self, knowledge: Knowledge) -> int:
