@@ -116,6 +116,10 @@ class Knowledge:
             budget *= 2
         return None, spent
 
+    def contradiction(self) -> InconsistentFeedback:
+        """The error to raise when a search shows that no code fits the answers."""
+        return InconsistentFeedback(f"no code of {self.game} fits these {len(self.history)} answers")
+
     def find_consistent(self, rng: np.random.Generator, max_nodes: int = 10**9) -> tuple[int, int]:
         """A consistent code found by ``sample`` within ``max_nodes`` placements, and the placements
         checked: a patient search (about 2 * 10**7 placements a second at 8x12 and 10x20, so the
@@ -132,7 +136,7 @@ class Knowledge:
         if code is not None:
             return code, spent
         if spent < max_nodes:  # the search tree was exhausted
-            raise InconsistentFeedback(f"no code of {self.game} fits these {len(self.history)} answers")
+            raise self.contradiction()
         raise SearchFailed(f"no code fitting the {len(self.history)} answers found within {max_nodes} placements")
 
     def sample_distinct(self, rng: np.random.Generator, n: int, max_draws: int | None = None,
@@ -155,7 +159,7 @@ class Knowledge:
             *self.search_arrays, game.pegs, game.colours, game.with_white, game.repeats, int(rng.integers(2**31)), n,
             draws, max_nodes)
         if none_fit:
-            raise InconsistentFeedback(f"no code of {game} fits these {len(self.history)} answers")
+            raise self.contradiction()
         return codes, int(nodes)
 
     def draw_uniform(self, rng: np.random.Generator, n: int, max_draws: int = 10**6) -> tuple[np.ndarray, int]:

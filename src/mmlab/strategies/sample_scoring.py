@@ -31,7 +31,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from mmlab.errors import InconsistentFeedback, UnknownStrategy
+from mmlab.errors import UnknownStrategy
 from mmlab.game import Game, colour_counts, kernels
 from mmlab.knowledge import Knowledge
 from mmlab.strategies.base import Choice, Param, Strategy
@@ -294,16 +294,15 @@ class SampleScoring(Strategy):
             sample, random_codes(game, self.rng, sample.shape[0])]))
         stats = self.score_against(candidates, sample)
         if self.values["pool"] == "all":  # climb: one-peg changes of the best codes so far
-            changed_already = np.zeros(candidates.shape[0], dtype=bool)
+            changed = candidates[:0]  # each parent is changed once
             for _ in range(CLIMB_ROUNDS):
-                order = ranking(stats, score)
-                parents = order[~changed_already[order]][:CLIMB_PARENTS]
-                changed_already[parents] = True
-                grown = distinct_rows(np.vstack([candidates, one_peg_changes(candidates[parents], game)]))
+                ranked = candidates[ranking(stats, score)]
+                parents = ranked[~rows_in(ranked, changed)][:CLIMB_PARENTS]
+                changed = np.vstack([changed, parents])
+                grown = distinct_rows(np.vstack([candidates, one_peg_changes(parents, game)]))
                 new = grown[candidates.shape[0]:]  # the old rows are distinct and come first
                 candidates = grown
                 stats = np.vstack([stats, self.score_against(new, sample)])
-                changed_already = np.r_[changed_already, np.zeros(new.shape[0], dtype=bool)]
         return candidates, stats
 
     def score_against(self, candidates: np.ndarray, sample: np.ndarray) -> np.ndarray:
@@ -357,7 +356,7 @@ class SampleScoring(Strategy):
         if listed is not None:
             self.evaluations += listed.shape[0]
             if listed.shape[0] == 0:
-                raise InconsistentFeedback(f"no code of {knowledge.game} fits these {len(knowledge.history)} answers")
+                raise knowledge.contradiction()
             return listed[self.rng.permutation(listed.shape[0])[:n]], listed.shape[0] <= n
         drawn, draws = knowledge.draw_uniform(self.rng, n, max_draws=UNIFORM_DRAWS)
         self.evaluations += draws
@@ -457,6 +456,18 @@ def one_peg_changes(codes: np.ndarray, game: Game) -> np.ndarray:
     return out[keep]
 
 
+def row_keys(codes: np.ndarray, base: int) -> np.ndarray | None:
+    """Each row of ``codes`` (digits below ``base``) as one integer, or ``None`` when they would
+    not fit in 62 bits; equal rows, equal keys.
+
+    >>> row_keys(np.array([[1, 2], [0, 1]], dtype=np.uint8), 3).tolist()
+    [7, 3]
+    """
+    if base ** codes.shape[1] >= 2**62:
+        return None
+    return codes.astype(np.int64) @ base ** np.arange(codes.shape[1], dtype=np.int64)
+
+
 def rows_in(rows: np.ndarray, others: np.ndarray) -> np.ndarray:
     """Whether each of ``rows`` is one of the rows of ``others``.
 
@@ -464,9 +475,9 @@ def rows_in(rows: np.ndarray, others: np.ndarray) -> np.ndarray:
     [False, True]
     """
     base = int(max(rows.max(initial=0), others.max(initial=0))) + 1
-    if base ** rows.shape[1] < 2**62:  # each row as one integer
-        weights = base ** np.arange(rows.shape[1], dtype=np.int64)
-        return np.isin(rows.astype(np.int64) @ weights, others.astype(np.int64) @ weights)
+    keys = row_keys(rows, base)
+    if keys is not None:
+        return np.isin(keys, row_keys(others, base))
     seen = {row.tobytes() for row in others}
     return np.array([row.tobytes() in seen for row in rows], dtype=bool)
 
@@ -477,13 +488,13 @@ def distinct_rows(codes: np.ndarray) -> np.ndarray:
     >>> distinct_rows(np.array([[1, 2], [0, 1], [1, 2]], dtype=np.uint8)).tolist()
     [[1, 2], [0, 1]]
     """
-    base = int(codes.max(initial=0)) + 1
-    if base ** codes.shape[1] < 2**62:  # each row as one integer: a 1-D unique is far faster
-        _, first = np.unique(codes.astype(np.int64) @ base ** np.arange(codes.shape[1], dtype=np.int64),
-                             return_index=True)
+    keys = row_keys(codes, int(codes.max(initial=0)) + 1)
+    if keys is not None:  # a 1-D unique is far faster
+        _, first = np.unique(keys, return_index=True)
     else:
         _, first = np.unique(codes, axis=0, return_index=True)
     return codes[np.sort(first)]
+
 
 POP = Param("pop", 150, "GA population (Berghman et al.: 150)", kind=int, minimum=2)
 GENERATIONS = Param("generations", 100, "GA generations per turn (Berghman et al.: 100)", kind=int, minimum=1)
