@@ -5,7 +5,7 @@ Each game is played by the codebreaker until its consistent set can be listed an
 secret: the codebreaker's mean number of further guesses (one game per code, its own random draws)
 and the exact optimum (``mmlab.strategies.endgame.solve_endgame``), whose guesses are the consistent
 codes and the ``--others`` inconsistent codes that split the set best, found by climbing from random
-codes and one-peg changes of the set (``sample_scoring.endgame_pool``). The gap is their difference, averaged over
+codes and one-peg changes of the set (``endgame.endgame_pool``). The gap is their difference, averaged over
 the positions. The default codebreaker is ``sample`` with its exact endgame and look-ahead turned
 off, i.e. one-step Entropy to the end; ``--strategy sample`` checks the endgame ``sample`` plays by
 default.
@@ -30,7 +30,8 @@ from mmlab.knowledge import Knowledge
 from mmlab.strategies.endgame import feedback_matrix, solve_endgame
 from mmlab.strategies.endgame_kernels import MAX_CODES
 from mmlab.strategies import make_strategy
-from mmlab.strategies.sample_scoring import ENDGAME_OTHERS, LIST_NODES, endgame_pool
+from mmlab.strategies.endgame import ENDGAME_OTHERS, endgame_pool
+from mmlab.strategies.sample_scoring import LIST_NODES
 
 
 def endgame_position(game: Game, strategy, secret: int, limit: int) -> tuple[Knowledge, np.ndarray, int] | None:

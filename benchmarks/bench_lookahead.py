@@ -4,7 +4,7 @@ Each game is played by ``sample`` until its consistent set can be listed and hol
 and at most ``--limit`` codes. From that position each codebreaker is valued exactly over every
 code of the set as the secret: its guess splits the set, every part of more than 100 codes is
 split again by its next guess, and every part of at most 100 codes costs its exact endgame
-(``solve_endgame`` with the pool of ``sample_scoring.endgame_pool``, which ``sample`` plays).
+(``solve_endgame`` with the pool of ``endgame.endgame_pool``, which ``sample`` plays).
 Random draws are seeded by the set, so both codebreakers see the same candidates at the same
 position. The saving is the difference of the mean further guesses, averaged over the positions.
 
@@ -30,7 +30,7 @@ from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import make_strategy
 from mmlab.strategies.endgame import feedback_matrix, solve_endgame
-from mmlab.strategies.sample_scoring import ENDGAME_OTHERS, endgame_pool
+from mmlab.strategies.endgame import ENDGAME_OTHERS, endgame_pool
 
 from bench_endgame import endgame_position  # the same play to a listed set
 

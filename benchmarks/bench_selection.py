@@ -30,8 +30,8 @@ from mmlab.experiments.runner import single_threaded
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import make_strategy
-from mmlab.strategies.sample_scoring import (LIST_FACTOR, LIST_NODES, REFERENCE_FACTOR, distinct_rows, ranking,
-                                            sample_stats)
+from mmlab.strategies.code_rows import distinct_rows, sample_stats
+from mmlab.strategies.sample_scoring import LIST_FACTOR, LIST_NODES, REFERENCE_FACTOR, ranking
 from mmlab.strategies.scoring import ENTROPY
 
 

@@ -129,6 +129,13 @@ def test_output_into_a_closed_pipe_is_quiet():
     assert done.stdout.startswith("1296(1122:") and "Traceback" not in done.stderr
 
 
+def test_python_dash_m_mmlab_is_the_command_line():
+    done = subprocess.run([sys.executable, "-m", "mmlab", "score", "1234", "1243"], capture_output=True, text=True)
+    assert (done.returncode, done.stdout.strip()) == (0, "2,2")
+    done = subprocess.run([sys.executable, "-m", "mmlab", "score", "1234"], capture_output=True, text=True)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
 def test_console_script_exits_non_zero_without_traceback():
     done = subprocess.run([sys.executable, "-m", "mmlab.cli.main", "eval", "4x6", "--strategy", "nope"],
                           capture_output=True, text=True)

@@ -9,10 +9,11 @@ from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.planners import Optimal
 from mmlab.strategies import make_strategy
-from mmlab.strategies.endgame import _per_code_fit, feedback_matrix, lookahead_totals, solve_endgame
+from mmlab.strategies.code_rows import sample_stats
+from mmlab.strategies.endgame import (_per_code_fit, best_splitters, endgame_pool, feedback_matrix, lookahead_totals,
+                                      solve_endgame)
 from mmlab.strategies.endgame_kernels import MAX_CODES
 from mmlab.strategies.exhaustive import top_entropy
-from mmlab.strategies.sample_scoring import best_splitters, endgame_pool, sample_stats
 from mmlab.strategies.scoring import ENTROPY, PARTS
 
 

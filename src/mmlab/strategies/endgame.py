@@ -9,6 +9,8 @@ codebreaker's endgame is from it.
 least ``2m - 1`` guesses in total (one code guessed first, every other one second), which orders
 the guesses (most parts first, a consistent code ahead of an inconsistent one) and prunes them.
 With the whole game as both set and pool the result is the optimum of ``mmlab.planners.Optimal``.
+``endgame_pool`` chooses the pool: the set's codes and the inconsistent codes that split it best,
+found by climbing from random codes and one-peg changes (``best_splitters``).
 
 ``lookahead_totals`` looks one guess further up: the guesses in total when a candidate is played
 first and every part it leaves is then solved exactly, guessing its own codes only (a valuation, so
@@ -31,13 +33,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mmlab.game import colour_counts, kernels
+from mmlab.game import Game, colour_counts, kernels
+from mmlab.knowledge import Knowledge
+from mmlab.strategies.code_rows import distinct_rows, one_peg_changes, random_codes, rows_in, sample_stats
 from mmlab.strategies.endgame_kernels import best_tree
+from mmlab.strategies.scoring import ENTROPY, PARTS
 
 #: Sets searched (memo entries) before ``solve_endgame`` gives up and returns ``None``.
 MAX_NODES = 200_000
 #: Sets searched for one part of ``lookahead_totals`` before the part is valued by the fit instead.
 LOOKAHEAD_NODES = 20_000
+
+#: The exact endgame's inconsistent codes (``endgame_pool``'s ``others``) are the best splitters
+#: (most parts, then entropy) found by ``ENDGAME_CLIMB`` rounds of one-peg changes of the
+#: ``ENDGAME_PARENTS`` best codes not changed yet, from ``ENDGAME_RANDOM`` random codes and one-peg
+#: changes of the consistent ones, keeping the ``ENDGAME_KEEP`` best.
+ENDGAME_OTHERS = 60
+ENDGAME_RANDOM = 2000
+ENDGAME_CLIMB = 4
+ENDGAME_PARENTS = 30
+ENDGAME_KEEP = 200
 
 
 @dataclass(frozen=True)
@@ -123,6 +138,49 @@ def lookahead_totals(guesses: np.ndarray, codes: np.ndarray, colours: int, with_
         for g, m in pending:
             totals[g] += m * (a + b * np.log(m))
     return totals
+
+
+def endgame_pool(knowledge: Knowledge, consistent: np.ndarray, others: int,
+                 rng: np.random.Generator) -> tuple[np.ndarray, int]:
+    """The ``consistent`` code rows, then the ``others`` inconsistent codes that split them best
+    (most parts, then entropy) found by climbing from ``ENDGAME_RANDOM`` random codes and one-peg
+    changes of the set: the guesses an exact endgame may play. Also the number of candidate codes
+    scored on the way (evaluations).
+
+    >>> from mmlab.game import Feedback
+    >>> game = Game.parse_size("8x12")
+    >>> k = Knowledge.initial(game, explicit=False).update(game.parse("11223345"), Feedback(3, 2))
+    >>> codes = k.sample_distinct(np.random.default_rng(0), 30)[0]
+    >>> pool, scored = endgame_pool(k, codes, 10, np.random.default_rng(1))
+    >>> pool.shape, any(k.fits(row) for row in pool[30:]), scored > 2000
+    ((40, 8), False, True)
+    """
+    game = knowledge.game
+    if others == 0:
+        return consistent, 0
+    scored = 0
+
+    def best(candidates: np.ndarray) -> np.ndarray:
+        nonlocal scored
+        candidates = distinct_rows(candidates)
+        scored += candidates.shape[0]
+        return best_splitters(candidates, consistent, game)
+
+    candidates = best(np.vstack([one_peg_changes(consistent, game), random_codes(game, rng, ENDGAME_RANDOM)]))
+    changed = candidates[:0]  # each parent is changed once
+    for _ in range(ENDGAME_CLIMB):
+        parents = candidates[~rows_in(candidates, changed)][:ENDGAME_PARENTS]
+        changed = np.vstack([changed, parents])
+        candidates = best(np.vstack([candidates, one_peg_changes(parents, game)]))
+    return np.vstack([consistent, candidates[[not knowledge.fits(row) for row in candidates]][:others]]), scored
+
+
+def best_splitters(candidates: np.ndarray, codes: np.ndarray, game: Game, keep: int = ENDGAME_KEEP) -> np.ndarray:
+    """The ``keep`` distinct rows of ``candidates`` with the most parts against the rows of
+    ``codes``, then the highest entropy, best first."""
+    candidates = distinct_rows(candidates)
+    stats = sample_stats(candidates, codes, game.colours, game.with_white)
+    return candidates[np.lexsort((-stats[:, ENTROPY], -stats[:, PARTS]))[:keep]]
 
 
 def _per_code_fit(solved: list[tuple[int, int]]) -> tuple[float, float]:

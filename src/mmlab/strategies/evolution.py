@@ -51,6 +51,15 @@ class SearchResult:
     distance: int
     generations: int
 
+    @property
+    def fallback_note(self) -> str:
+        """What a codebreaker records when it plays ``best`` because no consistent code was found.
+
+        >>> SearchResult(np.zeros((0, 4), np.uint8), 300, np.zeros(4, np.uint8), 2, 100).fallback_note
+        'no consistent code in 100 generations; played the fittest (distance 2)'
+        """
+        return f"no consistent code in {self.generations} generations; played the fittest (distance {self.distance})"
+
 
 class ConsistentSearch:
     """A genetic algorithm that collects codes consistent with the answers so far.

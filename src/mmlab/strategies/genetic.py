@@ -151,8 +151,7 @@ class GeneticAlgorithm(Strategy):
                 code, placements = knowledge.find_consistent(self.rng)
                 self.evaluations += placements
                 return code
-            self.last_fallback = (f"no consistent code in {result.generations} generations; "
-                                  f"played the fittest (distance {result.distance})")
+            self.last_fallback = result.fallback_note
             return game.index_of(result.best)
         if codes.shape[0] == 1 or self.values["variant"] != "berghman":
             return game.index_of(codes[0])

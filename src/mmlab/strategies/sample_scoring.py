@@ -32,14 +32,16 @@ from functools import lru_cache
 import numpy as np
 
 from mmlab.errors import UnknownStrategy
-from mmlab.game import Game, colour_counts, kernels
+from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies.base import Choice, Param, Strategy
-from mmlab.strategies.endgame import LOOKAHEAD_NODES, feedback_matrix, lookahead_totals, solve_endgame
+from mmlab.strategies.code_rows import distinct_rows, one_peg_changes, random_codes, rows_in, sample_stats
+from mmlab.strategies.endgame import (ENDGAME_KEEP, ENDGAME_OTHERS, LOOKAHEAD_NODES, endgame_pool, feedback_matrix,
+                                      lookahead_totals, solve_endgame)
 from mmlab.strategies.endgame_kernels import MAX_CODES
 from mmlab.strategies.evolution import ConsistentSearch
 from mmlab.strategies.exhaustive import top_entropy, top_expected, top_largest, top_parts, top_plus2
-from mmlab.strategies.scoring import ENTROPY, LARGEST, PARALLEL_WORK, PARTS, SUM_SQUARES
+from mmlab.strategies.scoring import ENTROPY, LARGEST, PARTS, SUM_SQUARES, TOLERANCE
 
 SCORES = {"entropy": top_entropy, "most-parts": top_parts, "expected": top_expected, "largest": top_largest,
           "plus2": top_plus2}
@@ -62,15 +64,6 @@ FIRST = Param("first", "", "first guess: a code such as 11223, or empty for the 
               f"that scores best against every code (against {FIRST_SAMPLE} random codes in games of more than "
               f"{FIRST_EXACT}); in a game of at most {REFERENCE_FACTOR} samples' worth of codes, the one of the "
               "lookahead best whose parts need the fewest guesses")
-#: The exact endgame's inconsistent codes (``others``) are the best splitters (most parts, then
-#: entropy) found by ``ENDGAME_CLIMB`` rounds of one-peg changes of the ``ENDGAME_PARENTS`` best codes
-#: so far not changed yet, from ``ENDGAME_RANDOM`` random codes and one-peg changes of the consistent ones, keeping
-#: the ``ENDGAME_KEEP`` best.
-ENDGAME_OTHERS = 60
-ENDGAME_RANDOM = 2000
-ENDGAME_CLIMB = 4
-ENDGAME_PARENTS = 30
-ENDGAME_KEEP = 200
 ENDGAME = Param("endgame", 100, f"once the whole consistent set is known (at most {REFERENCE_FACTOR} samples' "
                 "worth of codes) and holds 2 to this many codes, play the first guess of the tree with the fewest guesses in "
                 "total, guessing its codes and (pool=all) as many inconsistent codes as others says (0: never)",
@@ -122,25 +115,6 @@ def auto_sample_size(game: Game) -> int:
     (125, 1000)
     """
     return int(min(game.n_codes, AUTO_SAMPLE))
-
-
-def random_codes(game: Game, rng: np.random.Generator, n: int) -> np.ndarray:
-    """``n`` uniformly random codes of ``game`` (colour rows; consistent or not)."""
-    if game.repeats:
-        return rng.integers(game.colours, size=(n, game.pegs)).astype(np.uint8)
-    return np.argsort(rng.random((n, game.colours)), axis=1)[:, :game.pegs].astype(np.uint8)
-
-
-def sample_stats(candidates: np.ndarray, sample: np.ndarray, colours: int, with_white: bool) -> np.ndarray:
-    """Partition statistics (``mmlab.game.kernels.partition_stats`` columns) of each code row of
-    ``candidates`` against the code rows of ``sample``."""
-    digits = np.vstack([sample, candidates])
-    counts = colour_counts(digits, colours)
-    cand = np.arange(sample.shape[0], dtype=np.int64)
-    guesses = np.arange(sample.shape[0], digits.shape[0], dtype=np.int64)
-    parallel = guesses.shape[0] * cand.shape[0] >= PARALLEL_WORK
-    kernel = kernels.partition_stats if parallel else kernels.partition_stats_serial
-    return kernel(guesses, cand, digits, counts, with_white)
 
 
 def colour_patterns(pegs: int, colours: int, repeats: bool) -> list[tuple[int, ...]]:
@@ -388,112 +362,22 @@ class SampleScoring(Strategy):
         return found.shape[0] == PILOT_FOUND
 
 
-def endgame_pool(knowledge: Knowledge, consistent: np.ndarray, others: int,
-                 rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    """The ``consistent`` code rows, then the ``others`` inconsistent codes that split them best
-    (most parts, then entropy) found by climbing from ``ENDGAME_RANDOM`` random codes and one-peg
-    changes of the set: the guesses an exact endgame may play. Also the number of candidate codes
-    scored on the way (evaluations).
-
-    >>> from mmlab.game import Feedback
-    >>> game = Game.parse_size("8x12")
-    >>> k = Knowledge.initial(game, explicit=False).update(game.parse("11223345"), Feedback(3, 2))
-    >>> codes = k.sample_distinct(np.random.default_rng(0), 30)[0]
-    >>> pool, scored = endgame_pool(k, codes, 10, np.random.default_rng(1))
-    >>> pool.shape, any(k.fits(row) for row in pool[30:]), scored > 2000
-    ((40, 8), False, True)
-    """
-    game = knowledge.game
-    if others == 0:
-        return consistent, 0
-    scored = 0
-
-    def best(candidates: np.ndarray) -> np.ndarray:
-        nonlocal scored
-        candidates = distinct_rows(candidates)
-        scored += candidates.shape[0]
-        return best_splitters(candidates, consistent, game)
-
-    candidates = best(np.vstack([one_peg_changes(consistent, game), random_codes(game, rng, ENDGAME_RANDOM)]))
-    changed = candidates[:0]  # each parent is changed once
-    for _ in range(ENDGAME_CLIMB):
-        parents = candidates[~rows_in(candidates, changed)][:ENDGAME_PARENTS]
-        changed = np.vstack([changed, parents])
-        candidates = best(np.vstack([candidates, one_peg_changes(parents, game)]))
-    return np.vstack([consistent, candidates[[not knowledge.fits(row) for row in candidates]][:others]]), scored
-
-
-def best_splitters(candidates: np.ndarray, codes: np.ndarray, game: Game, keep: int = ENDGAME_KEEP) -> np.ndarray:
-    """The ``keep`` distinct rows of ``candidates`` with the most parts against the rows of
-    ``codes``, then the highest entropy, best first."""
-    candidates = distinct_rows(candidates)
-    stats = sample_stats(candidates, codes, game.colours, game.with_white)
-    return candidates[np.lexsort((-stats[:, ENTROPY], -stats[:, PARTS]))[:keep]]
-
-
 def ranking(stats: np.ndarray, score: str) -> np.ndarray:
-    """Row order of ``stats`` from the best under ``score`` (Plus2: entropy, then parts)."""
-    keys = {"entropy": (-stats[:, ENTROPY],), "most-parts": (-stats[:, PARTS],), "expected": (stats[:, SUM_SQUARES],),
-            "largest": (stats[:, LARGEST],), "plus2": (-stats[:, ENTROPY], -stats[:, PARTS])}[score]
-    return np.lexsort(keys[::-1], axis=0) if len(keys) > 1 else np.argsort(keys[0], kind="stable")
+    """Row order of ``stats`` from the best under ``score``. Plus2 orders by entropy, and entropies
+    within ``TOLERANCE`` of each other (the ties of ``top_plus2``) by parts.
 
-
-def one_peg_changes(codes: np.ndarray, game: Game) -> np.ndarray:
-    """Every code that differs from one of ``codes`` on exactly one peg (no repeated colour where
-    the game forbids it).
-
-    >>> one_peg_changes(np.array([[0, 1]], dtype=np.uint8), Game.parse_size("2x3")).tolist()
-    [[1, 1], [2, 1], [0, 0], [0, 2]]
+    >>> stats = np.array([[9, 30, 5, 2.0], [9, 30, 7, 2.0 - 1e-12], [9, 30, 9, 1.0]])
+    >>> ranking(stats, "entropy").tolist(), ranking(stats, "plus2").tolist()
+    ([0, 1, 2], [1, 0, 2])
     """
-    pegs, colours = game.pegs, game.colours
-    out = np.repeat(codes, pegs * colours, axis=0).reshape(-1, pegs, colours, pegs)
-    for peg in range(pegs):
-        out[:, peg, :, peg] = np.arange(colours, dtype=np.uint8)
-    out = out.reshape(-1, pegs)
-    keep = (out != np.repeat(codes, pegs * colours, axis=0)).any(axis=1)
-    if not game.repeats:
-        keep &= np.array([len(set(row)) == pegs for row in out.tolist()])
-    return out[keep]
-
-
-def row_keys(codes: np.ndarray, base: int) -> np.ndarray | None:
-    """Each row of ``codes`` (digits below ``base``) as one integer, or ``None`` when they would
-    not fit in 62 bits; equal rows, equal keys.
-
-    >>> row_keys(np.array([[1, 2], [0, 1]], dtype=np.uint8), 3).tolist()
-    [7, 3]
-    """
-    if base ** codes.shape[1] >= 2**62:
-        return None
-    return codes.astype(np.int64) @ base ** np.arange(codes.shape[1], dtype=np.int64)
-
-
-def rows_in(rows: np.ndarray, others: np.ndarray) -> np.ndarray:
-    """Whether each of ``rows`` is one of the rows of ``others``.
-
-    >>> rows_in(np.array([[1, 2], [0, 1]], dtype=np.uint8), np.array([[0, 1]], dtype=np.uint8)).tolist()
-    [False, True]
-    """
-    base = int(max(rows.max(initial=0), others.max(initial=0))) + 1
-    keys = row_keys(rows, base)
-    if keys is not None:
-        return np.isin(keys, row_keys(others, base))
-    seen = {row.tobytes() for row in others}
-    return np.array([row.tobytes() in seen for row in rows], dtype=bool)
-
-
-def distinct_rows(codes: np.ndarray) -> np.ndarray:
-    """The rows of ``codes`` without repeats, in order of first appearance.
-
-    >>> distinct_rows(np.array([[1, 2], [0, 1], [1, 2]], dtype=np.uint8)).tolist()
-    [[1, 2], [0, 1]]
-    """
-    keys = row_keys(codes, int(codes.max(initial=0)) + 1)
-    if keys is not None:  # a 1-D unique is far faster
-        _, first = np.unique(keys, return_index=True)
-    else:
-        _, first = np.unique(codes, axis=0, return_index=True)
-    return codes[np.sort(first)]
+    if score == "plus2":
+        entropy = -stats[:, ENTROPY]
+        order = np.argsort(entropy, kind="stable")
+        ties = np.cumsum(np.diff(entropy[order], prepend=entropy[order[:1]]) > TOLERANCE)  # entropy groups
+        return order[np.lexsort((-stats[order, PARTS], ties))]
+    key = {"entropy": -stats[:, ENTROPY], "most-parts": -stats[:, PARTS], "expected": stats[:, SUM_SQUARES],
+           "largest": stats[:, LARGEST]}[score]
+    return np.argsort(key, kind="stable")
 
 
 POP = Param("pop", 150, "GA population (Berghman et al.: 150)", kind=int, minimum=2)
@@ -525,7 +409,6 @@ class EvolvedSampleScoring(SampleScoring):
         if result.codes.shape[0] > 0:
             return result.codes, False
         if result.best is not None:
-            self.last_fallback = (f"no consistent code in {result.generations} generations; "
-                                  f"played the fittest (distance {result.distance})")
+            self.last_fallback = result.fallback_note
             return result.best[None, :], False
         return self.patient_search(knowledge), False  # every code the GA met was played already
