@@ -26,21 +26,18 @@ def test_distinct_rows_keep_the_first_of_each_row_in_order(shape, colours):
 
 @pytest.mark.parametrize("size, repeats", [("3x4", True), ("4x6", False), ("8x12", True)])
 def test_one_peg_changes_are_every_legal_code_at_distance_one(size, repeats):
-    """Every code that differs from a parent on exactly one peg, and no other (no repeated colour
-    where the game forbids it), as a brute-force neighbourhood gives them."""
+    """Every code that differs from a parent on exactly one peg, once per parent, and no other (no
+    repeated colour where the game forbids it), as a brute-force neighbourhood gives them."""
     pegs, colours = map(int, size.split("x"))
     game = Game(pegs, colours, repeats=repeats)
     parents = random_codes(game, np.random.default_rng(pegs), 3)
-    expected = set()
+    expected = []
     for parent in parents.tolist():
         for peg, colour in itertools.product(range(pegs), range(colours)):
             child = parent[:peg] + [colour] + parent[peg + 1:]
             if child != parent and (repeats or len(set(child)) == pegs):
-                expected.add(tuple(child))
-    got = one_peg_changes(parents, game)
-    assert set(map(tuple, got.tolist())) == expected and got.shape[0] == sum(
-        1 for p in parents.tolist() for peg, c in itertools.product(range(pegs), range(colours))
-        if c != p[peg] and (repeats or c not in p))
+                expected.append(child)
+    assert sorted(one_peg_changes(parents, game).tolist()) == sorted(expected)
 
 
 @pytest.mark.parametrize("pegs, colours", [(8, 12), (20, 12)])

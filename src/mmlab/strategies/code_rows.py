@@ -18,6 +18,7 @@ import numpy as np
 from mmlab.game import Game, colour_counts, kernels
 from mmlab.strategies.scoring import PARALLEL_WORK
 
+
 def random_codes(game: Game, rng: np.random.Generator, n: int) -> np.ndarray:
     """``n`` uniformly random codes of ``game`` (colour rows; consistent or not)."""
     if game.repeats:
