@@ -41,3 +41,20 @@ def test_cli_refuses_a_plots_folder_it_cannot_make_before_playing(capsys, tmp_pa
     assert main(["reproduce", "large", "--sizes", "4x6", "--strategies", "sample:sample=30", "--games", "5",
                  "--jobs", "1", "--plots", str(blocker / "figs")]) != 0
     assert "cannot write the plots" in capsys.readouterr().err
+
+
+def test_rows_say_whether_they_meet_the_size_target():
+    """8x12: mean at most 8.30 and at most 5 s per game; 5x8 has no time limit; 4x6 no target; and
+    fewer games than the issue's 500 are not judged."""
+    from mmlab.experiments.large_tables import LargeRow
+
+    def row(size: str, guesses: list[int], seconds: float, games: int = 500) -> LargeRow:
+        guesses = np.resize(guesses, games)
+        return LargeRow(size=size, spec="sample", guesses=guesses, seconds=np.full(games, seconds),
+                        evaluations=np.ones(games), fallbacks=0, wall=1.0, seed=0)
+
+    assert row("8x12", [8, 8, 9, 8, 8], 4.9).target_met  # mean 8.2
+    assert not row("8x12", [8, 8, 9, 8, 8], 5.1).target_met  # too slow
+    assert not row("8x12", [8, 9], 0.1).target_met  # mean 8.5
+    assert row("5x8", [5, 6], 60.0).target_met and row("8x12", [8, 9], 1.0).to_dict()["target_met"] is False
+    assert row("4x6", [4], 0.1).target_met is None and row("8x12", [8], 1.0, games=499).target_met is None

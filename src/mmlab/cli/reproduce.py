@@ -130,9 +130,10 @@ def reproduce_large(args: argparse.Namespace) -> int:
         target, target_s = TARGETS.get(size, (None, None))
         goal = "" if target is None else f"≤ {target:g}" + (f" at ≤ {target_s:g} s" if target_s else "")
         for i, row in enumerate(r for r in rows if r.size == size):
+            verdict = goal if row.target_met is None else f"{goal}: {'met' if row.target_met else 'not met'}"
             table.add_row(size if i == 0 else "", row.spec, f"{row.mean:.4f} ± {row.stderr:.4f}", str(row.max),
                           f"{row.seconds_per_game:.3f}", f"{row.evaluations.mean():.3g}", str(row.fallbacks),
-                          anchors if i == 0 else "", goal if i == 0 else "")
+                          anchors if i == 0 else "", verdict)
     out.print(table)
     return 0
 

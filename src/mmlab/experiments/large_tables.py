@@ -40,6 +40,8 @@ ANCHORS: dict[str, tuple[tuple[str, float, float | None], ...]] = {
 }
 #: The issue's targets: mean guesses and seconds per game.
 TARGETS = {"5x8": (5.55, None), "6x9": (6.40, 1.0), "8x12": (8.30, 5.0)}
+#: The issue judges its targets on 500 random secrets; fewer games are too few to judge.
+TARGET_GAMES = 500
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,15 @@ class LargeRow(GuessFigures):
     def seconds_per_game(self) -> float:
         return float(self.seconds.mean())
 
+    @property
+    def target_met(self) -> bool | None:
+        """Whether the mean, and the seconds per game where the issue limits them, meet the size's
+        target (``TARGETS``); ``None`` for a size without one or for fewer than ``TARGET_GAMES`` games."""
+        target, target_s = TARGETS.get(self.size, (None, None))
+        if target is None or self.games < TARGET_GAMES:
+            return None
+        return self.mean <= target and (target_s is None or self.seconds_per_game <= target_s)
+
     def to_dict(self) -> dict:
         target, target_s = TARGETS.get(self.size, (None, None))
         return {"size": self.size, "strategy": self.spec, "games": self.games, "seed": self.seed,
@@ -71,7 +82,7 @@ class LargeRow(GuessFigures):
                 "seconds_per_game": self.seconds_per_game, "wall_seconds": self.wall,
                 "evaluations_mean": float(self.evaluations.mean()), "fallback_guesses": self.fallbacks,
                 "games_by_guesses": {str(k): n for k, n in self.games_by_guesses.items()},
-                "target_mean": target, "target_seconds": target_s,
+                "target_mean": target, "target_seconds": target_s, "target_met": self.target_met,
                 "anchors": [{"source": a, "mean": m, "seconds_per_game": s} for a, m, s in ANCHORS.get(self.size, ())]}
 
 
