@@ -40,7 +40,7 @@ def one_peg_changes(codes: np.ndarray, game: Game) -> np.ndarray:
     out = out.reshape(-1, pegs)
     keep = (out != np.repeat(codes, pegs * colours, axis=0)).any(axis=1)
     if not game.repeats:
-        keep &= np.array([len(set(row)) == pegs for row in out.tolist()])
+        keep &= (np.diff(np.sort(out, axis=1), axis=1) != 0).all(axis=1)  # no colour twice
     return out[keep]
 
 
