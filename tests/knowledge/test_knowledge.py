@@ -1,3 +1,4 @@
+import numpy as np
 import pytest
 
 from mmlab.errors import InconsistentFeedback, SpaceTooLarge
@@ -39,3 +40,30 @@ def test_huge_games_keep_the_set_implicit_and_refuse_to_count_it():
     assert not k.explicit
     with pytest.raises(SpaceTooLarge, match="8x12"):
         k.n_consistent
+
+
+def _plain_answer(secret, guess, with_white):
+    black = sum(s == g for s, g in zip(secret, guess))
+    common = sum(min(secret.count(c), guess.count(c)) for c in set(guess))
+    return (black, common - black) if with_white else (black, 0)
+
+
+@pytest.mark.parametrize("size,feedback", [("4x6", "black-white"), ("4x6", "black"), ("8x12", "black-white")])
+def test_rows_fit_agrees_with_a_plain_reading_of_the_answers(size, feedback):
+    game = Game.parse_size(size, feedback=feedback)
+    rng = np.random.default_rng(5)
+    secret = tuple(int(c) for c in rng.integers(game.colours, size=game.pegs))
+    k = Knowledge.initial(game, explicit=False)
+    history = []
+    for _ in range(2):
+        guess = tuple(int(c) for c in rng.integers(game.colours, size=game.pegs))
+        answer = _plain_answer(secret, guess, game.with_white)
+        history.append((guess, answer))
+        k = k.update(game.index_of(guess), Feedback(*answer))
+    rows = rng.integers(game.colours, size=(3000, game.pegs)).astype(np.uint8)
+    rows[0] = secret
+    expected = [all(_plain_answer(tuple(int(c) for c in row), g, game.with_white) == a for g, a in history)
+                for row in rows]
+    got = k.rows_fit(rows)
+    assert got.tolist() == expected and got[0] and 0 < sum(expected) < len(expected)
+    assert [k.fits(row) for row in rows[:50]] == expected[:50]

@@ -245,3 +245,16 @@ def fits_history(c_digits, c_counts, hist_digits, hist_counts, hist_codes, with_
         if feedback_pair(hist_digits[k], hist_counts[k], c_digits, c_counts, with_white) != hist_codes[k]:
             return False
     return True
+
+
+@numba.njit(cache=True, nogil=True)
+def rows_fit_history(rows, colours, hist_digits, hist_counts, hist_codes, with_white):
+    """``bool[len(rows)]``: ``fits_history`` for each code row (0-based colours) of ``rows``."""
+    out = np.empty(rows.shape[0], dtype=np.bool_)
+    counts = np.zeros(colours, dtype=np.uint8)
+    for i in range(rows.shape[0]):
+        counts[:] = 0
+        for p in range(rows.shape[1]):
+            counts[rows[i, p]] += 1
+        out[i] = fits_history(rows[i], counts, hist_digits, hist_counts, hist_codes, with_white)
+    return out

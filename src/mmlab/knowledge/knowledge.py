@@ -230,9 +230,20 @@ class Knowledge:
 
     def fits(self, digits: np.ndarray) -> bool:
         """Whether the code with these colours (0-based ``uint8``) fits every answer so far."""
+        return bool(self.rows_fit(digits[np.newaxis])[0])
+
+    def rows_fit(self, rows: np.ndarray) -> np.ndarray:
+        """Whether each code row of ``rows`` (0-based ``uint8`` colours) fits every answer so far.
+
+        >>> from mmlab.game import Feedback
+        >>> game = Game.parse_size("4x6")
+        >>> k = Knowledge.initial(game).update(game.parse("1122"), Feedback(1, 0))
+        >>> k.rows_fit(np.array([[0, 2, 3, 4], [0, 0, 2, 3]], dtype=np.uint8)).tolist()
+        [True, False]
+        """
         h_digits, h_counts, h_codes = self.history_arrays
-        counts = np.bincount(digits, minlength=self.game.colours).astype(np.uint8)
-        return bool(kernels.fits_history(digits, counts, h_digits, h_counts, h_codes, self.game.with_white))
+        return kernels.rows_fit_history(np.ascontiguousarray(rows, dtype=np.uint8), self.game.colours,
+                                        h_digits, h_counts, h_codes, self.game.with_white)
 
     @property
     def guesses(self) -> tuple[int, ...]:

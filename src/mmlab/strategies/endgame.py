@@ -172,7 +172,7 @@ def endgame_pool(knowledge: Knowledge, consistent: np.ndarray, others: int,
         parents = candidates[~rows_in(candidates, changed)][:ENDGAME_PARENTS]
         changed = np.vstack([changed, parents])
         candidates = best(np.vstack([candidates, one_peg_changes(parents, game)]))
-    return np.vstack([consistent, candidates[[not knowledge.fits(row) for row in candidates]][:others]]), scored
+    return np.vstack([consistent, candidates[~knowledge.rows_fit(candidates)][:others]]), scored
 
 
 def best_splitters(candidates: np.ndarray, codes: np.ndarray, game: Game, keep: int = ENDGAME_KEEP) -> np.ndarray:

@@ -234,7 +234,7 @@ class SampleScoring(Strategy):
         if whole and self.values.get("lookahead", 0) > 0:
             return self.lookahead_guess(finalists[ranking(stats, score)[:self.values["lookahead"]]], reference)
         top = np.flatnonzero(SCORES[score](stats))
-        fits = np.array([knowledge.fits(finalists[t]) for t in top])
+        fits = knowledge.rows_fit(finalists[top])
         if fits.any():  # prefer consistent top scorers: they may win at once
             top = top[fits]
         pick = top[self.rng.integers(top.shape[0])] if self.values["ties"] == "random" else top[0]
