@@ -59,14 +59,17 @@ def small_game(draw):
 @settings(max_examples=60, deadline=None)
 @given(small_game(), st.data())
 def test_vector_kernels_match_reference_on_random_games(game, data):
-    """``feedback_against`` and ``feedback_table`` (what every strategy and tree uses) against the
-    reference, with and without repeats, with and without white pegs."""
+    """``feedback_against``, ``feedback_rows`` and ``feedback_table`` (what every strategy and tree
+    uses) against the reference, with and without repeats, with and without white pegs."""
     digits, counts = game.all_digits, game.all_counts
     g = data.draw(st.integers(0, game.n_codes - 1))
     cand = np.arange(game.n_codes, dtype=np.int64)
     row = kernels.feedback_against(digits[g], counts[g], digits, counts, cand, game.with_white)
     table = kernels.feedback_table(digits, counts, game.with_white)
     assert np.array_equal(row, table[g])
+    some = [g, 0, game.n_codes - 1]
+    assert np.array_equal(kernels.feedback_rows(digits[some], counts[some], digits, counts, game.with_white),
+                          table[some])
     for s in range(0, game.n_codes, max(1, game.n_codes // 50)):
         b, w = reference_feedback(tuple(digits[s]), tuple(digits[g]))
         expected = b * (game.pegs + 1) + (w if game.with_white else 0)

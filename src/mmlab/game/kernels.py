@@ -92,6 +92,16 @@ def feedback_against(g_digits, g_counts, digits, counts, cand, with_white):
 
 
 @numba.njit(cache=True, nogil=True)
+def feedback_rows(g_digits, g_counts, digits, counts, with_white):
+    """``uint8[len(g_digits), len(digits)]``: the feedback of each guess row against each code row."""
+    out = np.empty((g_digits.shape[0], digits.shape[0]), dtype=np.uint8)
+    everyone = np.arange(digits.shape[0])
+    for g in range(g_digits.shape[0]):
+        _feedback_row(g_digits[g], g_counts[g], digits, counts, everyone, with_white, out[g])
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
 def _stats_of_histogram(hist, total, out_row):
     largest = 0
     sum_sq = 0.0

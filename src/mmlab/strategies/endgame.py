@@ -71,14 +71,8 @@ def feedback_matrix(guesses: np.ndarray, codes: np.ndarray, colours: int, with_w
     >>> feedback_matrix(rows, rows, 2, True).tolist()  # (2 pegs: black * 3 + white)
     [[6, 3], [3, 6]]
     """
-    digits = np.vstack([codes, guesses])
-    counts = colour_counts(digits, colours)
-    columns = np.arange(codes.shape[0], dtype=np.int64)
-    out = np.empty((guesses.shape[0], codes.shape[0]), dtype=np.uint8)
-    for i in range(guesses.shape[0]):
-        row = codes.shape[0] + i
-        out[i] = kernels.feedback_against(digits[row], counts[row], digits, counts, columns, with_white)
-    return out
+    return kernels.feedback_rows(guesses, colour_counts(guesses, colours), codes, colour_counts(codes, colours),
+                                 with_white)
 
 
 def solve_endgame(table: np.ndarray, win: int, max_nodes: int = MAX_NODES) -> Endgame | None:
@@ -116,6 +110,7 @@ def lookahead_totals(guesses: np.ndarray, codes: np.ndarray, colours: int, with_
     solved: list[tuple[int, int]] = []  # (part size, total) of every part solved exactly
     pending: list[tuple[int, int]] = []  # (guess row, part size) of the parts to estimate
     totals = np.full(guesses.shape[0], float(n))
+    searched: dict[bytes, Endgame | None] = {}  # part -> its endgame: guesses often leave the same part
     for g in range(guesses.shape[0]):
         for answer in np.unique(answers[g]):
             if answer == win:
@@ -127,7 +122,11 @@ def lookahead_totals(guesses: np.ndarray, codes: np.ndarray, colours: int, with_
                 continue
             found = None
             if m <= limit:
-                found = solve_endgame(feedback_matrix(codes[part], codes[part], colours, with_white), win, max_nodes)
+                key = part.tobytes()
+                if key not in searched:
+                    rows = codes[part]
+                    searched[key] = solve_endgame(feedback_matrix(rows, rows, colours, with_white), win, max_nodes)
+                found = searched[key]
             if found is None:
                 pending.append((g, m))
             else:
