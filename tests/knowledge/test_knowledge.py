@@ -67,3 +67,15 @@ def test_rows_fit_agrees_with_a_plain_reading_of_the_answers(size, feedback):
     got = k.rows_fit(rows)
     assert got.tolist() == expected and got[0] and 0 < sum(expected) < len(expected)
     assert [k.fits(row) for row in rows[:50]] == expected[:50]
+
+
+def test_black_only_games_are_listed_by_checking_every_code():
+    game = Game.parse_size("4x6", feedback="black")
+    implicit, explicit = Knowledge.initial(game, explicit=False), Knowledge.initial(game)
+    for guess, answer in [("1122", Feedback(1, 0)), ("3456", Feedback(0, 0))]:
+        implicit, explicit = (k.update(game.parse(guess), answer) for k in (implicit, explicit))
+    listed = implicit.list_consistent(10**4, 10**7)
+    assert sorted(game.index_of(row) for row in listed) == explicit.consistent.tolist()
+    assert implicit.list_consistent(listed.shape[0] - 1, 10**7) is None  # more than the limit
+    huge = Knowledge.initial(Game.parse_size("8x12", feedback="black"), explicit=False)
+    assert huge.list_consistent(10**4, 10**7) is None  # too many codes to check one by one

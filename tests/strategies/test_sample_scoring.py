@@ -141,6 +141,14 @@ def test_variants(game):
         assert play_game(game, make_strategy("sample:sample=300"), secret, np.random.default_rng([2, i])).won
 
 
+def test_no_endgame_or_look_ahead_with_black_pegs_only():
+    strategy = make_strategy("sample")
+    for feedback, planned in (("black-white", (100, 10)), ("black", (0, 0))):
+        game = Game(4, 6, feedback=feedback)
+        assert (strategy.planning("endgame", game), strategy.planning("lookahead", game)) == planned
+    assert make_strategy("evo").planning("endgame", Game(4, 6)) == 0
+
+
 @pytest.mark.parametrize("spec,message", [
     ("sample:sample=0", "sample='0'"),
     ("sample:score=best", "score"),

@@ -22,6 +22,9 @@ from mmlab.game import Feedback, Game
 from mmlab.game import kernels
 from mmlab.knowledge import kernels as knowledge_kernels
 
+#: Games with black pegs only and at most this many codes are listed by checking every code.
+FILTER_LIMIT = 2**20
+
 
 @dataclass(frozen=True, eq=False)
 class Knowledge:
@@ -213,17 +216,26 @@ class Knowledge:
     def list_consistent(self, limit: int, max_nodes: int) -> np.ndarray | None:
         """Every consistent code (``uint8[k, pegs]`` colour rows) found by constraint search without
         enumerating the space, or ``None`` if there are more than ``limit`` or the search would check
-        more than ``max_nodes`` placements. Needs black and white feedback (``None`` otherwise).
+        more than ``max_nodes`` placements. The search needs black and white feedback; with black
+        pegs only, games of at most ``FILTER_LIMIT`` codes are listed by checking every code, and
+        larger ones give ``None``.
 
         >>> from mmlab.game import Game, Feedback
         >>> game = Game.parse_size("6x9")
         >>> k = Knowledge.initial(game, explicit=False).update(game.parse("112233"), Feedback(0, 0))
         >>> k.list_consistent(10**5, 10**7).shape   # 6 pegs from 6 colours: 6**6 codes
         (46656, 6)
+        >>> game = Game.parse_size("4x6", feedback="black")
+        >>> k = Knowledge.initial(game, explicit=False).update(game.parse("1122"), Feedback(0, 0))
+        >>> k.list_consistent(1000, 10**7).shape   # 5 colours left on each peg
+        (625, 4)
         """
         game = self.game
         if not game.with_white:
-            return None
+            if game.n_codes > min(FILTER_LIMIT, max_nodes):
+                return None
+            codes = game.all_digits[self.rows_fit(game.all_digits)]
+            return codes if codes.shape[0] <= limit else None
         codes, complete = knowledge_kernels.enumerate_consistent(
             *self.search_arrays, game.pegs, game.colours, game.repeats, limit, max_nodes)
         return codes if complete else None

@@ -27,6 +27,7 @@ import numpy as np
 from mmlab.errors import BadArgument
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import evolution_kernels as ek
+from mmlab.strategies.base import Param
 
 FITNESS = {"merelo": ek.DIST_MERELO, "berghman": ek.DIST_BERGHMAN, "bento": ek.DIST_BENTO}
 SCHEMES = {"merelo": ek.SCHEME_MERELO, "berghman": ek.SCHEME_BERGHMAN, "bento": ek.SCHEME_BENTO}
@@ -112,16 +113,13 @@ class ConsistentSearch:
         self.extend = int(extend)
         self._population: np.ndarray | None = None
         self._game = None
+        #: ``run`` calls in a row, up to the last, that found no consistent code.
+        self.barren_runs = 0
 
     def __repr__(self) -> str:
         return (f"ConsistentSearch(pop={self.pop}, generations={self.generations}, fitness={self.fitness!r}, "
                 f"scheme={self.scheme!r}, reset_after={self.reset_after}, keep={self.keep}, w_black={self.w_black}, "
                 f"w_white={self.w_white}, elite={self.elite}, pool={self.pool}, extend={self.extend})")
-
-    def reset(self) -> None:
-        """Forget the population kept from the last run (call between games when ``keep``)."""
-        self._population = None
-        self._game = None
 
     def run(self, knowledge: Knowledge, rng: np.random.Generator, target: int = 1,
             max_generations: int | None = None) -> SearchResult:
@@ -152,9 +150,19 @@ class ConsistentSearch:
                         self.w_black, self.w_white, phase, found, state, best, target, self.elite,
                         self.pool, self.extend)
         n = int(state[ek.S_FOUND])
+        self.barren_runs = 0 if n else self.barren_runs + 1
         has_best = state[ek.S_BEST] < ek.NO_BEST
         return SearchResult(found[:n].copy(), int(state[ek.S_EVALS]), best.copy() if has_best else None,
                             int(state[ek.S_BEST]) if has_best else -1, int(ran))
 
+    def needs_rescue(self, rescue: int) -> bool:
+        """Whether more than ``rescue`` runs in a row (``rescue`` > 0) have found no consistent
+        code, so that a codebreaker should ask the constraint search for one (``RESCUE``)."""
+        return 0 < rescue < self.barren_runs
 
-__all__ = ["ConsistentSearch", "SearchResult"]
+
+RESCUE = Param("rescue", 20, "after this many guesses in a row for which the GA found no consistent code, "
+               "each further one comes from the constraint search, so that a tiny budget still ends "
+               "the game (not in the papers; 0: never)", kind=int, minimum=0)
+
+__all__ = ["RESCUE", "ConsistentSearch", "SearchResult"]

@@ -8,6 +8,8 @@ generations of 150 codes and plays the one whose answers split the others best: 
 ``c``, the sum over the other eligible ``c'`` of how many eligible codes would remain if ``c'`` were
 the secret; the smallest sum is played. If the budget ends with no consistent code, the fittest
 code is played and ``last_fallback`` says so; the answer it gets narrows the search as usual.
+After ``rescue`` such guesses in a row (20), the constraint search supplies a consistent code each
+time the GA finds none, so that even a tiny budget ends the game.
 Nothing is enumerated. The readings of the papers are in ``docs/notes/ga-reading.md``.
 
 >>> import numpy as np
@@ -31,7 +33,7 @@ from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import evolution_kernels as ek
 from mmlab.strategies.base import Param, Strategy
-from mmlab.strategies.evolution import ConsistentSearch
+from mmlab.strategies.evolution import RESCUE, ConsistentSearch
 
 VARIANTS = ("merelo", "bento", "berghman")
 
@@ -59,8 +61,8 @@ RESET = Param("reset", -1, "draw a new population after this many generations wi
               "(0: never; -1: the variant's: 15 for merelo and bento, never for berghman)", kind=int, minimum=-1)
 EXTEND = Param("extend", 0, "generations allowed beyond the budget while no consistent code has been found "
                "(not in the papers; 0 keeps their budget)", kind=int, minimum=0)
-ELIGIBLE = Param("eligible", 0, "consistent codes collected before choosing (0: the variant's: 1 for merelo "
-                 "and bento, who play the first found; 60 for berghman)", kind=int, minimum=0)
+ELIGIBLE = Param("eligible", 0, "consistent codes collected before choosing, for berghman only (0: the variant's: "
+                 "60 for berghman; merelo and bento play the first found)", kind=int, minimum=0)
 
 
 def pattern_code(game: Game, kind: str) -> tuple[int, ...]:
@@ -95,7 +97,7 @@ class GeneticAlgorithm(Strategy):
     summary = "genetic algorithm: evolve codes towards consistency, play a consistent one"
     source = ("Merelo et al. 1999 and Bento et al. 1999 (001 Tables 3-4); Berghman, Goossens and Leus 2009, "
               "Efficient solutions for Mastermind using genetic algorithms")
-    params = (VARIANT, FIRST, POP, GENERATIONS, ELIGIBLE, RESET, EXTEND)
+    params = (VARIANT, FIRST, POP, GENERATIONS, ELIGIBLE, RESET, EXTEND, RESCUE)
     needs_enumeration = False
     tracks_consistent_set = False
 
@@ -109,6 +111,9 @@ class GeneticAlgorithm(Strategy):
         self.reset_after = defaults["reset_after"] if self.values["reset"] < 0 else self.values["reset"]
         if self.pop < 2:
             raise BadArgument(f"ga: pop={self.pop}: a population needs at least 2 codes")
+        if self.eligible > 1 and self.values["variant"] != "berghman":
+            raise BadArgument(f"ga: eligible={self.eligible} needs variant=berghman, which scores the codes it "
+                              f"collects; variant={self.values['variant']} plays the first consistent code found")
         self.search = self._new_search()
         self.scored = 0
 
@@ -147,7 +152,8 @@ class GeneticAlgorithm(Strategy):
         self.turns.append((int(result.codes.shape[0]), result.generations))
         codes = result.codes
         if codes.shape[0] == 0:
-            if result.best is None:  # every code the GA met was played already: ask the constraint search
+            # every code the GA met was played already, or it has failed too often: ask the constraint search
+            if result.best is None or self.search.needs_rescue(self.values["rescue"]):
                 code, placements = knowledge.find_consistent(self.rng)
                 self.evaluations += placements
                 return code

@@ -39,7 +39,7 @@ from mmlab.strategies.code_rows import distinct_rows, one_peg_changes, random_co
 from mmlab.strategies.endgame import (ENDGAME_KEEP, ENDGAME_OTHERS, LOOKAHEAD_NODES, endgame_pool, feedback_matrix,
                                       lookahead_totals, solve_endgame)
 from mmlab.strategies.endgame_kernels import MAX_CODES
-from mmlab.strategies.evolution import ConsistentSearch
+from mmlab.strategies.evolution import RESCUE, ConsistentSearch
 from mmlab.strategies.exhaustive import top_entropy, top_expected, top_largest, top_parts, top_plus2
 from mmlab.strategies.scoring import ENTROPY, LARGEST, PARTS, SUM_SQUARES, TOLERANCE
 
@@ -66,13 +66,15 @@ FIRST = Param("first", "", "first guess: a code such as 11223, or empty for the 
               "lookahead best whose parts need the fewest guesses")
 ENDGAME = Param("endgame", 100, f"once the whole consistent set is known (at most {REFERENCE_FACTOR} samples' "
                 "worth of codes) and holds 2 to this many codes, play the first guess of the tree with the fewest guesses in "
-                "total, guessing its codes and (pool=all) as many inconsistent codes as others says (0: never)",
+                "total, guessing its codes and (pool=all) as many inconsistent codes as others says (0: never; "
+                "not in games with black pegs only)",
                 kind=int, minimum=0, maximum=MAX_CODES)
 OTHERS = Param("others", ENDGAME_OTHERS, "inconsistent codes the exact endgame may guess (pool=all): the best "
                "splitters of its set, found by climbing", kind=int, minimum=0, maximum=ENDGAME_KEEP)
 LOOKAHEAD = Param("lookahead", 10, "once the whole consistent set is known and holds more than endgame codes "
                   "(or the endgame's search runs out), play the one of this many top scorers whose parts, each "
-                  "then solved exactly over its own codes, need the fewest guesses in total (0: the top scorer)",
+                  "then solved exactly over its own codes, need the fewest guesses in total (0: the top scorer; "
+                  "not in games with black pegs only)",
                   kind=int, minimum=0)
 PART = Param("part", 100, "the look-ahead solves each part of at most this many codes exactly and values "
              f"larger ones, and any whose search passes {LOOKAHEAD_NODES} sets, by a fit to those solved", kind=int,
@@ -210,12 +212,18 @@ class SampleScoring(Strategy):
         self.sample_size = auto_sample_size(game) if size == "auto" else int(size)
         first = self.fixed_first(game)
         if first is None:
-            score, lookahead = self.values["score"], self.values.get("lookahead", 0)  # (evo has no look-ahead)
+            score, lookahead = self.values["score"], self.planning("lookahead", game)
             if lookahead > 0 and game.n_codes <= REFERENCE_FACTOR * self.sample_size:  # the game is a whole set
                 first = game.index_of(looked_ahead_first_guess(game, score, lookahead, self.values["part"]))
             else:
                 first = game.index_of(best_first_guess(game, score))
         self._first = first
+
+    def planning(self, name: str, game: Game) -> int:
+        """``endgame`` or ``lookahead`` as set, or 0 where they do not apply: in ``evo``, and in games
+        with black pegs only, where their searches took a hundred times longer for no gain we could
+        measure (docs/reproductions.md)."""
+        return self.values.get(name, 0) if game.with_white else 0
 
     def guess(self, knowledge: Knowledge) -> int:
         game = knowledge.game
@@ -225,13 +233,13 @@ class SampleScoring(Strategy):
         reference, whole = self.consistent_sample(knowledge, REFERENCE_FACTOR * self.sample_size)
         if reference.shape[0] == 1:
             return game.index_of(reference[0])
-        if whole and reference.shape[0] <= self.values.get("endgame", 0):  # (evo has no endgame)
+        if whole and reference.shape[0] <= self.planning("endgame", game):
             guess = self.endgame_guess(knowledge, reference)
             if guess is not None:
                 return guess
         score = self.values["score"]
         finalists, stats = self.scored_finalists(reference)
-        if whole and self.values.get("lookahead", 0) > 0:
+        if whole and self.planning("lookahead", game) > 0:
             return self.lookahead_guess(finalists[ranking(stats, score)[:self.values["lookahead"]]], reference)
         top = np.flatnonzero(SCORES[score](stats))
         fits = knowledge.rows_fit(finalists[top])
@@ -382,6 +390,11 @@ def ranking(stats: np.ndarray, score: str) -> np.ndarray:
 
 POP = Param("pop", 150, "GA population (Berghman et al.: 150)", kind=int, minimum=2)
 GENERATIONS = Param("generations", 100, "GA generations per turn (Berghman et al.: 100)", kind=int, minimum=1)
+EVO_FIRST = replace(FIRST, help="first guess: a code such as 11223, or empty for the colour pattern (AABBC...) "
+                   f"that scores best against every code (against {FIRST_SAMPLE} random codes in games of more "
+                   f"than {FIRST_EXACT})")
+EVO_FINALISTS = replace(FINALISTS, help="the best candidates, among which the guess is chosen (the GA's codes are "
+                        "the whole reference, so none is rescored)")
 EVO_SAMPLE = Param("sample", "60", "distinct consistent codes the GA collects and scores (Berghman et al.: 60), "
                    "or auto")
 
@@ -389,12 +402,14 @@ EVO_SAMPLE = Param("sample", "60", "distinct consistent codes the GA collects an
 class EvolvedSampleScoring(SampleScoring):
     """The "Evo" family: a genetic algorithm (``ConsistentSearch``, Berghman's fitness and operators)
     collects the sample of consistent codes, which is scored against itself as in ``sample``. When
-    the budget ends with no consistent code, the fittest code is played and the record says so."""
+    the budget ends with no consistent code, the fittest code is played and the record says so (after
+    ``rescue`` such guesses in a row, the constraint search supplies a consistent code instead)."""
 
     name = "evo"
     summary = "score the consistent codes a genetic algorithm finds against each other; play the best"
     source = "Merelo et al. (004 section 7, 'Evo'); Berghman, Goossens, Leus (2009)"
-    params = (SCORE, EVO_SAMPLE, replace(POOL, default="consistent"), TIES, FIRST, POP, GENERATIONS, FINALISTS)
+    params = (SCORE, EVO_SAMPLE, replace(POOL, default="consistent"), TIES, EVO_FIRST, POP, GENERATIONS,
+              EVO_FINALISTS, RESCUE)
 
     def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
         super().start(game, rng)
@@ -408,7 +423,7 @@ class EvolvedSampleScoring(SampleScoring):
         self.evaluations += result.evaluations
         if result.codes.shape[0] > 0:
             return result.codes, False
-        if result.best is not None:
+        if result.best is not None and not self.search.needs_rescue(self.values["rescue"]):
             self.last_fallback = result.fallback_note
             return result.best[None, :], False
-        return self.patient_search(knowledge), False  # every code the GA met was played already
+        return self.patient_search(knowledge), False  # every code the GA met was played, or it failed too often
