@@ -395,6 +395,8 @@ EVO_FIRST = replace(FIRST, help="first guess: a code such as 11223, or empty for
                    f"than {FIRST_EXACT})")
 EVO_FINALISTS = replace(FINALISTS, help="the best candidates, among which the guess is chosen (the GA's codes are "
                         "the whole reference, so none is rescored)")
+EVO_TIES = replace(TIES, help="among top scorers (consistent ones first): a uniform draw (random) or the first "
+                  "found (first)")
 EVO_SAMPLE = Param("sample", "60", "distinct consistent codes the GA collects and scores (Berghman et al.: 60), "
                    "or auto")
 
@@ -408,7 +410,7 @@ class EvolvedSampleScoring(SampleScoring):
     name = "evo"
     summary = "score the consistent codes a genetic algorithm finds against each other; play the best"
     source = "Merelo et al. (004 section 7, 'Evo'); Berghman, Goossens, Leus (2009)"
-    params = (SCORE, EVO_SAMPLE, replace(POOL, default="consistent"), TIES, EVO_FIRST, POP, GENERATIONS,
+    params = (SCORE, EVO_SAMPLE, replace(POOL, default="consistent"), EVO_TIES, EVO_FIRST, POP, GENERATIONS,
               EVO_FINALISTS, RESCUE)
 
     def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
