@@ -243,6 +243,43 @@ def test_endgame_pool_adds_distinct_inconsistent_codes_that_help():
     assert helped >= 1  # and somewhere they save guesses
 
 
+def test_endgame_pool_scores_each_code_once_and_keeps_what_rescoring_would():
+    """The climb scores each code once; a reference that rescores the kept codes every round, as
+    the pool was first built, finds the same pool, and the distinct codes it scores are as many
+    as the climb's evaluations."""
+    from mmlab.strategies.endgame import ENDGAME_CLIMB, ENDGAME_PARENTS, ENDGAME_RANDOM
+    from mmlab.strategies.code_rows import distinct_rows, one_peg_changes, random_codes, rows_in
+
+    def rescoring_pool(knowledge, codes, others, rng):
+        game, scored = knowledge.game, []
+        def best(rows):
+            scored.append(rows)
+            return best_splitters(rows, codes, game)
+        candidates = best(np.vstack([one_peg_changes(codes, game), random_codes(game, rng, ENDGAME_RANDOM)]))
+        changed = candidates[:0]
+        for _ in range(ENDGAME_CLIMB):
+            parents = candidates[~rows_in(candidates, changed)][:ENDGAME_PARENTS]
+            changed = np.vstack([changed, parents])
+            candidates = best(np.vstack([candidates, one_peg_changes(parents, game)]))
+        return np.vstack([codes, candidates[~knowledge.rows_fit(candidates)][:others]]), np.vstack(scored)
+
+    game = Game.parse_size("6x9")
+    for seed in range(3):
+        rng = np.random.default_rng([11, seed])
+        secret = rng.integers(game.colours, size=game.pegs)
+        knowledge = Knowledge.initial(game, explicit=False)
+        while True:
+            guess = rng.integers(game.colours, size=game.pegs)
+            knowledge = knowledge.update(game.index_of(guess), game.score(game.index_of(secret), game.index_of(guess)))
+            codes = knowledge.list_consistent(200, 10**7)
+            if codes is not None and codes.shape[0] <= 60:
+                break
+        pool, scored = endgame_pool(knowledge, codes, 40, np.random.default_rng(seed))
+        expected, rescored = rescoring_pool(knowledge, codes, 40, np.random.default_rng(seed))
+        assert np.array_equal(pool, expected)
+        assert scored == distinct_rows(rescored).shape[0] < rescored.shape[0]
+
+
 def test_best_splitters_rank_by_parts_then_entropy():
     game = Game.parse_size("5x8")
     rng = np.random.default_rng(8)

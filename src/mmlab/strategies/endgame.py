@@ -143,7 +143,7 @@ def endgame_pool(knowledge: Knowledge, consistent: np.ndarray, others: int,
                  rng: np.random.Generator) -> tuple[np.ndarray, int]:
     """The ``consistent`` code rows, then the ``others`` inconsistent codes that split them best
     (most parts, then entropy) found by climbing from ``ENDGAME_RANDOM`` random codes and one-peg
-    changes of the set: the guesses an exact endgame may play. Also the number of candidate codes
+    changes of the set: the guesses an exact endgame may play. Also the number of distinct codes
     scored on the way (evaluations).
 
     >>> from mmlab.game import Feedback
@@ -157,29 +157,47 @@ def endgame_pool(knowledge: Knowledge, consistent: np.ndarray, others: int,
     game = knowledge.game
     if others == 0:
         return consistent, 0
-    scored = 0
+    seen = kept = consistent[:0]
+    kept_stats = np.empty((0, kernels.N_STATS))
 
-    def best(candidates: np.ndarray) -> np.ndarray:
-        nonlocal scored
-        candidates = distinct_rows(candidates)
-        scored += candidates.shape[0]
-        return best_splitters(candidates, consistent, game)
+    def keep_best(new: np.ndarray) -> np.ndarray:
+        """Score the codes of ``new`` not scored yet; keep the best of them and of those kept. (A
+        code scored before and not kept ranks behind all those kept, so it is not scored again.)"""
+        nonlocal seen, kept, kept_stats
+        new = distinct_rows(new)
+        new = new[~rows_in(new, seen)]
+        seen = np.vstack([seen, new])
+        stats = sample_stats(new, consistent, game.colours, game.with_white)
+        rows, stats = np.vstack([kept, new]), np.vstack([kept_stats, stats])
+        order = splitter_order(stats)
+        kept, kept_stats = rows[order], stats[order]
+        return kept
 
-    candidates = best(np.vstack([one_peg_changes(consistent, game), random_codes(game, rng, ENDGAME_RANDOM)]))
+    candidates = keep_best(np.vstack([one_peg_changes(consistent, game), random_codes(game, rng, ENDGAME_RANDOM)]))
     changed = candidates[:0]  # each parent is changed once
     for _ in range(ENDGAME_CLIMB):
         parents = candidates[~rows_in(candidates, changed)][:ENDGAME_PARENTS]
         changed = np.vstack([changed, parents])
-        candidates = best(np.vstack([candidates, one_peg_changes(parents, game)]))
-    return np.vstack([consistent, candidates[~knowledge.rows_fit(candidates)][:others]]), scored
+        candidates = keep_best(one_peg_changes(parents, game))
+    return np.vstack([consistent, candidates[~knowledge.rows_fit(candidates)][:others]]), seen.shape[0]
 
 
 def best_splitters(candidates: np.ndarray, codes: np.ndarray, game: Game, keep: int = ENDGAME_KEEP) -> np.ndarray:
     """The ``keep`` distinct rows of ``candidates`` with the most parts against the rows of
     ``codes``, then the highest entropy, best first."""
     candidates = distinct_rows(candidates)
-    stats = sample_stats(candidates, codes, game.colours, game.with_white)
-    return candidates[np.lexsort((-stats[:, ENTROPY], -stats[:, PARTS]))[:keep]]
+    return candidates[splitter_order(sample_stats(candidates, codes, game.colours, game.with_white), keep)]
+
+
+def splitter_order(stats: np.ndarray, keep: int = ENDGAME_KEEP) -> np.ndarray:
+    """The indices of the ``keep`` rows of partition ``stats`` with the most parts, then the
+    highest entropy, best first; ties keep their order.
+
+    >>> stats = np.zeros((3, kernels.N_STATS)); stats[:, PARTS] = [2, 3, 3]; stats[:, ENTROPY] = [9, 1, 2]
+    >>> splitter_order(stats, 2).tolist()
+    [2, 1]
+    """
+    return np.lexsort((-stats[:, ENTROPY], -stats[:, PARTS]))[:keep]
 
 
 def _per_code_fit(solved: list[tuple[int, int]]) -> tuple[float, float]:
