@@ -89,7 +89,7 @@ def test_score_and_strategies(capsys):
         (["eval", "4x6", "--strategy", "knuth:first=1127"], "'7' is not a colour of a 4x6 game"),
         (["eval", "0x6"], "pegs must be a whole number from 1 to 10"),
         (["eval", "8x12", "--strategy", "knuth"], "knuth needs every code"),
-        (["partition", "4x6", "112"], "has 3 colours, a 4x6 game needs 4"),
+        (["partition", "4x6", "112"], "has 3 pegs, a 4x6 game needs 4"),
         (["partition", "4x6", "1123", "--after", "1122:3,1"], "cannot occur"),
         (["eval", "--tree", "/nonexistent/tree.json"], "tree.json"),
         (["eval", "4x6", "--secrets", "many"], "expected 'all' or a whole number"),
@@ -100,7 +100,7 @@ def test_score_and_strategies(capsys):
         (["eval", "-1x6"], "size -1x6: pegs must be a whole number"),
         (["eval", "4x6", "--runs", "x"], "expected a whole number"),
         (["tree", "3x3", "-o", "/nonexistent/dir/t.json"], "cannot write /nonexistent/dir/t.json"),
-        (["score", "10 11 12", "1 2"], "the secret has 3 colours and the guess 2"),
+        (["score", "10 11 12", "1 2"], "the secret has 3 pegs and the guess 2"),
         (["score", "1\u00b234", "1234"], "is not a colour"),
         (["partition", "4x6", "1123", "--after", "1122:"], "cannot read the answer"),
         (["eval", "4x6", "--tree", "x.json"], "--tree brings its own game"),
@@ -141,3 +141,28 @@ def test_console_script_exits_non_zero_without_traceback():
                           capture_output=True, text=True)
     assert done.returncode == 2
     assert "unknown strategy" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_reproduce_singley_names_the_games_of_each_size(capsys):
+    """The tabu tables count their games per size: 3x8 has only 512 codes, so every one is played."""
+    code, out, _ = run(capsys, "reproduce", "singley", "--methods", "tabu", "--tabu-games", "600")
+    assert code == 0 and out.count("games, mmlab") == 2
+    row = [line for line in out.splitlines() if "games, mmlab" in line][1]
+    assert [cell.strip() for cell in row.split("│")[2:-1]] == ["512", "600", "600", "600"]
+
+
+def test_compare_stores_the_command_that_made_it(capsys, tmp_path):
+    """The study's description is a command that recreates the same study (runs, seed and rules included)."""
+    import shlex
+
+    from mmlab.experiments.store import Store
+
+    store = str(tmp_path / "r.duckdb")
+    code, out, _ = run(capsys, "compare", "3x4", "--strategies", "knuth,random", "--secrets", "20", "--runs", "2",
+                       "--seed", "7", "--no-repeats", "--json", "--store", store)
+    assert code == 0
+    studies = Store(store).studies()
+    command = shlex.split(studies.iloc[0]["description"])
+    assert command[:2] == ["mmlab", "compare"] and {"--runs", "--seed", "--no-repeats"} <= set(command)
+    code, again, _ = run(capsys, *command[1:], "--json", "--store", store)
+    assert code == 0 and json.loads(again)["study"] == json.loads(out)["study"] and len(Store(store).studies()) == 1

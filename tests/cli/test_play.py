@@ -58,7 +58,7 @@ def test_codebreaker_session_through_a_pipe():
     assert done.returncode == 0, done.stderr
     assert "1296 codes fit your answers. knuth would play 1122" in done.stdout
     assert "256 codes fit your answers. most-parts would play" in done.stdout
-    assert "has 2 colours, a 4x6 game needs 4" in done.stdout
+    assert "has 2 pegs, a 4x6 game needs 4" in done.stdout
     assert "You found it in 1 guess!" in done.stdout
 
 
@@ -67,3 +67,11 @@ def test_input_ending_early_leaves_the_game_cleanly():
     assert done.returncode == 1 and "Game left unfinished" in done.stdout and not done.stderr
     done = play("--secret", "1234", lines=["give-up"])
     assert done.returncode == 1 and "The secret was 1234" in done.stdout
+
+
+def test_a_bare_number_or_a_misspelt_hint_strategy_is_refused_clearly():
+    """One number is ambiguous where answers have white pegs; a hint strategy is checked before play."""
+    done = play("--role", "codemaker", lines=["2", "1 0", "quit"])
+    assert "give both, e.g. '2 0'" in done.stdout and "(" in done.stdout and not done.stderr
+    done = play("--hint-strategy", "knuht", lines=["quit"])
+    assert done.returncode == 2 and "unknown strategy 'knuht'" in done.stderr and "I have chosen" not in done.stdout

@@ -48,7 +48,7 @@ def test_the_fingerprint_follows_what_decides_the_results():
     (('"3x4"]', '"3X4 ", "3x3"]'), "line 3: sizes: a size is listed twice"),
     (('"random"]', '" knuth"]'), "line 4: strategies: a strategy is listed twice"),
     (('"3x3", "3x4"]', '"8x12"]'), "line 5: secrets: playing every secret needs"),
-    (('"random"]', '"entropy:first=1231"]'), "entropy:first=1231 cannot play 3x3: code '1231' has 4 colours"),
+    (('"random"]', '"entropy:first=1231"]'), "entropy:first=1231 cannot play 3x3: code '1231' has 4 pegs"),
     (("seed = 5", "seed = 99999999999999999999"), "line 7: seed"),
 ])
 def test_malformed_studies_name_the_key_and_line(change, message):

@@ -22,8 +22,8 @@ def test_index_order_is_lexicographic_colour_one_first(game46):
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("112", "has 3 colours, a 4x6 game needs 4"),
-        ("11223", "has 5 colours"),
+        ("112", "has 3 pegs, a 4x6 game needs 4"),
+        ("11223", "has 5 pegs"),
         ("1172", "'7' is not a colour of a 4x6 game (expected 1-6 or A-F)"),
         ("11x2", "'x' is not a colour"),
         ("0123", "'0' is not a colour"),
@@ -84,6 +84,13 @@ def test_possible_feedbacks_follow_table_1_order():
 )
 def test_feedback_parses(text, fb):
     assert parse_feedback(text) == Feedback(*fb)
+
+
+def test_one_number_is_black_pegs_only_where_the_game_has_no_white():
+    assert parse_feedback("2", with_white=False) == Feedback(2, 0)
+    with pytest.raises(BadFeedback, match="give both, e.g. '2 0'"):
+        parse_feedback("2", with_white=True)
+    assert parse_feedback("2 0", with_white=True) == Feedback(2, 0)
 
 
 @pytest.mark.parametrize("text", ["", "  ", "1\u00b2", "-1 2", "BX"])

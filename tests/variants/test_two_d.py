@@ -150,7 +150,7 @@ def test_parse_and_format_round_trip():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("1234/2345/3456", "has 3 rows, and a MM2(4,6) code is 4 rows of 4 colours"),
+    ("1234/2345/3456", "has 3 rows, and a MM2(4,6) code is 4 rows of 4 pegs (colours 1-6)"),
     ("1234/2345/3456/4561/1111", "has 5 rows"),
     ("1234/2345/345/4561", "row 3 of MM2(4,6) code"),
     ("1234/2345/3457/4561", "row 3"),
@@ -383,7 +383,7 @@ def test_tables_transcribe_the_appendix():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("tabu:tenure=x", "tenure=x is out of range"),
+    ("tabu:tenure=x", "tenure='x' should be a whole number of at least 0"),
     ("tabu:restart=-1", "restart=-1 is out of range"),
     ("propagate:samples=0", "samples=0 is out of range"),
     ("tabu:colour=2", "has no parameter 'colour'"),
@@ -422,7 +422,7 @@ def test_cli_play_and_its_errors(mm2_main, capsys):
     out = capsys.readouterr().out
     assert "guess 1" in out and "columns:" in out and "solved in" in out
     assert mm2_main(["mm2", "play", "3x4", "--secret", "123/234"]) == 2
-    assert "has 2 rows, and a MM2(3,4) code is 3 rows of 3 colours" in capsys.readouterr().err
+    assert "has 2 rows, and a MM2(3,4) code is 3 rows of 3 pegs (colours 1-4)" in capsys.readouterr().err
     assert mm2_main(["mm2", "play", "9x9"]) == 2
     assert "too large" in capsys.readouterr().err
 

@@ -1,4 +1,4 @@
-"""Argument types of the command line: lists of strategy specs, whole numbers with a minimum."""
+"""Argument types of the command line: lists of strategy specs, numbers with bounds."""
 
 from __future__ import annotations
 
@@ -39,6 +39,26 @@ def int_at_least(minimum: int, what: str) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"{what} must be {minimum} or more, got {value}")
+        return value
+
+    return convert
+
+
+def positive(kind: type, what: str, most: float | None = None) -> Callable[[str], float | int]:
+    """An argparse type: a number of ``kind`` above 0 (and at most ``most``); errors name ``what``.
+
+    >>> positive(float, "--time-limit")("2.5")
+    2.5
+    """
+
+    def convert(text: str) -> float | int:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a number, got {text!r}") from None
+        if not value > 0 or (most is not None and value > most):
+            limit = f" and at most {most:,}" if most is not None else ""
+            raise argparse.ArgumentTypeError(f"{what} must be more than 0{limit}, got {text}")
         return value
 
     return convert

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -22,7 +23,7 @@ from mmlab.cli.literature import LITERATURE
 from mmlab.cli.output import err, histogram_text, out, print_json, progress
 from mmlab.cli.play import add_command as add_play_command
 from mmlab.cli.reproduce import PAPERS, cmd_reproduce
-from mmlab.cli.arguments import int_at_least, split_specs
+from mmlab.cli.arguments import int_at_least, positive, split_specs
 from mmlab.cli.serve import add_command as add_serve_command
 from mmlab.cli.static import add_command as add_static_command
 from mmlab.cli.studies import add_commands as add_study_commands
@@ -44,7 +45,7 @@ from mmlab.trees.strategy import TreeStrategy
 
 EXAMPLES = """\
 examples:
-  mmlab compare 4x6                          every exhaustive strategy, exact, beside the literature
+  mmlab compare 4x6                          every exhaustive strategy, exact, and random, beside the literature
   mmlab eval 4x6 --strategy knuth            Knuth's strategy over all 1296 secrets (L = 5801)
   mmlab eval 4x6 --strategy "entropy:pool=consistent,ties=random,first=1231" --runs 10 --seed 1
   mmlab eval 4x6 --strategy knuth --codemaker adversary   against a codemaker who never commits (5 guesses)
@@ -100,7 +101,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     else:
         pegs, others = len(split_code(args.secret)), len(split_code(args.guess))
         if pegs != others:
-            raise MastermindError(f"the secret has {pegs} colours and the guess {others}: they must match")
+            raise MastermindError(f"the secret has {pegs} pegs and the guess {others}: they must match")
         game = Game.parse_size(f"{pegs}x36", repeats=not args.no_repeats,
                                feedback="black" if args.black_only else "black-white")
     fb = game.score(game.parse(args.secret), game.parse(args.guess))
@@ -254,8 +255,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     secrets = SecretSet.parse(int(args.secrets) if args.secrets.isdigit() else args.secrets)
     sizes = tuple(dict.fromkeys(g.size for g in games))
     base = Study("compare", sizes, tuple(specs), secrets, args.runs, args.seed, repeats, feedback)
-    study = replace(base, name=f"compare-{'-'.join(sizes)}-{base.fingerprint[:8]}",
-                    description=f"mmlab compare {' '.join(sizes)} --strategies {','.join(specs)} --secrets {secrets}")
+    command = ["mmlab", "compare", *sizes, "--strategies", ",".join(specs), "--secrets", str(secrets),
+               "--runs", str(args.runs), "--seed", str(args.seed)]
+    command += ["--no-repeats"] * (not repeats) + ["--black-only"] * (feedback == "black")
+    study = replace(base, name=f"compare-{'-'.join(sizes)}-{base.fingerprint[:8]}", description=shlex.join(command))
     Study.from_dict(study.definition())  # refuses unknown strategies and secrets a game cannot give
     execute(study, args)
     report = build_report(Store(args.store), study.name)
@@ -462,7 +465,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--planner", default="tpoa:k=1,d=1,hash=e",
                    help="planner spec, e.g. tpoa:variant=star,k=5,d=2,hash=e (default tpoa:k=1,d=1,hash=e)")
     p.add_argument("-o", "--output", help="save the tree as JSON (evaluate or play it later with --tree)")
-    p.add_argument("--time-limit", type=float, metavar="SECONDS",
+    p.add_argument("--time-limit", type=positive(float, "--time-limit"), metavar="SECONDS",
                    help="stop after this long and return the best tree found, with the bound proved so far")
     p.add_argument("--json", action="store_true", help="print JSON")
 

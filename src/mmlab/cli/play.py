@@ -11,6 +11,7 @@ from mmlab.errors import BadArgument
 from mmlab.game import Game
 from mmlab.play.session import CodebreakerSession, CodemakerSession
 from mmlab.play.terminal import Dialogue, play_codebreaker, play_codemaker
+from mmlab.strategies import make_strategy
 from mmlab.trees import export
 
 EXAMPLES = """\
@@ -20,7 +21,7 @@ examples:
   mmlab play --role codemaker                 you keep a secret, mmlab guesses (Norvig's dialogue)
   mmlab play --role codemaker --strategy most-parts
   mmlab play --role codemaker --tree optimal.json   a tree saved by 'mmlab plan' or 'mmlab tree'
-  echo "0 2\\n1 2\\n0 3\\n2 0\\n4 0" | mmlab play --role codemaker --strategy norvig   from a pipe
+  printf '0 2\\n1 2\\n0 3\\n2 0\\n4 0\\n' | mmlab play --role codemaker --strategy norvig   from a pipe
 """
 
 
@@ -42,6 +43,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if tree is not None:
         raise BadArgument("--tree is for --role codemaker (the tree guesses); as codebreaker use --hint-strategy")
     secret = game.parse(args.secret) if args.secret else None
+    make_strategy(args.hint_strategy)  # a misspelt hint strategy is refused now, not at the first 'hint'
     return play_codebreaker(game, CodebreakerSession(game, secret, rng), dialogue, args.hint_strategy)
 
 

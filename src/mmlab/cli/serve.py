@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import socket
 
+from mmlab.cli.arguments import positive
 from mmlab.cli.output import err
 from mmlab.errors import BadArgument
 from mmlab.game import ENUMERATION_LIMIT
@@ -12,7 +13,7 @@ from mmlab.web.games import DEFAULT_IDLE_MINUTES, DEFAULT_MAX_CODES, DEFAULT_MAX
 
 EXAMPLES = """\
 examples:
-  mmlab serve                                 then open http://127.0.0.1:8000 (API schema: /docs)
+  mmlab serve                                 then open http://127.0.0.1:8000 (API schema: /openapi.json)
   mmlab serve --port 8080 --max-games 100 --idle-minutes 10
   mmlab serve --host 0.0.0.0                  reachable from other machines (no authentication!)
 """
@@ -26,7 +27,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(max_games=args.max_games, max_codes=args.max_codes, idle_minutes=args.idle_minutes)
     _check_free(args.host, args.port)
     host = f"[{args.host}]" if ":" in args.host else args.host
-    err.print(f"mmlab: serving on http://{host}:{args.port}  (API schema at /docs; Ctrl-C stops)")
+    err.print(f"mmlab: serving on http://{host}:{args.port}  (API schema at /openapi.json; Ctrl-C stops)")
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
 
@@ -47,29 +48,16 @@ def _check_free(host: str, port: int) -> None:
                               "choose another with --port") from None
 
 
-def _positive(kind: type, name: str, most: float | None = None):
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a number, got {text!r}") from None
-        if not value > 0 or (most is not None and value > most):
-            limit = f" and at most {most:,}" if most is not None else ""
-            raise argparse.ArgumentTypeError(f"{name} must be more than 0{limit}, got {text}")
-        return value
-    return parse
-
-
 def add_command(command) -> None:
     p = command("serve", "serve the web page to play both roles in a browser, and its JSON API", cmd_serve)
     p.epilog = EXAMPLES
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=_positive(int, "--port", 65535), default=8000, help="port (default 8000)")
-    p.add_argument("--max-games", type=_positive(int, "--max-games"), default=DEFAULT_MAX_GAMES,
+    p.add_argument("--port", type=positive(int, "--port", 65535), default=8000, help="port (default 8000)")
+    p.add_argument("--max-games", type=positive(int, "--max-games"), default=DEFAULT_MAX_GAMES,
                    help=f"live games at most; more are refused until some are left or expire "
                         f"(default {DEFAULT_MAX_GAMES})")
-    p.add_argument("--max-codes", type=_positive(int, "--max-codes", ENUMERATION_LIMIT), default=DEFAULT_MAX_CODES,
+    p.add_argument("--max-codes", type=positive(int, "--max-codes", ENUMERATION_LIMIT), default=DEFAULT_MAX_CODES,
                    help=f"codes per game at most, e.g. 65536 allows 4x16, 8x4, 5x9 but not 6x8 "
                         f"(default {DEFAULT_MAX_CODES}; mmlab enumerates up to {ENUMERATION_LIMIT})")
-    p.add_argument("--idle-minutes", type=_positive(float, "--idle-minutes"), default=DEFAULT_IDLE_MINUTES,
+    p.add_argument("--idle-minutes", type=positive(float, "--idle-minutes"), default=DEFAULT_IDLE_MINUTES,
                    help=f"a game is dropped after this long without a request (default {DEFAULT_IDLE_MINUTES:g})")

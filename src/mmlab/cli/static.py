@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from mmlab.cli.arguments import positive
 from mmlab.cli.output import err, out, print_json, progress
 from mmlab.game import Game
 from mmlab.variants.static import exhaustive, lower_bound, search, separates
@@ -93,18 +94,6 @@ def cmd_static(args: argparse.Namespace) -> int:
     return {"verify": cmd_verify, "search": cmd_search}[args.action](args)
 
 
-def _positive(kind: type, flag: str):
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{flag} must be a number, got {text!r}") from None
-        if not value > 0:
-            raise argparse.ArgumentTypeError(f"{flag} must be more than 0, got {text}")
-        return value
-    return parse
-
-
 def _game_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("size", help="game size PEGSxCOLOURS, e.g. 4x6")
     p.add_argument("--no-repeats", action="store_true", help="codes may not repeat a colour (Bulls and Cows)")
@@ -127,10 +116,10 @@ def add_command(command) -> None:
                                    "--size guesses, or the smallest reached within --time-limit.",
                        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     _game_args(s)
-    s.add_argument("--size", dest="set_size", metavar="K", type=_positive(int, "--size"),
+    s.add_argument("--size", dest="set_size", metavar="K", type=positive(int, "--size"),
                    help="number of guesses in the set (default: the smallest the search reaches)")
     s.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the random choices (default 0)")
-    s.add_argument("--time-limit", type=_positive(float, "--time-limit"), default=10.0, metavar="SECONDS",
+    s.add_argument("--time-limit", type=positive(float, "--time-limit"), default=10.0, metavar="SECONDS",
                    help="seconds to search (default 10); without --size the search uses all of it unless "
                         "it reaches the counting bound")
     s.add_argument("--prove", action="store_true",

@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 from rich.table import Table
 
+from mmlab.cli.arguments import int_at_least
 from mmlab.cli.output import err, out, print_json, progress
 from mmlab.errors import BadArgument
 from mmlab.experiments.labels import label
@@ -236,7 +237,7 @@ def add_commands(command) -> None:
     add_store_args(p)
     p.add_argument("--html", metavar="PATH", help="also write one self-contained HTML page with tables and plots")
     p.add_argument("--plots", metavar="DIR", help="also write the plots as PNG and SVG into this folder")
-    p.add_argument("--moves", type=int, default=8, help="per-move tables up to this move (default 8)")
+    p.add_argument("--moves", type=int_at_least(1, "--moves"), default=8, help="per-move tables up to this move (default 8)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = command("export", "write a stored study's games, moves or runs to CSV or Parquet", cmd_export)

@@ -142,19 +142,22 @@ def run_singley(
     from mmlab.experiments.evaluation import evaluate
     from mmlab.strategies import make_strategy
 
+    def play(method: str, game: Game, secrets: int | str, runs: int) -> tuple[np.ndarray, np.ndarray]:
+        if method in ALL_SECRETS:
+            return ALL_SECRETS[method](game.pegs, game.colours)
+        result = evaluate(game, make_strategy(method), secrets=secrets, runs=runs, seed=seed)
+        return result.known, result.guesses
+
     for method in methods:
+        play(method, Game(2, 3), "all", 1)  # compile (or load) its kernels before the clock starts
         for n, m in sizes:
             size = f"{n}x{m}"
-            start = time.perf_counter()
-            if method in ALL_SECRETS:
-                known, played = ALL_SECRETS[method](n, m)
+            game = Game(n, m)
+            if tabu_games is None:
+                secrets, runs = (20_000, 1) if (n, m) == (7, 8) else ("all", 5)
             else:
-                game = Game(n, m)
-                if tabu_games is None:
-                    secrets, runs = (20_000, 1) if (n, m) == (7, 8) else ("all", 5)
-                else:
-                    secrets, runs = min(tabu_games, game.n_codes), 1
-                result = evaluate(game, make_strategy(method), secrets=secrets, runs=runs, seed=seed)
-                known, played = result.known, result.guesses
+                secrets, runs = min(tabu_games, game.n_codes), 1
+            start = time.perf_counter()
+            known, played = play(method, game, secrets, runs)
             yield SingleyRow(method, size, int(known.shape[0]), known, played, time.perf_counter() - start,
                              THESIS[method][size])

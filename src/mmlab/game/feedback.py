@@ -56,17 +56,24 @@ def possible_feedbacks(pegs: int, with_white: bool = True) -> list[Feedback]:
 _NUMBERS = re.compile(r"^\s*([0-9]+)\s*[,;/ ]\s*([0-9]+)\s*$")
 
 
-def parse_feedback(text: str) -> Feedback:
+def parse_feedback(text: str, with_white: bool | None = None) -> Feedback:
     """Parse ``1 2``, ``1,2``, ``BWW`` (B = black, W = white, ``-``/``.`` ignored), ``none`` or a
-    single number of black pegs (``0``).
+    single number of black pegs (``0``). A single number is refused when ``with_white`` says the
+    game answers black and white too, where it would be ambiguous.
 
     Whether the feedback can occur in a given game is checked by ``Game.check_feedback``.
+
+    >>> parse_feedback("2", with_white=False)
+    Feedback(black=2, white=0)
     """
     s = text.strip()
     m = _NUMBERS.match(s)
     if m:
         return Feedback(int(m.group(1)), int(m.group(2)))
     if s in "0123456789" and len(s) == 1:
+        if with_white:
+            raise BadFeedback(f"the answer {text!r} is one number, and this game answers black and white: "
+                              f"give both, e.g. '{s} 0' or '{s},0'")
         return Feedback(int(s), 0)
     letters = s.upper().replace(" ", "").replace("-", "").replace(".", "").replace("_", "")
     if letters == "NONE":

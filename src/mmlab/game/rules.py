@@ -151,7 +151,7 @@ class Game:
         tokens = split_code(text)
         if len(tokens) != self.pegs:
             raise BadCode(
-                f"code {text!r} has {len(tokens)} colour{'s' if len(tokens) != 1 else ''}, "
+                f"code {text!r} has {len(tokens)} peg{'s' if len(tokens) != 1 else ''}, "
                 f"a {self.size} game needs {self.pegs}"
             )
         digits = [self._parse_colour(t, text) for t in tokens]

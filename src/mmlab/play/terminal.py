@@ -98,12 +98,12 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
                 if not rest or not rest[0].isdigit():
                     say("Write 'fix N B W', e.g. 'fix 2 1 0' to say that guess 2 got 1 black and 0 white.")
                     continue
-                session.correct(int(rest[0]), parse_feedback(" ".join(rest[1:])))
+                session.correct(int(rest[0]), parse_feedback(" ".join(rest[1:]), game.with_white))
                 say(f"Corrected guess {rest[0]}; {session.remaining} codes fit the answers.")
             elif command.lower() in ("help", "?"):
                 say(CODEMAKER_HELP)
             else:
-                session.answer(parse_feedback(line))
+                session.answer(parse_feedback(line, game.with_white))
         except InconsistentFeedback as e:
             message = str(e)
             say(f"[bold]{message[0].upper()}{message[1:]}.[/bold]")

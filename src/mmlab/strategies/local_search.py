@@ -94,7 +94,7 @@ class TabuSearch(ScriptedStrategy):
             try:
                 value = int(text)
             except ValueError:
-                value = -1
+                raise BadArgument(f"tabu: tenure={text!r} should be a whole number 0..{pairs} or n-2") from None
         if not 0 <= value <= pairs:
             raise BadArgument(f"tabu: tenure={text} is out of range; a {game.pegs}-stone code has {pairs} pairs, "
                               f"so choose 0..{pairs} or n-2")

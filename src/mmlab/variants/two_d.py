@@ -127,7 +127,7 @@ class Game2D:
         if len(rows) != self.n:
             raise BadCode(
                 f"code {text!r} has {len(rows)} row{'s' if len(rows) != 1 else ''}, and a {self} code is "
-                f"{self.n} rows of {self.n} colours, written row by row with '/' between rows, "
+                f"{self.n} rows of {self.n} pegs (colours 1-{self.colours}), written row by row with '/' between rows, "
                 f"e.g. {self.format(self.example())}"
             )
         line = self.line
@@ -143,7 +143,7 @@ class Game2D:
         """``code`` as an ``int64[n, n]`` matrix of colours 0..m-1; refuses anything else, saying why."""
         arr = np.asarray(code)
         if arr.ndim != 2 or arr.shape != (self.n, self.n):
-            raise BadCode(f"a {self} code must be an {self.n} x {self.n} matrix (n rows of n colours), "
+            raise BadCode(f"a {self} code must be an {self.n} x {self.n} matrix (n rows of n pegs), "
                           f"got shape {' x '.join(map(str, arr.shape)) or 'scalar'}")
         if arr.dtype.kind not in "iu":
             raise BadCode(f"a {self} code holds whole-number colours 0..{self.colours - 1}, got {arr.dtype} values")

@@ -49,7 +49,8 @@ def _setting(owner: str, name: str, text: str, default_text: str, default: int, 
     try:
         value = int(text)
     except ValueError:
-        value = lowest - 1
+        raise BadArgument(f"{owner}: {name}={text!r} should be a whole number of at least {lowest}, "
+                          f"or {default_text} ({hint})") from None
     if value < lowest:
         raise BadArgument(f"{owner}: {name}={text} is out of range; give a whole number of at least {lowest}, "
                           f"or {default_text} ({hint})")

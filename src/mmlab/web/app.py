@@ -114,14 +114,14 @@ def _api(games: GameRegistry) -> APIRouter:
         with live.lock:
             session = _maker(live, "answer")
             _not_over(live)
-            session.answer(_feedback(body))
+            session.answer(_feedback(body, live.game.with_white))
             return state(live)
 
     @api.post("/games/{game_id}/correct", summary="codemaker: change the answer given to an earlier guess")
     def correct(game_id: str, body: CorrectionIn) -> GameState:
         live = games.get(game_id)
         with live.lock:
-            _maker(live, "correct").correct(body.move, _feedback(body))
+            _maker(live, "correct").correct(body.move, _feedback(body, live.game.with_white))
             return state(live)
 
     @api.post("/games/{game_id}/undo", summary="take back the last guess (codebreaker) or answer (codemaker)")
@@ -200,11 +200,11 @@ def _not_over(live: LiveGame) -> None:
         raise GameOver(f"the game is over: the secret was {live.game.format(session.secret)}; start a new game")
 
 
-def _feedback(body: AnswerIn) -> Feedback:
+def _feedback(body: AnswerIn, with_white: bool) -> Feedback:
     if body.answer is not None:
         if body.black is not None or body.white is not None:
             raise BadFeedback("give the answer either as 'black' and 'white' or as 'answer', not both")
-        return parse_feedback(body.answer)
+        return parse_feedback(body.answer, with_white)
     if body.black is None or body.white is None:
         raise BadFeedback('give the answer as two numbers, e.g. {"black": 1, "white": 2}, or as text, '
                           'e.g. {"answer": "BWW"}')
