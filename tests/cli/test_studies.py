@@ -72,3 +72,39 @@ def test_compare_on_a_sample_is_not_exact(capsys, tmp_path):
     rows = json.loads(out)["strategies"]
     assert [r["games"] for r in rows] == [50, 50] and not any(r["exact"] for r in rows)
     assert all(r["literature"] is None for r in rows)
+
+
+def test_files_and_stores_that_are_not_what_they_should_be_get_one_line(capsys, tmp_path):
+    import duckdb
+
+    from mmlab.experiments.store import Store
+    from mmlab.experiments.study import Study
+
+    path = tmp_path / "s.toml"
+    path.write_bytes(STUDY.encode() + b"# caf\xe9\n")  # Latin-1, not UTF-8
+    code, _, err = run(capsys, "run", str(path), "--store", str(tmp_path / "r.duckdb"))
+    assert code == 2 and "is not UTF-8 text" in err
+    path.write_text(STUDY + "\n[extra]\nx = 1\n")
+    code, _, err = run(capsys, "run", str(path), "--store", str(tmp_path / "r.duckdb"))
+    assert code == 2 and "s.toml, line 9: extra: unknown key" in err
+    other = tmp_path / "other.duckdb"
+    with duckdb.connect(str(other)) as con:
+        con.execute("CREATE TABLE t (x INTEGER)")
+    code, _, err = run(capsys, "studies", "--store", str(other))
+    assert code == 2 and "without mmlab's tables" in err
+    store = tmp_path / "empty.duckdb"
+    Store(store).register(Study.from_toml(STUDY))  # registered, as a run that failed at once leaves it
+    code, _, err = run(capsys, "report", "cli-demo", "--store", str(store))
+    assert code == 2 and "has no games stored yet (of 120)" in err
+
+
+def test_an_interrupted_store_query_is_reported_as_interrupted(capsys, monkeypatch):
+    """DuckDB turns Ctrl-C during a query into RuntimeError('Query interrupted')."""
+    from mmlab.cli import studies
+
+    def interrupted(self):
+        raise RuntimeError("Query interrupted")
+
+    monkeypatch.setattr(studies.Store, "studies", interrupted)
+    code, _, err = run(capsys, "studies")
+    assert code == 130 and err.strip() == "interrupted"

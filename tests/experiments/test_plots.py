@@ -209,6 +209,11 @@ def test_figures_for_chooses_by_the_data(games, moves, sweep_games):
     # A search strategy records no per-move figures: none is drawn.
     searching = moves[moves["strategy"] == C]
     assert list(figures_for(games, searching)) == ["guesses", "wins-difference"]
+    # Sampling strategies record their top scorers but not the consistent set: the report leaves
+    # their moves out of the shares, so no per-move figure is drawn for them either.
+    sampling = moves[moves["strategy"] == A].assign(consistent=pd.NA).astype({"consistent": "Int64"})
+    assert sampling["top_size"].notna().any()
+    assert list(figures_for(games, sampling)) == ["guesses", "wins-difference"]
     assert list(figures_for(sweep_games)) == ["guesses", "wins-difference", "sweep-colours-mean",
                                               "sweep-colours-max", "sweep-pegs-mean", "sweep-pegs-max"]
     one = sweep_games[sweep_games["strategy"] == "tabu"]

@@ -515,6 +515,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except RuntimeError as e:
+        if str(e) != "Query interrupted":  # DuckDB's word for Ctrl-C during a query
+            raise
+        print("interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -65,6 +65,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     store = Store(args.store)
     name = Study.load(args.study).name if args.study.endswith(".toml") else args.study
     report = build_report(store, name)
+    if report.games.empty:
+        raise BadArgument(f"study {name!r} has no games stored yet (of {report.expected_games}): play them with "
+                          f"'mmlab run STUDY.toml', which resumes where a run stopped")
     figures = None
     if args.html or args.plots:
         from mmlab.experiments.plots import figures_for, save

@@ -304,8 +304,10 @@ def save(figure: Figure, path_stem: str | Path, formats: Sequence[str] = ("png",
     return written
 
 
-def _recorded(moves: pd.DataFrame | None, column: str) -> bool:
-    return moves is not None and not moves.empty and column in moves and _numeric(moves[column]).notna().any()
+def _recorded(per_move: pd.DataFrame | None, column: str) -> bool:
+    """Whether some strategy has a figure in ``column`` of the ``stats.per_move`` table: moves of
+    strategies that do not know their consistent set (``sample``, ``evo``) are not scored there."""
+    return per_move is not None and column in per_move and _numeric(per_move[column]).notna().any()
 
 
 def _varies_alone(games: pd.DataFrame, by: str) -> bool:
@@ -330,10 +332,11 @@ def figures_for(games: pd.DataFrame, moves: pd.DataFrame | None = None,
     makers: dict[str, Callable[[], Figure]] = {"guesses": lambda: guesses_histogram(games)}
     if len(order) >= 2:
         makers["wins-difference"] = lambda: wins_difference(games, order[0], order[1])
+    table = stats.per_move(moves) if moves is not None and not moves.empty else None
     for name, column, make in (("consistent", "consistent", consistent_per_move),
-                               ("secret-in-top", "secret_in_top", secret_in_top_per_move),
+                               ("secret-in-top", "secret_seen", secret_in_top_per_move),
                                ("draw-chance", "chance", draw_chance_per_move)):
-        if _recorded(moves, column):
+        if _recorded(table, column):
             makers[name] = lambda make=make: make(moves)
     for by in ("colours", "pegs"):
         if _varies_alone(games, by):

@@ -26,7 +26,8 @@ from mmlab.experiments.study import Study
 PER_MOVE = {
     "consistent": "consistent set before the move, mean ± s.d. over the games that play it (004 Tables 4, 7, 13)",
     "secret_seen": "share of games whose secret has been among the top scorers by this move, over the games "
-                   "whose move was scored (004 Tables 5, 8, 10)",
+                   "whose move was scored (004 Tables 5, 8, 10; for Plus and Plus2, 004 logged Most Parts' top "
+                   "scorers instead: docs/reproductions.md)",
     "secret_in_top": "share of scored moves whose top scorers held the secret",
     "chance": "mean probability that the move was the secret, over scored moves (004 Figs. 6, 12, 17)",
     "top_size": "mean number of top scorers a scored move was drawn from (004 Fig. 13)",

@@ -102,6 +102,9 @@ class Store:
         try:
             if not read_only:
                 con.execute(SCHEMA)
+            elif not con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = 'studies'").fetchone()[0]:
+                raise StoreError(f"{str(self.path)!r} is a DuckDB file without mmlab's tables, not a results store: "
+                                 "choose another file with --store")
             yield con
         finally:
             con.close()
@@ -152,7 +155,10 @@ class Store:
                 con.execute("UPDATE runs SET games_written = games_written + ? WHERE run_id = ?", [written, run_id])
                 con.execute("COMMIT")
             except BaseException:
-                con.execute("ROLLBACK")
+                try:
+                    con.execute("ROLLBACK")
+                except duckdb.Error:  # the error ended the transaction already (an interrupted COMMIT)
+                    pass
                 raise
 
     def forget(self, study: str) -> int:

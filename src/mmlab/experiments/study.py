@@ -77,9 +77,11 @@ class Study:
     def load(path: str | Path) -> "Study":
         path = Path(path)
         try:
-            text = path.read_text()
+            text = path.read_text(encoding="utf-8")
         except OSError as e:
             raise BadStudy(f"cannot read the study file {str(path)!r}: {e.strerror}") from None
+        except UnicodeDecodeError:
+            raise BadStudy(f"the study file {str(path)!r} is not UTF-8 text (TOML files are)") from None
         return Study.from_toml(text, str(path))
 
     @staticmethod
@@ -192,8 +194,13 @@ def _list_of_strings(value: Any, fail) -> tuple[str, ...]:
 
 
 def _line_of(text: str, key: str) -> int | None:
-    """The line where ``key`` is set in a TOML text (1-based), if it is there."""
-    pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+    """The line where ``key`` is set, or its ``[key]`` table opens, in a TOML text (1-based), if it is there.
+
+    >>> _line_of('name = "a"\\n[extra]\\nx = 1', "extra")
+    2
+    """
+    key = re.escape(key)
+    pattern = re.compile(rf"^\s*(?:{key}\s*=|\[\[?\s*{key}\s*\]\]?)")
     for number, line in enumerate(text.splitlines(), 1):
         if pattern.match(line):
             return number
