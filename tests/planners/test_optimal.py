@@ -119,9 +119,33 @@ def test_tpoa_time_limit_falls_back_to_a_complete_tree():
     assert result.figures["stopped_by_time_limit"] and result.tree.n_secrets == game.n_codes
 
 
-def test_plan_command_warns_about_long_runs(capsys):
-    from mmlab.cli.main import main
+def test_worst_objective_stopped_in_time_gives_bounds_that_hold():
+    """Stopped while looking for the fewest guesses, the bounds are still bounds: 4x5 needs 5
+    guesses in the worst case (``proved_depth`` below) and 2463 in total at best."""
+    game = Game.parse_size("4x5")
+    result = make_planner("optimal:objective=worst").plan(game, time_limit=0.0)
+    figures = result.figures
+    assert figures["stopped_by_time_limit"] and result.tree.n_secrets == game.n_codes
+    assert figures["lower_bound_depth"] <= 5 <= result.tree.worst
+    assert figures["lower_bound_total_guesses"] <= 2463 <= result.tree.total_guesses
+    assert make_planner("optimal:objective=worst").plan(game).figures["proved_depth"] == 5
 
-    assert main(["plan", "4x7", "--planner", "optimal", "--time-limit", "0.5", "--json"]) == 0
-    assert "stopped_by_time_limit" in capsys.readouterr().out
-    assert make_planner("optimal").estimate_seconds(Game.parse_size("5x5")) > 60
+
+def test_worst_objective_keeps_max_depth():
+    """3x4 needs 4 guesses in the worst case: a cap of 3 is refused, a cap of 4 kept."""
+    game = Game.parse_size("3x4")
+    with pytest.raises(BadArgument, match="within 3 guesses"):
+        make_planner("optimal:objective=worst,max_depth=3").plan(game)
+    assert make_planner("optimal:objective=worst,max_depth=4").plan(game).tree.worst == 4
+
+
+def test_plan_command_warns_about_long_runs_of_games_it_can_plan(capsys, monkeypatch):
+    from mmlab.cli.main import main
+    from mmlab.planners.optimal import Optimal
+
+    monkeypatch.setattr(Optimal, "estimate_seconds", lambda self, game: 7200.0)
+    assert main(["plan", "3x3", "--planner", "optimal", "--json"]) == 0
+    assert "may take about 2 hours on this machine" in capsys.readouterr().err
+    assert main(["plan", "5x8", "--planner", "optimal"]) == 2  # refused at once, without the warning
+    err = capsys.readouterr().err
+    assert "too large for 5x8" in err and "may take" not in err

@@ -149,6 +149,41 @@ def test_secret_won_twice_is_refused(norvig32):
         from_json(_tampered(norvig32, change))
 
 
+def test_trees_that_break_the_rules_are_refused(norvig32):
+    """Each node is checked against the secrets left there: swapped answers, or an answer no
+    secret can give, are refused when the file is read, not in the middle of a game."""
+    def swap(doc):
+        children = doc["root"]["children"]
+        children["1,0"], children["0,2"] = children["0,2"], children["1,0"]
+
+    with pytest.raises(BadTree, match="the node after 211 -> 0,2: the guess 222 is marked as winning, but no "
+                                      "secret left is 222"):
+        from_json(_tampered(norvig32, swap))
+
+    def impossible(doc):
+        doc["root"]["children"]["0,1"] = doc["root"]["children"].pop("1,2")
+
+    with pytest.raises(BadTree, match="the root: no secret left gives the guess 211 the answer 0,1"):
+        from_json(_tampered(norvig32, impossible))
+    assert from_json(to_json(norvig32)).total_guesses == norvig32.total_guesses
+
+
+def test_a_partial_tree_loads_and_says_which_answer_it_does_not_cover(norvig32):
+    from mmlab.knowledge import Knowledge
+
+    def drop(doc):
+        del doc["root"]["children"]["1,0"]  # the leaf that wins 222 at the second guess
+        doc["secrets"], doc["total_guesses"] = 7, norvig32.total_guesses - 2
+
+    tree = from_json(_tampered(norvig32, drop))
+    game = tree.game
+    player = TreeStrategy(tree)
+    player.start(game)
+    root, secret = tree.root.guess, game.parse("222")
+    with pytest.raises(BadTree, match="no move after 211 -> 1,0: it does not cover the secrets that give this answer"):
+        player.guess(Knowledge.initial(game).update(root, game.score(secret, root)))
+
+
 def test_not_json_and_duplicates():
     with pytest.raises(BadTree, match="not valid JSON"):
         from_json("{format: mmlab-tree")

@@ -44,7 +44,7 @@ def test_refuses_histories_off_the_tree(tree):
     s.start(game)
     other = next(c for c in range(game.n_codes) if c != tree.root.guess)
     k = Knowledge.initial(game).update(other, game.score(0, other))
-    with pytest.raises(BadTree, match="the tree has no move after"):
+    with pytest.raises(BadTree, match=f"the tree plays {game.format(tree.root.guess)} here, not {game.format(other)}"):
         s.guess(k)
 
 

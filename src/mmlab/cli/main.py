@@ -209,7 +209,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     out.print(table)
     out.print(f"histogram (guesses:games) {histogram_text(result.histogram)}")
     figures = result.evaluation_figures()
-    if figures:
+    if figures and figures["evaluations_max"] > 0:  # a tree read from a file evaluates nothing
         out.print(f"codes evaluated per game: mean {figures['evaluations_mean']:.1f}, "
                   f"std {figures['evaluations_std']:.1f}, max {figures['evaluations_max']}")
     if result.fallbacks:
@@ -304,6 +304,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_plan(args: argparse.Namespace) -> int:
     game = _game(args)
     planner = make_planner(args.planner)
+    planner.check(game)  # before the warning: a game it refuses takes no time
     estimate = planner.estimate_seconds(game)
     if estimate is not None and estimate > 60 and args.time_limit is None:
         print(f"mmlab plan: warning: {planner.spec} on {game} may take about {_duration(estimate)} on this "
@@ -466,7 +467,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="planner spec, e.g. tpoa:variant=star,k=5,d=2,hash=e (default tpoa:k=1,d=1,hash=e)")
     p.add_argument("-o", "--output", help="save the tree as JSON (evaluate or play it later with --tree)")
     p.add_argument("--time-limit", type=positive(float, "--time-limit"), metavar="SECONDS",
-                   help="stop after this long and return the best tree found, with the bound proved so far")
+                   help="stop after this long and return the best tree found, with the bound proved so far "
+                        "(the first, greedy tree is always completed)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = command("reproduce", "re-run a paper's tables and print them beside the published figures", cmd_reproduce)

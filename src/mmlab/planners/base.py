@@ -73,6 +73,10 @@ class Planner(Configurable):
         (``proved`` is then False and ``figures`` say what is known)."""
         raise NotImplementedError
 
+    def check(self, game: Game) -> None:
+        """Refuse a game this planner cannot plan (``plan`` checks it too)."""
+        game.require_enumerable(self.name)
+
     def estimate_seconds(self, game: Game) -> float | None:
         """A rough idea of how long ``plan`` takes on this machine, for warnings; ``None`` if unknown."""
         return None

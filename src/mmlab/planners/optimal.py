@@ -82,24 +82,25 @@ class Optimal(Planner):
         on_progress: Callable[[int, int], None] | None = None,
         time_limit: float | None = None,
     ) -> PlanResult:
-        game.require_enumerable(self.name)
-        if game.n_codes**2 > TABLE_LIMIT:
-            raise BadArgument(
-                f"the optimal solver keeps a {game.n_codes}² feedback table, too large for {game} "
-                f"(limit {TABLE_LIMIT // 2**20} MiB); use a TPOA planner instead"
-            )
+        self.check(game)
         start = time.perf_counter()
         deadline = Deadline(time_limit)
         # The greedy TPOA tree is the first upper bound, and the answer if time runs out at once.
         greedy = TPOA(k=1, d=1, hash="e").plan(game).tree
         search = _Search(game, on_progress, deadline)
         root = Knowledge.initial(game)
-        depth = self.values["max_depth"] or None
+        cap = depth = self.values["max_depth"] or None
         figures: dict = {}
         try:
             if self.values["objective"] == "worst":
+                # The fewest guesses in the worst case: the first depth with a tree, from the
+                # first one that can tell every code apart at all.
                 depth = 1
+                while search.bound(depth)[game.n_codes] >= INFINITY:
+                    depth += 1
                 while search.solve(root, INFINITY, depth)[0] >= INFINITY:
+                    if cap is not None and depth >= cap:
+                        raise BadArgument(f"no strategy for {game} finds every secret within {cap} guesses")
                     depth += 1
                 figures["proved_depth"] = depth
             fits = depth is None or greedy.worst <= depth
@@ -112,18 +113,39 @@ class Optimal(Planner):
         figures["proved_total_guesses"] = int(cost)
         return PlanResult(tree, time.perf_counter() - start, search.nodes, proved=True, figures=figures)
 
+    def check(self, game: Game) -> None:
+        game.require_enumerable(self.name)
+        if game.n_codes**2 > TABLE_LIMIT:
+            raise BadArgument(
+                f"the optimal solver keeps a {game.n_codes}² feedback table, too large for {game} "
+                f"(limit {TABLE_LIMIT // 2**20} MiB); use a TPOA planner instead"
+            )
+
     def _stopped(self, game: Game, search: "_Search", greedy: DecisionTree, depth, figures: dict, seconds: float):
-        """The best tree known when the time limit hit, with the lower bound proved so far."""
+        """The best tree known when the time limit hit, with the lower bounds proved so far."""
         figures["stopped_by_time_limit"] = True
-        figures["lower_bound_total_guesses"] = search.root_lower_bound(depth)
-        if self.values["objective"] == "worst" and "proved_depth" not in figures:
-            figures["lower_bound_depth"] = int(depth)
-        tree = greedy
-        if search.root_best is not None and search.root_best[0] < greedy.total_guesses:
+        worst = self.values["objective"] == "worst"
+        cap = self.values["max_depth"] or None
+        trees = [greedy]
+        if search.root_best is not None:
             root = Knowledge.initial(game)
-            tree = DecisionTree(game, search.tree(root, search.root_best[2], search.root_best[1]), self.spec)
-        if depth is not None and tree.worst > depth:
-            figures["note"] = f"no tree within {depth} guesses was found in time; this one needs {tree.worst}"
+            trees.append(DecisionTree(game, search.tree(root, search.root_best[2], search.root_best[1]), self.spec))
+        within = [t for t in trees if cap is None or t.worst <= cap] or trees
+        tree = min(within, key=lambda t: (t.worst, t.total_guesses) if worst else (t.total_guesses,))
+        if worst and "proved_depth" not in figures and tree.worst <= depth:
+            figures["proved_depth"] = depth  # no tree is shallower, and this one is as shallow
+        if worst and "proved_depth" not in figures:
+            # Stopped looking for the fewest guesses: no depth below this one has a tree, and any
+            # tree's total is at least the bound without a depth.
+            figures["lower_bound_depth"] = int(depth)
+            figures["lower_bound_total_guesses"] = search.root_lower_bound(None)
+            if tree.worst > depth:
+                figures["note"] = (f"every tree needs at least {depth} guesses in the worst case; the best "
+                                   f"found in time needs {tree.worst}")
+        else:
+            figures["lower_bound_total_guesses"] = search.root_lower_bound(depth)
+        if cap is not None and tree.worst > cap:
+            figures["note"] = f"no tree within {cap} guesses was found in time; this one needs {tree.worst}"
         return PlanResult(tree, seconds, search.nodes, proved=False, figures=figures)
 
     def estimate_seconds(self, game: Game) -> float:
@@ -141,7 +163,7 @@ class _Search:
         self.game = game
         self.on_progress = on_progress
         self.deadline = deadline or Deadline(None)
-        self.root_floor = 0  # a lower bound on the root's total, once known
+        self.root_floor: dict[int | None, int] = {}  # by depth: a lower bound on the root's total, once known
         self.root_best: tuple[int, int, int | None] | None = None  # (total, guess, depth) of the best root tree
         self.table = kernels.feedback_table(game.all_digits, game.all_counts, game.with_white)
         assert np.array_equal(self.table, self.table.T), "the kernels read feedback by secret: it must be symmetric"
@@ -189,7 +211,7 @@ class _Search:
         best, best_guess = limit, -1
         floor = int(lower[order[0]])  # no guess can do better than this
         if not knowledge.history:
-            self.root_floor = max(self.root_floor, floor)
+            self.root_floor[depth] = max(self.root_floor.get(depth, 0), floor)
         for tried, i in enumerate(order):
             if lower[i] >= best:
                 break
@@ -278,7 +300,7 @@ class _Search:
                 known_child = self.memo.get((child.consistent.tobytes(), child_depth))
                 total += max(int(bound[size]), int(known_child[0]) if known_child else 0)
             best = min(best, total)
-        return int(max(best, self.root_floor, known[0] if known else 0))
+        return int(max(best, self.root_floor.get(depth, 0), known[0] if known else 0))
 
     def _try(
         self, knowledge: Knowledge, guess: int, lower: int, limit: int, depth: int | None, bound, answers: int

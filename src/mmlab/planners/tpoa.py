@@ -30,11 +30,10 @@ from collections.abc import Callable
 import numpy as np
 
 from mmlab.game import Game
-from mmlab.knowledge import Knowledge
+from mmlab.knowledge import Knowledge, is_member
 from mmlab.knowledge.symmetry import representatives
 from mmlab.planners.base import Deadline, Planner, PlanResult, Timeout
 from mmlab.strategies.base import Param
-from mmlab.knowledge import is_member
 from mmlab.strategies.scoring import partition_histograms
 from mmlab.trees import DecisionTree, Node
 
@@ -74,7 +73,7 @@ class TPOA(Planner):
         on_progress: Callable[[int, int], None] | None = None,
         time_limit: float | None = None,
     ) -> PlanResult:
-        game.require_enumerable(self.name)
+        self.check(game)
         start = time.perf_counter()
         search = _Search(self, game, on_progress, Deadline(time_limit))
         figures = {}
@@ -84,17 +83,19 @@ class TPOA(Planner):
             figures["stopped_by_time_limit"] = True
             if search.root_best is not None:
                 root = search.root_best[1]
-            else:  # not one first guess finished: fall back to the greedy tree
-                greedy = TPOA(**{**self.values, "k": 1, "d": 1})
-                root = _Search(greedy, game, None, Deadline(None)).solve(Knowledge.initial(game), 1)[1]
+            else:  # not one first guess finished: complete the greedy tree, whatever the time
+                greedy = _Search(TPOA(**{**self.values, "k": 1, "d": 1}), game, None, Deadline(None))
+                greedy.greedy_memo = search.greedy_memo  # the greedy subtrees completed so far
+                root = greedy.solve(Knowledge.initial(game), 1)[1]
         tree = DecisionTree(game, root, self.spec)
         return PlanResult(tree, time.perf_counter() - start, search.nodes, figures=figures)
 
     def estimate_seconds(self, game: Game) -> float:
         """Greedy completion costs about 0.3 s at 4x6 and grows with the square of the code count;
-        the exploration multiplies it by at most the product of the branching factors."""
-        expansions = 1
-        for level in range(1, self.values["d"] + 1):
+        the exploration multiplies it by at most the product of the branching factors, the first
+        one no more than the first guesses that differ up to symmetry (5 at 4x6)."""
+        expansions = min(self.branching(1), len(representatives(Knowledge.initial(game))))
+        for level in range(2, self.values["d"] + 1):
             expansions *= self.branching(level)
         return 0.3 * (game.n_codes / 1296) ** 2 * expansions
 
@@ -124,7 +125,7 @@ class _Search:
         if memo_key is not None and memo_key in self.greedy_memo:
             return self.greedy_memo[memo_key]
         self.nodes += 1
-        if b > 1:
+        if b > 1 or self.root_best is not None:  # once a tree is known, stop anywhere
             self.deadline.check()
         best: tuple[Cost, Node] | None = None
         guesses = self.candidates(knowledge, b)

@@ -52,6 +52,7 @@ from typing import Any
 
 from mmlab.errors import BadCode, BadFeedback, BadSize, BadTree
 from mmlab.game import Feedback, Game
+from mmlab.knowledge import Knowledge
 from mmlab.trees.tree import DecisionTree, Node
 
 FORMAT = "mmlab-tree"
@@ -117,6 +118,7 @@ def from_json(text: str) -> DecisionTree:
         raise BadTree("the tree is nested too deeply to be a tree of this game") from None
     tree = DecisionTree(game, root, strategy)
     _check_summary(doc, tree)
+    _check_rules(tree)
     return tree
 
 
@@ -223,6 +225,27 @@ def _check_summary(doc: dict[str, Any], tree: DecisionTree) -> None:
             raise BadTree(f"the tree file lacks its summary figure {key!r}")
         if doc[key] != value or isinstance(doc[key], bool):
             raise BadTree(f"the file is inconsistent: it says {key} = {doc[key]!r}, but its tree gives {value}")
+
+
+def _check_rules(tree: DecisionTree) -> None:
+    """Refuse a tree that breaks the game's rules: an answer that no secret left can give, or a
+    win claimed by a guess that no secret left can be. (Skipped for games too large to list.)"""
+    game = tree.game
+    if not game.enumerable:
+        return
+
+    def visit(node: Node, knowledge: Knowledge, path: list[str]) -> None:
+        guess = game.format(node.guess)
+        if node.wins and not knowledge.is_consistent(node.guess):
+            raise BadTree(f"{_where(path)}: the guess {guess} is marked as winning, but no secret left is {guess}")
+        parts = dict(knowledge.split(node.guess))
+        for code, child in node.children.items():
+            fb = Feedback.from_code(code, game.pegs)
+            if code not in parts:
+                raise BadTree(f"{_where(path)}: no secret left gives the guess {guess} the answer {fb}")
+            visit(child, parts[code], path + [f"{guess} -> {fb}"])
+
+    visit(tree.root, Knowledge.initial(game), [])
 
 
 def save(tree: DecisionTree, path: str | os.PathLike[str]) -> None:

@@ -67,7 +67,8 @@ class DecisionTree:
         ``on_progress(k)`` is called as ``k`` more secrets are solved.
         """
         if not strategy.deterministic:
-            raise BadTree(f"{strategy.spec} draws at random, so it has no single decision tree; use ties=first")
+            hint = "; use ties=first" if any(p.name == "ties" for p in strategy.params) else ""
+            raise BadTree(f"{strategy.spec} draws at random, so it has no single decision tree{hint}")
         strategy.start(game, rng)
         root = _expand(strategy, Knowledge.initial(game), 1, on_progress)
         return DecisionTree(game, root, strategy.spec)
@@ -139,11 +140,11 @@ class DecisionTree:
         node = self.root
         for guess, fb in history:
             code = Feedback(*fb).code(self.game.pegs)
-            if guess != node.guess or code not in node.children:
-                raise BadTree(
-                    f"the tree has no move after {self.game.format(guess)} -> {Feedback(*fb)}"
-                    f" (it plays {self.game.format(node.guess)} there)"
-                )
+            if guess != node.guess:
+                raise BadTree(f"the tree plays {self.game.format(node.guess)} here, not {self.game.format(guess)}")
+            if code not in node.children:
+                raise BadTree(f"the tree has no move after {self.game.format(guess)} -> {Feedback(*fb)}: it does not "
+                              "cover the secrets that give this answer")
             node = node.children[code]
         return node
 
