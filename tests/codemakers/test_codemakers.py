@@ -49,6 +49,13 @@ def test_a_fixed_secret_plays_the_ordinary_game():
     assert record.guesses == play_game(game, make_strategy("knuth"), secret).guesses and record.secret == secret
     rng = np.random.default_rng(4)
     assert play_against(game, make_strategy("knuth"), make_codemaker("random"), rng).won
+    # The same record as play_game: guesses until known (greedy2 deduces its last guess), and a
+    # lost game keeps the codemaker's secret.
+    ours = play_against(game, make_strategy("greedy2"), FixedSecret("3616"))
+    theirs = play_game(game, make_strategy("greedy2"), game.parse("3616"))
+    assert (ours.guesses, ours.known_after) == (theirs.guesses, theirs.known_after) and ours.last_certain
+    lost = play_against(game, make_strategy("knuth"), FixedSecret("3632"), max_guesses=2)
+    assert not lost.won and lost.secret == secret
 
 
 def test_bad_codemakers_are_refused():

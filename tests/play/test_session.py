@@ -44,14 +44,35 @@ def test_a_contradiction_changes_nothing_and_a_correction_recovers():
 
 def test_a_tree_that_cannot_follow_a_correction_falls_back_to_consistent_codes():
     tree = DecisionTree.build(GAME, make_strategy("knuth"))
-    secret = GAME.parse("6543")
+    secret = GAME.parse("3632")
     session = CodemakerSession(GAME, tree)
-    session.answer(Feedback(0, 0))  # 1122 against 6543 is 0,0 indeed
-    session.answer(Feedback(0, 1))  # wrong on purpose
-    session.correct(2, GAME.score(secret, session.answers[1][0]))
+    session.answer(Feedback(0, 0))  # wrong on purpose: 1122 against 3632 is 1,0
+    session.answer(GAME.score(secret, session.next_guess()))  # true, on the 0,0 branch's guess
+    session.correct(1, Feedback(1, 0))
+    assert session.next_guess() in session.knowledge.consistent and session.improvised  # off the tree now
+    session.undo()  # back to 1122 -> 1,0 alone: the tree follows again
+    assert not session.improvised and GAME.format(session.next_guess()) == "1344"
     while not session.won:
         session.answer(GAME.score(secret, session.next_guess()))
-    assert session.answers[-1][0] == secret
+    assert session.answers[-1][0] == secret and not session.improvised
+
+
+def test_correcting_an_answer_to_the_win_ends_the_game_there():
+    session = CodemakerSession(GAME, "knuth")
+    session.answer(Feedback(1, 0))
+    session.answer(Feedback(1, 0))
+    session.correct(1, Feedback(4, 0))
+    assert session.won and session.answers == [(GAME.parse("1122"), Feedback(4, 0))]
+    with pytest.raises(BadArgument, match="the game is over"):
+        session.next_guess()
+
+
+def test_a_hint_strategy_that_only_follows_its_own_game_is_refused():
+    from mmlab.play.session import check_coach
+
+    with pytest.raises(BadArgument, match="tabu draws at random and can only continue the game it plays itself"):
+        check_coach(GAME, "tabu")
+    assert check_coach(GAME, "greedy1").spec == "greedy1"  # deterministic: it follows its own hints
 
 
 def test_codemaker_refuses_impossible_answers_and_undoes():

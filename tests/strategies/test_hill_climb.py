@@ -372,7 +372,7 @@ def test_plays_without_repeats_and_black_only():
 def test_4x6_figures_of_tables_3_and_4():
     """001 Table 3 (guesses 4.64) and Table 4 (evaluations 41.2), SHC code tracker ON, FPS 45,
     AABB first guess, 1000 games: the mean guesses within 0.1 and the mean evaluations at most 10%
-    above (the acceptance figures of issue 3)."""
+    above (the acceptance figures of issue 3), and not 10% below either: an undercount fails too."""
     game = Game.parse_size("4x6")
     s = StochasticHillClimber()
     guesses, evaluations = [], []
@@ -382,4 +382,17 @@ def test_4x6_figures_of_tables_3_and_4():
         guesses.append(record.n_guesses)
         evaluations.append(record.total_evaluations)
     assert abs(np.mean(guesses) - 4.64) <= 0.1
-    assert np.mean(evaluations) <= 1.1 * 41.2
+    assert 0.9 * 41.2 <= np.mean(evaluations) <= 1.1 * 41.2
+
+
+def test_the_default_spec_wins_every_black_only_4x6_game():
+    """With black pegs only, FPS would starve the colours of the favourite guess (secret 2211 after
+    1122 -> [0] found no consistent code in 1e9 draws): the default draws uniformly there."""
+    game = Game(4, 6, feedback="black")
+    strategy = StochasticHillClimber.from_raw({})
+    strategy.max_attempts = 200_000  # a starved game fails in a second, not after minutes
+    for secret in range(game.n_codes):
+        record = play_game(game, strategy, secret, np.random.default_rng([7, secret]))
+        assert record.won
+    record = play_game(game, strategy, game.parse("2211"), np.random.default_rng(1))
+    assert record.won and record.guesses[0] == game.parse("1122")

@@ -250,12 +250,20 @@ def test_exhaustive_equals_brute_force(size, k, repeats, feedback):
 
 
 @pytest.mark.parametrize("size,minimum", [("2x2", 2), ("2x3", 2), ("2x4", 3), ("2x5", 4), ("2x6", 4), ("2x7", 5),
-                                          ("3x4", 3), ("4x4", 4)])
+                                          ("3x4", 3), ("4x4", 4), ("3x7", 6)])
 def test_exhaustive_proves_the_minimum(size, minimum):
-    """2 pegs: C(m, 2) = 2, 2, 3, 4, 4, 5 for m = 2..7 on the 'Static-Mastermind' page (February 2002)."""
+    """2 pegs: C(m, 2) = 2, 2, 3, 4, 4, 5 for m = 2..7 on the 'Static-Mastermind' page (February 2002);
+    3x7 needs 6 (docs/reproductions.md once said 5)."""
     game = Game.parse_size(size)
     assert exhaustive(game, minimum - 1).proves_none
     assert exhaustive(game, minimum).found is not None
+
+
+def test_exhaustive_refuses_a_size_no_set_can_have():
+    with pytest.raises(BadArgument, match="2x2 has only 4 codes"):
+        exhaustive(Game.parse_size("2x2"), 5)
+    with pytest.raises(BadArgument, match="expected a whole number"):
+        exhaustive(Game.parse_size("2x2"), True)
 
 
 def test_exhaustive_reports_a_time_out_as_undecided():

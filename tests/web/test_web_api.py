@@ -254,3 +254,19 @@ def test_a_won_codemaker_game_refuses_answers_until_undone(client):
     refused(client.post(f"/api/games/{game['id']}/answer", json={"black": 0, "white": 0}), 409, "the game is over")
     game = client.post(f"/api/games/{game['id']}/undo").json()
     assert not game["won"] and game["next_guess"] == "1122"
+
+
+def test_a_correction_the_strategy_cannot_follow_says_so_at_once(client):
+    """``improvised`` is set in the very response whose ``next_guess`` is improvised."""
+    game = new(client, role="codemaker", strategy="greedy3")
+    for _ in range(2):
+        game = client.post(f"/api/games/{game['id']}/answer", json={"black": 0, "white": 0}).json()
+    assert not game["improvised"]
+    game = client.post(f"/api/games/{game['id']}/correct", json={"move": 1, "black": 3, "white": 0}).json()
+    assert game["improvised"] and game["next_guess"] is not None
+    assert client.get(f"/api/games/{game['id']}").json()["improvised"]
+
+
+def test_a_coach_that_could_never_give_a_hint_is_refused(client):
+    refused(client.post("/api/games", json={"role": "codebreaker", "strategy": "tabu"}), 422,
+            "can only continue the game it plays itself")

@@ -9,9 +9,8 @@ import numpy as np
 from mmlab.cli.output import out
 from mmlab.errors import BadArgument
 from mmlab.game import Game
-from mmlab.play.session import CodebreakerSession, CodemakerSession
+from mmlab.play.session import CodebreakerSession, CodemakerSession, check_coach
 from mmlab.play.terminal import Dialogue, play_codebreaker, play_codemaker
-from mmlab.strategies import make_strategy
 from mmlab.trees import export
 
 EXAMPLES = """\
@@ -43,7 +42,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if tree is not None:
         raise BadArgument("--tree is for --role codemaker (the tree guesses); as codebreaker use --hint-strategy")
     secret = game.parse(args.secret) if args.secret else None
-    make_strategy(args.hint_strategy)  # a misspelt hint strategy is refused now, not at the first 'hint'
+    check_coach(game, args.hint_strategy)  # a hint strategy that could not give hints is refused now
     return play_codebreaker(game, CodebreakerSession(game, secret, rng), dialogue, args.hint_strategy)
 
 

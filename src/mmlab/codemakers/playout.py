@@ -13,8 +13,8 @@ from mmlab.strategies import Strategy
 
 def play_against(game: Game, strategy: Strategy, codemaker: Codemaker, rng: np.random.Generator | None = None,
                  max_guesses: int | None = None) -> GameRecord:
-    """Play until the codemaker answers a win; the record's secret is the code found (or, for a lost
-    game, the first code still consistent)."""
+    """Play until the codemaker answers a win; the record's secret is the code found, or for a lost
+    game the codemaker's secret if it holds one (the first code still consistent if it does not)."""
     rng = rng if rng is not None else np.random.default_rng()
     strategy.start(game, rng)
     codemaker.start(game, rng)
@@ -23,6 +23,7 @@ def play_against(game: Game, strategy: Strategy, codemaker: Codemaker, rng: np.r
     guesses: list[int] = []
     feedbacks: list[Feedback] = []
     evaluations: list[int] = []
+    certain = False
     while len(guesses) < limit:
         before = strategy.evaluations
         guess = strategy.guess(knowledge)
@@ -31,8 +32,14 @@ def play_against(game: Game, strategy: Strategy, codemaker: Codemaker, rng: np.r
         guesses.append(guess)
         feedbacks.append(fb)
         if fb == game.win:
+            certain = strategy.certain(knowledge, guess)
             break
         knowledge = knowledge.update(guess, fb)
     won = bool(feedbacks) and feedbacks[-1] == game.win
-    secret = guesses[-1] if won else int(knowledge.consistent[0])
-    return GameRecord(game, secret, tuple(guesses), tuple(feedbacks), tuple(evaluations))
+    if won:
+        secret = guesses[-1]
+    elif isinstance(getattr(codemaker, "secret", None), (int, np.integer)):
+        secret = int(codemaker.secret)
+    else:
+        secret = int(knowledge.consistent[0])
+    return GameRecord(game, secret, tuple(guesses), tuple(feedbacks), tuple(evaluations), certain)

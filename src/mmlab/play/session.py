@@ -27,8 +27,25 @@ from mmlab.knowledge import Knowledge
 from mmlab.strategies import Strategy, make_strategy
 from mmlab.strategies.exhaustive import PartitionStrategy
 from mmlab.strategies.scoring import partition_summary
+from mmlab.strategies.scripted import ScriptedStrategy
 from mmlab.trees import DecisionTree
 from mmlab.trees.strategy import TreeStrategy
+
+
+def check_coach(game: Game, spec: str) -> Strategy:
+    """The strategy ``spec`` that gives hints in ``game``, refused now if it never could: one that
+    cannot play the game, or one that draws at random and so can only continue its own game.
+
+    >>> check_coach(Game.parse_size("4x6"), "tabu")
+    Traceback (most recent call last):
+    mmlab.errors.BadArgument: tabu draws at random and can only continue the game it plays itself, so it cannot give hints; choose a strategy that reads any game, e.g. knuth or most-parts
+    """
+    coach = make_strategy(spec)
+    coach.start(game, np.random.default_rng(0))
+    if isinstance(coach, ScriptedStrategy) and not coach.deterministic:
+        raise BadArgument(f"{coach.spec} draws at random and can only continue the game it plays itself, so it "
+                          "cannot give hints; choose a strategy that reads any game, e.g. knuth or most-parts")
+    return coach
 
 
 def _strategy(strategy: Strategy | DecisionTree | str) -> Strategy:
@@ -56,7 +73,8 @@ class CodemakerSession:
         game.require_enumerable("playing against a person's answers")
         self.game = game
         self.strategy = _strategy(strategy)
-        self.strategy.start(game, rng if rng is not None else np.random.default_rng())
+        self.rng = rng if rng is not None else np.random.default_rng()
+        self.strategy.start(game, self.rng)
         self.answers: list[tuple[int, Feedback]] = []
         self.knowledge = Knowledge.initial(game)
         self._proposal: int | None = None
@@ -107,16 +125,19 @@ class CodemakerSession:
         self._proposal = None
 
     def correct(self, move: int, feedback: Feedback | tuple[int, int]) -> None:
-        """Replace the answer given to guess number ``move`` (1-based); every other answer stays.
+        """Replace the answer given to guess number ``move`` (1-based); every other answer stays,
+        except that the winning answer ends the game there (the later answers are dropped).
         Refused, with the reason, if the answers would still contradict each other."""
         if not 1 <= move <= len(self.answers):
             raise BadArgument(f"there is no answered guess number {move} (answered so far: {len(self.answers)})")
         feedback = self.game.check_feedback(Feedback(*feedback))
         answers = list(self.answers)
         answers[move - 1] = (answers[move - 1][0], feedback)
+        if feedback == self.game.win:
+            answers = answers[:move]
         self.knowledge = _knowledge(self.game, answers)
         self.answers = answers
-        self._proposal = None
+        self._changed()
 
     def undo(self) -> None:
         """Take back the last answer."""
@@ -124,7 +145,15 @@ class CodemakerSession:
             raise BadArgument("nothing to undo: no answer given yet")
         self.answers.pop()
         self.knowledge = _knowledge(self.game, self.answers)
+        self._changed()
+
+    def _changed(self) -> None:
+        """After a correction or an undo the strategy is asked again (it may follow the new
+        history); with no answers left it starts afresh."""
         self._proposal = None
+        self.improvised = False
+        if not self.answers:
+            self.strategy.start(self.game, self.rng)
 
 
 @dataclass(frozen=True)
@@ -200,8 +229,7 @@ class CodebreakerSession:
         """The strategy's next guess and the partition tables of up to ``options`` top scorers."""
         if self.over:
             raise BadArgument("the game is over: start a new one")
-        player = make_strategy(strategy)
-        player.start(self.game, np.random.default_rng(0))
+        player = check_coach(self.game, strategy)
         knowledge = self.knowledge
         try:
             suggestion = player.guess(knowledge)

@@ -445,8 +445,10 @@ def exhaustive(game: Game, size: int, time_limit: float | None = None,
     >>> result.proves_none, result.complete
     (True, True)
     """
-    if not isinstance(size, int) or size < 0:
+    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
         raise BadArgument(f"size {size!r}: expected a whole number of guesses")
+    if size > game.n_codes:
+        raise BadArgument(f"size {size}: {game} has only {game.n_codes} codes, so no set holds {size} distinct guesses")
     start = time.perf_counter()
     deadline = math.inf if time_limit is None else start + time_limit
     space = _Space(game)

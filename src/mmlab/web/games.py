@@ -25,8 +25,7 @@ import numpy as np
 from mmlab.errors import BadArgument
 from mmlab.game import ENUMERATION_LIMIT, Feedback, Game
 from mmlab.knowledge import Knowledge
-from mmlab.play.session import CodebreakerSession, CodemakerSession
-from mmlab.strategies import make_strategy
+from mmlab.play.session import CodebreakerSession, CodemakerSession, check_coach
 from mmlab.web.errors import GameNotFound, GameTooLarge, TooManyGames
 from mmlab.web.path import PathTracer
 
@@ -131,8 +130,7 @@ class GameRegistry:
             session: CodebreakerSession | CodemakerSession = CodemakerSession(game, spec, rng)
             deterministic = session.strategy.deterministic
         else:
-            coach = make_strategy(spec)
-            coach.start(game, np.random.default_rng(0))  # refuse a hint strategy that cannot play this game
+            coach = check_coach(game, spec)  # refuse a hint strategy that could never give a hint here
             deterministic = coach.deterministic
             session = CodebreakerSession(game, secret, rng)
         with self._lock:

@@ -33,8 +33,8 @@ def state(live: LiveGame, idle_minutes: float) -> GameState:
              for i, (g, fb) in enumerate(live.moves, 1)]
     if isinstance(session, CodemakerSession):
         over = won = session.won
+        next_guess = None if won else game.format(session.next_guess())  # may set improvised: first
         gave_up, secret, improvised = False, None, session.improvised
-        next_guess = None if won else game.format(session.next_guess())
     else:
         over, won, gave_up, improvised, next_guess = session.over, session.won, session.gave_up, False, None
         secret = game.format(session.secret) if session.over else None
