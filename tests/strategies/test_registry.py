@@ -1,3 +1,4 @@
+import numpy as np
 import pytest
 
 from mmlab.errors import BadCode, SpaceTooLarge, UnknownStrategy
@@ -20,6 +21,7 @@ def test_spec_round_trip():
         ("knuth:depth=3", "knuth has no parameter 'depth'"),
         ("knuth:pool=some", "pool='some' is not allowed; choose one of all, consistent"),
         ("knuth:pool", "should be key=value"),
+        ("knuth:first=1122,first=1234", "first is given twice"),
     ],
 )
 def test_bad_specs_say_what_is_wrong(spec, message):
@@ -58,3 +60,10 @@ def test_default_first_guesses_on_4x6(game46, name, first):
     s = make_strategy(name)
     s.start(game46)
     assert game46.format(s.guess(Knowledge.initial(game46))) == first
+
+
+def test_an_empty_first_guess_means_the_strategys_own(game46):
+    for name, own in (("knuth", "1122"), ("shc", "1122")):
+        strategy = make_strategy(f"{name}:first=")
+        strategy.start(game46, np.random.default_rng(0))
+        assert game46.format(strategy.guess(Knowledge.initial(game46))) == own

@@ -131,7 +131,7 @@ class Greedy3(ScriptedStrategy):
     def script(self, game: Game) -> Script:
         n, m = game.pegs, game.colours
         use_lost = self.values["lost_bull"] == "use"
-        left = yield from count_colours(game, stop_early=False)
+        left = yield from count_colours(game)
         known: list[int] = []
         for i in range(n - 1):
             main = _most_frequent(left, exclude=-1)
@@ -158,20 +158,19 @@ def _most_frequent(counts: list[int], exclude: int) -> int:
     return best
 
 
-def count_colours(game: Game, stop_early: bool) -> Generator[Move, Feedback, list[int]]:
+def count_colours(game: Game) -> Generator[Move, Feedback, list[int]]:
     """Singley's preprocessing (003, 4.2): learn how many stones of each colour the secret has.
 
     The test for colour c fills the stones not yet accounted for with c and keeps the colours
     already found, in descending order on the right ("2221" instead of "2222"), so a test can
-    win. Colour m is never tested: its count is what is left. With ``stop_early`` the tests stop
-    once all stones are accounted for. Returns the counts (a ``yield from`` of this script).
+    win. Colour m is never tested: its count is what is left. The tests go on once all stones
+    are accounted for (the same code, the colours found, each time): so counted, Greedy 1
+    reproduces the thesis's table exactly. Returns the counts (a ``yield from`` of this script).
     """
     n, m = game.pegs, game.colours
     counts = [0] * m
     found: list[int] = []  # colours found so far, descending
     for colour in range(m - 1):
-        if stop_early and len(found) == n:
-            break  # without stop_early the tests go on, the same code (the colours found) each time
         k = len(found)
         answer = yield Move(tuple([colour] * (n - k) + found))
         counts[colour] = answer.black + answer.white - k

@@ -163,7 +163,7 @@ class StochasticHillClimber(Strategy):
         first = self.values["first"]
         if first == "random":
             self._first: tuple[int, ...] | None = None
-        elif first == "aabb":
+        elif first in ("aabb", ""):  # empty: the default, as for every strategy with a first guess
             self._first = aabb_code(game)
         else:
             self._first = game.digits(game.parse(first))

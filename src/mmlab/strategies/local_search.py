@@ -43,7 +43,7 @@ class LocalSearch(ScriptedStrategy):
 
     def script(self, game: Game) -> Script:
         n = game.pegs
-        counts = yield from count_colours(game, stop_early=False)
+        counts = yield from count_colours(game)
         code = [c for c in range(game.colours - 1, -1, -1) for _ in range(counts[c])]  # the initial solution
         answer = yield Move(tuple(code))
         value = 2 * answer.black + answer.white

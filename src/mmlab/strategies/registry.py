@@ -45,6 +45,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise UnknownStrategy(f"in {spec!r}: {item!r} should be key=value")
+        if key.strip() in values:
+            raise UnknownStrategy(f"in {spec!r}: {key.strip()} is given twice; give it once")
         values[key.strip()] = value.strip()
     return name.strip(), values
 
