@@ -108,3 +108,14 @@ def test_an_interrupted_store_query_is_reported_as_interrupted(capsys, monkeypat
     monkeypatch.setattr(studies.Store, "studies", interrupted)
     code, _, err = run(capsys, "studies")
     assert code == 130 and err.strip() == "interrupted"
+
+
+def test_report_gives_exact_means_without_a_standard_error(capsys, tmp_path):
+    store = str(tmp_path / "r.duckdb")
+    code, out, _ = run(capsys, "compare", "3x4", "--strategies", "knuth,random", "--json", "--store", store)
+    study = json.loads(out)["study"]
+    code, out, _ = run(capsys, "report", study, "--store", store)
+    knuth = next(line for line in out.splitlines() if "knuth" in line)
+    random = next(line for line in out.splitlines() if "random" in line and "│" in line)
+    assert code == 0 and "3.3750" in knuth and "±" not in knuth and "±" in random
+    assert "a mean without ± is exact" in out

@@ -19,6 +19,7 @@ from mmlab.experiments.report import PER_MOVE, Report, build_report, to_html
 from mmlab.experiments.runner import RunSummary, run_study
 from mmlab.experiments.store import DEFAULT_STORE, Store
 from mmlab.experiments.study import Study
+from mmlab.strategies import make_strategy
 
 
 def add_store_args(p: argparse.ArgumentParser) -> None:
@@ -144,7 +145,9 @@ def print_summary(report: Report) -> None:
         for column in columns:
             table.add_column(column, justify="left" if column == "strategy" else "right")
         for row in part.itertuples(index=False):
-            cells = [short[row.strategy], str(row.games), f"{row.mean:.4f} ± {row.stderr:.4f}", f"{row.median:g}",
+            exact = study.secrets.kind == "all" and make_strategy(row.strategy).deterministic  # no sampling error
+            mean = f"{row.mean:.4f}" + ("" if exact else f" ± {row.stderr:.4f}")
+            cells = [short[row.strategy], str(row.games), mean, f"{row.median:g}",
                      str(row.max), str(row.total), f"{row.evaluations_mean:.1f}", f"{1000 * row.seconds_per_game:.2f}"]
             if deduced:
                 cells.insert(3, f"{row.known_mean:.4f}")
@@ -152,6 +155,8 @@ def print_summary(report: Report) -> None:
                 cells.insert(2, str(row.lost))
             table.add_row(*cells)
         out.print(table)
+    if study.secrets.kind == "all" and any(make_strategy(spec).deterministic for spec in study.strategies):
+        out.print("a mean without ± is exact: a deterministic strategy played every secret once")
     if lost:
         out.print("lost: games stopped at max_guesses without finding the secret (the figures count their guesses)")
     if deduced:
