@@ -91,6 +91,7 @@ def test_score_and_strategies(capsys):
         (["eval", "8x12", "--strategy", "knuth"], "knuth needs every code"),
         (["partition", "4x6", "112"], "has 3 pegs, a 4x6 game needs 4"),
         (["partition", "4x6", "1123", "--after", "1122:3,1"], "cannot occur"),
+        (["partition", "4x6", "1123", "--after", "1122:2"], "give both, e.g. '2 0'"),
         (["eval", "--tree", "/nonexistent/tree.json"], "tree.json"),
         (["eval", "4x6", "--secrets", "many"], "expected 'all' or a whole number"),
         (["eval", "3x3", "--strategy", "random", "--runs", "0"], "a count must be 1 or more"),

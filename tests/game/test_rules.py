@@ -1,9 +1,11 @@
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from mmlab.errors import BadCode, BadFeedback, BadSize
 from mmlab.game import Feedback, Game, parse_feedback, possible_feedbacks
+from mmlab.game.kernels import feedback_table
 
 
 def test_codes_parse_in_every_notation(game46):
@@ -103,9 +105,22 @@ def test_feedbacks_list_only_answers_the_game_can_give():
     assert len(Game(4, 6).feedbacks()) == 14
     assert [tuple(f) for f in Game(3, 3, repeats=False).feedbacks()] == [(3, 0), (1, 2), (0, 3)]
     assert [tuple(f) for f in Game(3, 3, repeats=False, feedback="black").feedbacks()] == [(3, 0), (1, 0), (0, 0)]
-    game = Game(3, 3, repeats=False)
-    seen = {game.score(s, g) for s in range(game.n_codes) for g in range(game.n_codes)}
-    assert seen == set(game.feedbacks())
+    for size in ("3x3", "1x2", "2x2", "4x2", "5x2", "3x4", "2x5", "4x3"):
+        for repeats in (True, False):
+            for feedback in ("black-white", "black"):
+                try:
+                    game = Game.parse_size(size, repeats=repeats, feedback=feedback)
+                except BadSize:
+                    continue  # no codes without repeats
+                table = feedback_table(game.all_digits, game.all_counts, game.with_white)
+                seen = {Feedback.from_code(int(c), game.pegs) for c in np.unique(table)}
+                assert seen == set(game.feedbacks()), (size, repeats, feedback)
+
+
+def test_one_peg_games_write_and_read_two_digit_colours():
+    game = Game(1, 12)
+    assert [game.parse(game.format(i)) for i in range(game.n_codes)] == list(range(game.n_codes))
+    assert game.format(game.parse("10")) == "10"
 
 
 def test_non_ascii_digits_are_not_colours(game46):
@@ -117,3 +132,9 @@ def test_non_ascii_digits_are_not_colours(game46):
 def test_impossible_feedback_is_refused(game46, fb, message):
     with pytest.raises(BadFeedback, match=message):
         game46.check_feedback(Feedback(*fb))
+
+
+def test_a_bool_is_not_a_size_and_ten_black_pegs_are_an_answer():
+    with pytest.raises(BadSize, match="pegs must be a whole number"):
+        Game(True, 6)
+    assert parse_feedback("10", with_white=False) == Feedback(10, 0)

@@ -79,3 +79,14 @@ def test_black_only_games_are_listed_by_checking_every_code():
     assert implicit.list_consistent(listed.shape[0] - 1, 10**7) is None  # more than the limit
     huge = Knowledge.initial(Game.parse_size("8x12", feedback="black"), explicit=False)
     assert huge.list_consistent(10**4, 10**7) is None  # too many codes to check one by one
+
+
+def test_implicit_knowledge_of_a_small_game_says_what_it_cannot_do():
+    from mmlab.errors import BadArgument
+    from mmlab.knowledge.symmetry import representatives
+
+    knowledge = Knowledge.initial(Game.parse_size("4x6"), explicit=False)
+    with pytest.raises(BadArgument, match="keeps no list of consistent codes"):
+        knowledge.n_consistent
+    with pytest.raises(BadArgument, match="explicit consistent set"):
+        representatives(knowledge)

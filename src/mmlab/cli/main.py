@@ -119,7 +119,7 @@ def cmd_partition(args: argparse.Namespace) -> int:
         code, sep, answer = item.partition(":")
         if not sep:
             raise MastermindError(f"--after {item!r}: write GUESS:BLACK,WHITE, for example 1122:1,1")
-        knowledge = knowledge.update(game.parse(code), parse_feedback(answer))
+        knowledge = knowledge.update(game.parse(code), parse_feedback(answer, game.with_white))
     guess = game.parse(args.guess)
     summary = partition_summary(knowledge, guess)
     classes = list(summary.pop("classes").items())

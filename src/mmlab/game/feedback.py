@@ -70,7 +70,7 @@ def parse_feedback(text: str, with_white: bool | None = None) -> Feedback:
     m = _NUMBERS.match(s)
     if m:
         return Feedback(int(m.group(1)), int(m.group(2)))
-    if s in "0123456789" and len(s) == 1:
+    if s.isascii() and s.isdigit():
         if with_white:
             raise BadFeedback(f"the answer {text!r} is one number, and this game answers black and white: "
                               f"give both, e.g. '{s} 0' or '{s},0'")

@@ -237,17 +237,6 @@ def partition_histograms_serial(guesses, cand, digits, counts, with_white):
 
 
 @numba.njit(cache=True, nogil=True)
-def partition_histograms_table(guesses, cand, table, n_resp):
-    """``partition_histograms`` reading feedback from a precomputed N x N table."""
-    out = np.zeros((guesses.shape[0], n_resp), dtype=np.int32)
-    for i in range(guesses.shape[0]):
-        row = table[guesses[i]]
-        for j in range(cand.shape[0]):
-            out[i, row[cand[j]]] += 1
-    return out
-
-
-@numba.njit(cache=True, nogil=True)
 def fits_history(c_digits, c_counts, hist_digits, hist_counts, hist_codes, with_white):
     """Whether a code gives every recorded answer: ``hist_codes[k]`` to guess ``hist_digits[k]``.
     Works on codes of any game, enumerable or not."""

@@ -73,9 +73,10 @@ class Game:
     feedback: str = "black-white"
 
     def __post_init__(self) -> None:
-        if not isinstance(self.pegs, int) or not MIN_PEGS <= self.pegs <= MAX_PEGS:
+        if not isinstance(self.pegs, int) or isinstance(self.pegs, bool) or not MIN_PEGS <= self.pegs <= MAX_PEGS:
             raise BadSize(f"pegs must be a whole number from {MIN_PEGS} to {MAX_PEGS}, got {self.pegs!r}")
-        if not isinstance(self.colours, int) or not MIN_COLOURS <= self.colours <= MAX_COLOURS:
+        if (not isinstance(self.colours, int) or isinstance(self.colours, bool)
+                or not MIN_COLOURS <= self.colours <= MAX_COLOURS):
             raise BadSize(
                 f"colours must be a whole number from {MIN_COLOURS} to {MAX_COLOURS}, got {self.colours!r}"
             )
@@ -149,6 +150,8 @@ class Game:
     def parse(self, text: str) -> int:
         """Index of a code written ``1122``, ``1 1 2 2``, ``1,1,2,2`` or ``AABB``."""
         tokens = split_code(text)
+        if self.pegs == 1 and len(tokens) > 1 and str(text).strip().isalnum():
+            tokens = [str(text).strip()]  # one peg: "10" is colour 10, not two pegs
         if len(tokens) != self.pegs:
             raise BadCode(
                 f"code {text!r} has {len(tokens)} peg{'s' if len(tokens) != 1 else ''}, "
@@ -243,6 +246,11 @@ class Game:
             raise BadFeedback(
                 f"answer {b} cannot occur: with {self.pegs} distinct colours of {self.colours}, "
                 "all but one peg right means the last is right too"
+            )
+        if self.colours == 2 and w % 2:
+            raise BadFeedback(
+                f"answer {b},{w} cannot occur with 2 colours: the misplaced pegs pair up (a 1 where the "
+                "secret has 2 and a 2 where it has 1), so white is even"
             )
         if not self.repeats and b + w < 2 * self.pegs - self.colours and self.with_white:
             raise BadFeedback(

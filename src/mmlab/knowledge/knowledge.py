@@ -17,7 +17,7 @@ from functools import cached_property
 
 import numpy as np
 
-from mmlab.errors import InconsistentFeedback, SearchFailed
+from mmlab.errors import BadArgument, InconsistentFeedback, SearchFailed
 from mmlab.game import Feedback, Game
 from mmlab.game import kernels
 from mmlab.knowledge import kernels as knowledge_kernels
@@ -55,6 +55,8 @@ class Knowledge:
     def n_consistent(self) -> int:
         if self.consistent is None:
             self.game.require_enumerable("counting the consistent codes")
+            raise BadArgument("this knowledge keeps no list of consistent codes (explicit=False): "
+                              "count them with list_consistent, or start from Knowledge.initial(game)")
         return int(self.consistent.shape[0])
 
     @cached_property
@@ -270,7 +272,8 @@ class Knowledge:
         )
 
     def update(self, guess: int, feedback: Feedback) -> "Knowledge":
-        """Knowledge after ``guess`` got ``feedback``; raises ``InconsistentFeedback`` if no code fits."""
+        """Knowledge after ``guess`` got ``feedback``. Explicit knowledge raises ``InconsistentFeedback``
+        if no code fits; implicit knowledge records the answer, and its searches find out."""
         feedback = self.game.check_feedback(Feedback(*feedback))
         if self.consistent is None:
             return Knowledge(self.game, self.history + ((guess, feedback),), None)

@@ -20,6 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from mmlab.errors import BadArgument
 from mmlab.game import Game
 from mmlab.knowledge import kernels
 from mmlab.knowledge.knowledge import Knowledge
@@ -29,8 +30,12 @@ MAX_PERMUTATIONS = 5040
 
 
 def representatives(knowledge: Knowledge) -> np.ndarray:
-    """Ascending indices of one lowest-index guess per class of equivalent guesses."""
+    """Ascending indices of one lowest-index guess per class of equivalent guesses (of explicit
+    knowledge: the classes depend on the colours the consistent codes hold)."""
     game = knowledge.game
+    if not knowledge.explicit:
+        raise BadArgument("guesses are reduced by symmetry over an explicit consistent set; "
+                          "start from Knowledge.initial(game)")
     codes = _history_representatives(game, knowledge.guesses)
     if codes is None:
         codes = np.arange(game.n_codes, dtype=np.int64)

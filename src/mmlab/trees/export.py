@@ -28,13 +28,10 @@ with the closing parenthesis on a line of its own; nested nodes stay on their en
 >>> print(to_knuth(tree))
 8(211:
   *,
-  3(212: *, -, 1(221), -, 1(111), -, -, -, -),
-  2(112: *, -, 1(121), -, -, -, -, -, -),
-  -,
+  3(212: *, -, 1(221), 1(111), -, -),
+  2(112: *, -, 1(121), -, -, -),
   1(222),
-  -,
   1(122),
-  -,
   -
 )
 >>> from_json(to_json(tree)).total_guesses
