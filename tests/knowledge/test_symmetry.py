@@ -9,8 +9,10 @@ from mmlab.knowledge.symmetry import representatives
 
 
 def _partition_signature(k: Knowledge, guess: int) -> tuple:
+    """The part of each answer (by answer, not only the sizes: a symmetry keeps the answers) and
+    whether the guess can win."""
     fb = k.responses_of(guess)
-    return tuple(sorted(np.bincount(fb).tolist())), bool(np.isin(guess, k.consistent))
+    return tuple(np.bincount(fb, minlength=k.game.n_responses).tolist()), bool(np.isin(guess, k.consistent))
 
 
 @pytest.mark.parametrize(
