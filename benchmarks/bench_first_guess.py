@@ -79,10 +79,11 @@ def main() -> None:
     with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn"),
                              initializer=single_threaded) as pool:
         rows = list(pool.map(two_step, *zip(*tasks)))
-    print(f"{'first':>12} {'H1':>7} {'H2':>7} {'H1+H2':>7} {'covered':>8}")
+    width = max(12, 2 * game.pegs)
+    print(f"{'first':>{width}} {'H1':>7} {'H2':>7} {'H1+H2':>7} {'covered':>8}")
     for first, (h1, h2, covered) in sorted(zip(firsts, rows), key=lambda r: -(r[1][0] + r[1][1])):
         code = game.format(game.index_of(np.array(first, dtype=np.uint8)))
-        print(f"{code:>12} {h1:7.4f} {h2:7.4f} {h1 + h2:7.4f} {covered:8.4f}", flush=True)
+        print(f"{code:>{width}} {h1:7.4f} {h2:7.4f} {h1 + h2:7.4f} {covered:8.4f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ Bulls and Cows (4x10 without repeated colours) took 281 s for its proved optimum
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -37,9 +38,16 @@ print(json.dumps({"L": r.tree.total_guesses, "mean": r.tree.mean, "worst": r.tre
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sizes = sorted({size for size, _ in CASES})
+    parser.add_argument("sizes", nargs="*", metavar="SIZE", help=f"only these sizes, of {', '.join(sizes)}")
+    args = parser.parse_args()
+    unknown = sorted(set(args.sizes) - set(sizes))
+    if unknown:
+        parser.error(f"no case of size {', '.join(unknown)}; choose from {', '.join(sizes)}")
     print(f"{'size':5} {'planner':24} {'L':>6} {'mean':>7} {'worst':>5} {'proved depth':>12} {'nodes':>7} "
           f"{'seconds':>8} {'peak GiB':>8}")
-    wanted = set(sys.argv[1:])
+    wanted = set(args.sizes)
     for size, spec in CASES:
         if wanted and size not in wanted:
             continue

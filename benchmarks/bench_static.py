@@ -80,8 +80,10 @@ def main() -> None:
         print(f"{size:5} {g.n_codes:>6} {lower_bound(g):>5} {r.size:>5} {at:>6.2f} {verdict:36} {page:>4}  "
               f"{' '.join(g.format(c) for c in r.codes)}", flush=True)
 
+    if args.quick:
+        return
     print(f"\nlarger games, search only (seed 0, {args.time_limit:g} s): sizes tried, found or not, seconds")
-    for size in [] if args.quick else LARGER:
+    for size in LARGER:
         g = Game.parse_size(size)
         r = search(g, seed=0, time_limit=args.time_limit)
         tried = ", ".join(f"{k} {'yes' if f else 'no'} {s:.2f}" for k, f, s in r.tried)
