@@ -37,7 +37,7 @@ def test_a_study_is_stored_once_and_continued(tmp_path):
     study = Study.from_toml(STUDY.replace("runs = 12", "runs = 2"))
     store = Store(tmp_path / "r.duckdb")
     first = run_study(study, store, jobs=1)
-    assert first.played == study.n_games and first.skipped == 0
+    assert first.played == first.written == study.n_games and first.skipped == 0
     again = run_study(study, store, jobs=1)
     assert again.played == 0 and again.skipped == study.n_games
     games, moves = results(store, "killed")
@@ -45,6 +45,20 @@ def test_a_study_is_stored_once_and_continued(tmp_path):
     runs = store.runs("killed")
     assert len(runs) == 1 and runs["games_written"].iloc[0] == study.n_games
     assert runs["finished"].notna().all() and runs["mmlab_version"].iloc[0]
+
+
+def test_games_stored_meanwhile_by_another_run_are_kept_and_not_counted_as_written(tmp_path, monkeypatch):
+    """Two runs of one study at once: the later writer finds the games there and says so."""
+    study = Study.from_toml(STUDY.replace("runs = 12", "runs = 2"))
+    store = Store(tmp_path / "r.duckdb")
+    run_study(study, store, jobs=1)
+    before = results(store, "killed")
+    monkeypatch.setattr(store, "done", lambda name: set())  # as if it had looked before the other run wrote
+    late = run_study(study, store, jobs=1)
+    assert late.played == study.n_games and late.written == 0
+    after = results(store, "killed")
+    pd.testing.assert_frame_equal(before[0], after[0])
+    assert store.runs("killed")["games_written"].tolist() == [study.n_games, 0]
 
 
 def test_a_changed_study_under_the_same_name_is_refused(tmp_path):

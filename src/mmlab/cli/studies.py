@@ -45,6 +45,9 @@ def execute(study: Study, args: argparse.Namespace) -> RunSummary:
         rate = summary.played / summary.seconds if summary.seconds else math.inf
         err.print(f"{study.name}: played {summary.played} games in {summary.seconds:.1f} s ({rate:.0f} games/s) "
                   f"on {summary.scheduler}; {summary.skipped} were already stored in {store.path}")
+        if summary.written < summary.played:
+            err.print(f"{summary.played - summary.written} of them had been stored meanwhile by another run of "
+                      f"{study.name}; the stored games were kept")
     else:
         err.print(f"{study.name}: all {summary.skipped} games already stored in {store.path}")
     return summary

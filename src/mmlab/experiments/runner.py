@@ -50,6 +50,7 @@ class RunSummary:
     run_id: str
     played: int
     skipped: int
+    written: int  # of the games played, those new to the store (another run may have stored the rest)
     seconds: float
     scheduler: str
 
@@ -122,18 +123,18 @@ def run_study(
     total = sum(len(c.games) for c in chunks)
     start = time.perf_counter()
     if not chunks:
-        return RunSummary(study.name, run_id, 0, len(done), 0.0, "")
+        return RunSummary(study.name, run_id, 0, len(done), 0, 0.0, "")
     planned = scheduler or (f"up to {workers} local processes" if workers > 1 else "this process")
     store.start_run(run_id, study, run_metadata(planned))
     where: list[str] = []
-    played = 0
+    played = written = 0
     pending: list[tuple[pd.DataFrame, pd.DataFrame]] = []
     last_flush = time.monotonic()
 
     def flush() -> None:
-        nonlocal pending, last_flush
+        nonlocal pending, last_flush, written
         if pending:
-            store.write(run_id, pd.concat([g for g, _ in pending]), pd.concat([m for _, m in pending]))
+            written += store.write(run_id, pd.concat([g for g, _ in pending]), pd.concat([m for _, m in pending]))
             pending = []
         last_flush = time.monotonic()
 
@@ -148,7 +149,7 @@ def run_study(
     finally:
         flush()  # keep every finished game, also when stopped by Ctrl-C or an error
     store.finish_run(run_id)
-    return RunSummary(study.name, run_id, played, len(done), time.perf_counter() - start, " then ".join(where))
+    return RunSummary(study.name, run_id, played, len(done), written, time.perf_counter() - start, " then ".join(where))
 
 
 def _execute(chunks: list[Chunk], workers: int, scheduler: str | None, adaptive: bool,

@@ -138,10 +138,10 @@ class Store:
         with self.connect() as con:
             con.execute("UPDATE runs SET finished = current_timestamp WHERE run_id = ?", [run_id])
 
-    def write(self, run_id: str, games: pd.DataFrame, moves: pd.DataFrame) -> None:
-        """Add whole games and their moves in one transaction."""
+    def write(self, run_id: str, games: pd.DataFrame, moves: pd.DataFrame) -> int:
+        """Add whole games and their moves in one transaction; returns the games new to the store."""
         if games.empty:
-            return
+            return 0
         with self.connect() as con:
             con.execute("BEGIN TRANSACTION")
             try:
@@ -154,6 +154,7 @@ class Store:
                 con.execute(f"INSERT OR IGNORE INTO moves ({', '.join(MOVE_COLUMNS)}) SELECT * FROM new_moves")
                 con.execute("UPDATE runs SET games_written = games_written + ? WHERE run_id = ?", [written, run_id])
                 con.execute("COMMIT")
+                return int(written)
             except BaseException:
                 try:
                     con.execute("ROLLBACK")
