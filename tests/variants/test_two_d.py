@@ -383,40 +383,53 @@ def test_tables_transcribe_the_appendix():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("tabu:tenure=x", "tenure='x' should be a whole number of at least 0"),
+    ("tabu:tenure=x", "tenure='x' should be a whole number 0..24"),
+    ("tabu:tenure=25", "tenure=25 is out of range.*24 pairs of stones in a row"),
     ("tabu:restart=-1", "restart=-1 is out of range"),
+    ("tabu:restart=1e23", "restart='1e23' should be a whole number"),
+    ("tabu:restart=100000000000000000000000", "restart=100000000000000000000000 is out of range"),
+    ("tabu:steps=100000000000000000000000", "steps=100000000000000000000000 is out of range"),
     ("propagate:samples=0", "samples=0 is out of range"),
+    ("propagate:samples=10001", "samples=10001 is out of range"),
+    ("propagate:sample=100000000000000000000000", "sample=100000000000000000000000 is out of range"),
     ("tabu:colour=2", "has no parameter 'colour'"),
     ("knuth", "unknown 2-D strategy 'knuth'"),
 ])
 def test_bad_strategy_specs_are_refused(spec, message):
     with pytest.raises((UnknownStrategy, BadArgument), match=message):
-        strategy = make_strategy_2d(spec)
-        strategy.start(Game2D(4, 6))
+        make_strategy_2d(spec).check(Game2D(4, 6))
+    with pytest.raises((UnknownStrategy, BadArgument), match=message):
+        make_strategy_2d(spec).start(Game2D(4, 6))
+
+
+def test_the_longest_tabu_list_holds_every_pair():
+    game = Game2D(3, 4)
+    record = play_2d(game, make_strategy_2d("tabu:tenure=9"), game.parse("121/344/213"), np.random.default_rng(5))
+    assert record.won
+
+
+def test_a_setting_that_does_not_fit_a_size_is_refused_before_anything_plays():
+    played = []
+    rows = run_2d(["propagate", "tabu:tenure=10"], sizes=[(4, 6), (3, 8)], games=2, jobs=1,
+                  on_progress=lambda done, total: played.append(done))
+    with pytest.raises(BadArgument, match="tenure=10 is out of range"):
+        next(rows)
+    assert played == []
 
 
 # --------------------------------------------------------------------------------- the command
 @pytest.fixture
-def mm2_main(monkeypatch):
-    """``mmlab`` with ``mm2`` registered (as cli/main.py does once it imports cli.variants)."""
+def mm2_main():
+    """``mmlab``'s entry point."""
     from mmlab.cli import main as cli
-    from mmlab.cli.variants import add_command
 
-    if not any("mm2" in (getattr(a, "choices", None) or {}) for a in cli.build_parser()._actions):
-        original = cli.add_serve_command
-
-        def both(command):
-            original(command)
-            add_command(command)
-
-        monkeypatch.setattr(cli, "add_serve_command", both)
     return cli.main
 
 
 def test_cli_play_and_its_errors(mm2_main, capsys):
     assert mm2_main(["mm2", "play", "3x4", "--secret", "123/234/341", "--seed", "2", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["won"] and data["secret"] == "123/234/341" and data["guesses"][-1]["guess"] == "123/234/341"
+    assert data["memory_entries"] > 0 and data["won"] and data["secret"] == "123/234/341" and data["guesses"][-1]["guess"] == "123/234/341"
     assert len(data["guesses"][0]["rows"]) == 3 and len(data["guesses"][0]["columns"]) == 3
     assert mm2_main(["mm2", "play", "3x4", "--strategy", "propagate", "--seed", "2"]) == 0
     out = capsys.readouterr().out
@@ -433,6 +446,9 @@ def test_cli_reproduce(mm2_main, capsys):
     assert [r["method"] for r in rows] == ["tabu", "propagate"]
     assert rows[0]["thesis"]["mean"] == 7.6136 and rows[0]["games"] == 40 and rows[0]["speedup_vs_singley"] > 0
     assert rows[1]["margin_vs_tabu"] == pytest.approx(rows[0]["mean"] - rows[1]["mean"])
+    assert all(r["memory_entries_max"] > 0 for r in rows)
+    assert mm2_main(["mm2", "reproduce", "--sizes", "3x8", "--games", "4", "--methods", "tabu:tenure=10"]) == 2
+    assert "tenure=10 is out of range" in capsys.readouterr().err
     assert mm2_main(["mm2", "reproduce", "--sizes", "3x8", "--games", "20", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     assert "7.6136" in out and "margin" in out

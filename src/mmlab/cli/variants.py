@@ -46,13 +46,12 @@ def cmd_reproduce_2d(args: argparse.Namespace) -> int:
     methods = [m.strip() for m in args.methods.split(",") if m.strip()] if args.methods else list(DEFAULT_METHODS)
     if not methods:
         raise BadArgument("--methods is empty: name at least one, e.g. --methods tabu")
-    for spec in methods:
-        make_strategy_2d(spec)
     sizes = [_size(s) for s in args.sizes] if args.sizes else list(SIZES_2D)
     games = thesis_games if args.full else args.games
     total = sum(games(f"{n}x{m}") if callable(games) else games for n, m in sizes) * len(methods)
     with progress("playing Singley's 2-D sizes", total) as update:
-        rows = list(run_2d(methods, sizes, games, seed=args.seed, jobs=args.jobs, on_progress=update))
+        rows = list(run_2d(methods, sizes, games, seed=args.seed, jobs=args.jobs, track_memory=True,
+                           on_progress=update))
     by = {(r.method, r.size): r for r in rows}
     size_names = list(dict.fromkeys(r.size for r in rows))
     if args.json:
@@ -123,7 +122,7 @@ def cmd_play_2d(args: argparse.Namespace) -> int:
     rng = np.random.default_rng(args.seed)
     secret = game.parse(args.secret) if args.secret else game.random_code(rng)
     strategy = make_strategy_2d(args.strategy)
-    record = play_2d(game, strategy, secret, rng)
+    record = play_2d(game, strategy, secret, rng, track_memory=True)
     if args.json:
         print_json(record.to_dict())
         return 0

@@ -206,11 +206,12 @@ def run_2d(
     from mmlab.variants import make_strategy_2d
 
     methods, sizes = list(methods), [tuple(s) for s in sizes]
-    for spec in methods:
-        make_strategy_2d(spec)  # refuse an unknown spec before anything runs
+    strategies = [make_strategy_2d(spec) for spec in methods]  # refuse an unknown spec before anything runs
     plan = []
     for n, m in sizes:
-        Game2D(n, m)
+        game = Game2D(n, m)
+        for strategy in strategies:
+            strategy.check(game)  # and settings that do not fit a size
         size = f"{n}x{m}"
         count = games(size) if callable(games) else games
         if count < 1:

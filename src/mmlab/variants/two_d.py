@@ -44,7 +44,8 @@ from mmlab.variants.two_d_kernels import (
 )
 
 SINGLEY_2D = "Singley 2005 (003), chapter 5"
-#: Guesses after which ``play_2d`` gives a game up (no method of this package needs a tenth of it).
+#: Guesses after which ``play_2d`` gives a game up (the tabu search's colour counting alone takes up to
+#: m - 1: 35 at 36 colours).
 MAX_GUESSES = 200
 
 _ROW_SEPARATORS = re.compile(r"\s*[/|;\n]\s*")
@@ -307,6 +308,9 @@ class Strategy2D(Configurable):
         self.game: Game2D | None = None
         self.rng = np.random.default_rng()
         self.evaluations = 0
+
+    def check(self, game: Game2D) -> None:
+        """Refuse settings that do not fit ``game`` (``start`` checks them too)."""
 
     def start(self, game: Game2D, rng: np.random.Generator | None = None) -> None:
         """Prepare for a new game of ``game``."""

@@ -8,7 +8,7 @@ changes (``two_d_kernels.propagate``). It then draws several fully consistent ma
 exact search, rows top to bottom, columns kept to prefixes of their sets) and plays the one
 whose lines split their pruned sets best: the largest sum of the answer entropies over the 2n
 lines (003 section 7.2 asks for such methods). The first guess is the Latin square
-(i + j) mod m, so every line starts with distinct colours.
+(i + j) mod m, so every line starts with distinct colours when there are at least n of them.
 
 >>> import numpy as np
 >>> from mmlab.variants.two_d import Game2D, play_2d
@@ -29,6 +29,8 @@ from mmlab.variants.two_d_kernels import find_consistent, line_split_scores, pro
 
 #: Colours the search tries before its first restart in another order (later budgets follow Luby).
 BUDGET = 3_000
+#: Most consistent matrices drawn per guess (each is an exact search).
+MAX_SAMPLES = 10_000
 
 
 class Propagate2D(Strategy2D):
@@ -39,9 +41,9 @@ class Propagate2D(Strategy2D):
     source = "mmlab (issue 7); 003 section 7.2 asks for new 2-D methods"
     params = (
         Param("samples", 12, "fully consistent matrices drawn per guess; the best-splitting one is played",
-              kind=int, minimum=1),
+              kind=int, minimum=1, maximum=MAX_SAMPLES),
         Param("sample", 800, "members of a line's set used to score its split (larger sets are thinned evenly)",
-              kind=int, minimum=1),
+              kind=int, minimum=1, maximum=2**62),
     )
 
     def start(self, game, rng=None) -> None:

@@ -39,20 +39,23 @@ from mmlab.variants.two_d_kernels import (
 #: Draws the walk may make for one guess before the exact search finds the matrix instead (the
 #: default of the ``steps`` parameter).
 MAX_STEPS = 2_000_000
+#: Largest count the numba kernels take (int64).
+MAX_COUNT = 2**62
 
 
-def _setting(owner: str, name: str, text: str, default_text: str, default: int, lowest: int, hint: str) -> int:
-    """A whole-number parameter given as a number or as Singley's formula ``default_text``."""
+def _setting(owner: str, name: str, text: str, default_text: str, default: int, lowest: int, highest: int,
+             hint: str) -> int:
+    """A whole-number parameter given as a number in ``lowest..highest`` or as Singley's formula ``default_text``."""
     text = str(text).strip().replace(" ", "")
     if text == default_text:
         return default
     try:
         value = int(text)
     except ValueError:
-        raise BadArgument(f"{owner}: {name}={text!r} should be a whole number of at least {lowest}, "
+        raise BadArgument(f"{owner}: {name}={text!r} should be a whole number {lowest}..{highest}, "
                           f"or {default_text} ({hint})") from None
-    if value < lowest:
-        raise BadArgument(f"{owner}: {name}={text} is out of range; give a whole number of at least {lowest}, "
+    if not lowest <= value <= highest:
+        raise BadArgument(f"{owner}: {name}={text} is out of range; give a whole number {lowest}..{highest}, "
                           f"or {default_text} ({hint})")
     return value
 
@@ -74,16 +77,23 @@ class Tabu2D(Strategy2D):
         Param("restart", "10(n-2)", "swaps between restarts from the best matrix: a number (0: never), "
                                     "or 10(n-2) (Singley's setting)"),
         Param("steps", MAX_STEPS, "draws the walk may make for one guess; then an exact search over the same "
-                                  "row colours finds the matrix (0: no limit)", kind=int, minimum=0),
+                                  "row colours finds the matrix (0: no limit)", kind=int, minimum=0,
+              maximum=MAX_COUNT),
     )
 
     def settings(self, game: Game2D) -> tuple[int, int]:
-        """(tenure, restart period) for ``game``."""
+        """(tenure, restart period) for ``game``; the tabu list never holds more than the
+        ``n·n(n-1)/2`` pairs of stones within a row, so a longer one is refused."""
         n = game.n
-        tenure = _setting(self.name, "tenure", self.values["tenure"], "2n", 2 * n, 0, "Singley's 2r")
+        pairs = n * n * (n - 1) // 2
+        tenure = _setting(self.name, "tenure", self.values["tenure"], "2n", 2 * n, 0, pairs,
+                          f"Singley's 2r; a {n}x{n} matrix has {pairs} pairs of stones in a row")
         restart = _setting(self.name, "restart", self.values["restart"], "10(n-2)", 10 * max(n - 2, 0), 0,
-                           "Singley's setting")
+                           MAX_COUNT, "Singley's setting")
         return tenure, restart
+
+    def check(self, game: Game2D) -> None:
+        self.settings(game)
 
     def start(self, game: Game2D, rng: np.random.Generator | None = None) -> None:
         super().start(game, rng)
