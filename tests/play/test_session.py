@@ -57,6 +57,26 @@ def test_a_tree_that_cannot_follow_a_correction_falls_back_to_consistent_codes()
     assert session.answers[-1][0] == secret and not session.improvised
 
 
+@pytest.mark.parametrize("spec", ["tabu", "shc", "random"])
+def test_undo_takes_a_random_strategy_back_with_the_answer(spec):
+    """A strategy that draws at random and keeps a state of its own guesses again as it did."""
+    import numpy as np
+
+    secret = GAME.parse("3632")
+    session = CodemakerSession(GAME, spec, np.random.default_rng(5))
+    for _ in range(2):
+        session.answer(GAME.score(secret, session.next_guess()))
+    third = session.next_guess()
+    session.answer(GAME.score(secret, third))
+    session.undo()
+    assert not session.improvised and session.next_guess() == third
+    session.undo()
+    session.undo()  # back to the start: it starts afresh
+    while not session.won:
+        session.answer(GAME.score(secret, session.next_guess()))
+    assert not session.improvised and session.answers[-1][0] == secret
+
+
 def test_correcting_an_answer_to_the_win_ends_the_game_there():
     session = CodemakerSession(GAME, "knuth")
     session.answer(Feedback(1, 0))

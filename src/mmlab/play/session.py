@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,7 +75,7 @@ class CodemakerSession:
         self.game = game
         self.strategy = _strategy(strategy)
         self.rng = rng if rng is not None else np.random.default_rng()
-        self.strategy.start(game, self.rng)
+        self._restart()
         self.answers: list[tuple[int, Feedback]] = []
         self.knowledge = Knowledge.initial(game)
         self._proposal: int | None = None
@@ -149,11 +150,32 @@ class CodemakerSession:
 
     def _changed(self) -> None:
         """After a correction or an undo the strategy is asked again (it may follow the new
-        history); with no answers left it starts afresh."""
+        history); with no answers left it starts afresh. One that draws at random starts again
+        from the same draws and replays the answers kept, so after an undo it plays on as before."""
         self._proposal = None
         self.improvised = False
         if not self.answers:
-            self.strategy.start(self.game, self.rng)
+            self._restart()
+        elif not self.strategy.deterministic:
+            self.improvised = not self._replay()
+
+    def _restart(self) -> None:
+        self._draws = copy.deepcopy(self.rng)  # where the strategy's random draws start
+        self.strategy.start(self.game, self.rng)
+
+    def _replay(self) -> bool:
+        """Start the strategy again from the draws it started from and answer it as before;
+        whether it played every guess answered (it does not after a correction that changed them)."""
+        self.strategy.start(self.game, copy.deepcopy(self._draws))
+        knowledge = Knowledge.initial(self.game)
+        try:
+            for guess, feedback in self.answers:
+                if self.strategy.guess(knowledge) != guess:
+                    return False
+                knowledge = knowledge.update(guess, feedback)
+        except MastermindError:
+            return False
+        return True
 
 
 @dataclass(frozen=True)
