@@ -129,3 +129,31 @@ def test_a_random_secret_comes_from_the_seed():
 
     a = CodebreakerSession(GAME, rng=np.random.default_rng(5)).secret
     assert a == CodebreakerSession(GAME, rng=np.random.default_rng(5)).secret
+
+
+def test_a_strategy_that_fails_on_the_next_guess_leaves_the_answer_untaken():
+    session = CodemakerSession(GAME, "knuth")
+    session.answer(Feedback(1, 0))
+    before = (list(session.answers), session.remaining, session.next_guess())
+
+    def broken(knowledge):
+        raise RuntimeError("out of memory, say")
+
+    session.strategy.guess = broken
+    with pytest.raises(RuntimeError, match="out of memory"):
+        session.answer(Feedback(0, 0))
+    assert (list(session.answers), session.remaining, session.next_guess()) == before
+
+
+def test_the_codebreakers_count_follows_each_guess_as_a_recount_would():
+    secret = GAME.parse("3632")
+    session = CodebreakerSession(GAME, secret=secret)
+    counts = [session.remaining]
+    for code in ("1122", "1344", "3526", "1462"):
+        session.guess(GAME.parse(code))
+        counts.append(session.remaining)  # the knowledge is updated move by move
+    fresh = CodebreakerSession(GAME, secret=secret)
+    for code in ("1122", "1344", "3526", "1462"):
+        fresh.guess(GAME.parse(code))
+    assert counts[-1] == fresh.remaining  # counted from scratch, never asked before
+    assert counts[:2] == [1296, 256] and counts == sorted(counts, reverse=True)

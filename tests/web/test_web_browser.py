@@ -126,3 +126,20 @@ def test_mistakes_are_shown_on_the_page(page):
     page.get_by_label("Size (pegs x colours)").fill("6x8")
     page.get_by_role("button", name="Start game").click()
     expect(page.locator("#setup-error")).to_contain_text("a 6x8 game has 262,144 codes")
+
+
+def test_a_double_click_moves_once(page):
+    start(page, "codebreaker", secret="3632")
+    guess_box = page.get_by_label("Your guess", exact=True)
+    for code, said in (("1122", "1122: 1 black, 0 white."), ("1344", "1344: 0 black, 1 white.")):
+        guess_box.fill(code)
+        guess_box.press("Enter")
+        expect(page.locator("#message")).to_contain_text(said)
+    expect(page.locator("#board-body tr")).to_have_count(2)
+    page.get_by_role("button", name="Undo").dblclick()
+    expect(page.locator("#message")).to_contain_text("Took back the last guess")
+    page.wait_for_timeout(300)  # a second request would have been answered by now
+    on_server = page.evaluate("async () => (await (await fetch(`/api/games/${state.id}`)).json()).moves.length")
+    assert on_server == 1  # one guess taken back, not both
+    expect(page.locator("#board-body .code")).to_have_count(1)
+    expect(page.locator("#error")).to_be_empty()

@@ -121,9 +121,18 @@ class CodemakerSession:
         answers that cannot all be true, and changes nothing: answer again, or ``correct`` one."""
         feedback = self.game.check_feedback(Feedback(*feedback))
         guess = self.next_guess()
-        self.knowledge = self.knowledge.update(guess, feedback)
+        knowledge = self.knowledge.update(guess, feedback)
+        kept = self.knowledge, self._proposal, self.improvised
+        self.knowledge = knowledge
         self.answers.append((guess, feedback))
         self._proposal = None
+        if not self.won:
+            try:
+                self.next_guess()  # chosen now, so that a strategy that fails leaves the game as it was
+            except BaseException:
+                self.answers.pop()
+                self.knowledge, self._proposal, self.improvised = kept
+                raise
 
     def correct(self, move: int, feedback: Feedback | tuple[int, int]) -> None:
         """Replace the answer given to guess number ``move`` (1-based); every other answer stays,
@@ -225,7 +234,8 @@ class CodebreakerSession:
             raise BadArgument("the game is over: start a new one")
         feedback = self.game.score(self.secret, code)
         self.moves.append((int(code), feedback))
-        self._knowledge = None
+        if self._knowledge is not None:
+            self._knowledge = self._knowledge.update(int(code), feedback)
         return feedback
 
     def undo(self) -> None:

@@ -1,7 +1,8 @@
 """The FastAPI application: the JSON API under ``/api`` and the page that plays it at ``/``.
 
 Every mistake is answered with a 4xx and a JSON ``{"detail": message, "error": kind}`` whose
-message says what to do; FastAPI's schema at ``/docs`` and ``/openapi.json`` documents the rest.
+message says what to do (and a fault of the server with a 500 of the same shape); FastAPI's schema
+at ``/docs`` and ``/openapi.json`` documents the rest.
 
 >>> from fastapi.testclient import TestClient
 >>> client = TestClient(create_app())
@@ -14,13 +15,20 @@ message says what to do; FastAPI's schema at ``/docs`` and ``/openapi.json`` doc
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import json
+import reprlib
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
+import numba
 from fastapi import APIRouter, FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
 from mmlab.errors import BadFeedback, MastermindError
 from mmlab.game import Feedback, Game, parse_feedback
@@ -31,7 +39,7 @@ from mmlab.web.errors import GameOver, WrongRole, status_of
 from mmlab.web.games import (DEFAULT_IDLE_MINUTES, DEFAULT_MAX_CODES, DEFAULT_MAX_GAMES, DEFAULT_STRATEGY,
                              GameRegistry, LiveGame)
 from mmlab.web.models import (AnswerIn, Candidates, CorrectionIn, GameState, GuessIn, HintOut, NewGame,
-                              PartitionTable, Problem, ServerInfo, StrategyInfo, TreePath)
+                              PartitionTable, Problem, ServerInfo, StrategyInfo, TreePath, UndoIn)
 
 STATIC = Path(__file__).parent / "static"
 #: A request body to copy, by the end of the path, for messages about malformed bodies.
@@ -41,7 +49,28 @@ EXAMPLES = {
     "/answer": {"black": 1, "white": 0},
     "/correct": {"move": 1, "black": 1, "white": 0},
 }
-ERRORS = {status: {"model": Problem} for status in (404, 409, 422)}
+#: The errors each kind of route may answer, for the schema.
+ON_GAME = {status: {"model": Problem} for status in (404, 422)}
+ON_MOVE = {status: {"model": Problem} for status in (404, 409, 422)}
+#: Echoes a request's input in an error message, shortened.
+ECHO = reprlib.Repr()
+ECHO.maxstring = ECHO.maxother = 60
+#: Most field problems listed in one answer.
+MAX_LISTED = 20
+
+
+def needs_engine_lock() -> bool:
+    """Whether numba's parallel kernels must not run from two request threads at once: its
+    'workqueue' threading layer, used where neither TBB nor OpenMP loads, aborts the process then."""
+    if numba.config.THREADING_LAYER == "workqueue":
+        return True
+    for pool in ("numba.np.ufunc.tbbpool", "numba.np.ufunc.omppool"):
+        try:
+            importlib.import_module(pool)
+            return False
+        except ImportError:
+            pass
+    return True
 
 
 def create_app(max_games: int = DEFAULT_MAX_GAMES, max_codes: int = DEFAULT_MAX_CODES,
@@ -54,7 +83,10 @@ def create_app(max_games: int = DEFAULT_MAX_GAMES, max_codes: int = DEFAULT_MAX_
     app.state.games = games
     app.add_exception_handler(MastermindError, _mastermind_error)
     app.add_exception_handler(RequestValidationError, _malformed_request)
-    app.include_router(_api(games), prefix="/api")
+    app.add_exception_handler(HTTPException, _http_error)
+    app.add_exception_handler(Exception, _server_fault)
+    app.include_router(_api(games, threading.Lock() if needs_engine_lock() else contextlib.nullcontext()),
+                       prefix="/api")
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)
@@ -64,11 +96,19 @@ def create_app(max_games: int = DEFAULT_MAX_GAMES, max_codes: int = DEFAULT_MAX_
     return app
 
 
-def _api(games: GameRegistry) -> APIRouter:
-    api = APIRouter(responses=ERRORS)
+def _api(games: GameRegistry, engine: contextlib.AbstractContextManager) -> APIRouter:
+    """The routes; ``engine`` is held around everything that may run numba's parallel kernels."""
+    api = APIRouter()
 
     def state(live: LiveGame) -> GameState:
         return views.state(live, games.idle_minutes)
+
+    @contextlib.contextmanager
+    def holding(game_id: str) -> Iterator[LiveGame]:
+        """The live game ``game_id``, held for this request."""
+        live = games.get(game_id)
+        with engine, live.lock:
+            yield live
 
     @api.get("/info", summary="the server's limits and the strategies it knows")
     def info() -> ServerInfo:
@@ -79,64 +119,69 @@ def _api(games: GameRegistry) -> APIRouter:
                                       for name, cls in REGISTRY.items()])
 
     @api.post("/games", status_code=201, summary="start a game (no body: you guess a random 4x6 secret)",
-              responses={429: {"model": Problem}})
+              responses={422: {"model": Problem}, 429: {"model": Problem}})
     def new_game(body: NewGame | None = None) -> GameState:
         body = body or NewGame()
         game = Game.parse_size(body.size, repeats=body.repeats)
         secret = None if body.secret is None else game.parse(body.secret)
-        live = games.create(game, body.role, body.strategy, secret, body.seed)
-        with live.lock:
+        with engine:
+            live = games.create(game, body.role, body.strategy, secret, body.seed)
+        with holding(live.id) as live:
             return state(live)
 
-    @api.get("/games/{game_id}", summary="a game's state")
+    @api.get("/games/{game_id}", summary="a game's state", responses=ON_GAME)
     def get_game(game_id: str) -> GameState:
-        live = games.get(game_id)
-        with live.lock:
+        with holding(game_id) as live:
             return state(live)
 
-    @api.delete("/games/{game_id}", status_code=204, summary="leave a game, freeing its place")
+    @api.delete("/games/{game_id}", status_code=204, summary="leave a game, freeing its place",
+                responses={404: {"model": Problem}})
     def leave(game_id: str) -> Response:
         games.remove(game_id)
         return Response(status_code=204)
 
-    @api.post("/games/{game_id}/guess", summary="codebreaker: play a guess; its answer is the last move")
+    @api.post("/games/{game_id}/guess", summary="codebreaker: play a guess; its answer is the last move",
+              responses=ON_MOVE)
     def guess(game_id: str, body: GuessIn) -> GameState:
-        live = games.get(game_id)
-        with live.lock:
+        with holding(game_id) as live:
             session = _breaker(live, "guess")
             _not_over(live)
+            live.check_move(body.seen_moves)
             session.guess(live.game.parse(body.code))
             return state(live)
 
-    @api.post("/games/{game_id}/answer", summary="codemaker: answer mmlab's pending guess")
+    @api.post("/games/{game_id}/answer", summary="codemaker: answer mmlab's pending guess", responses=ON_MOVE)
     def answer(game_id: str, body: AnswerIn) -> GameState:
-        live = games.get(game_id)
-        with live.lock:
+        with holding(game_id) as live:
             session = _maker(live, "answer")
             _not_over(live)
+            live.check_move(body.seen_moves)
             session.answer(_feedback(body, live.game.with_white))
             return state(live)
 
-    @api.post("/games/{game_id}/correct", summary="codemaker: change the answer given to an earlier guess")
+    @api.post("/games/{game_id}/correct", summary="codemaker: change the answer given to an earlier guess",
+              responses=ON_MOVE)
     def correct(game_id: str, body: CorrectionIn) -> GameState:
-        live = games.get(game_id)
-        with live.lock:
-            _maker(live, "correct").correct(body.move, _feedback(body, live.game.with_white))
+        with holding(game_id) as live:
+            session = _maker(live, "correct")
+            live.check_move(body.seen_moves, adds=False)
+            session.correct(body.move, _feedback(body, live.game.with_white))
             return state(live)
 
-    @api.post("/games/{game_id}/undo", summary="take back the last guess (codebreaker) or answer (codemaker)")
-    def undo(game_id: str) -> GameState:
-        live = games.get(game_id)
-        with live.lock:
+    @api.post("/games/{game_id}/undo", summary="take back the last guess (codebreaker) or answer (codemaker)",
+              responses=ON_MOVE)
+    def undo(game_id: str, body: UndoIn | None = None) -> GameState:
+        with holding(game_id) as live:
             if live.role == "codebreaker":
                 _not_over(live)
+            live.check_move(body.seen_moves if body else None, adds=False)
             live.session.undo()
             return state(live)
 
-    @api.post("/games/{game_id}/give-up", summary="codebreaker: end the game and see the secret")
+    @api.post("/games/{game_id}/give-up", summary="codebreaker: end the game and see the secret",
+              responses=ON_MOVE)
     def give_up(game_id: str) -> GameState:
-        live = games.get(game_id)
-        with live.lock:
+        with holding(game_id) as live:
             session = _breaker(live, "give-up")
             if session.won:
                 raise GameOver("you have already found the secret: start a new game")
@@ -144,33 +189,29 @@ def _api(games: GameRegistry) -> APIRouter:
             return state(live)
 
     @api.get("/games/{game_id}/hint", summary="codebreaker: the codes left, a strategy's next guess and "
-                                              "the partition tables of its best guesses")
+                                              "the partition tables of its best guesses", responses=ON_MOVE)
     def hint(game_id: str, strategy: str | None = Query(None, description="strategy spec (default: the game's)"),
              options: int = Query(3, ge=1, le=10, description="how many top guesses to tabulate")) -> HintOut:
-        live = games.get(game_id)
-        with live.lock:
+        with holding(game_id) as live:
             session = _breaker(live, "hint")
             _not_over(live)
             return views.hint(live.game, session.hint(strategy or live.strategy, options))
 
-    @api.get("/games/{game_id}/partition", summary="how a proposed guess splits the codes left")
+    @api.get("/games/{game_id}/partition", summary="how a proposed guess splits the codes left", responses=ON_GAME)
     def partition(game_id: str, guess: str = Query(description="the proposed guess, e.g. 1344")) -> PartitionTable:
-        live = games.get(game_id)
-        with live.lock:
+        with holding(game_id) as live:
             return views.partition(live, live.game.parse(guess))
 
-    @api.get("/games/{game_id}/candidates", summary="the codes that fit every answer, when few")
+    @api.get("/games/{game_id}/candidates", summary="the codes that fit every answer, when few", responses=ON_GAME)
     def candidates(game_id: str, limit: int = Query(50, ge=1, le=1000, description="list at most this many")
                    ) -> Candidates:
-        live = games.get(game_id)
-        with live.lock:
+        with holding(game_id) as live:
             return views.candidates(live, limit)
 
     @api.get("/games/{game_id}/path", summary="codemaker, deterministic strategy: the decision-tree nodes "
-                                              "visited (guess, codes remaining, answer)")
+                                              "visited (guess, codes remaining, answer)", responses=ON_MOVE)
     def path(game_id: str) -> TreePath:
-        live = games.get(game_id)
-        with live.lock:
+        with holding(game_id) as live:
             _maker(live, "path")
             return views.path(live)
 
@@ -221,8 +262,27 @@ async def _malformed_request(request: Request, error: RequestValidationError) ->
     if example and error.errors()[0]["loc"][0] == "body":
         detail += f"; for example {example}"
     return JSONResponse({"detail": detail, "error": "MalformedRequest",
-                         "errors": [{"loc": list(e["loc"]), "msg": e["msg"]} for e in error.errors()]},
+                         "errors": [{"loc": list(e["loc"]), "msg": e["msg"]} for e in error.errors()[:MAX_LISTED]]},
                         status_code=422)
+
+
+async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
+    """The framework's own refusals (no such route, a method a route does not take), in the same shape."""
+    if error.status_code == 404:
+        detail, kind = (f"there is no page or API route {ECHO.repr(request.url.path)}: the API is under /api "
+                        "(its schema at /openapi.json)"), "NotFound"
+    elif error.status_code == 405:
+        detail, kind = f"{request.method} is not allowed on {ECHO.repr(request.url.path)}", "MethodNotAllowed"
+    else:
+        detail, kind = str(error.detail), "HTTPError"
+    return JSONResponse({"detail": detail, "error": kind}, status_code=error.status_code, headers=error.headers)
+
+
+async def _server_fault(request: Request, error: Exception) -> JSONResponse:
+    """A fault of the server, not of the request: still JSON, saying what failed."""
+    return JSONResponse({"detail": f"mmlab failed on this request ({type(error).__name__}: {ECHO.repr(str(error))}); "
+                                   "this is a bug or a lack of memory, not a mistake of yours",
+                         "error": "ServerFault"}, status_code=500)
 
 
 def _problem(e: dict) -> str:
@@ -242,4 +302,4 @@ def _problem(e: dict) -> str:
         return f"the {e['loc'][0]} field {field!r} is required"
     if e["type"] == "extra_forbidden":
         return f"there is no field {field!r}"
-    return f"{field}: {e['msg']} (got {e.get('input')!r})"
+    return f"{field}: {e['msg']} (got {ECHO.repr(e.get('input'))})"

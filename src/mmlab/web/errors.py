@@ -51,6 +51,18 @@ class GameOver(WebError):
     status = 409
 
 
+class TooManyMoves(WebError):
+    """A move in a game that holds as many moves as the server keeps."""
+
+    status = 409
+
+
+class StaleRequest(WebError):
+    """A move asked for on a view of the game that another move has changed since."""
+
+    status = 409
+
+
 def status_of(error: MastermindError) -> int:
     """The HTTP status of a user's mistake."""
     if isinstance(error, WebError):

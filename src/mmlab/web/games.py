@@ -14,6 +14,7 @@ mmlab.web.errors.GameTooLarge: a 6x8 game has 262,144 codes, more than this serv
 
 from __future__ import annotations
 
+import reprlib
 import secrets
 import threading
 import time
@@ -26,7 +27,7 @@ from mmlab.errors import BadArgument
 from mmlab.game import ENUMERATION_LIMIT, Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.play.session import CodebreakerSession, CodemakerSession, check_coach
-from mmlab.web.errors import GameNotFound, GameTooLarge, TooManyGames
+from mmlab.web.errors import GameNotFound, GameTooLarge, StaleRequest, TooManyGames, TooManyMoves
 from mmlab.web.path import PathTracer
 
 ROLES = ("codebreaker", "codemaker")
@@ -35,6 +36,9 @@ DEFAULT_MAX_GAMES = 1000
 #: The codemaker role enumerates every code, and so do the codebreaker's counts and hints.
 DEFAULT_MAX_CODES = 2**16
 DEFAULT_IDLE_MINUTES = 30.0
+#: Moves a game may hold: far more than any game needs, and a bound on the memory and time a
+#: script repeating one guess can take.
+MAX_MOVES = 100
 
 
 @dataclass(eq=False)
@@ -49,7 +53,7 @@ class LiveGame:
     session: CodebreakerSession | CodemakerSession
     last_used: float
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
-    _chain: tuple[tuple, list[Knowledge]] | None = field(default=None, repr=False)
+    _counts: tuple[tuple, list[int]] | None = field(default=None, repr=False)
     _tracer: PathTracer | None = field(default=None, repr=False)
 
     @property
@@ -63,15 +67,45 @@ class LiveGame:
             return self.session.answers
         return self.session.moves
 
+    @property
+    def knowledge(self) -> Knowledge:
+        """What the answers so far say."""
+        return self.session.knowledge
+
     def chain(self) -> list[Knowledge]:
         """The knowledge before the first move and after each move (``len(moves) + 1`` states)."""
+        states = [Knowledge.initial(self.game)]
+        for guess, feedback in self.moves:
+            states.append(states[-1].update(guess, feedback))
+        return states
+
+    def remaining(self) -> list[int]:
+        """The codes that fit the answers before the first move and after each move; a move
+        added or taken back costs no replay of the others."""
         key = tuple(self.moves)
-        if self._chain is None or self._chain[0] != key:
-            states = [Knowledge.initial(self.game)]
-            for guess, feedback in key:
-                states.append(states[-1].update(guess, feedback))
-            self._chain = (key, states)
-        return self._chain[1]
+        known, known_counts = self._counts or (None, [])
+        if key == known:
+            return known_counts
+        if known is not None and key[:-1] == known:
+            counts = known_counts + [self.knowledge.n_consistent]
+        elif known is not None and key == known[: len(key)]:
+            counts = known_counts[: len(key) + 1]
+        else:
+            counts = [state.n_consistent for state in self.chain()]
+        self._counts = (key, counts)
+        return counts
+
+    def check_move(self, seen_moves: int | None, adds: bool = True) -> None:
+        """Refuse a move asked for while seeing ``seen_moves`` moves when the game holds another
+        number (a double click, or a second tab, played meanwhile), and one that ``adds`` a move
+        beyond ``MAX_MOVES``."""
+        if seen_moves is not None and seen_moves != len(self.moves):
+            raise StaleRequest(f"this request was made on a view of the game after {seen_moves} moves, but it has "
+                               f"{len(self.moves)} now (a double click, or another tab?): reload the game "
+                               "(GET /api/games/ID) and try again")
+        if adds and len(self.moves) >= MAX_MOVES:
+            raise TooManyMoves(f"this game has {len(self.moves)} moves, as many as this server keeps: give up or "
+                               "undo, or start a new game")
 
     def tracer(self) -> PathTracer:
         """Follows this game through its strategy's decision tree; raises ``BadTree`` if the strategy
@@ -124,14 +158,14 @@ class GameRegistry:
         self._check_room()
         with self._lock:
             game = self._rules.setdefault(game, game)
-        spec = strategy or DEFAULT_STRATEGY
         rng = np.random.default_rng(seed)
         if role == "codemaker":
-            session: CodebreakerSession | CodemakerSession = CodemakerSession(game, spec, rng)
-            deterministic = session.strategy.deterministic
+            session: CodebreakerSession | CodemakerSession = CodemakerSession(game, strategy or DEFAULT_STRATEGY,
+                                                                              rng)
+            spec, deterministic = session.strategy.spec, session.strategy.deterministic
         else:
-            coach = check_coach(game, spec)  # refuse a hint strategy that could never give a hint here
-            deterministic = coach.deterministic
+            coach = check_coach(game, strategy or DEFAULT_STRATEGY)  # refuse one that could never give a hint
+            spec, deterministic = coach.spec, coach.deterministic
             session = CodebreakerSession(game, secret, rng)
         with self._lock:
             self._check_room(locked=True)
@@ -150,7 +184,7 @@ class GameRegistry:
                 live = None
             if live is None:
                 raise GameNotFound(
-                    f"no game with id {game_id!r}: it was left, or it expired after {self.idle_minutes:g} minutes "
+                    f"no game with id {reprlib.repr(game_id)}: it was left, or it expired after {self.idle_minutes:g} minutes "
                     "without a move; start a new game (POST /api/games)"
                 )
             live.last_used = now

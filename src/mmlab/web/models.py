@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 
 class Request(BaseModel):
@@ -34,18 +34,33 @@ class NewGame(Request):
     seed: int | None = Field(None, ge=0, description="seed of the random secret and of random strategies")
 
 
-class GuessIn(Request):
+SEEN_MOVES = Field(None, ge=0, description="the number of moves the game had when you looked (optional): the "
+                                           "move is refused (409) if another was made since, e.g. by a double "
+                                           "click or a second tab")
+
+
+class MoveRequest(Request):
+    """A request that makes or takes back a move."""
+
+    seen_moves: StrictInt | None = SEEN_MOVES
+
+
+class GuessIn(MoveRequest):
     code: str = Field(description="your guess, e.g. 1122, '1 1 2 2' or AABB")
 
 
-class AnswerIn(Request):
-    black: int | None = Field(None, description="pegs right in colour and place")
-    white: int | None = Field(None, description="pegs right in colour only")
+class AnswerIn(MoveRequest):
+    black: StrictInt | None = Field(None, description="pegs right in colour and place")
+    white: StrictInt | None = Field(None, description="pegs right in colour only")
     answer: str | None = Field(None, description="instead of black and white: '1 2', '1,2' or pegs 'BWW'")
 
 
+class UndoIn(MoveRequest):
+    pass
+
+
 class CorrectionIn(AnswerIn):
-    move: int = Field(description="the number (1-based) of the guess whose answer is corrected")
+    move: StrictInt = Field(description="the number (1-based) of the guess whose answer is corrected")
 
 
 class Answer(BaseModel):
@@ -143,6 +158,13 @@ class ServerInfo(BaseModel):
     strategies: list[StrategyInfo]
 
 
+class FieldProblem(BaseModel):
+    loc: list[str | int] = Field(description="where in the request, e.g. ['body', 'black']")
+    msg: str
+
+
 class Problem(BaseModel):
     detail: str = Field(description="what went wrong and what to do")
-    error: str = Field(description="the kind of error, e.g. BadCode, InconsistentFeedback, GameNotFound")
+    error: str = Field(description="the kind of error, e.g. BadCode, InconsistentFeedback, GameNotFound, "
+                                   "MalformedRequest")
+    errors: list[FieldProblem] | None = Field(None, description="MalformedRequest: each field's problem")

@@ -28,8 +28,8 @@ from mmlab.web.models import (Answer, AnswerClass, Candidates, GameState, HintOu
 def state(live: LiveGame, idle_minutes: float) -> GameState:
     """The whole state of a game as the page shows it."""
     game, session = live.game, live.session
-    chain = live.chain()
-    moves = [Move(move=i, guess=game.format(g), black=fb.black, white=fb.white, remaining=chain[i].n_consistent)
+    remaining = live.remaining()
+    moves = [Move(move=i, guess=game.format(g), black=fb.black, white=fb.white, remaining=remaining[i])
              for i, (g, fb) in enumerate(live.moves, 1)]
     if isinstance(session, CodemakerSession):
         over = won = session.won
@@ -41,7 +41,7 @@ def state(live: LiveGame, idle_minutes: float) -> GameState:
     return GameState(
         id=live.id, size=game.size, pegs=game.pegs, colours=game.colours, repeats=game.repeats, role=live.role,
         strategy=live.strategy, deterministic=live.deterministic, moves=moves,
-        remaining=chain[-1].n_consistent, won=won, over=over, gave_up=gave_up, secret=secret, next_guess=next_guess,
+        remaining=remaining[-1], won=won, over=over, gave_up=gave_up, secret=secret, next_guess=next_guess,
         improvised=improvised, answers=[Answer(black=b, white=w) for b, w in game.feedbacks()],
         idle_minutes=idle_minutes,
     )
@@ -49,7 +49,7 @@ def state(live: LiveGame, idle_minutes: float) -> GameState:
 
 def partition(live: LiveGame, guess: int) -> PartitionTable:
     """How ``guess`` would split the codes that fit the answers so far."""
-    return _table(live.game, guess, partition_summary(live.chain()[-1], guess))
+    return _table(live.game, guess, partition_summary(live.knowledge, guess))
 
 
 def hint(game: Game, hint: Hint) -> HintOut:

@@ -10,6 +10,19 @@ const DARK_INK = new Set([1, 2, 4, 5, 13, 14]); // colours that need white digit
 let state = null;     // the game as the API last described it
 let splitTimer = null;
 let splitSeq = 0;     // drops answers to partition requests that a newer one replaced
+let moving = false;   // a move is on its way: further moves are ignored until its answer
+
+// Make a move (guess, answer, correction, undo, give up) once at a time, telling the server how
+// many moves this page has seen, so that a double click or a second tab cannot move twice.
+async function move(path, body = {}) {
+  if (moving) return null;
+  moving = true;
+  try {
+    return await api("POST", `/games/${state.id}/${path}`, { ...body, seen_moves: state.moves.length });
+  } finally {
+    moving = false;
+  }
+}
 
 class ApiError extends Error {
   constructor(message, kind, status) { super(message); this.kind = kind; this.status = status; }
@@ -107,8 +120,9 @@ async function startGame(event) {
   if (secret && role === "codebreaker") body.secret = secret;
   try {
     const game = await api("POST", "/games", body);
-    if (state && !state.over) api("DELETE", `/games/${state.id}`).catch(() => {});
+    if (state) api("DELETE", `/games/${state.id}`).catch(() => {});
     state = game;
+    splitSeq++;
     history.replaceState(null, "", `#game=${game.id}`);
     $("secret").value = "";
     showGame(true);
@@ -188,18 +202,19 @@ function renderBoard() {
   $("board-body").replaceChildren(...rows);
 }
 
-function editAnswer(row, move) {
+function editAnswer(row, fixed) {
   const number = (value, name) => el("input", { type: "number", min: 0, max: state.pegs, value,
-                                                "aria-label": `${name} for guess ${move.move}` });
-  const black = number(move.black, "Black");
-  const white = number(move.white, "White");
+                                                "aria-label": `${name} for guess ${fixed.move}` });
+  const black = number(fixed.black, "Black");
+  const white = number(fixed.white, "White");
   const form = el("form", { class: "fix", onsubmit: async (event) => {
     event.preventDefault();
     try {
-      state = await api("POST", `/games/${state.id}/correct`,
-                        { move: move.move, black: Number(black.value), white: Number(white.value) });
+      const next = await move("correct", { move: fixed.move, black: Number(black.value), white: Number(white.value) });
+      if (!next) return;
+      state = next;
       clearError();
-      say(`Corrected the answer to guess ${move.move}; ${plural(state.remaining, "code")} fit the answers.`);
+      say(`Corrected the answer to guess ${fixed.move}; ${plural(state.remaining, "code")} fit the answers.`);
       render();
       $("black").focus();
     } catch (error) { fail(error); }
@@ -284,7 +299,9 @@ async function playGuess(event) {
   const code = $("guess").value.trim();
   if (!code) { $("error").textContent = `Type a guess of ${state.pegs} colours first, e.g. ${exampleCode()}.`; return; }
   try {
-    state = await api("POST", `/games/${state.id}/guess`, { code });
+    const next = await move("guess", { code });
+    if (!next) return;
+    state = next;
     clearError();
     const last = state.moves[state.moves.length - 1];
     say(`${last.guess}: ${last.black} black, ${last.white} white.`);
@@ -333,7 +350,9 @@ async function showCandidates() {
 
 async function undo() {
   try {
-    state = await api("POST", `/games/${state.id}/undo`);
+    const next = await move("undo");
+    if (!next) return;
+    state = next;
     clearError();
     say(state.role === "codebreaker" ? "Took back the last guess." : "Took back the last answer.");
     $("candidates").replaceChildren();
@@ -344,7 +363,9 @@ async function undo() {
 
 async function giveUp() {
   try {
-    state = await api("POST", `/games/${state.id}/give-up`);
+    const next = await move("give-up");
+    if (!next) return;
+    state = next;
     clearError();
     render();
     $("new-btn").focus();
@@ -378,7 +399,9 @@ async function answer(event) {
     return;
   }
   try {
-    state = await api("POST", `/games/${state.id}/answer`, { black: Number(black || 0), white: Number(white || 0) });
+    const next = await move("answer", { black: Number(black || 0), white: Number(white || 0) });
+    if (!next) return;
+    state = next;
     clearError();
     if (!state.won) say(`${plural(state.remaining, "code")} fit your answers. Next guess below.`);
     $("black").value = "";

@@ -1,0 +1,125 @@
+"""The API under the requests a page or script can send by mistake: double clicks, a second tab,
+endless moves, wrong types, unknown routes, and faults of the server itself; every answer JSON."""
+
+import pytest
+from fastapi.testclient import TestClient
+
+from mmlab.web import create_app
+from mmlab.web.app import MAX_LISTED, needs_engine_lock
+from mmlab.web.games import MAX_MOVES
+from tests.web.test_web_api import new, refused
+
+
+def test_a_move_made_on_a_stale_view_is_refused(client):
+    game = new(client, secret="3632")
+    url = f"/api/games/{game['id']}"
+    assert client.post(f"{url}/guess", json={"code": "1122", "seen_moves": 0}).status_code == 200
+    data = refused(client.post(f"{url}/guess", json={"code": "1122", "seen_moves": 0}), 409,
+                   "after 0 moves, but it has 1 now", "reload the game")
+    assert data["error"] == "StaleRequest"
+    refused(client.post(f"{url}/undo", json={"seen_moves": 0}), 409, "after 0 moves")
+    assert len(client.get(url).json()["moves"]) == 1  # the double click played one guess
+    game = client.post(f"{url}/undo", json={"seen_moves": 1}).json()
+    assert game["moves"] == [] and game["remaining"] == 1296
+    maker = new(client, role="codemaker")
+    url = f"/api/games/{maker['id']}"
+    client.post(f"{url}/answer", json={"black": 1, "white": 0, "seen_moves": 0})
+    refused(client.post(f"{url}/answer", json={"black": 0, "white": 0, "seen_moves": 0}), 409, "after 0 moves")
+    refused(client.post(f"{url}/correct", json={"move": 1, "black": 0, "white": 1, "seen_moves": 2}), 409,
+            "after 2 moves, but it has 1")
+    assert client.post(f"{url}/answer", json={"black": 0, "white": 0}).status_code == 200  # seen_moves optional
+
+
+def test_a_game_holds_at_most_max_moves(client):
+    game = new(client, secret="3632")
+    url = f"/api/games/{game['id']}"
+    for _ in range(MAX_MOVES):
+        state = client.post(f"{url}/guess", json={"code": "1111"}).json()
+    assert len(state["moves"]) == MAX_MOVES and [m["remaining"] for m in state["moves"][-2:]] == [625, 625]
+    data = refused(client.post(f"{url}/guess", json={"code": "1111"}), 409, f"{MAX_MOVES} moves", "undo")
+    assert data["error"] == "TooManyMoves"
+    assert client.post(f"{url}/undo").status_code == 200
+    assert client.post(f"{url}/guess", json={"code": "3632"}).json()["won"]
+
+
+def test_counts_after_undo_and_new_moves_match_a_replay(client):
+    game = new(client, secret="3632")
+    url = f"/api/games/{game['id']}"
+    for code in ("1122", "1344", "3526"):
+        client.post(f"{url}/guess", json={"code": code})
+    client.post(f"{url}/undo")
+    state = client.post(f"{url}/guess", json={"code": "1462"}).json()
+    fresh = new(client, secret="3632")
+    for code in ("1122", "1344", "1462"):
+        replay = client.post(f"/api/games/{fresh['id']}/guess", json={"code": code}).json()
+    assert [m["remaining"] for m in state["moves"]] == [m["remaining"] for m in replay["moves"]]
+    assert state["remaining"] == replay["remaining"]
+
+
+def test_numbers_must_be_numbers(client):
+    maker = new(client, role="codemaker")
+    url = f"/api/games/{maker['id']}"
+    refused(client.post(f"{url}/answer", json={"black": "1", "white": 0}), 422, "black", "valid integer")
+    refused(client.post(f"{url}/answer", json={"black": 1.0, "white": 0}), 422, "black")
+    refused(client.post(f"{url}/answer", json={"black": True, "white": 0}), 422, "black")
+    refused(client.post(f"{url}/answer", json={"black": 1, "white": 0, "seen_moves": "0"}), 422, "seen_moves")
+    refused(client.post(f"{url}/correct", json={"move": "1", "black": 1, "white": 0}), 422, "move")
+
+
+def test_long_inputs_are_echoed_short_and_field_problems_are_capped(client):
+    long_id = "x" * 5000
+    data = refused(client.get(f"/api/games/{long_id}"), 404, "no game with id")
+    assert len(data["detail"]) < 400
+    data = refused(client.post("/api/games", json={f"field{i}": i for i in range(100)}), 422, "there is no field")
+    assert len(data["errors"]) == MAX_LISTED
+    game = new(client)
+    data = refused(client.post(f"/api/games/{game['id']}/guess", json={"code": ["1"] * 5000}), 422, "code")
+    assert len(data["detail"]) < 400
+
+
+def test_unknown_routes_and_methods_answer_json(client):
+    data = refused(client.get("/api/nothing-here"), 404, "no page or API route", "/openapi.json")
+    assert data["error"] == "NotFound"
+    data = refused(client.put("/api/games"), 405, "PUT is not allowed on '/api/games'")
+    assert data["error"] == "MethodNotAllowed"
+
+
+def test_a_fault_of_the_server_is_a_json_500(monkeypatch):
+    client = TestClient(create_app(), raise_server_exceptions=False)
+    game = new(client)
+
+    def broken(live, guess):
+        raise RuntimeError("kernel failed")
+
+    monkeypatch.setattr("mmlab.web.views.partition", broken)
+    data = refused(client.get(f"/api/games/{game['id']}/partition", params={"guess": "1122"}), 500,
+                   "RuntimeError: 'kernel failed'", "not a mistake of yours")
+    assert data["error"] == "ServerFault"
+    assert client.get(f"/api/games/{game['id']}").status_code == 200  # the game goes on
+
+
+def test_the_engine_lock_is_needed_only_without_a_thread_safe_layer(monkeypatch):
+    import numba
+
+    monkeypatch.setattr(numba.config, "THREADING_LAYER", "workqueue")
+    assert needs_engine_lock()
+    monkeypatch.setattr(numba.config, "THREADING_LAYER", "default")
+    assert needs_engine_lock() == (not _loads_a_safe_layer())  # omppool loads here
+
+    def nothing_loads(name):
+        raise ImportError(name)
+
+    monkeypatch.setattr("mmlab.web.app.importlib.import_module", nothing_loads)
+    assert needs_engine_lock()
+
+
+def _loads_a_safe_layer() -> bool:
+    import importlib
+
+    for pool in ("numba.np.ufunc.tbbpool", "numba.np.ufunc.omppool"):
+        try:
+            importlib.import_module(pool)
+            return True
+        except ImportError:
+            pass
+    return False
