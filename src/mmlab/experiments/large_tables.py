@@ -1,6 +1,6 @@
 """The large-game table of the evolutionary and sampling codebreakers: guesses and seconds per game at
 5x8, 6x9 and 8x12 beside the published anchors (Berghman et al. 2009, Merelo's group's NHEA and
-Evo++, random consistent play).
+Evo++, random consistent play, and exact one-step Entropy where it has been computed).
 
 Secrets are those of ``mmlab eval SIZE --secrets N --seed S`` and game ``i`` draws from
 ``numpy.random.default_rng([seed, 0, secret])`` as there, so any row can be checked by one
@@ -32,10 +32,14 @@ from mmlab.strategies import make_strategy
 
 SIZES = ("5x8", "6x9", "8x12")
 STRATEGIES = ("sample", "evo", "ga:variant=berghman")
-#: Published means (and seconds per game where given) the issue compares against.
+#: Published means (and seconds per game where given) the issue compares against, and exact
+#: one-step Entropy over every code and secret where a public solver has played it (the
+#: repository mikemag/Mastermind, results/README.md; none at 8x12: docs/reproductions.md).
 ANCHORS: dict[str, tuple[tuple[str, float, float | None], ...]] = {
-    "5x8": (("Berghman et al. 2009", 5.618, None), ("NHEA (Merelo's group)", 5.518, None)),
-    "6x9": (("Berghman et al. 2009", 6.475, 1.28), ("Evo++ (Merelo, Cotta, Mora 2011)", 6.373, None)),
+    "5x8": (("Berghman et al. 2009", 5.618, None), ("NHEA (Merelo's group)", 5.518, None),
+            ("exact Entropy (mikemag/Mastermind)", 5.4856, None)),
+    "6x9": (("Berghman et al. 2009", 6.475, 1.28), ("Evo++ (Merelo, Cotta, Mora 2011)", 6.373, None),
+            ("exact Entropy (mikemag/Mastermind)", 6.2847, None)),
     "8x12": (("Berghman et al. 2009", 8.366, 20.6), ("random consistent code", 9.0, None)),
 }
 #: The issue's targets: mean guesses and seconds per game.
