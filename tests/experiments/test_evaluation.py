@@ -26,6 +26,33 @@ def test_random_evaluation_is_reproducible_by_seed():
     assert not np.array_equal(a.guesses, c.guesses)
 
 
+def test_worker_processes_play_the_same_games():
+    game = Game.parse_size("3x4")
+    progress = []
+    serial = evaluate(game, "sample:sample=20", runs=2, seed=4)
+    parallel = evaluate(game, "sample:sample=20", runs=2, seed=4, jobs=2,
+                        on_progress=lambda done, total: progress.append((done, total)))
+    for figure in ("guesses", "evaluations", "known"):
+        assert np.array_equal(getattr(serial, figure), getattr(parallel, figure)), figure
+    assert progress[-1] == (2 * game.n_codes, 2 * game.n_codes)
+    assert [done for done, _ in progress] == sorted(done for done, _ in progress)
+
+
+def test_who_plays_in_worker_processes():
+    from mmlab.experiments.evaluation import simulation_workers
+    from mmlab.strategies.base import Strategy
+
+    assert simulation_workers(Game.parse_size("4x6"), make_strategy("random"), None, 1296) == 1  # small game
+    assert simulation_workers(Game.parse_size("5x8"), make_strategy("random"), None, 32768) >= 1
+    assert simulation_workers(Game.parse_size("5x8"), make_strategy("random"), 2, 32768) == 2
+    assert simulation_workers(Game.parse_size("5x8"), make_strategy("random"), 2, 10) == 1  # one task
+
+    class Homemade(Strategy):  # not in the registry: a worker could not rebuild it
+        name = "random"
+
+    assert simulation_workers(Game.parse_size("5x8"), Homemade(), 2, 32768) == 1
+
+
 def test_sample_of_secrets_and_summary_keys(game46):
     result = evaluate(game46, "knuth", secrets=100, seed=3)
     assert result.games == 100 and result.secrets == "sample of 100"

@@ -31,6 +31,7 @@ from mmlab.cli.variants import add_command as add_mm2_command
 from mmlab.cli.studies import add_execution_args, add_store_args, execute
 from mmlab.errors import BadArgument, MastermindError
 from mmlab.experiments import evaluate
+from mmlab.experiments.evaluation import PARALLEL_MIN_CODES
 from mmlab.experiments.report import build_report
 from mmlab.experiments.secret_sets import SecretSet
 from mmlab.experiments.store import Store
@@ -194,7 +195,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return _eval_against(game, strategy, args)
     secrets: str | int = args.secrets if args.secrets == "all" else _positive_int(args.secrets, "--secrets")
     with progress(f"evaluating {strategy.spec}", game.n_codes) as update:
-        result = evaluate(game, strategy, secrets=secrets, runs=args.runs, seed=args.seed, on_progress=update)
+        result = evaluate(game, strategy, secrets=secrets, runs=args.runs, seed=args.seed, on_progress=update,
+                          jobs=args.jobs)
     if args.json:
         print_json(result.to_dict())
         return 0
@@ -432,6 +434,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--secrets", default="all", help="'all' (default) or N: a random sample of N secrets")
     p.add_argument("--runs", type=_count, default=1, help="games per secret for random strategies (default 1)")
     p.add_argument("--seed", type=_seed, help="seed for random strategies and samples (default: drawn and printed)")
+    p.add_argument("--jobs", type=int_at_least(1, "--jobs"),
+                   help="worker processes for random strategies (default: one per core in games of more than "
+                        f"{PARALLEL_MIN_CODES:,} codes, else one); the games are the same for any number")
     p.add_argument("--codemaker", metavar="SPEC",
                    help="who answers: random secrets (default: every secret), fixed:CODE, adversary (keeps the "
                         "largest class of codes open: dynamic Mastermind) or adversary:mode=worst (follows the "

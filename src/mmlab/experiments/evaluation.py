@@ -9,8 +9,11 @@ deterministic, by reproducible simulation when it draws at random.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,10 +21,17 @@ import numpy as np
 from mmlab.errors import BadArgument
 from mmlab.experiments.figures import GuessFigures
 from mmlab.experiments.playout import play_game
+from mmlab.experiments.runner import single_threaded
 from mmlab.experiments.secret_sets import SecretSet
 from mmlab.game import Game
 from mmlab.strategies import Strategy, make_strategy
 from mmlab.trees import DecisionTree
+
+#: Simulated games run in worker processes (``jobs``) only in games of more codes than this: in
+#: smaller ones a game takes less time than starting a worker.
+PARALLEL_MIN_CODES = 10_000
+#: Games a worker plays per task.
+CHUNK = 16
 
 
 @dataclass
@@ -116,12 +126,15 @@ def evaluate(
     runs: int = 1,
     seed: int | None = None,
     on_progress: Callable[[int, int], None] | None = None,
+    jobs: int | None = 1,
 ) -> Evaluation:
     """Guesses needed by ``strategy`` against each chosen secret.
 
     Deterministic strategies on enumerable games are compiled into their decision tree once
     (exact, ``runs`` is 1); others play ``runs`` games per secret, game ``(run, secret)`` drawing from
-    ``numpy.random.default_rng([seed, run, secret])``. ``on_progress(done, total)`` reports work.
+    ``numpy.random.default_rng([seed, run, secret])``, in ``jobs`` worker processes (``None``: one
+    per core in games of more than ``PARALLEL_MIN_CODES`` codes, else one); the games, and so the
+    figures, are the same for any ``jobs``. ``on_progress(done, total)`` reports work.
     """
     if isinstance(strategy, str):
         strategy = make_strategy(strategy)
@@ -149,25 +162,76 @@ def evaluate(
         guesses = tree.depths()[codes]
         return Evaluation(game, strategy.spec, guesses, time.perf_counter() - start, True,
                           tree.evaluations()[codes], 1, seed, description, tree, tree.known_depths()[codes])
-    guesses = np.empty(runs * codes.shape[0], dtype=np.int64)
-    evaluations = np.empty_like(guesses)
-    known = np.empty_like(guesses)
-    fallbacks = 0
-    total = guesses.shape[0]
-    for run in range(runs):
-        for i, secret in enumerate(codes):
-            rng = np.random.default_rng([seed, run, int(secret)])
-            k = run * codes.shape[0] + i
-            record = play_game(game, strategy, int(secret), rng)
-            if not record.won:
-                raise RuntimeError(f"{strategy.spec} did not find {game.format(int(secret))}: {record}")
-            guesses[k] = record.n_guesses
-            evaluations[k] = record.total_evaluations
-            known[k] = record.known_after
-            fallbacks += len(record.fallbacks)
-            if on_progress is not None and (k + 1) % 64 == 0:
-                on_progress(k + 1, total)
+    tasks = [(run, int(secret)) for run in range(runs) for secret in codes]
+    workers = simulation_workers(game, strategy, jobs, len(tasks))
+    if workers == 1:
+        played = _play_all(game, strategy, seed, tasks, on_progress)
+    else:
+        played = _play_in_workers(game, strategy.spec, seed, tasks, workers, on_progress)
+    guesses, evaluations, known, fallback_counts = (np.array(column, dtype=np.int64) for column in zip(*played))
+    fallbacks = int(fallback_counts.sum())
     if on_progress is not None:
-        on_progress(total, total)
+        on_progress(len(tasks), len(tasks))
     return Evaluation(game, strategy.spec, guesses, time.perf_counter() - start, False, evaluations, runs, seed,
                       description, known=known, fallbacks=fallbacks)
+
+
+def simulation_workers(game: Game, strategy: Strategy, jobs: int | None, games: int) -> int:
+    """Worker processes for ``games`` simulated games: ``jobs`` (``None``: one per core in games of
+    more than ``PARALLEL_MIN_CODES`` codes, else one), no more than there are tasks of ``CHUNK``
+    games, and one for a strategy that its spec does not rebuild (a worker makes its own from it).
+
+    >>> simulation_workers(Game.parse_size("4x6"), make_strategy("random"), None, 1296)
+    1
+    >>> simulation_workers(Game.parse_size("8x12"), make_strategy("tabu"), 2, 100)
+    2
+    """
+    if jobs is None:
+        jobs = (os.cpu_count() or 1) if not game.enumerable or game.n_codes > PARALLEL_MIN_CODES else 1
+    if jobs < 1:
+        raise BadArgument(f"jobs must be at least 1, got {jobs}")
+    workers = min(jobs, -(-games // CHUNK))
+    if workers > 1 and not _rebuilds(strategy):
+        return 1
+    return max(workers, 1)
+
+
+def _rebuilds(strategy: Strategy) -> bool:
+    """Whether ``make_strategy(strategy.spec)`` makes the same strategy (true of every registered one)."""
+    try:
+        return type(make_strategy(strategy.spec)) is type(strategy)
+    except Exception:  # a strategy made in Python, outside the registry
+        return False
+
+
+def _play_all(game: Game, strategy: Strategy, seed: int | None, tasks: list[tuple[int, int]],
+              on_progress: Callable[[int, int], None] | None = None) -> list[tuple[int, int, int, int]]:
+    """(guesses, evaluations, guesses until known, fallbacks) of game ``(run, secret)`` of each task."""
+    out = []
+    for run, secret in tasks:
+        record = play_game(game, strategy, secret, np.random.default_rng([seed, run, secret]))
+        if not record.won:
+            raise RuntimeError(f"{strategy.spec} did not find {game.format(secret)}: {record}")
+        out.append((record.n_guesses, record.total_evaluations, record.known_after, len(record.fallbacks)))
+        if on_progress is not None and len(out) % 64 == 0:
+            on_progress(len(out), len(tasks))
+    return out
+
+
+def _play_chunk(game: Game, spec: str, seed: int | None,
+                tasks: list[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
+    return _play_all(game, make_strategy(spec), seed, tasks)
+
+
+def _play_in_workers(game: Game, spec: str, seed: int | None, tasks: list[tuple[int, int]], workers: int,
+                     on_progress: Callable[[int, int], None] | None) -> list[tuple[int, int, int, int]]:
+    """``_play_all`` over ``workers`` processes (each on one core), in the order of ``tasks``."""
+    chunks = [tasks[i:i + CHUNK] for i in range(0, len(tasks), CHUNK)]
+    out: list[tuple[int, int, int, int]] = []
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=single_threaded) as pool:
+        for played in pool.map(_play_chunk, *zip(*[(game, spec, seed, chunk) for chunk in chunks])):
+            out.extend(played)
+            if on_progress is not None:
+                on_progress(len(out), len(tasks))
+    return out
