@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from mmlab.codemakers import FixedSecret, make_codemaker, play_against
+from mmlab.codemakers import FixedSecret, make_codemaker
+from mmlab.experiments import play_against
 from mmlab.errors import BadArgument, UnknownStrategy
 from mmlab.experiments import play_game
 from mmlab.game import Game

@@ -229,7 +229,8 @@ def _eval_against(game: Game, strategy, args: argparse.Namespace) -> int:
     """``mmlab eval --codemaker SPEC``: games against a fixed secret or the adversary."""
     import numpy as np
 
-    from mmlab.codemakers import make_codemaker, play_against
+    from mmlab.codemakers import make_codemaker
+    from mmlab.experiments import play_against
 
     runs = 1 if strategy.deterministic else args.runs
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)

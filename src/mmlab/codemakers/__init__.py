@@ -1,6 +1,9 @@
 """Who answers the guesses: a fixed secret, a random secret, or an adversary that keeps the secret
 open (dynamic Mastermind, 003 section 2.3, item 4).
 
+A game against one is played by ``mmlab.experiments.play_against``.
+
+>>> from mmlab.experiments import play_against
 >>> from mmlab.game import Game
 >>> from mmlab.strategies import make_strategy
 >>> game = Game.parse_size("4x6")
@@ -12,6 +15,5 @@ open (dynamic Mastermind, 003 section 2.3, item 4).
 from __future__ import annotations
 
 from mmlab.codemakers.base import Adversary, Codemaker, FixedSecret, RandomSecret, make_codemaker
-from mmlab.codemakers.playout import play_against
 
-__all__ = ["Adversary", "Codemaker", "FixedSecret", "RandomSecret", "make_codemaker", "play_against"]
+__all__ = ["Adversary", "Codemaker", "FixedSecret", "RandomSecret", "make_codemaker"]

@@ -1,4 +1,4 @@
-"""One game: a strategy guesses, a secret answers, the knowledge narrows, until the win.
+"""One game: a strategy guesses, a secret or a codemaker answers, the knowledge narrows, until the win.
 
 >>> from mmlab.game import Game
 >>> from mmlab.strategies import make_strategy
@@ -10,10 +10,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 import numpy as np
 
+from mmlab.codemakers.base import Codemaker
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import Strategy
@@ -68,6 +70,38 @@ def play_game(
     """Play ``strategy`` against a fixed ``secret`` until it wins (or ``max_guesses`` run out)."""
     strategy.start(game, rng)
     knowledge = Knowledge.initial(game, explicit=strategy.tracks_consistent_set)
+    return _play(game, strategy, knowledge, lambda _, guess: game.score(secret, guess), secret, max_guesses)[0]
+
+
+def play_against(game: Game, strategy: Strategy, codemaker: Codemaker, rng: np.random.Generator | None = None,
+                 max_guesses: int | None = None) -> GameRecord:
+    """Play ``strategy`` against any ``codemaker`` until it answers a win (the secret may be decided
+    only at the end, as the adversary's is). The record's secret is the code found; for a lost game
+    the codemaker's secret if it holds one, else the first code still consistent.
+
+    >>> from mmlab.codemakers import make_codemaker
+    >>> from mmlab.strategies import make_strategy
+    >>> game = Game.parse_size("4x6")
+    >>> play_against(game, make_strategy("knuth"), make_codemaker("adversary")).n_guesses
+    5
+    """
+    rng = rng if rng is not None else np.random.default_rng()
+    strategy.start(game, rng)
+    codemaker.start(game, rng)
+    held = getattr(codemaker, "secret", None)
+    secret = int(held) if isinstance(held, (int, np.integer)) else None
+    record, knowledge = _play(game, strategy, Knowledge.initial(game), codemaker.answer, secret, max_guesses)
+    if record.won:
+        return replace(record, secret=record.guesses[-1])
+    return replace(record, secret=secret if secret is not None else int(knowledge.consistent[0]))
+
+
+def _play(game: Game, strategy: Strategy, knowledge: Knowledge, answer: Callable[[Knowledge, int], Feedback],
+          secret: int | None, max_guesses: int | None) -> tuple[GameRecord, Knowledge]:
+    """The game loop of a started ``strategy``: guess, ``answer``, narrow the knowledge, until the
+    win or ``max_guesses`` (default: every code); the record and the last knowledge. Whether the
+    top scorers held the secret is recorded only when the ``secret`` is known from the start (else
+    the record's secret is -1, for the caller to set)."""
     limit = max_guesses if max_guesses is not None else game.n_codes
     guesses: list[int] = []
     feedbacks: list[Feedback] = []
@@ -86,11 +120,11 @@ def play_game(
         if strategy.last_fallback is not None:
             fallbacks.append((len(guesses), strategy.last_fallback))
         choice = strategy.last_choice
-        if choice is None:
+        if choice is None or secret is None:
             tops.append((-1, False, float("nan")))
         else:
             tops.append((choice.size, choice.contains(secret), choice.chance(secret, guess)))
-        fb = game.score(secret, guess)
+        fb = answer(knowledge, guess)
         guesses.append(guess)
         feedbacks.append(fb)
         if fb == game.win:
@@ -98,5 +132,6 @@ def play_game(
             break
         knowledge = knowledge.update(guess, fb)
     sizes, inside, chances = zip(*tops) if tops else ((), (), ())
-    return GameRecord(game, secret, tuple(guesses), tuple(feedbacks), tuple(evaluations), certain,
-                      tuple(consistent), sizes, inside, chances, tuple(fallbacks))
+    record = GameRecord(game, -1 if secret is None else secret, tuple(guesses), tuple(feedbacks), tuple(evaluations),
+                        certain, tuple(consistent), sizes, inside, chances, tuple(fallbacks))
+    return record, knowledge
