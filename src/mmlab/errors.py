@@ -1,11 +1,41 @@
 """Errors a user can act on; the CLI prints their message on one line, never a traceback.
 
 >>> from mmlab.errors import BadCode
->>> str(BadCode("code '12x4': 'x' is not a colour of a 4x6 game (expected 1-6 or A-F)"))
-"code '12x4': 'x' is not a colour of a 4x6 game (expected 1-6 or A-F)"
+>>> str(BadCode("code '12x4': 'x' is not a colour of the 4x6 game (expected 1-6 or A-F)"))
+"code '12x4': 'x' is not a colour of the 4x6 game (expected 1-6 or A-F)"
 """
 
 from __future__ import annotations
+
+import math
+import reprlib
+
+#: Echoes of a user's input keep at most about this many characters.
+ECHO_CHARS = 60
+_ECHO = reprlib.Repr()
+_ECHO.maxstring = _ECHO.maxother = ECHO_CHARS
+
+
+def shown(value: object) -> str:
+    """``repr(value)`` for a message, its middle elided past ``ECHO_CHARS`` characters, so a long
+    input echoed back stays readable.
+
+    >>> shown("1122"), len(shown("7" * 1000))
+    ("'1122'", 60)
+    >>> shown(10**5000)
+    '<a number of 5001 digits>'
+    """
+    try:
+        return _ECHO.repr(value)
+    except ValueError:  # an int past Python's limit of digits to print
+        return f"<a number of {_digits(value)} digits>"
+
+
+def _digits(number: int) -> int:
+    """The decimal digits of a whole number too long to print (from its bit length, then checked)."""
+    n = abs(number)
+    digits = max(1, int(n.bit_length() * math.log10(2)))
+    return digits + (n >= 10**digits)
 
 
 class MastermindError(Exception):

@@ -86,10 +86,10 @@ def test_score_and_strategies(capsys):
     [
         (["eval", "4x6", "--strategy", "knuht"], "unknown strategy 'knuht'"),
         (["eval", "4x6", "--strategy", "knuth:depth=2"], "knuth has no parameter 'depth'"),
-        (["eval", "4x6", "--strategy", "knuth:first=1127"], "'7' is not a colour of a 4x6 game"),
+        (["eval", "4x6", "--strategy", "knuth:first=1127"], "'7' is not a colour of the 4x6 game"),
         (["eval", "0x6"], "pegs must be a whole number from 1 to 10"),
         (["eval", "8x12", "--strategy", "knuth"], "knuth needs every code"),
-        (["partition", "4x6", "112"], "has 3 pegs, a 4x6 game needs 4"),
+        (["partition", "4x6", "112"], "has 3 pegs, the 4x6 game needs 4"),
         (["partition", "4x6", "1123", "--after", "1122:3,1"], "cannot occur"),
         (["partition", "4x6", "1123", "--after", "1122:2"], "give both, e.g. '2 0'"),
         (["eval", "--tree", "/nonexistent/tree.json"], "tree.json"),

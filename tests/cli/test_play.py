@@ -58,7 +58,7 @@ def test_codebreaker_session_through_a_pipe():
     assert done.returncode == 0, done.stderr
     assert "1296 codes fit your answers. knuth would play 1122" in done.stdout
     assert "256 codes fit your answers. most-parts would play" in done.stdout
-    assert "has 2 pegs, a 4x6 game needs 4" in done.stdout
+    assert "has 2 pegs, the 4x6 game needs 4" in done.stdout
     assert "You found it in 1 guess!" in done.stdout
 
 
@@ -75,3 +75,9 @@ def test_a_bare_number_or_a_misspelt_hint_strategy_is_refused_clearly():
     assert "give both, e.g. '2 0'" in done.stdout and "(" in done.stdout and not done.stderr
     done = play("--hint-strategy", "knuht", lines=["quit"])
     assert done.returncode == 2 and "unknown strategy 'knuht'" in done.stderr and "I have chosen" not in done.stdout
+
+
+def test_a_negative_seed_is_refused_without_a_traceback():
+    done = play("--seed", "-1", lines=["quit"])
+    assert done.returncode == 2 and "a seed must be 0 or more, got -1" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -24,12 +24,15 @@ def test_index_order_is_lexicographic_colour_one_first(game46):
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("112", "has 3 pegs, a 4x6 game needs 4"),
+        ("112", "has 3 pegs, the 4x6 game needs 4"),
         ("11223", "has 5 pegs"),
-        ("1172", "'7' is not a colour of a 4x6 game (expected 1-6 or A-F)"),
+        ("1172", "'7' is not a colour of the 4x6 game (expected 1-6 or A-F)"),
         ("11x2", "'x' is not a colour"),
         ("0123", "'0' is not a colour"),
         ("-1 2 3 4", "'-1' is not a colour"),
+        ("-1122", "'-' is not a colour"),  # a sign or a point, not a fifth peg
+        ("1.122", "'.' is not a colour"),
+        ("7" * 10_000, "has 10000 pegs"),
     ],
 )
 def test_bad_codes_say_what_is_wrong(game46, text, message):
@@ -41,6 +44,13 @@ def test_bad_codes_say_what_is_wrong(game46, text, message):
 def test_bad_sizes_are_refused(size):
     with pytest.raises(BadSize):
         Game.parse_size(size)
+
+
+@pytest.mark.parametrize("size", ["1" * 5000 + "x6", "4x" + "6" * 5000])
+def test_numbers_too_long_to_read_are_refused_briefly(size):
+    with pytest.raises(BadSize, match="far too large: at most 10 pegs and 36 colours") as refused:
+        Game.parse_size(size)
+    assert len(str(refused.value)) < 200
 
 
 def test_huge_game_constructs_parses_and_scores_without_enumerating():

@@ -21,7 +21,7 @@ def test_spec_round_trip():
         ("knuth:depth=3", "knuth has no parameter 'depth'"),
         ("knuth:pool=some", "pool='some' is not allowed; choose one of all, consistent"),
         ("knuth:pool", "should be key=value"),
-        ("knuth:first=1122,first=1234", "first is given twice"),
+        ("knuth:first=1122,first=1234", "'first' is given twice"),
     ],
 )
 def test_bad_specs_say_what_is_wrong(spec, message):

@@ -108,7 +108,7 @@ def _first_grandchild(doc: dict) -> dict:
         (lambda d: _set(d, ["game", "feedback"], "colour"), "bad game in the tree file: feedback must be"),
         (lambda d: d["game"].pop("colours"), "the game of the tree file lacks colours"),
         (lambda d: _set(d, ["game", "repeats"], "yes"), "'repeats' should be true or false"),
-        (lambda d: _set(d, ["root", "guess"], "11223"), "the root: code '11223' has 5 pegs, a 4x6 game needs 4"),
+        (lambda d: _set(d, ["root", "guess"], "11223"), "the root: code '11223' has 5 pegs, the 4x6 game needs 4"),
         (lambda d: _set(d, ["root", "guess"], "1127"), "the root: code '1127'"),
         (lambda d: _set(_first_grandchild(d), ["guess"], "12"), r"the node after 1122 -> 3,0: code '12' has 2"),
         (lambda d: _set(d["root"]["children"], ["3,1"], {"guess": "1111", "wins": True}), "answer 3,1 cannot occur"),

@@ -273,8 +273,8 @@ def test_exhaustive_reports_a_time_out_as_undecided():
 
 # --------------------------------------------------------------------------------- bad input
 @pytest.mark.parametrize("codes,message", [
-    (["1221", "12345"], "code '12345' has 5 pegs, a 4x6 game needs 4"),
-    (["1227"], "code '1227': '7' is not a colour of a 4x6 game (expected 1-6 or A-F)"),
+    (["1221", "12345"], "code '12345' has 5 pegs, the 4x6 game needs 4"),
+    (["1227"], "code '1227': '7' is not a colour of the 4x6 game (expected 1-6 or A-F)"),
     (["12x4"], "'x' is not a colour"),
     (["1221", "2354", "1221"], "guess 3: 1221 is already guess 1: a repeated guess tells nothing new, drop it"),
     (["1221", "ABBA"], "guess 2 ('ABBA'): 1221 is already guess 1"),
@@ -343,8 +343,8 @@ def test_cli_verify_other_rules(capsys):
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["verify", "4x6", "1221", "123"], "mmlab static: error: code '123' has 3 pegs, a 4x6 game needs 4"),
-    (["verify", "4x6", "1221", "1271"], "mmlab static: error: code '1271': '7' is not a colour of a 4x6 game"),
+    (["verify", "4x6", "1221", "123"], "mmlab static: error: code '123' has 3 pegs, the 4x6 game needs 4"),
+    (["verify", "4x6", "1221", "1271"], "mmlab static: error: code '1271': '7' is not a colour of the 4x6 game"),
     (["verify", "4x6", "1221", "1221"], "mmlab static: error: guess 2: 1221 is already guess 1"),
     (["verify", "4x6x", "1221"], "mmlab static: error: cannot read the size '4x6x'"),
 ])

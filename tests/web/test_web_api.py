@@ -133,9 +133,9 @@ def test_info_schema_and_page(client):
 
 # ----------------------------------------------------------------------------- bad input (issue 6)
 @pytest.mark.parametrize("code, phrase", [
-    ("12", "has 2 pegs, a 4x6 game needs 4"),             # wrong length
-    ("12345", "has 5 pegs, a 4x6 game needs 4"),
-    ("1127", "'7' is not a colour of a 4x6 game (expected 1-6 or A-F)"),  # colour out of range
+    ("12", "has 2 pegs, the 4x6 game needs 4"),             # wrong length
+    ("12345", "has 5 pegs, the 4x6 game needs 4"),
+    ("1127", "'7' is not a colour of the 4x6 game (expected 1-6 or A-F)"),  # colour out of range
     ("12x4", "'x' is not a colour"),                          # bad code
     ("", "has 0 pegs"),
 ])

@@ -122,10 +122,10 @@ def test_mistakes_are_shown_on_the_page(page):
     guess_box.fill("1129")
     guess_box.press("Enter")
     expect(page.get_by_role("alert").filter(has_text="not a colour")).to_contain_text(
-        "code '1129': '9' is not a colour of a 4x6 game (expected 1-6 or A-F)")
+        "code '1129': '9' is not a colour of the 4x6 game (expected 1-6 or A-F)")
     page.get_by_label("Size (pegs x colours)").fill("6x8")
     page.get_by_role("button", name="Start game").click()
-    expect(page.locator("#setup-error")).to_contain_text("a 6x8 game has 262,144 codes")
+    expect(page.locator("#setup-error")).to_contain_text("the 6x8 game has 262,144 codes")
 
 
 def test_a_double_click_moves_once(page):

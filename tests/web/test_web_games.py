@@ -92,7 +92,7 @@ def test_the_limit_holds_under_concurrent_creation():
 def test_the_size_limit_and_random_ids():
     registry = GameRegistry(max_codes=1296)
     assert registry.create(Game.parse_size("4x6"), "codemaker").game.n_codes == 1296
-    with pytest.raises(GameTooLarge, match="a 4x7 game has 2,401 codes, more than this server plays"):
+    with pytest.raises(GameTooLarge, match="the 4x7 game has 2,401 codes, more than this server plays"):
         registry.create(Game.parse_size("4x7"), "codebreaker")
     ids = {registry.create(GAME, "codebreaker").id for _ in range(50)}
     assert len(ids) == 50 and all(len(i) >= 16 for i in ids)
@@ -109,10 +109,30 @@ def test_games_of_one_size_share_their_rules():
     assert a.game is b.game  # the code tables of a size are built once
 
 
+def test_a_size_no_game_plays_any_more_frees_its_tables():
+    clock = Clock()
+    registry = GameRegistry(idle_minutes=10, clock=clock)
+    a = registry.create(Game.parse_size("4x6"), "codemaker")
+    b = registry.create(Game.parse_size("4x6"), "codemaker")
+    other = registry.create(Game.parse_size("3x5"), "codemaker")
+    tables = {"all_digits", "all_counts", "_table"}
+    for game in (a.game, other.game):
+        game.table()  # as the games' moves would build them
+    assert tables <= set(vars(a.game)) and tables <= set(vars(other.game))
+    registry.remove(a.id)
+    assert tables <= set(vars(b.game))  # another game still plays 4x6
+    registry.remove(b.id)
+    assert not tables & set(vars(b.game))
+    clock.minutes(11)
+    assert registry.expire() == 1 and not tables & set(vars(other.game))  # expiry frees them too
+    again = registry.create(Game.parse_size("4x6"), "codemaker")
+    assert again.game is not b.game and again.session.remaining == 1296
+
+
 def test_oversized_through_a_server_with_a_lower_limit():
     client = TestClient(create_app(max_codes=1000))
     response = client.post("/api/games", json={"size": "4x6"})
     assert response.status_code == 422
     assert response.json()["detail"].startswith(
-        "a 4x6 game has 1,296 codes, more than this server plays (at most 1,000)")
+        "the 4x6 game has 1,296 codes, more than this server plays (at most 1,000)")
     assert client.post("/api/games", json={"size": "3x6"}).status_code == 201

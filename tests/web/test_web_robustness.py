@@ -75,6 +75,28 @@ def test_long_inputs_are_echoed_short_and_field_problems_are_capped(client):
     game = new(client)
     data = refused(client.post(f"/api/games/{game['id']}/guess", json={"code": ["1"] * 5000}), 422, "code")
     assert len(data["detail"]) < 400
+    url = f"/api/games/{game['id']}"
+    for response in (client.post(f"{url}/guess", json={"code": "x" * 10_000}),
+                     client.get(f"{url}/partition", params={"guess": "7" * 5000}),
+                     client.post("/api/games", json={"strategy": "k" * 5000}),
+                     client.post("/api/games", json={"size": "1" * 5000 + "x6"}),
+                     client.post(f"{url}/guess", json={"code": "1122", "seen_moves": 10**4000})):
+        data = refused(response, response.status_code)
+        assert 400 <= response.status_code < 500 and len(data["detail"]) < 400, data["detail"][:100]
+
+
+def test_bodies_that_cannot_be_read_are_malformed_requests(client):
+    url = f"/api/games/{new(client)['id']}"
+    for body in ('{"seen_moves": ' + "9" * 5000 + "}", b'{"code": "\xff"}'):
+        data = refused(client.post(f"{url}/undo", content=body, headers={"content-type": "application/json"}), 422,
+                       "cannot be read as JSON")
+        assert data["error"] == "MalformedRequest"
+
+
+def test_new_game_fields_must_have_their_types(client):
+    for body in ({"seed": "5"}, {"seed": True}, {"seed": 1.0}, {"repeats": "no"}, {"repeats": 0}):
+        refused(client.post("/api/games", json=body), 422, next(iter(body)))
+    assert new(client, seed=5, repeats=False)["repeats"] is False
 
 
 def test_unknown_routes_and_methods_answer_json(client):

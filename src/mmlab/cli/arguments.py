@@ -6,6 +6,8 @@ import argparse
 import re
 from collections.abc import Callable
 
+from mmlab.errors import shown
+
 
 def split_specs(text: str) -> list[str]:
     """Strategy specs separated by commas or semicolons; a ``key=value`` piece belongs to the spec
@@ -36,7 +38,7 @@ def int_at_least(minimum: int, what: str) -> Callable[[str], int]:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {shown(text)}") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"{what} must be {minimum} or more, got {value}")
         return value
@@ -62,3 +64,7 @@ def positive(kind: type, what: str, most: float | None = None) -> Callable[[str]
         return value
 
     return convert
+
+
+#: An argparse type for seeds: numpy's generators take whole numbers from 0.
+seed_arg = int_at_least(0, "a seed")

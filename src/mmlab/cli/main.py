@@ -23,7 +23,7 @@ from mmlab.cli.literature import LITERATURE
 from mmlab.cli.output import err, histogram_text, out, print_json, progress
 from mmlab.cli.play import add_command as add_play_command
 from mmlab.cli.reproduce import PAPERS, cmd_reproduce
-from mmlab.cli.arguments import int_at_least, positive, split_specs
+from mmlab.cli.arguments import int_at_least, positive, seed_arg, split_specs
 from mmlab.cli.serve import add_command as add_serve_command
 from mmlab.cli.static import add_command as add_static_command
 from mmlab.cli.studies import add_commands as add_study_commands
@@ -372,7 +372,6 @@ def _write(path: str, text: str) -> None:
 
 
 _count = int_at_least(1, "a count")
-_seed = int_at_least(0, "a seed")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -420,7 +419,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strategies", help="comma-separated strategy specs (default: every exhaustive one and random)")
     p.add_argument("--runs", type=_count, default=1, help="games per secret (default 1; deterministic strategies "
                                                           "play every run the same)")
-    p.add_argument("--seed", type=_seed, default=0, help="seed of random strategies and samples (default 0)")
+    p.add_argument("--seed", type=seed_arg, default=0, help="seed of random strategies and samples (default 0)")
     p.add_argument("--secrets", default="all",
                    help="'all' (default), N (a sample of N distinct secrets, the same for every strategy) or "
                         "instance:N (every code once, some twice: 004's instance sets)")
@@ -434,7 +433,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tree", help="evaluate a saved decision tree (JSON from 'mmlab tree' or 'mmlab plan') instead")
     p.add_argument("--secrets", default="all", help="'all' (default) or N: a random sample of N secrets")
     p.add_argument("--runs", type=_count, default=1, help="games per secret for random strategies (default 1)")
-    p.add_argument("--seed", type=_seed, help="seed for random strategies and samples (default: drawn and printed)")
+    p.add_argument("--seed", type=seed_arg, help="seed for random strategies and samples (default: drawn and printed)")
     p.add_argument("--jobs", type=int_at_least(1, "--jobs"),
                    help="worker processes for random strategies (default: one per core in games of more than "
                         f"{PARALLEL_MIN_CODES:,} codes, else one); the games are the same for any number")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from mmlab.cli.arguments import positive
+from mmlab.cli.arguments import positive, seed_arg
 from mmlab.cli.output import err, out, print_json, progress
 from mmlab.game import Game
 from mmlab.variants.static import exhaustive, lower_bound, search, separates
@@ -118,7 +118,7 @@ def add_command(command) -> None:
     _game_args(s)
     s.add_argument("--size", dest="set_size", metavar="K", type=positive(int, "--size"),
                    help="number of guesses in the set (default: the smallest the search reaches)")
-    s.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the random choices (default 0)")
+    s.add_argument("--seed", type=seed_arg, default=0, metavar="N", help="seed of the random choices (default 0)")
     s.add_argument("--time-limit", type=positive(float, "--time-limit"), default=10.0, metavar="SECONDS",
                    help="seconds to search (default 10); without --size the search uses all of it unless "
                         "it reaches the counting bound")

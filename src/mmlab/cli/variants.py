@@ -7,7 +7,7 @@ import argparse
 import numpy as np
 from rich.table import Table
 
-from mmlab.cli.arguments import int_at_least
+from mmlab.cli.arguments import int_at_least, seed_arg
 from mmlab.cli.output import err, out, print_json, progress
 from mmlab.errors import BadArgument
 from mmlab.variants import STRATEGIES_2D, Game2D, make_strategy_2d, play_2d
@@ -136,7 +136,6 @@ def cmd_play_2d(args: argparse.Namespace) -> int:
 
 
 _games = int_at_least(1, "a count")
-_seed = int_at_least(0, "a seed")
 
 
 def _no_subcommand(args: argparse.Namespace) -> int:
@@ -166,7 +165,7 @@ def add_command(command) -> None:
                    help="sizes NxM (an N x N matrix of M colours) among the thesis's: "
                         + " ".join(f"{n}x{m}" for n, m in SIZES_2D) + " (default all)")
     r.add_argument("--methods", help=f"comma-separated 2-D strategy specs (known: {names}; default tabu,propagate)")
-    r.add_argument("--seed", type=_seed, default=2005, help="seed of the secrets and the strategies (default 2005)")
+    r.add_argument("--seed", type=seed_arg, default=2005, help="seed of the secrets and the strategies (default 2005)")
     r.add_argument("--jobs", type=_games, help="worker processes (default: one per core; 1: this process only)")
     r.add_argument("--json", action="store_true", help="print JSON")
 
@@ -179,5 +178,5 @@ def add_command(command) -> None:
     q.add_argument("--strategy", default="tabu", help=f"2-D strategy spec (known: {names}; default tabu)")
     q.add_argument("--secret", help="the secret, row by row with / between rows, e.g. 1234/2345/3456/4561 "
                                     "(default: drawn at random)")
-    q.add_argument("--seed", type=_seed, help="seed of the random secret and of the strategy")
+    q.add_argument("--seed", type=seed_arg, help="seed of the random secret and of the strategy")
     q.add_argument("--json", action="store_true", help="print the game as JSON")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from mmlab.errors import BadFeedback
+from mmlab.errors import BadFeedback, shown
 
 
 class Feedback(NamedTuple):
@@ -72,7 +72,7 @@ def parse_feedback(text: str, with_white: bool | None = None) -> Feedback:
         return Feedback(int(m.group(1)), int(m.group(2)))
     if s.isascii() and s.isdigit():
         if with_white:
-            raise BadFeedback(f"the answer {text!r} is one number, and this game answers black and white: "
+            raise BadFeedback(f"the answer {shown(text)} is one number, and this game answers black and white: "
                               f"give both, e.g. '{s} 0' or '{s},0'")
         return Feedback(int(s), 0)
     letters = s.upper().replace(" ", "").replace("-", "").replace(".", "").replace("_", "")
@@ -81,6 +81,6 @@ def parse_feedback(text: str, with_white: bool | None = None) -> Feedback:
     if letters and set(letters) <= {"B", "W"}:
         return Feedback(letters.count("B"), letters.count("W"))
     raise BadFeedback(
-        f"cannot read the answer {text!r}: give black and white as two numbers ('1 2' or '1,2') "
+        f"cannot read the answer {shown(text)}: give black and white as two numbers ('1 2' or '1,2') "
         "or as pegs ('BWW')"
     )

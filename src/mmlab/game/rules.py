@@ -22,7 +22,7 @@ from functools import cached_property
 
 import numpy as np
 
-from mmlab.errors import BadCode, BadFeedback, BadSize, SpaceTooLarge
+from mmlab.errors import BadCode, BadFeedback, BadSize, SpaceTooLarge, shown
 from mmlab.game import kernels
 from mmlab.game.feedback import Feedback, possible_feedbacks
 
@@ -36,6 +36,8 @@ TABLE_BUDGET = 64 * 2**20
 
 _SEPARATORS = re.compile(r"[\s,;]+")
 _SIZE = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*$")
+#: Digits a size's numbers may have before they are refused unread (Python reads at most 4300).
+SIZE_DIGITS = 6
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
@@ -94,7 +96,9 @@ class Game:
         """``"4x6"`` -> 4 pegs, 6 colours."""
         m = _SIZE.match(str(text))
         if not m:
-            raise BadSize(f"cannot read the size {text!r}: write PEGSxCOLOURS, for example 4x6 or 5x8")
+            raise BadSize(f"cannot read the size {shown(text)}: write PEGSxCOLOURS, for example 4x6 or 5x8")
+        if max(len(m.group(1)), len(m.group(2))) > SIZE_DIGITS:
+            raise BadSize(f"the size {shown(text)} is far too large: at most {MAX_PEGS} pegs and {MAX_COLOURS} colours")
         return Game(int(m.group(1)), int(m.group(2)), repeats=repeats, feedback=feedback)
 
     def __reduce__(self):
@@ -152,14 +156,17 @@ class Game:
         tokens = split_code(text)
         if self.pegs == 1 and len(tokens) > 1 and str(text).strip().isalnum():
             tokens = [str(text).strip()]  # one peg: "10" is colour 10, not two pegs
+        stray = next((t for t in tokens if not t.isalnum()), None)
+        if stray is not None:  # "-1122", "1.122": a sign or a point, not a peg too many
+            self._parse_colour(stray, text)
         if len(tokens) != self.pegs:
             raise BadCode(
-                f"code {text!r} has {len(tokens)} peg{'s' if len(tokens) != 1 else ''}, "
-                f"a {self.size} game needs {self.pegs}"
+                f"code {shown(text)} has {len(tokens)} peg{'s' if len(tokens) != 1 else ''}, "
+                f"the {self.size} game needs {self.pegs}"
             )
         digits = [self._parse_colour(t, text) for t in tokens]
         if not self.repeats and len(set(digits)) != len(digits):
-            raise BadCode(f"code {text!r} repeats a colour, and {self} allows no repeats")
+            raise BadCode(f"code {shown(text)} repeats a colour, and {self} allows no repeats")
         return self.index_of(digits)
 
     def _parse_colour(self, token: str, text: str) -> int:
@@ -171,9 +178,9 @@ class Game:
         elif len(token) == 1 and token.upper() in _LETTERS:
             value = _LETTERS.index(token.upper()) + 1
         else:
-            raise BadCode(f"code {text!r}: {token!r} is not a colour ({expected})")
+            raise BadCode(f"code {shown(text)}: {shown(token)} is not a colour ({expected})")
         if not 1 <= value <= self.colours:
-            raise BadCode(f"code {text!r}: {token!r} is not a colour of a {self.size} game ({expected})")
+            raise BadCode(f"code {shown(text)}: {shown(token)} is not a colour of the {self.size} game ({expected})")
         return value - 1
 
     def format(self, index: int) -> str:
@@ -303,3 +310,14 @@ class Game:
     @cached_property
     def _table(self) -> np.ndarray:
         return kernels.feedback_table(self.all_digits, self.all_counts, self.with_white)
+
+    def forget_tables(self) -> None:
+        """Free the code and feedback tables built so far; they are built again when next needed (a
+        long-lived server does this once no game of its size is left).
+
+        >>> game = Game.parse_size("3x4")
+        >>> game.all_digits.shape, game.forget_tables(), "all_digits" in vars(game)
+        ((64, 3), None, False)
+        """
+        for name in ("all_digits", "all_counts", "_table"):
+            self.__dict__.pop(name, None)

@@ -35,17 +35,19 @@ from mmlab.trees.strategy import TreeStrategy
 
 def check_coach(game: Game, spec: str) -> Strategy:
     """The strategy ``spec`` that gives hints in ``game``, refused now if it never could: one that
-    cannot play the game, or one that draws at random and so can only continue its own game.
+    cannot play the game, or one that follows a script of its own (Singley's greedy and local
+    searches) and so can only continue the game it plays itself, not a player's.
 
     >>> check_coach(Game.parse_size("4x6"), "tabu")
     Traceback (most recent call last):
-    mmlab.errors.BadArgument: tabu draws at random and can only continue the game it plays itself, so it cannot give hints; choose a strategy that reads any game, e.g. knuth or most-parts
+    mmlab.errors.BadArgument: tabu follows a script of its own and can only continue the game it plays itself, so it cannot give hints; choose a strategy that reads any game, e.g. knuth or most-parts
     """
     coach = make_strategy(spec)
     coach.start(game, np.random.default_rng(0))
-    if isinstance(coach, ScriptedStrategy) and not coach.deterministic:
-        raise BadArgument(f"{coach.spec} draws at random and can only continue the game it plays itself, so it "
-                          "cannot give hints; choose a strategy that reads any game, e.g. knuth or most-parts")
+    if isinstance(coach, ScriptedStrategy):
+        raise BadArgument(f"{coach.spec} follows a script of its own and can only continue the game it plays "
+                          "itself, so it cannot give hints; choose a strategy that reads any game, e.g. knuth or "
+                          "most-parts")
     return coach
 
 

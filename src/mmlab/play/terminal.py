@@ -93,13 +93,13 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
                 dialogue.history(session.answers)
             elif command.lower() == "undo":
                 session.undo()
-                say(f"Took back the last answer; {session.remaining} codes fit the answers so far.")
+                say(f"Took back the last answer; {fitting(session.remaining)} the answers so far.")
             elif command.lower() == "fix":
                 if not rest or not rest[0].isdigit():
                     say("Write 'fix N B W', e.g. 'fix 2 1 0' to say that guess 2 got 1 black and 0 white.")
                     continue
                 session.correct(int(rest[0]), parse_feedback(" ".join(rest[1:]), game.with_white))
-                say(f"Corrected guess {rest[0]}; {session.remaining} codes fit the answers.")
+                say(f"Corrected guess {rest[0]}; {fitting(session.remaining)} the answers.")
             elif command.lower() in ("help", "?"):
                 say(CODEMAKER_HELP)
             else:
@@ -131,7 +131,7 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
                 show_hint(session, dialogue, rest[0] if rest else hint_strategy)
             elif command.lower() == "candidates":
                 codes = session.candidates()
-                say(f"{len(codes)} codes fit: " + " ".join(game.format(c) for c in codes))
+                say(f"{fitting(len(codes))}: " + " ".join(game.format(c) for c in codes))
             elif command.lower() == "undo":
                 session.undo()
                 say("Took back the last guess.")
@@ -156,10 +156,19 @@ def _guesses(n: int) -> str:
     return f"{n} guess" if n == 1 else f"{n} guesses"
 
 
+def fitting(n: int) -> str:
+    """``"1 code fits"`` or ``"3 codes fit"``.
+
+    >>> fitting(1), fitting(3)
+    ('1 code fits', '3 codes fit')
+    """
+    return f"{n} code fits" if n == 1 else f"{n} codes fit"
+
+
 def show_hint(session: CodebreakerSession, dialogue: Dialogue, strategy: str) -> None:
     game = session.game
     hint = session.hint(strategy)
-    dialogue.console.print(f"{hint.remaining} codes fit your answers. {hint.strategy} would play "
+    dialogue.console.print(f"{fitting(hint.remaining)} your answers. {hint.strategy} would play "
                            f"{game.format(hint.suggestion)}.")
     table = Table(title="how each guess splits the codes left (answer: codes)")
     for column in ("guess", "consistent", "parts", "largest", "expected size", "classes"):

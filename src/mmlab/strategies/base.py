@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from mmlab.errors import UnknownStrategy
+from mmlab.errors import UnknownStrategy, shown
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 
@@ -45,7 +45,7 @@ class Param:
     def convert(self, strategy: str, text: str) -> Any:
         if self.choices is not None and text not in self.choices:
             raise UnknownStrategy(
-                f"{strategy}: {self.name}={text!r} is not allowed; choose one of {', '.join(self.choices)}"
+                f"{strategy}: {self.name}={shown(text)} is not allowed; choose one of {', '.join(self.choices)}"
             )
         if self.kind is str:
             return text
@@ -53,7 +53,7 @@ class Param:
             return self.kind(text)
         except ValueError:
             kind = {"int": "whole number", "float": "number"}.get(self.kind.__name__, self.kind.__name__)
-            raise UnknownStrategy(f"{strategy}: {self.name}={text!r} should be a {kind}") from None
+            raise UnknownStrategy(f"{strategy}: {self.name}={shown(text)} should be a {kind}") from None
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ class Configurable:
         for key in values:
             if key not in known:
                 names = ", ".join(known) or "none"
-                raise UnknownStrategy(f"{self.name} has no parameter {key!r} (its parameters: {names})")
+                raise UnknownStrategy(f"{self.name} has no parameter {shown(key)} (its parameters: {names})")
         self.values = {p.name: values.get(p.name, p.default) for p in self.params}
         for p in self.params:
             p.check(self.name, self.values[p.name])
@@ -121,7 +121,7 @@ class Configurable:
         for key, text in raw.items():
             if key not in params:
                 names = ", ".join(params) or "none"
-                raise UnknownStrategy(f"{cls.name} has no parameter {key!r} (its parameters: {names})")
+                raise UnknownStrategy(f"{cls.name} has no parameter {shown(key)} (its parameters: {names})")
             values[key] = params[key].convert(cls.name, text)
         return cls(**values)
 

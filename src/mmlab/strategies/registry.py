@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from mmlab.errors import UnknownStrategy
+from mmlab.errors import UnknownStrategy, shown
 from mmlab.strategies.base import Configurable, Strategy
 from mmlab.strategies.exhaustive import (
     Entropy,
@@ -44,9 +44,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            raise UnknownStrategy(f"in {spec!r}: {item!r} should be key=value")
+            raise UnknownStrategy(f"in {shown(spec)}: {shown(item)} should be key=value")
         if key.strip() in values:
-            raise UnknownStrategy(f"in {spec!r}: {key.strip()} is given twice; give it once")
+            raise UnknownStrategy(f"in {shown(spec)}: {shown(key.strip())} is given twice; give it once")
         values[key.strip()] = value.strip()
     return name.strip(), values
 
@@ -56,7 +56,7 @@ def build(spec: str, registry: dict[str, type[Configurable]], kind: str):
     name, raw = parse_spec(spec)
     cls = registry.get(name)
     if cls is None:
-        raise UnknownStrategy(f"unknown {kind} {name!r}; known: {', '.join(registry)} (see 'mmlab strategies')")
+        raise UnknownStrategy(f"unknown {kind} {shown(name)}; known: {', '.join(registry)} (see 'mmlab strategies')")
     return cls.from_raw(raw)
 
 

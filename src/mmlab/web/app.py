@@ -10,7 +10,7 @@ at ``/docs`` and ``/openapi.json`` documents the rest.
 >>> client.post(f"/api/games/{game['id']}/guess", json={"code": "1122"}).json()["moves"][0]["black"]
 1
 >>> client.post(f"/api/games/{game['id']}/guess", json={"code": "1127"}).json()["detail"]
-"code '1127': '7' is not a colour of a 4x6 game (expected 1-6 or A-F)"
+"code '1127': '7' is not a colour of the 4x6 game (expected 1-6 or A-F)"
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
-import reprlib
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,7 +29,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
-from mmlab.errors import BadFeedback, MastermindError
+from mmlab.errors import BadFeedback, MastermindError, shown
 from mmlab.game import Feedback, Game, parse_feedback
 from mmlab.play.session import CodebreakerSession, CodemakerSession
 from mmlab.strategies import REGISTRY, make_strategy
@@ -52,9 +51,6 @@ EXAMPLES = {
 #: The errors each kind of route may answer, for the schema.
 ON_GAME = {status: {"model": Problem} for status in (404, 422)}
 ON_MOVE = {status: {"model": Problem} for status in (404, 409, 422)}
-#: Echoes a request's input in an error message, shortened.
-ECHO = reprlib.Repr()
-ECHO.maxstring = ECHO.maxother = 60
 #: Most field problems listed in one answer.
 MAX_LISTED = 20
 
@@ -267,12 +263,17 @@ async def _malformed_request(request: Request, error: RequestValidationError) ->
 
 
 async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
-    """The framework's own refusals (no such route, a method a route does not take), in the same shape."""
+    """The framework's own refusals (no such route, a method a route does not take, a body it cannot read), in the
+    same shape."""
     if error.status_code == 404:
-        detail, kind = (f"there is no page or API route {ECHO.repr(request.url.path)}: the API is under /api "
+        detail, kind = (f"there is no page or API route {shown(request.url.path)}: the API is under /api "
                         "(its schema at /openapi.json)"), "NotFound"
     elif error.status_code == 405:
-        detail, kind = f"{request.method} is not allowed on {ECHO.repr(request.url.path)}", "MethodNotAllowed"
+        detail, kind = f"{request.method} is not allowed on {shown(request.url.path)}", "MethodNotAllowed"
+    elif error.status_code == 400:  # a body that is not UTF-8, or JSON that Python cannot read (a huge number)
+        return JSONResponse({"detail": f"the request body cannot be read as JSON ({error.detail}); send UTF-8 JSON "
+                                       "with numbers of a sensible size", "error": "MalformedRequest", "errors": []},
+                            status_code=422)
     else:
         detail, kind = str(error.detail), "HTTPError"
     return JSONResponse({"detail": detail, "error": kind}, status_code=error.status_code, headers=error.headers)
@@ -280,7 +281,7 @@ async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
 
 async def _server_fault(request: Request, error: Exception) -> JSONResponse:
     """A fault of the server, not of the request: still JSON, saying what failed."""
-    return JSONResponse({"detail": f"mmlab failed on this request ({type(error).__name__}: {ECHO.repr(str(error))}); "
+    return JSONResponse({"detail": f"mmlab failed on this request ({type(error).__name__}: {shown(str(error))}); "
                                    "this is a bug or a lack of memory, not a mistake of yours",
                          "error": "ServerFault"}, status_code=500)
 
@@ -302,4 +303,4 @@ def _problem(e: dict) -> str:
         return f"the {e['loc'][0]} field {field!r} is required"
     if e["type"] == "extra_forbidden":
         return f"there is no field {field!r}"
-    return f"{field}: {e['msg']} (got {ECHO.repr(e.get('input'))})"
+    return f"{field}: {e['msg']} (got {shown(e.get('input'))})"

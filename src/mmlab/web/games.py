@@ -9,12 +9,11 @@ game has its own lock for the moves made on it.
 (True, 1)
 >>> registry.create(Game.parse_size("6x8"), "codemaker")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
-mmlab.web.errors.GameTooLarge: a 6x8 game has 262,144 codes, more than this server plays (at most 65,536); ...
+mmlab.web.errors.GameTooLarge: the 6x8 game has 262,144 codes, more than this server plays (at most 65,536); ...
 """
 
 from __future__ import annotations
 
-import reprlib
 import secrets
 import threading
 import time
@@ -23,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mmlab.errors import BadArgument
+from mmlab.errors import BadArgument, shown
 from mmlab.game import ENUMERATION_LIMIT, Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.play.session import CodebreakerSession, CodemakerSession, check_coach
@@ -100,7 +99,7 @@ class LiveGame:
         number (a double click, or a second tab, played meanwhile), and one that ``adds`` a move
         beyond ``MAX_MOVES``."""
         if seen_moves is not None and seen_moves != len(self.moves):
-            raise StaleRequest(f"this request was made on a view of the game after {seen_moves} moves, but it has "
+            raise StaleRequest(f"this request was made on a view of the game after {shown(seen_moves)} moves, but it has "
                                f"{len(self.moves)} now (a double click, or another tab?): reload the game "
                                "(GET /api/games/ID) and try again")
         if adds and len(self.moves) >= MAX_MOVES:
@@ -133,7 +132,7 @@ class GameRegistry:
         self.idle_minutes = idle_minutes
         self.clock = clock
         self._games: dict[str, LiveGame] = {}
-        self._rules: dict[Game, Game] = {}  # one Game per size, so its code tables are built once
+        self._rules: dict[Game, Game] = {}  # one Game per size in play, so its code tables are built once
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -146,10 +145,10 @@ class GameRegistry:
         """Start a game. ``strategy`` (a spec) guesses in the codemaker role and gives hints in the
         codebreaker role; ``secret`` (codebreaker role) is drawn from ``seed`` when not given."""
         if role not in ROLES:
-            raise BadArgument(f"role must be codebreaker (you guess) or codemaker (you keep the secret), got {role!r}")
+            raise BadArgument(f"role must be codebreaker (you guess) or codemaker (you keep the secret), got {shown(role)}")
         if game.n_codes > self.max_codes:
             raise GameTooLarge(
-                f"a {game} game has {game.n_codes:,} codes, more than this server plays (at most {self.max_codes:,}); "
+                f"the {game} game has {game.n_codes:,} codes, more than this server plays (at most {self.max_codes:,}); "
                 "choose fewer pegs or colours, or restart the server with a larger 'mmlab serve --max-codes'"
             )
         if secret is not None and role == "codemaker":
@@ -181,10 +180,11 @@ class GameRegistry:
             live = self._games.get(game_id)
             if live is not None and self._idle(live, now):
                 del self._games[game_id]
+                self._release([live])
                 live = None
             if live is None:
                 raise GameNotFound(
-                    f"no game with id {reprlib.repr(game_id)}: it was left, or it expired after {self.idle_minutes:g} minutes "
+                    f"no game with id {shown(game_id)}: it was left, or it expired after {self.idle_minutes:g} minutes "
                     "without a move; start a new game (POST /api/games)"
                 )
             live.last_used = now
@@ -194,7 +194,9 @@ class GameRegistry:
         """Leave a game; raises ``GameNotFound`` if there is none with this id."""
         self.get(game_id)
         with self._lock:
-            self._games.pop(game_id, None)
+            live = self._games.pop(game_id, None)
+            if live is not None:
+                self._release([live])
 
     def expire(self) -> int:
         """Drop the games idle longer than ``idle_minutes``; returns how many were dropped."""
@@ -204,9 +206,17 @@ class GameRegistry:
     def _expire(self) -> int:
         now = self.clock()
         idle = [game_id for game_id, live in self._games.items() if self._idle(live, now)]
-        for game_id in idle:
-            del self._games[game_id]
+        self._release([self._games.pop(game_id) for game_id in idle])
         return len(idle)
+
+    def _release(self, gone: list[LiveGame]) -> None:
+        """Free the tables of the sizes that the ``gone`` games played and no live game plays (the
+        lock held): a server that has seen many sizes keeps only those in play."""
+        in_play = {live.game for live in self._games.values()}
+        for game in {live.game for live in gone} - in_play:
+            rules = self._rules.pop(game, None)
+            if rules is not None:
+                rules.forget_tables()
 
     def _idle(self, live: LiveGame, now: float) -> bool:
         return now - live.last_used > self.idle_minutes * 60

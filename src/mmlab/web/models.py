@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 
 class Request(BaseModel):
@@ -30,8 +30,8 @@ class NewGame(Request):
                                                    "(codebreaker), e.g. knuth or most-parts:ties=first; "
                                                    "default knuth")
     secret: str | None = Field(None, description="codebreaker role: the secret to find (default: drawn at random)")
-    repeats: bool = Field(True, description="whether a code may repeat a colour")
-    seed: int | None = Field(None, ge=0, description="seed of the random secret and of random strategies")
+    repeats: StrictBool = Field(True, description="whether a code may repeat a colour")
+    seed: StrictInt | None = Field(None, ge=0, description="seed of the random secret and of random strategies")
 
 
 SEEN_MOVES = Field(None, ge=0, description="the number of moves the game had when you looked (optional): the "
