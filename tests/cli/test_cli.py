@@ -106,6 +106,12 @@ def test_score_and_strategies(capsys):
         (["partition", "4x6", "1123", "--after", "1122:"], "cannot read the answer"),
         (["eval", "4x6", "--tree", "x.json"], "--tree brings its own game"),
         (["nonsense"], "invalid choice"),
+        (["eval", "4x6", "--strategy", ""], "unknown strategy ''"),
+        (["partition", "8x12", "11223344"], "partition (it counts the answer classes over every code) needs every"),
+        (["tree", "8x12", "--strategy", "greedy1"], "compiling greedy1 into a decision tree needs every code"),
+        (["tree", "3x4", "--strategy", "entropy:ties=random"], "no single decision tree; use ties=first"),
+        (["reproduce", "singley", "--quick"], "--quick is not an option of 'reproduce singley', which takes --methods"),
+        (["reproduce", "tpoa", "--games", "3", "--sizes", "4x6"], "--games, --sizes are not options of 'reproduce tpoa'"),
     ],
 )
 def test_bad_input_is_one_clear_line(capsys, args, message):
@@ -117,6 +123,31 @@ def test_bad_input_is_one_clear_line(capsys, args, message):
     assert code != 0
     assert message in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_random_strategy_is_not_told_to_use_the_ties_it_has(capsys):
+    code, _, err = run(capsys, "tree", "3x4", "--strategy", "sample:ties=first")
+    assert code != 0 and "draws at random, so it has no single decision tree" in err and "use ties" not in err
+
+
+def test_a_sample_of_secrets_is_not_exact_even_through_the_tree(capsys):
+    code, out, _ = run(capsys, "eval", "4x6", "--strategy", "knuth", "--secrets", "10", "--seed", "3")
+    assert code == 0 and "(decision tree)" in out and "exact" not in out
+    assert " ± " in out and "secrets sample of 10, runs 1, seed 3" in out
+    data = json.loads(run(capsys, "eval", "4x6", "--strategy", "knuth", "--secrets", "10", "--seed", "3", "--json")[1])
+    assert data["exact"] is False and data["seed"] == 3 and data["games"] == 10
+    assert json.loads(run(capsys, "eval", "3x4", "--strategy", "knuth", "--json")[1])["exact"] is True
+
+
+def test_games_against_a_codemaker(capsys):
+    """Knuth against the adversary of dynamic Mastermind needs his worst case, 5 guesses (Knuth 1976)."""
+    data = json.loads(run(capsys, "eval", "4x6", "--codemaker", "adversary", "--json")[1])
+    assert data["guesses"] == [5] and len(data["games"][0]) == len(data["answers"][0]) == 5
+    assert data["answers"][0][-1] == [4, 0] and data["games"][0][0] == "1122"
+    code, out, _ = run(capsys, "eval", "3x4", "--strategy", "random", "--codemaker", "adversary", "--runs", "12",
+                       "--seed", "1")
+    assert code == 0 and "... and 2 more (--json lists every game)" in out and "over 12 game(s)" in out
+    assert run(capsys, "eval", "3x4", "--codemaker", "fixed:123")[1].startswith("1 guess: 123 3,0\n")
 
 
 def test_score_takes_the_size_from_the_codes(capsys):

@@ -81,3 +81,19 @@ def test_a_negative_seed_is_refused_without_a_traceback():
     done = play("--seed", "-1", lines=["quit"])
     assert done.returncode == 2 and "a seed must be 0 or more, got -1" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_tree_brings_its_own_game(tmp_path):
+    tree = tmp_path / "k34.json"
+    assert subprocess.run([sys.executable, "-m", "mmlab.cli.main", "tree", "3x4", "-o", str(tree)],
+                          capture_output=True).returncode == 0
+    done = play("5x8", "--role", "codemaker", "--tree", str(tree), lines=["quit"])
+    assert done.returncode == 2 and "--tree brings its own game" in done.stderr
+    done = play("--role", "codemaker", "--tree", str(tree), lines=["quit"])
+    assert done.returncode != 2 and "length 3 from the colours: 1 2 3 4" in done.stdout
+
+
+def test_black_only_answers_are_asked_for_and_shown_without_white():
+    done = play("3x4", "--role", "codemaker", "--black-only", lines=["1", "0", "history", "quit"])
+    assert "Reply with the number of exact matches: '2' or pegs 'BB'" in done.stdout
+    assert "inexact" not in done.stdout and "white" not in done.stdout and "│ 1    │ 111   │ 1     │" in done.stdout

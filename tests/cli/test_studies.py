@@ -119,3 +119,13 @@ def test_report_gives_exact_means_without_a_standard_error(capsys, tmp_path):
     random = next(line for line in out.splitlines() if "random" in line and "│" in line)
     assert code == 0 and "3.3750" in knuth and "±" not in knuth and "±" in random
     assert "a mean without ± is exact" in out
+
+
+def test_a_move_one_game_reaches_has_no_spread(capsys, tmp_path):
+    """Norvig's strategy reaches a fifth move on one 3x4 secret: its consistent set has no s.d."""
+    store = str(tmp_path / "r.duckdb")
+    assert run(capsys, "compare", "3x4", "--strategies", "norvig", "--store", store)[0] == 0
+    name = json.loads(run(capsys, "studies", "--store", store, "--json")[1])[0]["study"]
+    out = run(capsys, "report", name, "--store", store)[1]
+    moves = out.split("consistent set before the move")[1]
+    assert "nan" not in moves and "64 ± 0" in moves

@@ -22,7 +22,7 @@ from rich.table import Table
 from mmlab.cli.literature import LITERATURE
 from mmlab.cli.output import err, histogram_text, out, print_json, progress
 from mmlab.cli.play import add_command as add_play_command
-from mmlab.cli.reproduce import PAPERS, cmd_reproduce
+from mmlab.cli.reproduce import PAPER_OPTIONS, PAPERS, cmd_reproduce
 from mmlab.cli.arguments import int_at_least, positive, seed_arg, split_specs
 from mmlab.cli.serve import add_command as add_serve_command
 from mmlab.cli.static import add_command as add_static_command
@@ -115,6 +115,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def cmd_partition(args: argparse.Namespace) -> int:
     game = _game(args)
+    game.require_enumerable("partition (it counts the answer classes over every code)")
     knowledge = Knowledge.initial(game)
     for item in args.after:
         code, sep, answer = item.partition(":")
@@ -190,7 +191,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise MastermindError("give a size (e.g. 'mmlab eval 4x6 --strategy knuth') or a saved tree (--tree FILE)")
     else:
         game = _game(args)
-        strategy = make_strategy(args.strategy or "knuth")
+        strategy = make_strategy("knuth" if args.strategy is None else args.strategy)
     if args.codemaker not in (None, "random"):
         return _eval_against(game, strategy, args)
     secrets: str | int = args.secrets if args.secrets == "all" else _positive_int(args.secrets, "--secrets")
@@ -200,7 +201,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result.to_dict())
         return 0
-    table = Table(title=f"{game}: {result.strategy} ({'exact, decision tree' if result.exact else 'simulated'})")
+    how = "exact, decision tree" if result.exact else "decision tree" if result.tree is not None else "simulated"
+    table = Table(title=f"{game}: {result.strategy} ({how})")
     for col in ("games", "total guesses", "mean", "max", "median", "std", "seconds"):
         table.add_column(col, justify="right")
     mean = f"{result.mean:.4f}" if result.exact else f"{result.mean:.4f} ± {result.stderr:.4f}"
@@ -225,6 +227,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+#: Games against a codemaker that ``mmlab eval --codemaker`` prints move by move.
+SHOWN_GAMES = 10
+
+
 def _eval_against(game: Game, strategy, args: argparse.Namespace) -> int:
     """``mmlab eval --codemaker SPEC``: games against a fixed secret or the adversary."""
     import numpy as np
@@ -240,10 +246,14 @@ def _eval_against(game: Game, strategy, args: argparse.Namespace) -> int:
     if args.json:
         print_json({"game": game.size, "strategy": strategy.spec, "codemaker": args.codemaker, "runs": runs,
                     "seed": seed, "guesses": guesses, "mean": sum(guesses) / runs, "max": max(guesses),
-                    "games": [[game.format(g) for g in r.guesses] for r in records]})
+                    "games": [[game.format(g) for g in r.guesses] for r in records],
+                    "answers": [[[fb.black, fb.white] for fb in r.feedbacks] for r in records]})
         return 0
-    for r in records[:10]:
-        out.print(f"{r.n_guesses} guesses: " + ", ".join(f"{game.format(g)} {fb}" for g, fb in zip(r.guesses, r.feedbacks)))
+    for r in records[:SHOWN_GAMES]:
+        out.print(f"{r.n_guesses} guess{'es' if r.n_guesses != 1 else ''}: "
+                  + ", ".join(f"{game.format(g)} {fb}" for g, fb in zip(r.guesses, r.feedbacks)))
+    if runs > SHOWN_GAMES:
+        out.print(f"... and {runs - SHOWN_GAMES} more (--json lists every game)")
     out.print(f"{strategy.spec} against {args.codemaker} on {game}: mean {sum(guesses) / runs:.4f} over {runs} "
               f"game(s), worst {max(guesses)}" + ("" if strategy.deterministic else f", seed {seed}"))
     return 0
@@ -356,7 +366,7 @@ def cmd_strategies(args: argparse.Namespace) -> int:
         table.add_column(col)
     for d in data:
         params = "\n".join(
-            f"{p['name']}={p['default'] or '…'}" + (f" ({'|'.join(p['choices'])})" if p["choices"] else "")
+            f"{p['name']}={'…' if p['default'] in ('', None) else p['default']}" + (f" ({'|'.join(p['choices'])})" if p["choices"] else "")
             for p in d["params"]
         )
         table.add_row(d["name"], d["kind"], d["summary"], params, d["source"])
@@ -495,6 +505,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plots", metavar="DIR",
                    help="large: also write the games per number of guesses as large-guesses.png and .svg into DIR")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(option_defaults={name: p.get_default(name) for names in PAPER_OPTIONS.values() for name in names})
 
     add_study_commands(command)
     add_play_command(command)

@@ -27,11 +27,13 @@ examples:
 
 def cmd_play(args: argparse.Namespace) -> int:
     if args.tree:
+        if args.size is not None or args.no_repeats or args.black_only:
+            raise BadArgument("--tree brings its own game: give no size, --no-repeats or --black-only with it")
         tree = export.load(args.tree)
         game = tree.game
     else:
         tree = None
-        game = Game.parse_size(args.size, repeats=not args.no_repeats,
+        game = Game.parse_size(args.size or "4x6", repeats=not args.no_repeats,
                                feedback="black" if args.black_only else "black-white")
     rng = np.random.default_rng(args.seed)
     dialogue = Dialogue(game, console=out)
@@ -51,7 +53,7 @@ def add_command(command) -> None:
     p = command("play", "play a game in the terminal: guess mmlab's secret, or keep one and let mmlab guess",
                 cmd_play)
     p.epilog = EXAMPLES
-    p.add_argument("size", nargs="?", default="4x6", help="game size PEGSxCOLOURS (default 4x6)")
+    p.add_argument("size", nargs="?", help="game size PEGSxCOLOURS (default 4x6; not with --tree)")
     p.add_argument("--role", choices=("codebreaker", "codemaker"), default="codebreaker",
                    help="codebreaker: you guess (default); codemaker: you keep a secret and answer")
     p.add_argument("--strategy", default="knuth", help="codemaker role: the strategy that guesses (default knuth)")

@@ -23,7 +23,28 @@ PAPERS = {
 }
 
 
+#: The options each paper's reproduction takes; one given to another paper is refused, not ignored.
+PAPER_OPTIONS = {
+    "tpoa": ("quick",),
+    "singley": ("methods", "tabu_games", "full", "seed"),
+    "large": ("seed", "sizes", "strategies", "games", "jobs", "plots"),
+}
+
+
+def check_options(args: argparse.Namespace, defaults: dict[str, object]) -> None:
+    """Refuse an option set away from its default (``defaults``) that ``args.paper`` does not take."""
+    stray = sorted({name for names in PAPER_OPTIONS.values() for name in names}
+                   - set(PAPER_OPTIONS[args.paper]))
+    given = [name for name in stray if getattr(args, name) != defaults[name]]
+    if given:
+        takes = ", ".join("--" + name.replace("_", "-") for name in PAPER_OPTIONS[args.paper])
+        named = ", ".join("--" + name.replace("_", "-") for name in given)
+        verb = "is not an option" if len(given) == 1 else "are not options"
+        raise BadArgument(f"{named} {verb} of 'reproduce {args.paper}', which takes {takes} (and --json)")
+
+
 def cmd_reproduce(args: argparse.Namespace) -> int:
+    check_options(args, args.option_defaults)
     return {"tpoa": reproduce_tpoa, "singley": reproduce_singley, "large": reproduce_large}[args.paper](args)
 
 

@@ -215,7 +215,7 @@ def print_details(report: Report, last_move: int) -> None:
                 for strategy, value in row.items():
                     if pd.isna(value):
                         cells.append("")
-                    elif spread is not None:
+                    elif spread is not None and not pd.isna(spread.loc[move, strategy]):  # (nan: one game)
                         cells.append(f"{value:.4g} ± {spread.loc[move, strategy]:.3g}")
                     else:
                         cells.append(f"{value:.4g}")

@@ -131,7 +131,7 @@ def evaluate(
     """Guesses needed by ``strategy`` against each chosen secret.
 
     Deterministic strategies on enumerable games are compiled into their decision tree once
-    (exact, ``runs`` is 1); others play ``runs`` games per secret, game ``(run, secret)`` drawing from
+    (``runs`` is 1; exact over all secrets, a sample's mean otherwise); others play ``runs`` games per secret, game ``(run, secret)`` drawing from
     ``numpy.random.default_rng([seed, run, secret])``, in ``jobs`` worker processes (``None``: one
     per core in games of more than ``PARALLEL_MIN_CODES`` codes, else one); the games, and so the
     figures, are the same for any ``jobs``. ``on_progress(done, total)`` reports work.
@@ -160,7 +160,7 @@ def evaluate(
 
         tree = DecisionTree.build(game, strategy, on_progress=progress)
         guesses = tree.depths()[codes]
-        return Evaluation(game, strategy.spec, guesses, time.perf_counter() - start, True,
+        return Evaluation(game, strategy.spec, guesses, time.perf_counter() - start, description == "all",
                           tree.evaluations()[codes], 1, seed, description, tree, tree.known_depths()[codes])
     tasks = [(run, int(secret)) for run in range(runs) for secret in codes]
     workers = simulation_workers(game, strategy, jobs, len(tasks))

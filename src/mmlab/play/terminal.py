@@ -23,6 +23,9 @@ PEG_COLOURS = ("red", "green", "yellow", "blue", "magenta", "cyan", "white", "br
 CODEMAKER_HELP = ("Reply with the number of exact, and then inexact matches: '1 2', '1,2' or pegs 'BWW' "
                   "('0 0' or 'none' for nothing). Other commands: 'fix N B W' corrects the answer to guess N, "
                   "'undo' takes back the last answer, 'history', 'quit'.")
+CODEMAKER_HELP_BLACK = ("Reply with the number of exact matches: '2' or pegs 'BB' ('0' or 'none' for nothing). "
+                        "Other commands: 'fix N B' corrects the answer to guess N, 'undo' takes back the last "
+                        "answer, 'history', 'quit'.")
 CODEBREAKER_HELP = ("Type a guess (e.g. 1123, '1 1 2 3' or AABC). Commands: 'hint [STRATEGY]' (codes left and "
                     "the best next guesses), 'candidates' (list the codes left when few), 'undo', 'history', "
                     "'give-up', 'help', 'quit'.")
@@ -67,9 +70,10 @@ class Dialogue:
         if not moves:
             self.console.print("no guesses yet")
             return
-        table = Table("move", "guess", "black", "white")
+        white = self.game.with_white
+        table = Table("move", "guess", "black", *(("white",) if white else ()))
         for i, (guess, fb) in enumerate(moves, 1):
-            table.add_row(str(i), self.code(guess), str(fb.black), str(fb.white))
+            table.add_row(str(i), self.code(guess), str(fb.black), *((str(fb.white),) if white else ()))
         self.console.print(table)
 
 
@@ -79,7 +83,8 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
     colours = " ".join(str(c) for c in range(1, game.colours + 1))
     say(f"Select a sequence of length {game.pegs} from the colours: {colours}"
         + ("" if game.repeats else " (no colour twice)"))
-    say(CODEMAKER_HELP)
+    help_text = CODEMAKER_HELP if game.with_white else CODEMAKER_HELP_BLACK
+    say(help_text)
     while not session.won:
         guess = session.next_guess()
         prompt = Text("(").append(dialogue.code(guess)).append(")? ")
@@ -101,7 +106,7 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
                 session.correct(int(rest[0]), parse_feedback(" ".join(rest[1:]), game.with_white))
                 say(f"Corrected guess {rest[0]}; {fitting(session.remaining)} the answers.")
             elif command.lower() in ("help", "?"):
-                say(CODEMAKER_HELP)
+                say(help_text)
             else:
                 session.answer(parse_feedback(line, game.with_white))
         except InconsistentFeedback as e:

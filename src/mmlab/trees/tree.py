@@ -67,8 +67,10 @@ class DecisionTree:
         ``on_progress(k)`` is called as ``k`` more secrets are solved.
         """
         if not strategy.deterministic:
-            hint = "; use ties=first" if any(p.name == "ties" for p in strategy.params) else ""
+            ties = strategy.values.get("ties")
+            hint = "; use ties=first" if ties is not None and ties != "first" else ""
             raise BadTree(f"{strategy.spec} draws at random, so it has no single decision tree{hint}")
+        game.require_enumerable(f"compiling {strategy.spec} into a decision tree")
         strategy.start(game, rng)
         root = _expand(strategy, Knowledge.initial(game), 1, on_progress)
         return DecisionTree(game, root, strategy.spec)
