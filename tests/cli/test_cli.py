@@ -111,7 +111,8 @@ def test_score_and_strategies(capsys):
         (["tree", "8x12", "--strategy", "greedy1"], "compiling greedy1 into a decision tree needs every code"),
         (["tree", "3x4", "--strategy", "entropy:ties=random"], "no single decision tree; use ties=first"),
         (["reproduce", "singley", "--quick"], "--quick is not an option of 'reproduce singley', which takes --methods"),
-        (["reproduce", "tpoa", "--games", "3", "--sizes", "4x6"], "--games, --sizes are not options of 'reproduce tpoa'"),
+        (["reproduce", "tpoa", "--games", "3", "--sizes", "4x6"],
+         "--games, --sizes are not options of 'reproduce tpoa'"),
     ],
 )
 def test_bad_input_is_one_clear_line(capsys, args, message):

@@ -366,7 +366,8 @@ def cmd_strategies(args: argparse.Namespace) -> int:
         table.add_column(col)
     for d in data:
         params = "\n".join(
-            f"{p['name']}={'…' if p['default'] in ('', None) else p['default']}" + (f" ({'|'.join(p['choices'])})" if p["choices"] else "")
+            f"{p['name']}={'…' if p['default'] in ('', None) else p['default']}"
+            + (f" ({'|'.join(p['choices'])})" if p["choices"] else "")
             for p in d["params"]
         )
         table.add_row(d["name"], d["kind"], d["summary"], params, d["source"])

@@ -7,4 +7,5 @@ from mmlab.experiments.runner import run_study
 from mmlab.experiments.store import Store, results
 from mmlab.experiments.study import Study
 
-__all__ = ["Evaluation", "GameRecord", "Store", "Study", "evaluate", "play_against", "play_game", "results", "run_study"]
+__all__ = ["Evaluation", "GameRecord", "Store", "Study", "evaluate", "play_against", "play_game", "results",
+           "run_study"]

@@ -99,8 +99,8 @@ class LiveGame:
         number (a double click, or a second tab, played meanwhile), and one that ``adds`` a move
         beyond ``MAX_MOVES``."""
         if seen_moves is not None and seen_moves != len(self.moves):
-            raise StaleRequest(f"this request was made on a view of the game after {shown(seen_moves)} moves, but it has "
-                               f"{len(self.moves)} now (a double click, or another tab?): reload the game "
+            raise StaleRequest(f"this request was made on a view of the game after {shown(seen_moves)} moves, but "
+                               f"it has {len(self.moves)} now (a double click, or another tab?): reload the game "
                                "(GET /api/games/ID) and try again")
         if adds and len(self.moves) >= MAX_MOVES:
             raise TooManyMoves(f"this game has {len(self.moves)} moves, as many as this server keeps: give up or "
@@ -145,7 +145,8 @@ class GameRegistry:
         """Start a game. ``strategy`` (a spec) guesses in the codemaker role and gives hints in the
         codebreaker role; ``secret`` (codebreaker role) is drawn from ``seed`` when not given."""
         if role not in ROLES:
-            raise BadArgument(f"role must be codebreaker (you guess) or codemaker (you keep the secret), got {shown(role)}")
+            raise BadArgument("role must be codebreaker (you guess) or codemaker (you keep the secret), "
+                              f"got {shown(role)}")
         if game.n_codes > self.max_codes:
             raise GameTooLarge(
                 f"the {game} game has {game.n_codes:,} codes, more than this server plays (at most {self.max_codes:,}); "
