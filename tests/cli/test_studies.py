@@ -1,6 +1,7 @@
 """The experiment commands as a user meets them: run a study file, report, export, list, forget."""
 
 import json
+import re
 
 import pandas as pd
 
@@ -129,3 +130,22 @@ def test_a_move_one_game_reaches_has_no_spread(capsys, tmp_path):
     out = run(capsys, "report", name, "--store", store)[1]
     moves = out.split("consistent set before the move")[1]
     assert "nan" not in moves and "64 ± 0" in moves
+
+
+def test_a_deterministic_mean_is_exact_only_once_every_secret_is_stored(capsys, tmp_path):
+    """An interrupted run holds the lowest-numbered secrets: its mean is a biased part, not exact."""
+    import duckdb
+
+    path = tmp_path / "part.toml"
+    path.write_text('name = "part"\nsizes = ["3x4", "2x3"]\nstrategies = ["knuth"]\nsecrets = "all"\n')
+    store = str(tmp_path / "r.duckdb")
+    assert run(capsys, "run", str(path), "--store", store, "--jobs", "1")[0] == 0
+    out = run(capsys, "report", "part", "--store", store)[1]
+    summary = out.split("a mean without ± is exact")[0]  # the summary tables, before the per-move ones
+    assert not re.search(r"\d ± \d", summary) and "3.3750" in summary
+    with duckdb.connect(store) as db:  # as if the run stopped half-way through 3x4
+        db.execute("DELETE FROM games WHERE size = '3x4' AND slot >= 32")
+        db.execute("DELETE FROM moves WHERE size = '3x4' AND slot >= 32")
+    out = run(capsys, "report", "part", "--store", store)[1]
+    three, two = out.split("a mean without ± is exact")[0].split("part: 2x3")
+    assert re.search(r"\d ± \d", three) and not re.search(r"\d ± \d", two)

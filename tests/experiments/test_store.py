@@ -1,5 +1,6 @@
 """The results store: whole games only, resumable after SIGKILL, safe to share, exportable."""
 
+import os
 import signal
 import subprocess
 import sys
@@ -102,6 +103,27 @@ def test_a_study_killed_while_writing_restarts_cleanly(tmp_path):
     pd.testing.assert_frame_equal(killed[0], clean[0])
     pd.testing.assert_frame_equal(killed[1], clean[1])
     assert len(store.runs("killed")) == 4  # each start is recorded
+
+
+@pytest.mark.parametrize("delay", [0.1, 1.0])
+def test_ctrl_c_while_workers_start_says_interrupted_and_nothing_else(tmp_path, delay):
+    """A terminal sends Ctrl-C to every process of the job: the workers, still importing, ignore it
+    and the run stops with one line, its games kept for the next run."""
+    path = tmp_path / "study.toml"
+    path.write_text(STUDY)
+    store = tmp_path / "ctrl-c.duckdb"
+    proc = subprocess.Popen([sys.executable, "-m", "mmlab.cli.main", "run", str(path), "--store", str(store),
+                             "--jobs", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    for _ in range(600):  # until the run has started: mmlab is imported and the store opened
+        if store.exists() or proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    time.sleep(delay)  # the workers are starting
+    os.killpg(proc.pid, signal.SIGINT)
+    err = proc.communicate(timeout=60)[1]
+    assert proc.returncode in (130, 0), err  # (0 if the run had finished)
+    assert "Traceback" not in err and "Error" not in err, err
 
 
 def test_a_busy_store_makes_a_writer_wait_then_refuse(tmp_path):

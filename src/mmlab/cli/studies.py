@@ -137,8 +137,11 @@ def print_summary(report: Report) -> None:
     short = labels(list(study.strategies))
     deduced = bool((report.summary["known_mean"] != report.summary["mean"]).any())
     lost = bool(report.summary["lost"].any())
-    # A deterministic strategy over every secret has an exact mean: no sampling error to show.
-    exact = {spec for spec in study.strategies if study.secrets.kind == "all" and make_strategy(spec).deterministic}
+    # A deterministic strategy over every secret has an exact mean: no sampling error to show (not
+    # until every secret is stored: an interrupted run holds the lowest-numbered ones).
+    deterministic = {spec for spec in study.strategies
+                     if study.secrets.kind == "all" and make_strategy(spec).deterministic}
+    any_exact = False
     for size in study.sizes:
         part = report.summary[report.summary["size"] == size]
         table = Table(title=f"{study.name}: {size}, secrets {study.secrets}, {study.runs} run(s), seed {study.seed}")
@@ -150,7 +153,9 @@ def print_summary(report: Report) -> None:
         for column in columns:
             table.add_column(column, justify="left" if column == "strategy" else "right")
         for row in part.itertuples(index=False):
-            mean = f"{row.mean:.4f}" + ("" if row.strategy in exact else f" ± {row.stderr:.4f}")
+            exact = row.strategy in deterministic and row.games == study.game(size).n_codes
+            any_exact |= exact
+            mean = f"{row.mean:.4f}" + ("" if exact else f" ± {row.stderr:.4f}")
             cells = [short[row.strategy], str(row.games), mean, f"{row.median:g}",
                      str(row.max), str(row.total), f"{row.evaluations_mean:.1f}", f"{1000 * row.seconds_per_game:.2f}"]
             if deduced:
@@ -159,7 +164,7 @@ def print_summary(report: Report) -> None:
                 cells.insert(2, str(row.lost))
             table.add_row(*cells)
         out.print(table)
-    if exact:
+    if any_exact:
         out.print("a mean without ± is exact: a deterministic strategy played every secret once")
     if lost:
         out.print("lost: games stopped at max_guesses without finding the secret (the figures count their guesses)")

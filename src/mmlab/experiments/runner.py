@@ -14,9 +14,12 @@ a study that was stopped (even killed) continues where it stopped.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
+import signal
 import subprocess
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -180,15 +183,34 @@ def _execute(chunks: list[Chunk], workers: int, scheduler: str | None, adaptive:
         return
     where.append(f"{workers} local processes")
     context = multiprocessing.get_context("spawn")  # numba's thread pools do not survive a fork
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=single_threaded) as pool:
-        futures = [pool.submit(play_chunk, chunk) for chunk in chunks[i:]]
-        try:
-            for future in as_completed(futures):
-                yield future.result()
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=single_threaded)
+    others = set(multiprocessing.active_children())
+    try:
+        with sigint_ignored():  # the workers start ignoring Ctrl-C, which this process answers for them
+            futures = [pool.submit(play_chunk, chunk) for chunk in chunks[i:]]
+        for future in as_completed(futures):
+            yield future.result()
+    except BaseException:  # Ctrl-C, or a failed chunk: the chunks not stored are played on the next run
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in set(multiprocessing.active_children()) - others:  # the pool's, busy with a chunk
+            worker.terminate()
+        raise
+    pool.shutdown()
+
+
+@contextlib.contextmanager
+def sigint_ignored() -> Iterator[None]:
+    """Ignore Ctrl-C (SIGINT) in this process for the block, so that the processes it starts
+    inherit the ignoring (a terminal sends Ctrl-C to every process of the job, and a worker
+    interrupted while importing prints a traceback); outside the main thread, do nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def single_threaded() -> None:
