@@ -34,7 +34,7 @@ def test_run_report_export_studies_forget(capsys, tmp_path):
     code, out, err = run(capsys, "run", str(path), "--store", store, "--jobs", "1")
     assert "all 120 games already stored" in err
 
-    html, plots = tmp_path / "report.html", tmp_path / "plots"
+    html, plots = tmp_path / "pages" / "report.html", tmp_path / "plots"  # both folders made
     code, out, err = run(capsys, "report", "cli-demo", "--store", store, "--html", str(html), "--plots", str(plots))
     assert code == 0
     assert "paired Wilcoxon" in out and "top scorers by this move" in out and "consistent set before the move" in out

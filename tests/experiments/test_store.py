@@ -177,6 +177,8 @@ def test_export_csv_and_parquet(tmp_path):
         store.export("killed", tmp_path / "g.xlsx")
     with pytest.raises(StoreError, match="no study named 'other'"):
         store.export("other", tmp_path / "g.csv")
+    with pytest.raises(StoreError, match="no study named 'other'"):
+        store.runs("other")
 
 
 def test_forget_deletes_a_study(tmp_path):

@@ -86,6 +86,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             err.print(f"wrote {len(written)} plot files to {folder}")
     if args.html:
         try:
+            Path(args.html).parent.mkdir(parents=True, exist_ok=True)  # as --plots makes its folder
             Path(args.html).write_text(to_html(report, figures))
         except OSError as e:
             raise BadArgument(f"cannot write {args.html!r}: {e.strerror}") from None

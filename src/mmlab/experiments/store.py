@@ -219,6 +219,8 @@ class Store:
         return self.query("SELECT * FROM moves WHERE study = ? ORDER BY size, strategy, run, slot, move", [study])
 
     def runs(self, study: str) -> pd.DataFrame:
+        """One row per run (start) of ``study``: when, where, which mmlab, how many games it wrote."""
+        self.require(study)
         return self.query("SELECT * FROM runs WHERE study = ? ORDER BY started", [study])
 
     def export(self, study: str, path: str | Path, table: str = "games") -> Path:

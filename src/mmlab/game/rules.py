@@ -166,7 +166,7 @@ class Game:
             )
         digits = [self._parse_colour(t, text) for t in tokens]
         if not self.repeats and len(set(digits)) != len(digits):
-            raise BadCode(f"code {shown(text)} repeats a colour, and {self} allows no repeats")
+            raise BadCode(f"code {shown(text)} repeats a colour, and this {self.size} game allows no repeats")
         return self.index_of(digits)
 
     def _parse_colour(self, token: str, text: str) -> int:
