@@ -110,6 +110,12 @@ def test_score_and_strategies(capsys):
         (["partition", "8x12", "11223344"], "partition (it counts the answer classes over every code) needs every"),
         (["tree", "8x12", "--strategy", "greedy1"], "compiling greedy1 into a decision tree needs every code"),
         (["tree", "3x4", "--strategy", "entropy:ties=random"], "no single decision tree; use ties=first"),
+        (["plan", "4x5", "--planner", "optimal:max_depth=3", "--time-limit", "0.1"],
+         "no strategy for 4x5 finds every secret within 3 guesses"),
+        (["plan", "4x6", "--planner", "optimal:max_depth=4", "--time-limit", "0.3"],  # proved, or stopped
+         "no strategy for 4x6 finds every secret within 4 guesses"),                   # once it is proved
+        (["plan", "3x3", "--planner", "optimal:max_depth=99999999999999999999999"], "it must be at most 1000"),
+        (["mm2", "reproduce", "--sizes", "4x6", "--games", "99999999999999999999"], "--games must be at most"),
         (["reproduce", "singley", "--quick"], "--quick is not an option of 'reproduce singley', which takes --methods"),
         (["reproduce", "tpoa", "--games", "3", "--sizes", "4x6"],
          "--games, --sizes are not options of 'reproduce tpoa'"),

@@ -369,4 +369,6 @@ def test_cli_search_json_and_proof(capsys):
     code, out, _ = run(["search", "4x6", "--size", "6", "--seed", "3"], capsys)
     assert code == 0 and "6 guesses separate all 1296 secrets" in out and "won in 7 guesses" in out
     code, out, _ = run(["search", "4x6", "--size", "2", "--time-limit", "1"], capsys)
-    assert "None can exist: 2 guesses give at most 14**2 answer vectors" in out
+    assert code == 1 and "None can exist: 2 guesses give at most 14**2 answer vectors" in out
+    code, out, _ = run(["search", "4x6", "--size", "2", "--time-limit", "1", "--json"], capsys)
+    assert code == 1 and json.loads(out)["separates"] is False  # found none: exit 1, as verify

@@ -27,8 +27,9 @@ def split_specs(text: str) -> list[str]:
     return specs
 
 
-def int_at_least(minimum: int, what: str) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least ``minimum``; errors name ``what``.
+def int_at_least(minimum: int, what: str, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``minimum`` (and at most ``maximum``); errors
+    name ``what``.
 
     >>> int_at_least(1, "--games")("3")
     3
@@ -41,6 +42,8 @@ def int_at_least(minimum: int, what: str) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"expected a whole number, got {shown(text)}") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"{what} must be {minimum} or more, got {value}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"{what} must be at most {maximum:,}, got {shown(value)}")
         return value
 
     return convert

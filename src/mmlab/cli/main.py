@@ -340,7 +340,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
                   str(result.nodes), f"{result.seconds:.2f}", proof)
     out.print(table)
     for key, value in result.figures.items():
-        out.print(f"{key.replace('_', ' ')}: {value}")
+        if key != "stopped_by_time_limit":  # (the table says so)
+            out.print(f"{key.replace('_', ' ')}: {value}")
     if args.output:
         out.print(f"tree saved to {args.output} (play it: mmlab eval --tree {args.output})")
     return 0

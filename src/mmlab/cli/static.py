@@ -17,7 +17,8 @@ examples:
   mmlab static search 4x4 --prove                          the smallest it finds, and a proof that one
                                                            guess fewer cannot separate (small games)
 
-verify exits with 0 when the set separates every secret, 1 when it does not, 2 on bad input.
+verify exits with 0 when the set separates every secret, 1 when it does not, 2 on bad input;
+search exits with 0 when it finds a separating set, 1 when it does not, 2 on bad input.
 A set of k separating guesses wins static Mastermind in k + 1 guesses: the set, then the secret.
 """
 
@@ -66,7 +67,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         if proof is not None:
             data["proof"] = proof.to_dict()
         print_json(data)
-        return 0
+        return 0 if result.separates else 1
     codes = " ".join(game.format(c) for c in result.codes)
     tried = ", ".join(f"{k}: {'found' if f else 'not found'} in {s:.2f} s" for k, f, s in result.tried)
     if result.separates:
@@ -87,7 +88,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         out.print(proof.describe())
     else:
         out.print(f"Counting bound: at least {bound} guesses ({len(game.feedbacks())} possible answers each).")
-    return 0
+    return 0 if result.separates else 1
 
 
 def cmd_static(args: argparse.Namespace) -> int:

@@ -135,7 +135,9 @@ def cmd_play_2d(args: argparse.Namespace) -> int:
     return 0
 
 
-_games = int_at_least(1, "a count")
+#: Most games per size ``mm2 reproduce`` plays (the thesis's protocol is 10 000), and most workers.
+MAX_GAMES_2D = 10**7
+MAX_JOBS = 256
 
 
 def _no_subcommand(args: argparse.Namespace) -> int:
@@ -157,7 +159,7 @@ def add_command(command) -> None:
                                    "beside the tabu search with the margin.",
                        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     r.set_defaults(func=cmd_reproduce_2d)
-    r.add_argument("--games", type=_games, default=1000,
+    r.add_argument("--games", type=int_at_least(1, "--games", MAX_GAMES_2D), default=1000,
                    help="random secrets per size (default 1000: about 6 minutes on 2 cores, half of it 7x8)")
     r.add_argument("--full", action="store_true",
                    help="the thesis's protocol: 10 000 secrets per size, 1 000 at 7x8 (about half an hour on 2 cores)")
@@ -166,7 +168,7 @@ def add_command(command) -> None:
                         + " ".join(f"{n}x{m}" for n, m in SIZES_2D) + " (default all)")
     r.add_argument("--methods", help=f"comma-separated 2-D strategy specs (known: {names}; default tabu,propagate)")
     r.add_argument("--seed", type=seed_arg, default=2005, help="seed of the secrets and the strategies (default 2005)")
-    r.add_argument("--jobs", type=_games, help="worker processes (default: one per core; 1: this process only)")
+    r.add_argument("--jobs", type=int_at_least(1, "--jobs", MAX_JOBS), help="worker processes (default: one per core; 1: this process only)")
     r.add_argument("--json", action="store_true", help="print JSON")
 
     q = sub.add_parser("play", help="watch one game: every guess with its row and column answers",

@@ -218,7 +218,7 @@ def run_2d(
             raise BadArgument(f"games must be at least 1, got {count}")
         plan.append((n, m, size, count))
     total = sum(count for *_, count in plan) * len(methods)
-    jobs = jobs or os.cpu_count() or 1
+    jobs = min(jobs or os.cpu_count() or 1, max(count for *_, count in plan))  # no idle workers
     done = 0
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_quiet_worker) if jobs > 1 else None
     try:

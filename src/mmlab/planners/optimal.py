@@ -39,6 +39,8 @@ from mmlab.trees import DecisionTree, Node
 #: The solver keeps the N x N feedback table in memory; larger games are refused.
 TABLE_LIMIT = 256 * 2**20
 INFINITY = solver_kernels.INFINITY  # sums of a few of these stay far inside int64
+#: Largest ``max_depth`` taken (the kernels hold depths in machine integers; no game here needs so many).
+MAX_DEPTH = 1000
 #: Sets of at most this many candidates are solved by one numba kernel (all guesses, no symmetry).
 SMALL_SET = 8
 
@@ -73,7 +75,8 @@ class Optimal(Planner):
     source = "Koyama and Lai 1993; full-tree bound of 000 section 5"
     params = (
         Param("objective", "expected", "expected: minimise L; worst: minimise the depth, then L", ("expected", "worst")),
-        Param("max_depth", 0, "only trees of at most this many guesses (0 = no limit)", kind=int, minimum=0),
+        Param("max_depth", 0, "only trees of at most this many guesses (0 = no limit)", kind=int, minimum=0,
+              maximum=MAX_DEPTH),
     )
 
     def plan(
@@ -85,11 +88,14 @@ class Optimal(Planner):
         self.check(game)
         start = time.perf_counter()
         deadline = Deadline(time_limit)
+        search = _Search(game, on_progress, deadline)
+        cap = depth = self.values["max_depth"] or None
+        if cap is not None and search.bound(cap)[game.n_codes] >= INFINITY:  # too few answers in that many guesses
+            raise BadArgument(f"no strategy for {game} finds every secret within {cap} guesses: that many "
+                              f"guesses cannot tell {game.n_codes} codes apart")
         # The greedy TPOA tree is the first upper bound, and the answer if time runs out at once.
         greedy = TPOA(k=1, d=1, hash="e").plan(game).tree
-        search = _Search(game, on_progress, deadline)
         root = Knowledge.initial(game)
-        cap = depth = self.values["max_depth"] or None
         figures: dict = {}
         try:
             if self.values["objective"] == "worst":
@@ -144,6 +150,8 @@ class Optimal(Planner):
                                    f"found in time needs {tree.worst}")
         else:
             figures["lower_bound_total_guesses"] = search.root_lower_bound(depth)
+            if figures["lower_bound_total_guesses"] >= INFINITY:  # proved before time ran out: no such tree
+                raise BadArgument(f"no strategy for {game} finds every secret within {depth} guesses")
         if cap is not None and tree.worst > cap:
             figures["note"] = f"no tree within {cap} guesses was found in time; this one needs {tree.worst}"
         return PlanResult(tree, seconds, search.nodes, proved=False, figures=figures)
