@@ -101,6 +101,9 @@ def test_score_and_strategies(capsys):
         (["eval", "-1x6"], "size -1x6: pegs must be a whole number"),
         (["eval", "4x6", "--runs", "x"], "expected a whole number"),
         (["tree", "3x3", "-o", "/nonexistent/dir/t.json"], "cannot write /nonexistent/dir/t.json"),
+        (["plan", "4x6", "--planner", "optimal", "-o", "/nonexistent/dir/t.json"],  # before minutes of planning
+         "cannot write /nonexistent/dir/t.json: no such folder"),
+        (["plan", "3x3", "--planner", "optimal", "-o", ""], "give a file to write"),
         (["score", "10 11 12", "1 2"], "the secret has 3 pegs and the guess 2"),
         (["score", "1\u00b234", "1234"], "is not a colour"),
         (["partition", "4x6", "1123", "--after", "1122:"], "cannot read the answer"),

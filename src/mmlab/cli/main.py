@@ -160,6 +160,7 @@ def _build_tree(game: Game, spec: str, label: str) -> DecisionTree:
 
 def cmd_tree(args: argparse.Namespace) -> int:
     game = _game(args)
+    _check_output(args.output)
     tree = _build_tree(game, args.strategy, f"compiling {args.strategy}")
     writers: dict[str, Callable[[DecisionTree], str]] = {
         "json": export.to_json,
@@ -168,7 +169,7 @@ def cmd_tree(args: argparse.Namespace) -> int:
         "python": export.to_python,
     }
     text = writers[args.format](tree)
-    if args.output:
+    if args.output is not None:
         _write(args.output, text if text.endswith("\n") else text + "\n")
         err.print(
             f"wrote {args.output}: {game} {tree.strategy}, L={tree.total_guesses} "
@@ -318,6 +319,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     game = _game(args)
     planner = make_planner(args.planner)
     planner.check(game)  # before the warning: a game it refuses takes no time
+    _check_output(args.output)
     estimate = planner.estimate_seconds(game)
     if estimate is not None and estimate > 60 and args.time_limit is None:
         print(f"mmlab plan: warning: {planner.spec} on {game} may take about {_duration(estimate)} on this "
@@ -325,7 +327,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
               file=sys.stderr)
     with progress(f"planning {planner.spec}", 1) as update:
         result = planner.plan(game, on_progress=lambda done, total: update(done, total), time_limit=args.time_limit)
-    if args.output:
+    if args.output is not None:
         _write(args.output, export.to_json(result.tree) + "\n")
     if args.json:
         print_json(result.to_dict())
@@ -381,6 +383,19 @@ def _write(path: str, text: str) -> None:
         Path(path).write_text(text)
     except OSError as e:
         raise MastermindError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def _check_output(path: str | None) -> None:
+    """Refuse an output path that cannot be written before the work that would fill it: an empty
+    one, a folder, or one in a folder that does not exist or cannot be written."""
+    if path is None:
+        return
+    target = Path(path)
+    if not path or target.is_dir():
+        raise MastermindError(f"-o {path!r}: give a file to write, e.g. -o tree.json")
+    folder = target.parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise MastermindError(f"cannot write {path}: {'no such folder' if not folder.is_dir() else 'not allowed'}")
 
 
 _count = int_at_least(1, "a count")
