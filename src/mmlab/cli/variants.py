@@ -168,7 +168,8 @@ def add_command(command) -> None:
                         + " ".join(f"{n}x{m}" for n, m in SIZES_2D) + " (default all)")
     r.add_argument("--methods", help=f"comma-separated 2-D strategy specs (known: {names}; default tabu,propagate)")
     r.add_argument("--seed", type=seed_arg, default=2005, help="seed of the secrets and the strategies (default 2005)")
-    r.add_argument("--jobs", type=int_at_least(1, "--jobs", MAX_JOBS), help="worker processes (default: one per core; 1: this process only)")
+    r.add_argument("--jobs", type=int_at_least(1, "--jobs", MAX_JOBS),
+                   help="worker processes (default: one per core; 1: this process only)")
     r.add_argument("--json", action="store_true", help="print JSON")
 
     q = sub.add_parser("play", help="watch one game: every guess with its row and column answers",
