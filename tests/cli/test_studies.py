@@ -149,3 +149,15 @@ def test_a_deterministic_mean_is_exact_only_once_every_secret_is_stored(capsys, 
     out = run(capsys, "report", "part", "--store", store)[1]
     three, two = out.split("a mean without ± is exact")[0].split("part: 2x3")
     assert re.search(r"\d ± \d", three) and not re.search(r"\d ± \d", two)
+
+
+def test_reporting_a_file_that_changed_says_the_stored_study_is_reported(capsys, tmp_path):
+    path = tmp_path / "demo.toml"
+    path.write_text(STUDY.replace("secrets = 30", "secrets = 5"))
+    store = str(tmp_path / "r.duckdb")
+    assert run(capsys, "run", str(path), "--store", store, "--jobs", "1")[0] == 0
+    assert "no longer matches" not in run(capsys, "report", str(path), "--store", store)[2]
+    path.write_text(STUDY.replace("secrets = 30", "secrets = 5").replace("seed = 9", "seed = 10"))
+    code, out, err = run(capsys, "report", str(path), "--store", store)
+    err = " ".join(err.split())  # (the console wraps long lines)
+    assert code == 0 and "no longer matches the stored study 'cli-demo'" in err and "(seed 9, 2 run(s)" in err

@@ -67,8 +67,12 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     store = Store(args.store)
-    name = Study.load(args.study).name if args.study.endswith(".toml") else args.study
+    given = Study.load(args.study) if args.study.endswith(".toml") else None
+    name = given.name if given is not None else args.study
     report = build_report(store, name)
+    if given is not None and given.fingerprint != report.study.fingerprint:
+        err.print(f"note: {args.study} no longer matches the stored study {name!r}; this reports the stored one "
+                  f"(seed {report.study.seed}, {report.study.runs} run(s), secrets {report.study.secrets})")
     if report.games.empty:
         raise BadArgument(f"study {name!r} has no games stored yet (of {report.expected_games}): play them with "
                           f"'mmlab run STUDY.toml', which resumes where a run stopped")
