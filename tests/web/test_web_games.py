@@ -53,6 +53,25 @@ def test_expiry_through_the_api():
     assert response.status_code == 404 and "expired after 5 minutes" in response.json()["detail"]
 
 
+def test_a_request_longer_than_the_idle_time_leaves_its_game_alive(monkeypatch):
+    """A codemaker game's first guess at a large size can take longer than the idle time: the game is
+    marked as used when the request ends, not only when it starts."""
+    from mmlab.web import views
+
+    clock = Clock()
+    client = TestClient(create_app(registry=GameRegistry(idle_minutes=5, clock=clock)))
+    slow_state = views.state
+
+    def slow(live, idle_minutes):
+        clock.minutes(6)  # the request works for six minutes
+        return slow_state(live, idle_minutes)
+
+    monkeypatch.setattr(views, "state", slow)
+    game = client.post("/api/games", json={"secret": "1234"}).json()
+    monkeypatch.setattr(views, "state", slow_state)
+    assert client.post(f"/api/games/{game['id']}/guess", json={"code": "1122"}).status_code == 200
+
+
 def test_the_live_game_limit():
     clock = Clock()
     registry = GameRegistry(max_games=2, idle_minutes=1, clock=clock)

@@ -101,10 +101,14 @@ def _api(games: GameRegistry, engine: contextlib.AbstractContextManager) -> APIR
 
     @contextlib.contextmanager
     def holding(game_id: str) -> Iterator[LiveGame]:
-        """The live game ``game_id``, held for this request."""
+        """The live game ``game_id``, held for this request, and marked as used again when it ends (a
+        request that takes longer than the idle time does not leave its game expired)."""
         live = games.get(game_id)
-        with engine, live.lock:
-            yield live
+        try:
+            with engine, live.lock:
+                yield live
+        finally:
+            live.last_used = games.clock()
 
     @api.get("/info", summary="the server's limits and the strategies it knows")
     def info() -> ServerInfo:
