@@ -134,7 +134,8 @@ def evaluate(
     (``runs`` is 1; exact over all secrets, a sample's mean otherwise); others play ``runs`` games
     per secret, game ``(run, secret)`` drawing from ``numpy.random.default_rng([seed, run, secret])``,
     in ``jobs`` worker processes (``None``: one per core in games of more than ``PARALLEL_MIN_CODES``
-    codes, else one); the games, and so the figures, are the same for any ``jobs``. ``on_progress(done, total)`` reports work.
+    codes, else one); the games, and so the figures, are the same for any ``jobs``.
+    ``on_progress(done, total)`` reports work.
     """
     if isinstance(strategy, str):
         strategy = make_strategy(strategy)

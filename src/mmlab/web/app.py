@@ -108,7 +108,7 @@ def _api(games: GameRegistry, engine: contextlib.AbstractContextManager) -> APIR
             with engine, live.lock:
                 yield live
         finally:
-            live.last_used = games.clock()
+            games.touch(live)
 
     @api.get("/info", summary="the server's limits and the strategies it knows")
     def info() -> ServerInfo:

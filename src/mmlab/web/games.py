@@ -191,6 +191,11 @@ class GameRegistry:
             live.last_used = now
             return live
 
+    def touch(self, live: LiveGame) -> None:
+        """Mark ``live`` as used now (when a request on it ends, as ``get`` does when one starts)."""
+        with self._lock:
+            live.last_used = self.clock()
+
     def remove(self, game_id: str) -> None:
         """Leave a game; raises ``GameNotFound`` if there is none with this id."""
         self.get(game_id)
