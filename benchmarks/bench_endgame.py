@@ -17,14 +17,12 @@ default.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from mmlab.experiments.runner import single_threaded
+from mmlab.experiments.workers import WorkerPool
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies.endgame import feedback_matrix, solve_endgame
@@ -94,8 +92,7 @@ def main() -> None:
         parser.error(f"--limit must be 1 to {MAX_CODES}: the exact endgame handles at most {MAX_CODES} codes")
     start = time.time()
     tasks = [(args.size, args.strategy, args.seed, i, args.limit, args.others) for i in range(args.games)]
-    with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=single_threaded) as pool:
+    with WorkerPool(args.jobs) as pool:
         rows = [r for r in pool.map(measure, *zip(*tasks)) if r is not None]
     a = np.array(rows)
     gap = a[:, 2] - a[:, 3]

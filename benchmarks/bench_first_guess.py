@@ -15,13 +15,11 @@ codebreaker's own random picks: run two ``--seed`` values to see how much the fi
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from mmlab.experiments.runner import single_threaded
+from mmlab.experiments.workers import WorkerPool
 from mmlab.game import Feedback, Game, colour_counts, kernels
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import make_strategy
@@ -76,8 +74,7 @@ def main() -> None:
     firsts = ([tuple(game.digits(game.parse(c))) for c in args.codes.split(",")] if args.codes
               else colour_patterns(game.pegs, game.colours, game.repeats))
     tasks = [(args.size, f, args.strategy, args.sample, args.min_codes, args.seed) for f in firsts]
-    with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=single_threaded) as pool:
+    with WorkerPool(args.jobs) as pool:
         rows = list(pool.map(two_step, *zip(*tasks)))
     width = max(12, 2 * game.pegs)
     print(f"{'first':>{width}} {'H1':>7} {'H2':>7} {'H1+H2':>7} {'covered':>8}")

@@ -17,15 +17,13 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import multiprocessing
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
 from mmlab.cli.arguments import split_specs
-from mmlab.experiments.runner import single_threaded
+from mmlab.experiments.workers import WorkerPool
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import make_strategy
@@ -95,8 +93,7 @@ def main() -> None:
     specs = tuple(split_specs(args.strategies))
     start = time.time()
     tasks = [(args.size, specs, args.seed, i, args.limit) for i in range(args.games)]
-    with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=single_threaded) as pool:
+    with WorkerPool(args.jobs) as pool:
         rows = [r for r in pool.map(measure, *zip(*tasks)) if r is not None]
     a = np.array(rows)
     print(f"{args.size}: {len(a)} positions with {ENDGAME_SIZE} < codes <= {args.limit} "

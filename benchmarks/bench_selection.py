@@ -19,14 +19,12 @@ scoring every candidate exactly could. Either, divided by the bits a guess revea
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from mmlab.experiments.runner import single_threaded
+from mmlab.experiments.workers import WorkerPool
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import make_strategy
@@ -95,8 +93,7 @@ def main() -> None:
     args = parser.parse_args()
     start = time.time()
     tasks = [(args.size, args.seed, i, args.truth) for i in range(args.games)]
-    with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=single_threaded) as pool:
+    with WorkerPool(args.jobs) as pool:
         games = list(pool.map(play, *zip(*tasks)))
     rows = np.array([row for game in games for row in game]).reshape(-1, 4)
     print(f"{args.size}, {args.games} games of sample, seed {args.seed}: exact entropy lost by the choice, in bits")

@@ -19,15 +19,13 @@ values does not inflate the gain. The gain is what a two-step look-ahead adds ov
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
 from bench_first_guess import entropy
-from mmlab.experiments.runner import single_threaded
+from mmlab.experiments.workers import WorkerPool
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import make_strategy
@@ -105,8 +103,7 @@ def main() -> None:
     start = time.time()
     tasks = [(args.size, args.depth, i, args.seed, args.finalists, args.reference, args.part, args.min_share,
               args.next) for i in range(args.positions)]
-    with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=single_threaded) as pool:
+    with WorkerPool(args.jobs) as pool:
         rows = np.array(list(pool.map(measure, *zip(*tasks))))
     gain = rows[:, 0]
     print(f"{args.size}, {len(rows)} positions after {args.depth} guesses: top scorer's entropy "

@@ -5,24 +5,48 @@
 >>> result = mmlab.evaluate(game, "knuth")
 >>> result.total_guesses, round(result.mean, 3), result.max
 (5801, 4.476, 5)
+
+The names below are imported when first used, so that ``import mmlab.cli.entry`` (the
+``mmlab`` command) starts at once and can answer a Ctrl-C while the engine loads.
 """
 
-from mmlab.experiments import Evaluation, GameRecord, evaluate, play_game
-from mmlab.game import Feedback, Game
-from mmlab.knowledge import Knowledge
-from mmlab.strategies import make_strategy
-from mmlab.trees import DecisionTree
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "DecisionTree",
-    "Evaluation",
-    "Feedback",
-    "Game",
-    "GameRecord",
-    "Knowledge",
-    "evaluate",
-    "make_strategy",
-    "play_game",
-]
+#: Each public name, and the module it comes from.
+_HOMES = {
+    "DecisionTree": "mmlab.trees",
+    "Evaluation": "mmlab.experiments",
+    "Feedback": "mmlab.game",
+    "Game": "mmlab.game",
+    "GameRecord": "mmlab.experiments",
+    "Knowledge": "mmlab.knowledge",
+    "evaluate": "mmlab.experiments",
+    "make_strategy": "mmlab.strategies",
+    "play_game": "mmlab.experiments",
+}
+
+__all__ = sorted(_HOMES)
+
+if TYPE_CHECKING:
+    from mmlab.experiments import Evaluation, GameRecord, evaluate, play_game
+    from mmlab.game import Feedback, Game
+    from mmlab.knowledge import Knowledge
+    from mmlab.strategies import make_strategy
+    from mmlab.trees import DecisionTree
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module 'mmlab' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_HOMES[name]), name)
+    globals()[name] = value  # once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_HOMES))

@@ -9,11 +9,9 @@ deterministic, by reproducible simulation when it draws at random.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -21,7 +19,7 @@ import numpy as np
 from mmlab.errors import BadArgument
 from mmlab.experiments.figures import GuessFigures
 from mmlab.experiments.playout import play_game
-from mmlab.experiments.runner import single_threaded
+from mmlab.experiments.workers import WorkerPool
 from mmlab.experiments.secret_sets import SecretSet
 from mmlab.game import Game
 from mmlab.strategies import Strategy, make_strategy
@@ -229,8 +227,7 @@ def _play_in_workers(game: Game, spec: str, seed: int | None, tasks: list[tuple[
     """``_play_all`` over ``workers`` processes (each on one core), in the order of ``tasks``."""
     chunks = [tasks[i:i + CHUNK] for i in range(0, len(tasks), CHUNK)]
     out: list[tuple[int, int, int, int]] = []
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=single_threaded) as pool:
+    with WorkerPool(workers) as pool:
         for played in pool.map(_play_chunk, *zip(*[(game, spec, seed, chunk) for chunk in chunks])):
             out.extend(played)
             if on_progress is not None:

@@ -13,11 +13,9 @@ Secrets are those of ``mmlab eval SIZE --secrets N --seed S`` and game ``i`` dra
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,7 +23,7 @@ import pandas as pd
 
 from mmlab.experiments.figures import GuessFigures
 from mmlab.experiments.playout import play_game
-from mmlab.experiments.runner import single_threaded
+from mmlab.experiments.workers import WorkerPool
 from mmlab.experiments.secret_sets import SecretSet
 from mmlab.game import Game
 from mmlab.strategies import make_strategy
@@ -119,8 +117,7 @@ def run_large(sizes: list[str], strategies: list[str], games: int = 500, seed: i
         make_strategy(spec)  # refuses a bad spec before any work
     total = len(sizes) * len(strategies) * games
     done = 0
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=single_threaded) as pool:
+    with WorkerPool(workers) as pool:
         for size in sizes:
             game = Game.parse_size(size)
             secrets = [int(s) for s in SecretSet.parse(games).draw(game, seed)]

@@ -14,20 +14,15 @@ a study that was stopped (even killed) continues where it stopped.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import platform
-import signal
 import subprocess
-import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-import multiprocessing
 import pandas as pd
 
 import mmlab
@@ -36,6 +31,7 @@ from mmlab.experiments.chunk import Chunk, play_chunk
 from mmlab.experiments.cluster import on_dask
 from mmlab.experiments.store import Store
 from mmlab.experiments.study import Study
+from mmlab.experiments.workers import WorkerPool, single_threaded
 from mmlab.game import Game
 from mmlab.strategies import Strategy, make_strategy
 
@@ -182,42 +178,8 @@ def _execute(chunks: list[Chunk], workers: int, scheduler: str | None, adaptive:
     if i == len(chunks):
         return
     where.append(f"{workers} local processes")
-    context = multiprocessing.get_context("spawn")  # numba's thread pools do not survive a fork
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=single_threaded)
-    others = set(multiprocessing.active_children())
-    try:
-        with sigint_ignored():  # the workers start ignoring Ctrl-C, which this process answers for them
-            futures = [pool.submit(play_chunk, chunk) for chunk in chunks[i:]]
-        for future in as_completed(futures):
-            yield future.result()
-    except BaseException:  # Ctrl-C, or a failed chunk: the chunks not stored are played on the next run
-        pool.shutdown(wait=False, cancel_futures=True)
-        for worker in set(multiprocessing.active_children()) - others:  # the pool's, busy with a chunk
-            worker.terminate()
-        raise
-    pool.shutdown()
-
-
-@contextlib.contextmanager
-def sigint_ignored() -> Iterator[None]:
-    """Ignore Ctrl-C (SIGINT) in this process for the block, so that the processes it starts
-    inherit the ignoring (a terminal sends Ctrl-C to every process of the job, and a worker
-    interrupted while importing prints a traceback); outside the main thread, do nothing."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def single_threaded() -> None:
-    """Each worker process plays on one core: the processes share the machine."""
-    import numba
-
-    numba.set_num_threads(1)
+    with WorkerPool(workers) as pool:  # on Ctrl-C or a failed chunk, the chunks not stored are played next run
+        yield from pool.as_completed(pool.submit_all(play_chunk, [(chunk,) for chunk in chunks[i:]]))
 
 
 def run_metadata(scheduler: str) -> dict:

@@ -13,18 +13,19 @@ depend on the number of workers, so a run is reproduced from its seed alone.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
 from mmlab.errors import BadArgument
 from mmlab.experiments.figures import GuessFigures
+from mmlab.experiments.workers import WorkerPool
 from mmlab.variants.two_d import Game2D, line_tables, play_2d
 
 SOURCE = "003 appendix, table \"Tabu Search 2-D\" (copy B lines 3271-3287); times: Table 6-2 (lines 2947-2956)"
@@ -220,20 +221,16 @@ def run_2d(
     total = sum(count for *_, count in plan) * len(methods)
     jobs = min(jobs or os.cpu_count() or 1, max(count for *_, count in plan))  # no idle workers
     done = 0
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_quiet_worker) if jobs > 1 else None
-    try:
+    pool = WorkerPool(jobs, initializer=_quiet_worker) if jobs > 1 else None
+    with pool if pool is not None else contextlib.nullcontext():
         for n, m, size, count in plan:
             secrets = secrets_for(n, m, count, seed)
             chunk = max(1, min(200, count // (4 * jobs) or 1))
             for spec in methods:
                 parts = _chunks(count, chunk)
-                if pool is None:
-                    futures = None
-                    results = (_play_chunk(spec, n, m, seed, a, secrets[a:b], track_memory) for a, b in parts)
-                else:
-                    futures = [pool.submit(_play_chunk, spec, n, m, seed, a, secrets[a:b], track_memory)
-                               for a, b in parts]
-                    results = (f.result() for f in futures)
+                calls = [(spec, n, m, seed, a, secrets[a:b], track_memory) for a, b in parts]
+                results = (pool.map(_play_chunk, *zip(*calls)) if pool is not None
+                           else (_play_chunk(*call) for call in calls))
                 tables, peaks = [], []
                 for (a, b), (table, peak) in zip(parts, results):
                     tables.append(table)
@@ -244,6 +241,3 @@ def run_2d(
                 table = np.concatenate(tables, axis=1)
                 yield Row2D(spec, size, seed, table[0].astype(np.int64), table[1], table[4],
                             table[2].astype(np.int64), table[3].astype(np.int64), max(peaks), THESIS_2D.get(size))
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)

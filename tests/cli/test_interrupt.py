@@ -1,0 +1,70 @@
+"""Ctrl-C ends every long command with one line, ``interrupted``, and status 130: while the command
+loads, while its worker processes start (a terminal sends Ctrl-C to every process of the job, and
+a worker interrupted while importing prints a traceback), and while they play (the run does not
+wait for their games)."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table in /proc")
+
+LONG = {  # each runs for minutes on two workers
+    "eval": ["eval", "5x8", "--strategy", "sample", "--secrets", "400", "--jobs", "2"],
+    "reproduce large": ["reproduce", "large", "--sizes", "5x8", "--strategies", "sample", "--games", "400",
+                        "--jobs", "2"],
+    "mm2 reproduce": ["mm2", "reproduce", "--sizes", "7x8", "--games", "2000", "--jobs", "2"],
+}
+
+
+def workers_of(pid: int) -> list[int]:
+    """The spawned worker processes whose parent is ``pid``."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == pid and b"spawn_main" in command:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def interrupt(args: list[str], when: str) -> tuple[int, str]:
+    """Run ``mmlab ARGS`` in a job of its own, Ctrl-C the job at ``when``; status and stderr."""
+    proc = subprocess.Popen([sys.executable, "-m", "mmlab", *args], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        if when == "loading":
+            time.sleep(0.2)
+        else:
+            for _ in range(1200):  # until the first worker process exists
+                if workers_of(proc.pid) or proc.poll() is not None:
+                    break
+                time.sleep(0.05)
+            time.sleep(0.3 if when == "starting" else 4.0)  # importing, or playing
+        os.killpg(proc.pid, signal.SIGINT)
+        err = proc.communicate(timeout=60)[1]  # (the old pools waited minutes for their workers' games)
+        return proc.returncode, err
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def test_ctrl_c_while_the_command_loads():
+    status, err = interrupt(["compare", "4x6"], "loading")
+    assert (status, err.strip()) == (130, "interrupted")
+
+
+@pytest.mark.parametrize("when", ["starting", "playing"])
+@pytest.mark.parametrize("command", sorted(LONG))
+def test_ctrl_c_stops_the_workers_with_one_line(command, when):
+    status, err = interrupt(LONG[command], when)
+    assert (status, err.strip()) == (130, "interrupted")
