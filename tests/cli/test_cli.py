@@ -119,6 +119,7 @@ def test_score_and_strategies(capsys):
          "no strategy for 4x6 finds every secret within 4 guesses"),                   # once it is proved
         (["plan", "3x3", "--planner", "optimal:max_depth=99999999999999999999999"], "it must be at most 1000"),
         (["mm2", "reproduce", "--sizes", "4x6", "--games", "99999999999999999999"], "--games must be at most"),
+        (["mm2", "reproduce", "--full", "--games", "5"], "give --games or --full, not both"),
         (["reproduce", "singley", "--quick"], "--quick is not an option of 'reproduce singley', which takes --methods"),
         (["reproduce", "tpoa", "--games", "3", "--sizes", "4x6"],
          "--games, --sizes are not options of 'reproduce tpoa'"),

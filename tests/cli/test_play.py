@@ -91,6 +91,15 @@ def test_a_tree_brings_its_own_game(tmp_path):
     assert done.returncode == 2 and "--tree brings its own game" in done.stderr
     done = play("--role", "codemaker", "--tree", str(tree), lines=["quit"])
     assert done.returncode != 2 and "length 3 from the colours: 1 2 3 4" in done.stdout
+    done = play("--role", "codemaker", "--tree", str(tree), "--strategy", "entropy", lines=["quit"])
+    assert done.returncode == 2 and "give --strategy or --tree, not both" in done.stderr
+
+
+def test_an_option_of_the_other_role_is_refused_not_ignored():
+    done = play("--strategy", "entropy", lines=["quit"])
+    assert done.returncode == 2 and "--strategy is for --role codemaker" in done.stderr
+    done = play("--role", "codemaker", "--hint-strategy", "entropy", lines=["quit"])
+    assert done.returncode == 2 and "--hint-strategy is for --role codebreaker" in done.stderr
 
 
 def test_black_only_answers_are_asked_for_and_shown_without_white():

@@ -93,21 +93,27 @@ def test_files_and_stores_that_are_not_what_they_should_be_get_one_line(capsys, 
         con.execute("CREATE TABLE t (x INTEGER)")
     code, _, err = run(capsys, "studies", "--store", str(other))
     assert code == 2 and "without mmlab's tables" in err
+    code, _, err = run(capsys, "studies", "--store", str(tmp_path / "missing.duckdb"))
+    assert code == 2 and "there is no results store at" in err and "missing.duckdb" in err
     store = tmp_path / "empty.duckdb"
     Store(store).register(Study.from_toml(STUDY))  # registered, as a run that failed at once leaves it
     code, _, err = run(capsys, "report", "cli-demo", "--store", str(store))
     assert code == 2 and "has no games stored yet (of 120)" in err
 
 
-def test_an_interrupted_store_query_is_reported_as_interrupted(capsys, monkeypatch):
+def test_an_interrupted_store_query_is_reported_as_interrupted(capsys, monkeypatch, tmp_path):
     """DuckDB turns Ctrl-C during a query into RuntimeError('Query interrupted')."""
     from mmlab.cli import studies
+    from mmlab.experiments.store import Store
+    from mmlab.experiments.study import Study
 
     def interrupted(self):
         raise RuntimeError("Query interrupted")
 
     monkeypatch.setattr(studies.Store, "studies", interrupted)
-    code, _, err = run(capsys, "studies")
+    store = tmp_path / "r.duckdb"
+    Store(store).register(Study.from_toml(STUDY))
+    code, _, err = run(capsys, "studies", "--store", str(store))
     assert code == 130 and err.strip() == "interrupted"
 
 

@@ -40,13 +40,21 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.role == "codemaker":
         if args.secret:
             raise BadArgument("--secret is for --role codebreaker: as codemaker you keep the secret yourself")
-        session = CodemakerSession(game, tree if tree is not None else args.strategy, rng)
+        if args.hint_strategy is not None:
+            raise BadArgument("--hint-strategy is for --role codebreaker: as codemaker give --strategy or --tree")
+        if tree is not None and args.strategy is not None:
+            raise BadArgument("give --strategy or --tree, not both: the tree is the strategy that guesses")
+        guesser = tree if tree is not None else args.strategy if args.strategy is not None else "knuth"
+        session = CodemakerSession(game, guesser, rng)
         return play_codemaker(game, session, dialogue)
     if tree is not None:
         raise BadArgument("--tree is for --role codemaker (the tree guesses); as codebreaker use --hint-strategy")
+    if args.strategy is not None:
+        raise BadArgument("--strategy is for --role codemaker (it guesses); as codebreaker use --hint-strategy")
     secret = game.parse(args.secret) if args.secret else None
-    check_coach(game, args.hint_strategy)  # a hint strategy that could not give hints is refused now
-    return play_codebreaker(game, CodebreakerSession(game, secret, rng), dialogue, args.hint_strategy)
+    coach = args.hint_strategy if args.hint_strategy is not None else "knuth"
+    check_coach(game, coach)  # a hint strategy that could not give hints is refused now
+    return play_codebreaker(game, CodebreakerSession(game, secret, rng), dialogue, coach)
 
 
 def add_command(command) -> None:
@@ -56,10 +64,10 @@ def add_command(command) -> None:
     p.add_argument("size", nargs="?", help="game size PEGSxCOLOURS (default 4x6; not with --tree)")
     p.add_argument("--role", choices=("codebreaker", "codemaker"), default="codebreaker",
                    help="codebreaker: you guess (default); codemaker: you keep a secret and answer")
-    p.add_argument("--strategy", default="knuth", help="codemaker role: the strategy that guesses (default knuth)")
+    p.add_argument("--strategy", help="codemaker role: the strategy that guesses (default knuth)")
     p.add_argument("--tree", help="codemaker role: play a saved decision tree (JSON) instead")
     p.add_argument("--secret", help="codebreaker role: the secret to find (default: drawn at random)")
-    p.add_argument("--hint-strategy", default="knuth", help="codebreaker role: the strategy behind 'hint' "
+    p.add_argument("--hint-strategy", help="codebreaker role: the strategy behind 'hint' "
                                                              "(default knuth; 'hint most-parts' picks another)")
     p.add_argument("--seed", type=seed_arg, help="seed of the random secret and of random strategies")
     p.add_argument("--no-repeats", action="store_true", help="codes may not repeat a colour (Bulls and Cows)")

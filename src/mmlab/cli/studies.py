@@ -13,7 +13,7 @@ from rich.table import Table
 
 from mmlab.cli.arguments import int_at_least
 from mmlab.cli.output import err, out, print_json, progress
-from mmlab.errors import BadArgument
+from mmlab.errors import BadArgument, StoreError, shown
 from mmlab.experiments.labels import label
 from mmlab.experiments.report import PER_MOVE, Report, build_report, to_html
 from mmlab.experiments.runner import RunSummary, run_study
@@ -111,6 +111,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_studies(args: argparse.Namespace) -> int:
+    if not Path(args.store).exists():
+        raise StoreError(f"there is no results store at {shown(str(args.store))}: run a study first (mmlab run)")
     frame = Store(args.store).studies()
     if args.json:
         print_json(json.loads(frame.to_json(orient="records", date_format="iso")))

@@ -47,7 +47,9 @@ def cmd_reproduce_2d(args: argparse.Namespace) -> int:
     if not methods:
         raise BadArgument("--methods is empty: name at least one, e.g. --methods tabu")
     sizes = [_size(s) for s in args.sizes] if args.sizes else list(SIZES_2D)
-    games = thesis_games if args.full else args.games
+    if args.full and args.games is not None:
+        raise BadArgument("give --games or --full, not both: --full plays the thesis's numbers of secrets")
+    games = thesis_games if args.full else args.games or 1000
     total = sum(games(f"{n}x{m}") if callable(games) else games for n, m in sizes) * len(methods)
     with progress("playing Singley's 2-D sizes", total) as update:
         rows = list(run_2d(methods, sizes, games, seed=args.seed, jobs=args.jobs, track_memory=True,
@@ -159,7 +161,7 @@ def add_command(command) -> None:
                                    "beside the tabu search with the margin.",
                        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     r.set_defaults(func=cmd_reproduce_2d)
-    r.add_argument("--games", type=int_at_least(1, "--games", MAX_GAMES_2D), default=1000,
+    r.add_argument("--games", type=int_at_least(1, "--games", MAX_GAMES_2D),
                    help="random secrets per size (default 1000: about 6 minutes on 2 cores, half of it 7x8)")
     r.add_argument("--full", action="store_true",
                    help="the thesis's protocol: 10 000 secrets per size, 1 000 at 7x8 (about half an hour on 2 cores)")
