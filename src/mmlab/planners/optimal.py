@@ -41,6 +41,7 @@ TABLE_LIMIT = 256 * 2**20
 INFINITY = solver_kernels.INFINITY  # sums of a few of these stay far inside int64
 #: Largest ``max_depth`` taken (the kernels hold depths in machine integers; no game here needs so many).
 MAX_DEPTH = 1000
+GREEDY = {"k": 1, "d": 1, "hash": "e"}  # the TPOA tree that is the search's first upper bound
 #: Sets of at most this many candidates are solved by one numba kernel (all guesses, no symmetry).
 SMALL_SET = 8
 
@@ -94,7 +95,7 @@ class Optimal(Planner):
             raise BadArgument(f"no strategy for {game} finds every secret within {cap} guesses: that many "
                               f"guesses cannot tell {game.n_codes} codes apart")
         # The greedy TPOA tree is the first upper bound, and the answer if time runs out at once.
-        greedy = TPOA(k=1, d=1, hash="e").plan(game).tree
+        greedy = TPOA(**GREEDY).plan(game).tree
         root = Knowledge.initial(game)
         figures: dict = {}
         try:
@@ -138,6 +139,9 @@ class Optimal(Planner):
             trees.append(DecisionTree(game, search.tree(root, search.root_best[2], search.root_best[1]), self.spec))
         within = [t for t in trees if cap is None or t.worst <= cap] or trees
         tree = min(within, key=lambda t: (t.worst, t.total_guesses) if worst else (t.total_guesses,))
+        if tree is greedy:  # the planner's result all the same, as TPOA's fallback is TPOA's
+            figures["tree_from"] = f"{TPOA(**GREEDY).spec} (the greedy tree, the search's first upper bound)"
+            tree = DecisionTree(game, greedy.root, self.spec)
         if worst and "proved_depth" not in figures and tree.worst <= depth:
             figures["proved_depth"] = depth  # no tree is shallower, and this one is as shallow
         if worst and "proved_depth" not in figures:
