@@ -18,9 +18,9 @@ import numpy as np
 
 from mmlab.errors import BadArgument
 from mmlab.experiments.figures import GuessFigures
-from mmlab.experiments.playout import play_game
-from mmlab.experiments.workers import WorkerPool
+from mmlab.experiments.playout import GameRecord, play_game
 from mmlab.experiments.secret_sets import SecretSet
+from mmlab.experiments.workers import WorkerPool
 from mmlab.game import Game
 from mmlab.strategies import Strategy, make_strategy
 from mmlab.trees import DecisionTree
@@ -203,14 +203,21 @@ def _rebuilds(strategy: Strategy) -> bool:
         return False
 
 
+def play_seeded(game: Game, strategy: Strategy, seed: int | None, run: int, secret: int) -> GameRecord:
+    """Game ``(run, secret)`` of an evaluation with ``seed``: the strategy draws from
+    ``numpy.random.default_rng([seed, run, secret])``. Raises if the strategy gives up."""
+    record = play_game(game, strategy, secret, np.random.default_rng([seed, run, secret]))
+    if not record.won:
+        raise RuntimeError(f"{strategy.spec} did not find {game.format(secret)}: {record}")
+    return record
+
+
 def _play_all(game: Game, strategy: Strategy, seed: int | None, tasks: list[tuple[int, int]],
               on_progress: Callable[[int, int], None] | None = None) -> list[tuple[int, int, int, int]]:
     """(guesses, evaluations, guesses until known, fallbacks) of game ``(run, secret)`` of each task."""
     out = []
     for run, secret in tasks:
-        record = play_game(game, strategy, secret, np.random.default_rng([seed, run, secret]))
-        if not record.won:
-            raise RuntimeError(f"{strategy.spec} did not find {game.format(secret)}: {record}")
+        record = play_seeded(game, strategy, seed, run, secret)
         out.append((record.n_guesses, record.total_evaluations, record.known_after, len(record.fallbacks)))
         if on_progress is not None and len(out) % 64 == 0:
             on_progress(len(out), len(tasks))

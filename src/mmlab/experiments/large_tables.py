@@ -21,10 +21,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from mmlab.experiments.evaluation import play_seeded
 from mmlab.experiments.figures import GuessFigures
-from mmlab.experiments.playout import play_game
-from mmlab.experiments.workers import WorkerPool
 from mmlab.experiments.secret_sets import SecretSet
+from mmlab.experiments.workers import WorkerPool
 from mmlab.game import Game
 from mmlab.strategies import make_strategy
 
@@ -98,9 +98,7 @@ def games_frame(rows: list[LargeRow]) -> pd.DataFrame:
 def _play(size: str, spec: str, seed: int, secret: int) -> tuple[int, float, int, int]:
     game = Game.parse_size(size)
     start = time.perf_counter()
-    record = play_game(game, make_strategy(spec), secret, np.random.default_rng([seed, 0, secret]))
-    if not record.won:
-        raise RuntimeError(f"{spec} did not find {game.format(secret)} on {size}")
+    record = play_seeded(game, make_strategy(spec), seed, 0, secret)
     return record.n_guesses, time.perf_counter() - start, record.total_evaluations, len(record.fallbacks)
 
 
