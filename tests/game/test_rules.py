@@ -33,6 +33,7 @@ def test_index_order_is_lexicographic_colour_one_first(game46):
         ("-1122", "'-' is not a colour"),  # a sign or a point, not a fifth peg
         ("1.122", "'.' is not a colour"),
         ("7" * 10_000, "has 10000 pegs"),
+        ("1 2 3 " + "7" * 5000, "is not a colour of the 4x6 game"),  # too long for int() to read
     ],
 )
 def test_bad_codes_say_what_is_wrong(game46, text, message):
@@ -96,6 +97,12 @@ def test_possible_feedbacks_follow_table_1_order():
 )
 def test_feedback_parses(text, fb):
     assert parse_feedback(text) == Feedback(*fb)
+
+
+@pytest.mark.parametrize("text", ["7" * 5000 + ",0", "1 " + "7" * 5000, "7" * 5000])
+def test_an_answer_with_a_number_too_long_to_read_is_refused(text):
+    with pytest.raises(BadFeedback, match="holds a number too large to count pegs"):
+        parse_feedback(text, with_white=False)
 
 
 def test_one_number_is_black_pegs_only_where_the_game_has_no_white():

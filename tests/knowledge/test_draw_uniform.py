@@ -65,6 +65,14 @@ def test_a_short_budget_gives_fewer_codes():
     assert all(k.fits(row) for row in codes)
 
 
+@pytest.mark.parametrize("budget", [1, 7])
+def test_a_budget_under_eight_draws_still_draws(budget):
+    """(An eighth of it, the point where the rate is judged, is then under one draw.)"""
+    k = Knowledge.initial(Game.parse_size("4x6"), explicit=False)  # every code fits
+    codes, draws = k.draw_uniform(np.random.default_rng(0), 1, max_draws=budget)
+    assert (codes.shape, draws) == ((1, 4), 1)
+
+
 def test_random_code_draws_then_lists_then_searches():
     game = Game.parse_size("8x12")
     secret = game.parse("1 2 3 4 5 6 7 8")

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from mmlab.errors import InconsistentFeedback, SpaceTooLarge
+from mmlab.errors import BadCode, InconsistentFeedback, SpaceTooLarge
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 
@@ -33,6 +33,14 @@ def test_contradiction_names_the_answers_that_clash(game46):
     message = str(err.value)
     assert "move 1: 1122 -> 0,0" in message and "move 3: 1111 -> 1,0" in message
     assert "move 2" not in message
+
+
+@pytest.mark.parametrize("guess", [-1, 1296])
+def test_a_guess_outside_the_game_is_refused(game46, guess):
+    """(numpy would have read -1 as the last code, 6666, and filtered by it.)"""
+    for explicit in (True, False):
+        with pytest.raises(BadCode, match="outside 0..1295"):
+            Knowledge.initial(game46, explicit=explicit).update(guess, Feedback(0, 0))
 
 
 def test_huge_games_keep_the_set_implicit_and_refuse_to_count_it():

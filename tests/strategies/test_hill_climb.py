@@ -292,6 +292,7 @@ def test_colours_of_a_zero_answer_become_taboo(game46):
         record, s = play(game46, secret=game46.parse("3456"), seed=seed)
         assert record.feedbacks[0] == Feedback(0, 0)
         assert all(not {1, 2} & {int(ch) for ch in game46.format(g)} for g in record.guesses[1:])
+        assert not s._pool[0] and not s._pool[1]  # (the guesses alone avoid them by being consistent)
 
 
 def test_cfg_moves_on_a_better_answer(game46):

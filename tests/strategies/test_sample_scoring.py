@@ -167,6 +167,10 @@ def test_the_sample_size_may_be_given_as_a_number_from_python():
     assert SampleScoring(sample=200).spec == make_strategy("sample:sample=200").spec == "sample:sample=200"
     with pytest.raises(UnknownStrategy, match="sample='0'"):
         SampleScoring(sample=0)
+    for size in ("100000000", "9" * 5000):  # 8x12 could not play the first; int() cannot read the second
+        with pytest.raises(UnknownStrategy, match="should be a whole number from 1 to 1,000,000, or auto"):
+            make_strategy(f"sample:sample={size}")
+
 
 
 def test_evo_plays_the_consistent_codes_its_ga_finds():

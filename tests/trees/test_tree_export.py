@@ -115,6 +115,7 @@ def _first_grandchild(doc: dict) -> dict:
         (lambda d: _set(d["root"]["children"], ["2,3"], {"guess": "1111", "wins": True}), "cannot exceed the 4 pegs"),
         (lambda d: _set(d["root"]["children"], ["4,0"], {"guess": "1111", "wins": True}), "answer 4,0 ends the game"),
         (lambda d: _set(d["root"]["children"], ["one,two"], {"guess": "1111"}), "should be written black,white"),
+        (lambda d: _set(d["root"]["children"], ["7" * 5000 + ",0"], {"guess": "1111"}), "should be written black"),
         (lambda d: _set(d["root"], ["colour"], "red"), "the root has unknown keys 'colour'"),
         (lambda d: d["root"].pop("wins"), "the file is inconsistent: it says secrets = 1296, but its tree gives 1295"),
         (

@@ -54,6 +54,7 @@ def possible_feedbacks(pegs: int, with_white: bool = True) -> list[Feedback]:
 
 
 _NUMBERS = re.compile(r"^\s*([0-9]+)\s*[,;/ ]\s*([0-9]+)\s*$")
+_LONG_NUMBER = re.compile(r"[0-9]{7}")  # more digits than any count of pegs (or Python reads quickly)
 
 
 def parse_feedback(text: str, with_white: bool | None = None) -> Feedback:
@@ -67,6 +68,8 @@ def parse_feedback(text: str, with_white: bool | None = None) -> Feedback:
     Feedback(black=2, white=0)
     """
     s = text.strip()
+    if _LONG_NUMBER.search(s):
+        raise BadFeedback(f"the answer {shown(text)} holds a number too large to count pegs")
     m = _NUMBERS.match(s)
     if m:
         return Feedback(int(m.group(1)), int(m.group(2)))

@@ -500,7 +500,7 @@ def draw_consistent(hist_digits, hist_counts, hist_codes, pegs, colours, with_wh
     seen.add(np.int64(-1))
     found = 0
     draws = 0
-    checkpoint = max_draws // 8
+    checkpoint = max(1, max_draws // 8)  # (at least one draw before judging the rate)
     while found < n and draws < max_draws:
         if draws == checkpoint and 8 * found < n:
             break

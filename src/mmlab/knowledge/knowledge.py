@@ -275,6 +275,8 @@ class Knowledge:
         """Knowledge after ``guess`` got ``feedback``. Explicit knowledge raises ``InconsistentFeedback``
         if no code fits; implicit knowledge records the answer, and its searches find out."""
         feedback = self.game.check_feedback(Feedback(*feedback))
+        if not 0 <= guess < self.game.n_codes:
+            self.game.digits(guess)  # raises BadCode: numpy would read a negative index from the end
         if self.consistent is None:
             return Knowledge(self.game, self.history + ((guess, feedback),), None)
         subset = _filter(self.game, self.consistent, guess, feedback)

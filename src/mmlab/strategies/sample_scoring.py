@@ -31,7 +31,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from mmlab.errors import UnknownStrategy
+from mmlab.errors import UnknownStrategy, shown
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies.base import Choice, Param, Strategy
@@ -100,6 +100,8 @@ UNIFORM_DRAWS = 8_000_000
 SAMPLE_NODES = 30_000_000
 #: Sample size of ``sample=auto``; larger samples measured no better at 8x12 (docs/reproductions.md).
 AUTO_SAMPLE = 1000
+#: Largest sample taken: its reference set (``REFERENCE_FACTOR`` times as many codes) fills some 40 MB at 8x12.
+MAX_SAMPLE = 1_000_000
 #: With ``pool=all``: rounds of one-peg changes of the ``CLIMB_PARENTS`` best codes so far.
 CLIMB_ROUNDS = 2
 CLIMB_PARENTS = 10
@@ -199,8 +201,10 @@ class SampleScoring(Strategy):
     def __init__(self, **values) -> None:
         super().__init__(**values)
         size = self.values["sample"] = str(self.values["sample"])  # (from Python, sample=200 is fine too)
-        if size != "auto" and not (size.isdigit() and int(size) >= 1):
-            raise UnknownStrategy(f"{self.name}: sample={size!r} should be a whole number from 1, or auto")
+        number = size.isascii() and size.isdigit() and len(size) <= 7
+        if size != "auto" and not (number and 1 <= int(size) <= MAX_SAMPLE):
+            raise UnknownStrategy(f"{self.name}: sample={shown(size)} should be a whole number from 1 to "
+                                  f"{MAX_SAMPLE:,}, or auto")
 
     @property
     def deterministic(self) -> bool:
@@ -213,7 +217,7 @@ class SampleScoring(Strategy):
         first = self.fixed_first(game)
         if first is None:
             score, lookahead = self.values["score"], self.planning("lookahead", game)
-            if lookahead > 0 and game.n_codes <= REFERENCE_FACTOR * self.sample_size:  # the game is a whole set
+            if lookahead > 0 and game.enumerable and game.n_codes <= REFERENCE_FACTOR * self.sample_size:  # a set
                 first = game.index_of(looked_ahead_first_guess(game, score, lookahead, self.values["part"]))
             else:
                 first = game.index_of(best_first_guess(game, score))

@@ -56,7 +56,7 @@ FORMAT = "mmlab-tree"
 VERSION = 1
 
 _NODE_KEYS = {"guess", "wins", "children"}
-_ANSWER = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*$")
+_ANSWER = re.compile(r"^\s*(\d{1,6})\s*,\s*(\d{1,6})\s*$")  # (longer: no count of pegs)
 
 
 def _children_in_order(node: Node, game: Game) -> Iterator[tuple[Feedback, Node]]:
