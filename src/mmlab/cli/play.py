@@ -68,7 +68,7 @@ def add_command(command) -> None:
     p.add_argument("--tree", help="codemaker role: play a saved decision tree (JSON) instead")
     p.add_argument("--secret", help="codebreaker role: the secret to find (default: drawn at random)")
     p.add_argument("--hint-strategy", help="codebreaker role: the strategy behind 'hint' "
-                                                             "(default knuth; 'hint most-parts' picks another)")
+                                           "(default knuth; 'hint most-parts' picks another)")
     p.add_argument("--seed", type=seed_arg, help="seed of the random secret and of random strategies")
     p.add_argument("--no-repeats", action="store_true", help="codes may not repeat a colour (Bulls and Cows)")
     p.add_argument("--black-only", action="store_true", help="answers count black pegs only")
