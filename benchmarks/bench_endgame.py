@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 
 import numpy as np
@@ -30,6 +31,8 @@ from mmlab.strategies.endgame_kernels import MAX_CODES
 from mmlab.strategies import make_strategy
 from mmlab.strategies.endgame import ENDGAME_OTHERS, endgame_pool
 from mmlab.strategies.sample_scoring import LIST_NODES
+
+from _script import at_least, run_script
 
 
 def endgame_position(game: Game, strategy, secret: int, limit: int) -> tuple[Knowledge, np.ndarray, int] | None:
@@ -80,13 +83,16 @@ def measure(size: str, spec: str, seed: int, index: int, limit: int, others: int
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--size", default="8x12")
-    parser.add_argument("--strategy", default="sample:endgame=0,lookahead=0")
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--limit", type=int, default=100, help="largest consistent set solved exactly")
-    parser.add_argument("--others", type=int, default=ENDGAME_OTHERS, help="inconsistent codes the optimum may guess")
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count())
+    parser.add_argument("--size", default="8x12", help="game size (default 8x12)")
+    parser.add_argument("--strategy", default="sample:endgame=0,lookahead=0",
+                        help="the codebreaker played to the position and valued to the end (default: one-step Entropy)")
+    parser.add_argument("--games", type=at_least(1), default=200, help="games played to a position (default 200)")
+    parser.add_argument("--limit", type=at_least(1), default=100, help="largest consistent set solved exactly")
+    parser.add_argument("--others", type=at_least(0), default=ENDGAME_OTHERS,
+                        help="inconsistent codes the optimum may guess")
+    parser.add_argument("--seed", type=at_least(0), default=2026, help="seed of the games (default 2026)")
+    parser.add_argument("--jobs", type=at_least(1), default=os.cpu_count(),
+                        help="worker processes (default: one per core)")
     args = parser.parse_args()
     if not 0 < args.limit <= MAX_CODES:
         parser.error(f"--limit must be 1 to {MAX_CODES}: the exact endgame handles at most {MAX_CODES} codes")
@@ -94,6 +100,9 @@ def main() -> None:
     tasks = [(args.size, args.strategy, args.seed, i, args.limit, args.others) for i in range(args.games)]
     with WorkerPool(args.jobs) as pool:
         rows = [r for r in pool.map(measure, *zip(*tasks)) if r is not None]
+    if not rows:
+        sys.exit(f"{args.size}: no game reached a position with at most {args.limit} codes; "
+                 "play more games or widen --limit")
     a = np.array(rows)
     gap = a[:, 2] - a[:, 3]
     print(f"{args.size} {args.strategy}: {len(a)} positions with <= {args.limit} consistent codes "
@@ -104,4 +113,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -25,6 +25,8 @@ from mmlab.knowledge import Knowledge
 from mmlab.strategies import make_strategy
 from mmlab.strategies.sample_scoring import colour_patterns
 
+from _script import run_script
+
 
 def entropy(answers: np.ndarray) -> float:
     """Entropy in bits of the answers' distribution."""
@@ -84,4 +86,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

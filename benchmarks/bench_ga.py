@@ -17,14 +17,18 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
+from mmlab.errors import MastermindError
 from mmlab.experiments.playout import play_game
 from mmlab.game import Game
 from mmlab.strategies.genetic import GeneticAlgorithm
+from mmlab.experiments.workers import WorkerPool
+from mmlab.strategies import make_strategy
 from mmlab.strategies.registry import parse_spec
+
+from _script import at_least, run_script
 
 ROWS = [("merelo", "4x6", 1000), ("merelo", "5x8", 1000), ("bento", "4x6", 1000), ("bento", "5x8", 1000),
         ("berghman", "4x6", 200), ("berghman", "5x8", 200), ("berghman", "6x9", 100), ("berghman", "8x12", 30)]
@@ -66,11 +70,12 @@ def fmt(value, sd=None, digits=3):
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seed", type=int, default=2024)
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--seed", type=at_least(0), default=2024, help="seed of the secrets and the GAs (default 2024)")
+    ap.add_argument("--jobs", "--workers", dest="workers", type=at_least(1), default=2,
+                    help="worker processes (default 2)")
     ap.add_argument("--only", choices=("merelo", "bento", "berghman"), help="one variant")
     ap.add_argument("--sizes", help="comma-separated sizes (default: the rows above)")
-    ap.add_argument("--games", type=int, help="games per row (default: the rows above)")
+    ap.add_argument("--games", type=at_least(1), help="games per row (default: the rows above)")
     ap.add_argument("--extra", default="", help="extra spec parameters, e.g. pop=50 or extend=900,reset=15")
     args = ap.parse_args()
     rows = [r for r in ROWS if (args.only is None or r[0] == args.only)]
@@ -84,7 +89,12 @@ def main() -> None:
               f"{'paper':>14}  {'s/game':>7} {'paper':>6} {'fallbk':>6} {'wall s':>7}")
     print(header)
     print("-" * len(header))
-    with ProcessPoolExecutor(args.workers) as pool:
+    for variant in sorted({v for v, _, _ in rows}):  # refuse a bad --extra before starting workers
+        try:
+            make_strategy(f"ga:variant={variant}" + (f",{args.extra}" if args.extra else ""))
+        except MastermindError as e:
+            ap.error(str(e))
+    with WorkerPool(args.workers) as pool:
         for variant, size, games in rows:
             games = args.games or games
             spec = f"ga:variant={variant}" + (f",{args.extra}" if args.extra else "")
@@ -102,4 +112,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -16,14 +16,18 @@ import os
 from mmlab.cli.arguments import split_specs
 from mmlab.experiments.large_tables import ANCHORS, SIZES, STRATEGIES, TARGETS, run_large
 
+from _script import at_least, run_script
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", default=",".join(SIZES))
-    parser.add_argument("--strategies", default=";".join(STRATEGIES))
-    parser.add_argument("--games", type=int, default=500)
-    parser.add_argument("--seed", type=int, default=2005)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count())
+    parser.add_argument("--sizes", default=",".join(SIZES), help=f"comma-separated sizes (default {','.join(SIZES)})")
+    parser.add_argument("--strategies", default=";".join(STRATEGIES),
+                        help="semicolon-separated strategy specs (default: the table's)")
+    parser.add_argument("--games", type=at_least(1), default=500, help="random secrets per size (default 500)")
+    parser.add_argument("--seed", type=at_least(0), default=2005, help="seed of the secrets and games (default 2005)")
+    parser.add_argument("--jobs", type=at_least(1), default=os.cpu_count(),
+                        help="worker processes (default: one per core)")
     args = parser.parse_args()
     sizes = args.sizes.split(",")
     print(f"{'size':5} {'strategy':28} {'games':>5} {'mean':>7} {'s.e.':>6} {'max':>3} {'s/game':>7} "
@@ -38,8 +42,8 @@ def main() -> None:
         anchors = "; ".join(f"{a} {m:g}" for a, m, _ in ANCHORS.get(row.size, ()))
         print(f"{row.size:5} {row.spec:28} {row.games:5d} {row.mean:7.4f} {row.stderr:6.4f} {row.max:3d} "
               f"{row.seconds_per_game:7.3f} {row.wall:7.1f} {row.evaluations.mean():9.0f} {row.fallbacks:6d}  "
-              f"{verdict}; {anchors}", flush=True)
+              f"{'; '.join(part for part in (verdict, anchors) if part)}", flush=True)
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

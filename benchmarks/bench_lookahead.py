@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import sys
 import time
 
 import numpy as np
@@ -31,6 +32,8 @@ from mmlab.strategies.endgame import feedback_matrix, solve_endgame
 from mmlab.strategies.endgame import ENDGAME_OTHERS, endgame_pool
 
 from bench_endgame import endgame_position  # the same play to a listed set
+
+from _script import at_least, run_script
 
 ENDGAME_SIZE = 100
 
@@ -83,18 +86,24 @@ def measure(size: str, specs: tuple[str, ...], seed: int, index: int, limit: int
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--size", default="8x12")
-    parser.add_argument("--strategies", default="sample:lookahead=0,sample", help="codebreakers, the first is the baseline")
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--limit", type=int, default=5000, help="largest consistent set a position may hold")
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count())
+    parser.add_argument("--size", default="8x12", help="game size (default 8x12)")
+    parser.add_argument("--strategies", default="sample:lookahead=0,sample",
+                        help="codebreakers, the first is the baseline")
+    parser.add_argument("--games", type=at_least(1), default=100, help="games played to a position (default 100)")
+    parser.add_argument("--limit", type=at_least(ENDGAME_SIZE + 1), default=5000,
+                        help=f"largest consistent set a position may hold (more than {ENDGAME_SIZE}; default 5000)")
+    parser.add_argument("--seed", type=at_least(0), default=2026, help="seed of the games (default 2026)")
+    parser.add_argument("--jobs", type=at_least(1), default=os.cpu_count(),
+                        help="worker processes (default: one per core)")
     args = parser.parse_args()
     specs = tuple(split_specs(args.strategies))
     start = time.time()
     tasks = [(args.size, specs, args.seed, i, args.limit) for i in range(args.games)]
     with WorkerPool(args.jobs) as pool:
         rows = [r for r in pool.map(measure, *zip(*tasks)) if r is not None]
+    if not rows:
+        sys.exit(f"{args.size}: no game reached a position with {ENDGAME_SIZE} < codes <= {args.limit}; "
+                 "play more games or widen --limit")
     a = np.array(rows)
     print(f"{args.size}: {len(a)} positions with {ENDGAME_SIZE} < codes <= {args.limit} "
           f"(mean {a[:, 0].mean():.0f}, median {np.median(a[:, 0]):.0f}); wall {time.time() - start:.0f} s")
@@ -108,4 +117,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -14,6 +14,8 @@ import json
 import subprocess
 import sys
 
+from _script import run_script
+
 CASES = [
     ("3x5", "optimal"),
     ("3x6", "optimal"),
@@ -60,4 +62,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

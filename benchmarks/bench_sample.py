@@ -24,6 +24,8 @@ import json
 import subprocess
 import sys
 
+from _script import at_least, run_script
+
 SIZES = [("6x8", 100), ("6x9", 100), ("8x12", 100), ("10x20", 20)]
 
 PLAY = """
@@ -99,8 +101,9 @@ def _line(size: str, label: str, r: dict) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="20 games per size, 5 at 10x20")
-    parser.add_argument("--sizes", nargs="*", help="sizes to run (default: all)")
-    parser.add_argument("--games", type=int, help="games per size (overrides the defaults)")
+    parser.add_argument("--sizes", nargs="*", choices=[size for size, _ in SIZES], metavar="SIZE",
+                        help=f"sizes to run: {' '.join(size for size, _ in SIZES)} (default: all)")
+    parser.add_argument("--games", type=at_least(1), help="games per size (overrides the defaults)")
     args = parser.parse_args()
     print(f"{'size':>6} {'method':<8} {'games':>5} {'guesses ± s.e.':>14} {'max':>4} {'evaluations':>12} "
           f"{'s/game':>9} {'fail':>4}  peak MiB")
@@ -123,4 +126,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

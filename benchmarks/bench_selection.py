@@ -32,6 +32,8 @@ from mmlab.strategies.code_rows import distinct_rows, sample_stats
 from mmlab.strategies.sample_scoring import LIST_FACTOR, LIST_NODES, REFERENCE_FACTOR, ranking
 from mmlab.strategies.scoring import ENTROPY
 
+from _script import run_script
+
 
 def exact_entropy(codes: np.ndarray, truth: np.ndarray, game: Game) -> np.ndarray:
     """Entropy in bits of each row of ``codes`` over the consistent codes ``truth``."""
@@ -112,4 +114,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

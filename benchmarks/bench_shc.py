@@ -21,15 +21,17 @@ import math
 import os
 import resource
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from mmlab.errors import SearchFailed
+from mmlab.errors import MastermindError, SearchFailed
 from mmlab.experiments.playout import play_game
 from mmlab.game import Game
 from mmlab.strategies.hill_climb import StochasticHillClimber
+from mmlab.experiments.workers import WorkerPool, single_threaded
 from mmlab.strategies.registry import parse_spec
+
+from _script import at_least, run_script
 
 DEFAULT_GAMES = {"4x6": 1000, "5x8": 1000, "6x8": 1000, "6x9": 100, "8x12": 100, "10x20": 20}
 
@@ -60,7 +62,8 @@ def build(raw: dict[str, str], reading: str) -> StochasticHillClimber:
 
 
 def warm_up() -> None:
-    """Load the compiled kernels in a worker before any game is timed."""
+    """Each worker: numba on one thread, and the compiled kernels loaded before any game is timed."""
+    single_threaded()
     game = Game.parse_size("4x6")
     play_game(game, StochasticHillClimber(), 0, np.random.default_rng(0))
 
@@ -84,7 +87,7 @@ def run_chunk(size: str, raw: dict[str, str], reading: str, seed: int, games: ra
     return rows, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def run(pool: ProcessPoolExecutor, size: str, raw: dict[str, str], reading: str, seed: int, games: int,
+def run(pool: WorkerPool, size: str, raw: dict[str, str], reading: str, seed: int, games: int,
         jobs: int) -> tuple[np.ndarray, int, float]:
     chunk = max(1, min(1000, math.ceil(games / (16 * jobs))))
     start = time.perf_counter()
@@ -142,18 +145,26 @@ def table2(pool, args, raw: dict[str, str]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--table2", action="store_true", help="001 Table 2 on 4x6 instead of the sizes table")
-    parser.add_argument("--games", type=int, help="games per row (default: 1000/100/20 by size; 100 000 for --table2)")
-    parser.add_argument("--seed", type=int, default=2003)
-    parser.add_argument("--sizes", nargs="+", default=list(DEFAULT_GAMES))
+    parser.add_argument("--games", type=at_least(1),
+                        help="games per row (default: 1000/100/20 by size; 100 000 for --table2)")
+    parser.add_argument("--seed", type=at_least(0), default=2003, help="seed of the games (default 2003)")
+    parser.add_argument("--sizes", nargs="+", default=list(DEFAULT_GAMES),
+                        help=f"game sizes (default {' '.join(DEFAULT_GAMES)})")
     parser.add_argument("--spec", default="shc", help="shc parameters, e.g. shc:replace=equal,fps=60")
     parser.add_argument("--reading", choices=list(READINGS), default="literal")
-    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--jobs", type=at_least(1), default=min(2, os.cpu_count() or 1),
+                        help="worker processes (default: 2, or 1 on one core)")
     args = parser.parse_args()
-    _, raw = parse_spec(args.spec)
-    build(raw, args.reading)  # refuse a bad spec before starting workers
-    with ProcessPoolExecutor(args.jobs, initializer=warm_up) as pool:
+    name, raw = parse_spec(args.spec)
+    if name != "shc":
+        parser.error(f"--spec {args.spec!r}: this benchmark plays shc only, e.g. shc:replace=equal,fps=60")
+    try:
+        build(raw, args.reading)  # refuse a bad spec before starting workers
+    except MastermindError as e:
+        parser.error(str(e))
+    with WorkerPool(args.jobs, initializer=warm_up) as pool:
         (table2 if args.table2 else sizes_table)(pool, args, raw)
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -16,6 +16,8 @@ import json
 import subprocess
 import sys
 
+from _script import run_script
+
 SIZES = [("4x6", 1000), ("5x8", 1000), ("6x8", 1000), ("7x8", 1000), ("6x9", 100), ("8x12", 100), ("10x20", 100)]
 SINGLEY_MS = {"4x6": 2.266, "5x8": 59.662, "6x8": 521.835, "7x8": 4382.850}
 
@@ -88,4 +90,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -1,7 +1,7 @@
 """Static Mastermind: verifying Greenwell's set, searching for separating sets, proving minimality.
 
     python benchmarks/bench_static.py                 # everything (about 9 minutes here, 4x6 proof included)
-    python benchmarks/bench_static.py --quick         # without the 4x6 proof and the larger games (~2 min)
+    python benchmarks/bench_static.py --quick         # without the 4x6 proof and the larger games (~3 min)
     python benchmarks/bench_static.py --seeds 20      # more seeds for the 4x6 search
 
 Three parts:
@@ -22,6 +22,8 @@ import time
 from mmlab.game import Game
 from mmlab.variants.static import exhaustive, lower_bound, search, separates
 
+from _script import at_least, run_script
+
 GREENWELL = ["1221", "2354", "3311", "4524", "5656", "6643"]
 #: C(m, 2) on the "Static-Mastermind" page (February 2002); "?" = a set known, minimality open.
 TWO_PEG_PAGE = {2: "2", 3: "2", 4: "3", 5: "4", 6: "4", 7: "5", 8: "6?", 9: "6?", 10: "7?"}
@@ -34,8 +36,8 @@ LARGER = ["4x7", "4x8", "5x5", "5x6", "6x4"]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--seeds", type=int, default=10)
+    parser.add_argument("--quick", action="store_true", help="the small sizes only (about 3 minutes)")
+    parser.add_argument("--seeds", type=at_least(1), default=10, help="searches per size, one per seed (default 10)")
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds of search per game (default 10)")
     parser.add_argument("--proof-limit", type=float, default=900.0, help="seconds of exhaustive check per game")
     args = parser.parse_args()
@@ -92,4 +94,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

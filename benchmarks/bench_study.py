@@ -23,6 +23,8 @@ from mmlab.experiments.runner import run_study
 from mmlab.experiments.store import Store
 from mmlab.experiments.study import Study
 
+from _script import run_script
+
 STUDIES = Path(__file__).parents[1] / "studies"
 
 
@@ -50,4 +52,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -15,10 +15,12 @@ from mmlab.experiments.tpoa_tables import TABLES, run_tables
 from mmlab.game import Game
 from mmlab.planners import make_planner
 
+from _script import run_script
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--quick", action="store_true", help="the fast rows only")
     args = parser.parse_args()
     make_planner("tpoa:k=2,d=2").plan(Game.parse_size("3x3"))  # JIT warm-up
     rows = [r for r in TABLES if not args.quick or r.published_seconds is None or r.published_seconds < 30]
@@ -34,4 +36,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -17,6 +17,8 @@ import subprocess
 import sys
 import time
 
+from _script import run_script
+
 CASES = [
     ("4x6", "knuth", 0.05),
     ("4x8", "entropy:first=1234", 1.0),
@@ -77,4 +79,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -31,6 +31,8 @@ from mmlab.experiments.two_d_tables import (
     thesis_games,
 )
 
+from _script import run_script
+
 METHODS = ("tabu", "propagate")
 
 
@@ -100,4 +102,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -33,6 +33,8 @@ from mmlab.strategies.endgame import feedback_matrix
 from mmlab.strategies.sample_scoring import ranking
 from mmlab.strategies.scoring import ENTROPY
 
+from _script import run_script
+
 
 def two_step_bits(strategy, knowledge: Knowledge, guess: np.ndarray, reference: np.ndarray, part: int,
                   min_share: float) -> float:
@@ -114,4 +116,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

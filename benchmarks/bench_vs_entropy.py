@@ -18,6 +18,8 @@ import os
 
 from mmlab.experiments.large_tables import run_large
 
+from _script import run_script
+
 #: Mean guesses of exact one-step Entropy over every secret (mikemag/Mastermind, results/README.md).
 EXACT_ENTROPY = {"5x8": 5.4856, "6x9": 6.2847, "6x10": 6.5971, "6x11": 6.8904, "6x12": 7.1669, "7x9": 6.8075,
                  "7x10": 7.1291, "7x11": 7.4309, "8x7": 6.6301, "8x8": 7.0270}
@@ -45,4 +47,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import time
 from collections import Counter
 
 import numpy as np
@@ -190,11 +189,10 @@ def test_last_two_levels_both_ways_equal_brute_force(size):
 
 
 # --------------------------------------------------------------------------------- search
-def test_search_finds_six_codes_for_4x6_in_seconds():
+def test_search_finds_six_codes_for_4x6():
     game = Game.parse_size("4x6")
     found = search(game, 6, seed=0, time_limit=60)
     assert found.separates and found.size == 6 and found.guesses_to_win == 7
-    assert found.seconds < 20  # 0.04 s here once compiled; see benchmarks/bench_static.py
     assert len(set(reference_vectors(game, [game.format(c) for c in found.codes]))) == 1296
     assert found.codes[0] in {game.parse(c) for c in ("1111", "1112", "1122", "1123", "1234")}  # fixed by symmetry
 
@@ -221,15 +219,15 @@ def test_search_without_a_size_reaches_the_minimum(size, smallest):
 def test_search_reaches_the_minimum_size_asked(size, smallest):
     """The sizes ``exhaustive`` proves minimal (benchmarks/bench_static.py)."""
     found = search(Game.parse_size(size), smallest, seed=0, time_limit=30)
-    assert found.separates and found.size == smallest and found.seconds < 15
+    assert found.separates and found.size == smallest
 
 
 def test_search_below_the_counting_bound_returns_at_once():
     game = Game.parse_size("4x6")
     assert lower_bound(game) == 3
-    t0 = time.perf_counter()
     found = search(game, 2, seed=0, time_limit=60)
-    assert time.perf_counter() - t0 < 10 and not found.separates and found.size == 2
+    assert found.tried == [(2, False, 0.0)] and found.restarts == 0  # no search was run
+    assert not found.separates and found.size == 2
     assert found.n_classes == separation(game, found.codes).n_classes
 
 
