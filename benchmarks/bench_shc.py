@@ -119,7 +119,8 @@ def sizes_table(pool, args, raw: dict[str, str]) -> None:
         gm, gse = mean_se(g)
         em, ese = mean_se(e)
         paper = PAPER_T34.get((size, tracker))
-        ref = f"{paper[0]} ± {paper[1]}, {paper[2]} ± {paper[3]}" if paper and "first" not in raw else ""
+        same_setting = set(raw) <= {"tracker"}  # the paper's rows play shc's defaults
+        ref = f"{paper[0]} ± {paper[1]}, {paper[2]} ± {paper[3]}" if paper and same_setting else ""
         print(f"{size:5} {games:>6} {gm:>7.3f} ± {gse:.3f} {g.std():>5.3f} {int(g.max()):>3} {em:>10.1f} ± {ese:>6.1f} "
               f"{e.std():>9.1f} {int(e.max()):>10} {s.mean():>7.4f} {cpu.mean():>6.4f} {s.max():>6.2f} "
               f"{mem.max() / 2**20:>11.1f} {rss / 2**20:>12.0f} {wall:>7.0f} | {ref}", flush=True)
