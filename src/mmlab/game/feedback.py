@@ -54,7 +54,7 @@ def possible_feedbacks(pegs: int, with_white: bool = True) -> list[Feedback]:
 
 
 _NUMBERS = re.compile(r"^\s*([0-9]+)\s*[,;/ ]\s*([0-9]+)\s*$")
-_LONG_NUMBER = re.compile(r"[0-9]{7}")  # more digits than any count of pegs (or Python reads quickly)
+_LONG_NUMBER = re.compile(r"[0-9]{7}")  # more digits than any count of pegs (and int() stops at 4300)
 
 
 def parse_feedback(text: str, with_white: bool | None = None) -> Feedback:

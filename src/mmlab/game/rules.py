@@ -174,7 +174,7 @@ class Game:
             f" or A-{_LETTERS[min(self.colours, 26) - 1]}" if self.colours <= 26 else " or A-Z"
         )
         if token.isascii() and token.isdigit():
-            value = int(token) if len(token) <= SIZE_DIGITS else 0  # (0: no colour, as a long number is not)
+            value = int(token) if len(token) <= SIZE_DIGITS else 0  # 0, like any long number, is no colour
         elif len(token) == 1 and token.upper() in _LETTERS:
             value = _LETTERS.index(token.upper()) + 1
         else:
