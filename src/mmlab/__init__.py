@@ -12,8 +12,9 @@ The names below are imported when first used, so that ``import mmlab.cli.entry``
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from mmlab._lazy import lazy_names
 
 __version__ = "0.1.0"
 
@@ -31,6 +32,7 @@ _HOMES = {
 }
 
 __all__ = sorted(_HOMES)
+__getattr__, __dir__ = lazy_names(__name__, _HOMES)
 
 if TYPE_CHECKING:
     from mmlab.experiments import Evaluation, GameRecord, evaluate, play_game
@@ -38,15 +40,3 @@ if TYPE_CHECKING:
     from mmlab.knowledge import Knowledge
     from mmlab.strategies import make_strategy
     from mmlab.trees import DecisionTree
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _HOMES:
-        raise AttributeError(f"module 'mmlab' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_HOMES[name]), name)
-    globals()[name] = value  # once
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_HOMES))

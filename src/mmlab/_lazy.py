@@ -1,0 +1,37 @@
+"""Package namespaces whose names are imported when first used (PEP 562), so that importing a
+package costs only what its caller uses: ``mmlab`` starts the command line at once, and
+``from mmlab.experiments import play_game`` loads no DuckDB, pandas or SciPy.
+
+>>> import types
+>>> module = types.ModuleType("demo")
+>>> module.__getattr__, module.__dir__ = lazy_names(module, {"sqrt": "math"})
+>>> module.sqrt(9.0), "sqrt" in dir(module)
+(3.0, True)
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+
+def lazy_names(module: ModuleType | str, homes: dict[str, str]) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """A module's ``__getattr__`` and ``__dir__``: each name of ``homes`` is taken from the module
+    named beside it when first asked for, then kept. ``module`` is the module, or its name."""
+
+    def namespace() -> dict[str, Any]:
+        return (importlib.import_module(module) if isinstance(module, str) else module).__dict__
+
+    def __getattr__(name: str) -> Any:
+        if name not in homes:
+            raise AttributeError(f"module {namespace()['__name__']!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(homes[name]), name)
+        namespace()[name] = value  # once
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(namespace()) | set(homes))
+
+    return __getattr__, __dir__
