@@ -16,6 +16,8 @@ default.
 
 from __future__ import annotations
 
+from _script import at_least, run_script  # first: a Ctrl-C while the rest loads ends in one line
+
 import argparse
 import os
 import sys
@@ -31,8 +33,6 @@ from mmlab.strategies.endgame_kernels import MAX_CODES
 from mmlab.strategies import make_strategy
 from mmlab.strategies.endgame import ENDGAME_OTHERS, endgame_pool
 from mmlab.strategies.sample_scoring import LIST_NODES
-
-from _script import at_least, run_script
 
 
 def endgame_position(game: Game, strategy, secret: int, limit: int) -> tuple[Knowledge, np.ndarray, int] | None:

@@ -14,6 +14,8 @@ codebreaker's own random picks: run two ``--seed`` values to see how much the fi
 
 from __future__ import annotations
 
+from _script import run_script  # first: a Ctrl-C while the rest loads ends in one line
+
 import argparse
 import os
 
@@ -24,8 +26,6 @@ from mmlab.game import Feedback, Game, colour_counts, kernels
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import make_strategy
 from mmlab.strategies.sample_scoring import colour_patterns
-
-from _script import run_script
 
 
 def entropy(answers: np.ndarray) -> float:

@@ -14,6 +14,8 @@ Merelo and Bento from 001 Tables 3-4 (1000 games, AABB first guess); Berghman, G
 
 from __future__ import annotations
 
+from _script import at_least, run_script  # first: a Ctrl-C while the rest loads ends in one line
+
 import argparse
 import os
 import time
@@ -27,8 +29,6 @@ from mmlab.strategies.genetic import GeneticAlgorithm
 from mmlab.experiments.workers import WorkerPool
 from mmlab.strategies import make_strategy
 from mmlab.strategies.registry import parse_spec
-
-from _script import at_least, run_script
 
 ROWS = [("merelo", "4x6", 1000), ("merelo", "5x8", 1000), ("bento", "4x6", 1000), ("bento", "5x8", 1000),
         ("berghman", "4x6", 200), ("berghman", "5x8", 200), ("berghman", "6x9", 100), ("berghman", "8x12", 30)]

@@ -10,13 +10,13 @@ every core, so ``wall s / games`` is the throughput of the whole machine.
 
 from __future__ import annotations
 
+from _script import at_least, run_script  # first: a Ctrl-C while the rest loads ends in one line
+
 import argparse
 import os
 
 from mmlab.cli.arguments import split_specs
 from mmlab.experiments.large_tables import ANCHORS, SIZES, STRATEGIES, TARGETS, run_large
-
-from _script import at_least, run_script
 
 
 def main() -> None:

@@ -15,6 +15,8 @@ position. The saving is the difference of the mean further guesses, averaged ove
 
 from __future__ import annotations
 
+from _script import at_least, run_script  # first: a Ctrl-C while the rest loads ends in one line
+
 import argparse
 import hashlib
 import os
@@ -32,8 +34,6 @@ from mmlab.strategies.endgame import feedback_matrix, solve_endgame
 from mmlab.strategies.endgame import ENDGAME_OTHERS, endgame_pool
 
 from bench_endgame import endgame_position  # the same play to a listed set
-
-from _script import at_least, run_script
 
 ENDGAME_SIZE = 100
 

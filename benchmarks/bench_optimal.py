@@ -9,12 +9,12 @@ Bulls and Cows (4x10 without repeated colours) took 281 s for its proved optimum
 
 from __future__ import annotations
 
+from _script import run_script  # first: a Ctrl-C while the rest loads ends in one line
+
 import argparse
 import json
 import subprocess
 import sys
-
-from _script import run_script
 
 CASES = [
     ("3x5", "optimal"),

@@ -19,12 +19,12 @@ and the peak resident memory is that size's.
 
 from __future__ import annotations
 
+from _script import at_least, run_script  # first: a Ctrl-C while the rest loads ends in one line
+
 import argparse
 import json
 import subprocess
 import sys
-
-from _script import at_least, run_script
 
 SIZES = [("6x8", 100), ("6x9", 100), ("8x12", 100), ("10x20", 20)]
 

@@ -18,6 +18,8 @@ scoring every candidate exactly could. Either, divided by the bits a guess revea
 
 from __future__ import annotations
 
+from _script import run_script  # first: a Ctrl-C while the rest loads ends in one line
+
 import argparse
 import os
 import time
@@ -31,8 +33,6 @@ from mmlab.strategies import make_strategy
 from mmlab.strategies.code_rows import distinct_rows, sample_stats
 from mmlab.strategies.sample_scoring import LIST_FACTOR, LIST_NODES, REFERENCE_FACTOR, ranking
 from mmlab.strategies.scoring import ENTROPY
-
-from _script import run_script
 
 
 def exact_entropy(codes: np.ndarray, truth: np.ndarray, game: Game) -> np.ndarray:

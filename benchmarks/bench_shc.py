@@ -16,6 +16,8 @@ the largest code tracker of a game; "peak RSS" the largest worker process; "wall
 
 from __future__ import annotations
 
+from _script import at_least, run_script  # first: a Ctrl-C while the rest loads ends in one line
+
 import argparse
 import math
 import os
@@ -30,8 +32,6 @@ from mmlab.game import Game
 from mmlab.strategies.hill_climb import StochasticHillClimber
 from mmlab.experiments.workers import WorkerPool, single_threaded
 from mmlab.strategies.registry import parse_spec
-
-from _script import at_least, run_script
 
 DEFAULT_GAMES = {"4x6": 1000, "5x8": 1000, "6x8": 1000, "6x9": 100, "8x12": 100, "10x20": 20}
 

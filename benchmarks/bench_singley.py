@@ -11,12 +11,12 @@ Singley's 4383 ms per game (003 Table 6-1); 4x6 greedy methods under 0.5 s for e
 
 from __future__ import annotations
 
+from _script import run_script  # first: a Ctrl-C while the rest loads ends in one line
+
 import argparse
 import json
 import subprocess
 import sys
-
-from _script import run_script
 
 SIZES = [("4x6", 1000), ("5x8", 1000), ("6x8", 1000), ("7x8", 1000), ("6x9", 100), ("8x12", 100), ("10x20", 100)]
 SINGLEY_MS = {"4x6": 2.266, "5x8": 59.662, "6x8": 521.835, "7x8": 4382.850}

@@ -15,14 +15,14 @@ Three parts:
 
 from __future__ import annotations
 
+from _script import at_least, run_script  # first: a Ctrl-C while the rest loads ends in one line
+
 import argparse
 import statistics
 import time
 
 from mmlab.game import Game
 from mmlab.variants.static import exhaustive, lower_bound, search, separates
-
-from _script import at_least, run_script
 
 GREENWELL = ["1221", "2354", "3311", "4524", "5656", "6643"]
 #: C(m, 2) on the "Static-Mastermind" page (February 2002); "?" = a set known, minimality open.

@@ -12,6 +12,8 @@ al. (004, section 5) took about 90 minutes.
 
 from __future__ import annotations
 
+from _script import run_script  # first: a Ctrl-C while the rest loads ends in one line
+
 import argparse
 import dataclasses
 import tempfile
@@ -22,8 +24,6 @@ from mmlab.experiments import stats
 from mmlab.experiments.runner import run_study
 from mmlab.experiments.store import Store
 from mmlab.experiments.study import Study
-
-from _script import run_script
 
 STUDIES = Path(__file__).parents[1] / "studies"
 

@@ -8,14 +8,14 @@ The same rows as 'mmlab reproduce'; the paper's seconds are from a Pentium IV 1.
 
 from __future__ import annotations
 
+from _script import run_script  # first: a Ctrl-C while the rest loads ends in one line
+
 import argparse
 import resource
 
 from mmlab.experiments.tpoa_tables import TABLES, run_tables
 from mmlab.game import Game
 from mmlab.planners import make_planner
-
-from _script import run_script
 
 
 def main() -> None:

@@ -10,14 +10,14 @@ Targets (issue 2, this 2-core machine): 4x6 < 0.05 s, 4x8 < 1 s, 5x8 < 30 s and 
 
 from __future__ import annotations
 
+from _script import run_script  # first: a Ctrl-C while the rest loads ends in one line
+
 import argparse
 import json
 import shutil
 import subprocess
 import sys
 import time
-
-from _script import run_script
 
 CASES = [
     ("4x6", "knuth", 0.05),

@@ -18,6 +18,8 @@ tabu's at every size; tabu at least 20x faster than Singley's Table 6-2 at 6x8 a
 
 from __future__ import annotations
 
+from _script import run_script  # first: a Ctrl-C while the rest loads ends in one line
+
 import argparse
 import json
 import sys
@@ -30,8 +32,6 @@ from mmlab.experiments.two_d_tables import (
     run_2d,
     thesis_games,
 )
-
-from _script import run_script
 
 METHODS = ("tabu", "propagate")
 

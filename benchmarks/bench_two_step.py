@@ -18,6 +18,8 @@ values does not inflate the gain. The gain is what a two-step look-ahead adds ov
 
 from __future__ import annotations
 
+from _script import run_script  # first: a Ctrl-C while the rest loads ends in one line
+
 import argparse
 import os
 import time
@@ -32,8 +34,6 @@ from mmlab.strategies import make_strategy
 from mmlab.strategies.endgame import feedback_matrix
 from mmlab.strategies.sample_scoring import ranking
 from mmlab.strategies.scoring import ENTROPY
-
-from _script import run_script
 
 
 def two_step_bits(strategy, knowledge: Knowledge, guess: np.ndarray, reference: np.ndarray, part: int,

@@ -13,12 +13,12 @@ Secrets and games are those of ``mmlab reproduce large --sizes SIZES --games N -
 
 from __future__ import annotations
 
+from _script import run_script  # first: a Ctrl-C while the rest loads ends in one line
+
 import argparse
 import os
 
 from mmlab.experiments.large_tables import run_large
-
-from _script import run_script
 
 #: Mean guesses of exact one-step Entropy over every secret (mikemag/Mastermind, results/README.md).
 EXACT_ENTROPY = {"5x8": 5.4856, "6x9": 6.2847, "6x10": 6.5971, "6x11": 6.8904, "6x12": 7.1669, "7x9": 6.8075,

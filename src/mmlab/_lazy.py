@@ -1,6 +1,6 @@
-"""Package namespaces whose names are imported when first used (PEP 562), so that importing a
-package costs only what its caller uses: ``mmlab`` starts the command line at once, and
-``from mmlab.experiments import play_game`` loads no DuckDB, pandas or SciPy.
+"""Package namespaces whose names, and subpackages, are imported when first used (PEP 562), so
+that importing a package costs only what its caller uses: ``mmlab`` starts the command line at
+once, and ``from mmlab.experiments import play_game`` loads no DuckDB or pandas.
 
 >>> import types
 >>> module = types.ModuleType("demo")
@@ -19,15 +19,23 @@ from typing import Any
 
 def lazy_names(module: ModuleType | str, homes: dict[str, str]) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """A module's ``__getattr__`` and ``__dir__``: each name of ``homes`` is taken from the module
-    named beside it when first asked for, then kept. ``module`` is the module, or its name."""
+    named beside it when first asked for, any other name is the package's submodule of that name,
+    and either is then kept. ``module`` is the module, or its name."""
 
     def namespace() -> dict[str, Any]:
         return (importlib.import_module(module) if isinstance(module, str) else module).__dict__
 
     def __getattr__(name: str) -> Any:
-        if name not in homes:
-            raise AttributeError(f"module {namespace()['__name__']!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(homes[name]), name)
+        package = namespace()["__name__"]
+        if name in homes:
+            value = getattr(importlib.import_module(homes[name]), name)
+        else:  # a subpackage or module, as ``mmlab.experiments.Store`` after ``import mmlab``
+            try:
+                value = importlib.import_module(f"{package}.{name}")
+            except ModuleNotFoundError as e:
+                if e.name != f"{package}.{name}":
+                    raise
+                raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
         namespace()[name] = value  # once
         return value
 

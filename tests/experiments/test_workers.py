@@ -2,6 +2,8 @@
 
 import multiprocessing
 import os
+import signal
+import threading
 import time
 
 import pytest
@@ -52,3 +54,36 @@ def gone(pid: int) -> bool:
 def test_as_completed_gives_every_result():
     with WorkerPool(2) as pool:
         assert sorted(pool.as_completed(pool.submit_all(_square_or_fail, [(2,), (3,), (4,)]))) == [4, 9, 16]
+
+
+def _sleep_then(seconds: float) -> str:
+    time.sleep(seconds)
+    return "done"
+
+
+def test_a_failed_pool_stops_its_own_workers_only():
+    """(Another pool's worker, started after this pool was made, is not this pool's to stop.)"""
+    with WorkerPool(1) as other:
+        pool = WorkerPool(1)
+        running = other.submit(_sleep_then, 3.0)
+        with pytest.raises(ValueError, match="negative"):
+            with pool:
+                list(pool.map(_square_or_fail, [-1]))
+        assert running.result(timeout=BUSY) == "done"
+
+
+def _ignores_ctrl_c(_: object) -> bool:
+    return signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+
+
+def test_workers_ignore_ctrl_c_also_when_started_outside_the_main_thread():
+    answers = []
+
+    def start() -> None:
+        with WorkerPool(1) as pool:
+            answers.extend(pool.map(_ignores_ctrl_c, [None]))
+
+    thread = threading.Thread(target=start)
+    thread.start()
+    thread.join(timeout=BUSY)
+    assert answers == [True]

@@ -1,8 +1,8 @@
 """Running strategies and experiments: single games, exact and simulated evaluation, studies
 stored in DuckDB, their statistics, plots and reports.
 
-Each name below is imported when first used (``mmlab._lazy``): a game loop loads no DuckDB,
-pandas or SciPy, and neither do the worker processes that play.
+Each name below is imported when first used (``mmlab._lazy``): a game loop, and the workers of
+``evaluate``, load no DuckDB or pandas.
 """
 
 from __future__ import annotations

@@ -40,6 +40,13 @@ def sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+def _start_worker(initializer: Callable[[], None]) -> None:
+    """A worker's first step: ignore Ctrl-C (also when the pool was started outside the main
+    thread, where the parent cannot ignore it for its children), then ``initializer``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    initializer()
+
+
 class WorkerPool:
     """``workers`` spawned processes, used as a context manager: leaving the block normally waits
     for the work submitted, leaving it by an exception (Ctrl-C, a failed task) stops the workers at
@@ -51,9 +58,8 @@ class WorkerPool:
     """
 
     def __init__(self, workers: int, initializer: Callable[[], None] = single_threaded) -> None:
-        self._others = set(multiprocessing.active_children())
         self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                         initializer=initializer)
+                                         initializer=_start_worker, initargs=(initializer,))
 
     def submit(self, fn: Callable[..., Any], /, *args: Any) -> Future:
         """Run ``fn(*args)`` on a worker."""
@@ -77,9 +83,10 @@ class WorkerPool:
         return (future.result() for future in as_completed(futures))
 
     def stop(self) -> None:
-        """Cancel the work not started and end the workers now; the work they were doing is lost."""
+        """Cancel the work not started and end this pool's workers now; the work they were doing is lost."""
+        workers = list((self._pool._processes or {}).values())  # (shutdown forgets them)
         self._pool.shutdown(wait=False, cancel_futures=True)
-        for worker in set(multiprocessing.active_children()) - self._others:  # this pool's
+        for worker in workers:
             worker.terminate()
 
     def __enter__(self) -> WorkerPool:
