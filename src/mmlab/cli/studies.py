@@ -19,7 +19,6 @@ from mmlab.experiments.report import PER_MOVE, Report, build_report, to_html
 from mmlab.experiments.runner import RunSummary, run_study
 from mmlab.experiments.store import DEFAULT_STORE, Store
 from mmlab.experiments.study import Study
-from mmlab.strategies import make_strategy
 
 
 def add_store_args(p: argparse.ArgumentParser) -> None:
@@ -144,11 +143,7 @@ def print_summary(report: Report) -> None:
     short = labels(list(study.strategies))
     deduced = bool((report.summary["known_mean"] != report.summary["mean"]).any())
     lost = bool(report.summary["lost"].any())
-    # A deterministic strategy over every secret has an exact mean: no sampling error to show (not
-    # until every secret is stored: an interrupted run holds the lowest-numbered ones).
-    deterministic = {spec for spec in study.strategies
-                     if study.secrets.kind == "all" and make_strategy(spec).deterministic}
-    any_exact = False
+    any_exact = False  # an exact mean has no sampling error to show (Study.exact_mean)
     for size in study.sizes:
         part = report.summary[report.summary["size"] == size]
         table = Table(title=f"{study.name}: {size}, secrets {study.secrets}, {study.runs} run(s), seed {study.seed}")
@@ -160,7 +155,7 @@ def print_summary(report: Report) -> None:
         for column in columns:
             table.add_column(column, justify="left" if column == "strategy" else "right")
         for row in part.itertuples(index=False):
-            exact = row.strategy in deterministic and row.games == study.game(size).n_codes
+            exact = study.exact_mean(row.strategy, size, row.games)
             any_exact |= exact
             mean = f"{row.mean:.4f}" + ("" if exact else f" ± {row.stderr:.4f}")
             cells = [short[row.strategy], str(row.games), mean, f"{row.median:g}",

@@ -160,6 +160,11 @@ class Study:
         """Runs a strategy plays: a deterministic one plays each secret once, its games would repeat."""
         return 1 if make_strategy(spec).deterministic else self.runs
 
+    def exact_mean(self, spec: str, size: str, games: int) -> bool:
+        """Whether ``games`` stored games of ``spec`` at ``size`` give an exact mean: a deterministic
+        strategy has played every secret once (a stopped run holds only the lowest-numbered ones)."""
+        return self.secrets.kind == "all" and make_strategy(spec).deterministic and games == self.game(size).n_codes
+
     @property
     def n_games(self) -> int:
         per_size = sum(self.secrets.draw(self.game(s), self.seed).shape[0] for s in self.sizes)

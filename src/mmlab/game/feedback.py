@@ -54,7 +54,9 @@ def possible_feedbacks(pegs: int, with_white: bool = True) -> list[Feedback]:
 
 
 _NUMBERS = re.compile(r"^\s*([0-9]+)\s*[,;/ ]\s*([0-9]+)\s*$")
-_LONG_NUMBER = re.compile(r"[0-9]{7}")  # more digits than any count of pegs (and int() stops at 4300)
+#: Digits a count (of pegs, colours) may have before it is refused unread: Python reads at most 4300.
+NUMBER_DIGITS = 6
+_LONG_NUMBER = re.compile(rf"[0-9]{{{NUMBER_DIGITS + 1}}}")
 
 
 def parse_feedback(text: str, with_white: bool | None = None) -> Feedback:

@@ -24,7 +24,7 @@ import numpy as np
 
 from mmlab.errors import BadCode, BadFeedback, BadSize, SpaceTooLarge, shown
 from mmlab.game import kernels
-from mmlab.game.feedback import Feedback, possible_feedbacks
+from mmlab.game.feedback import NUMBER_DIGITS, Feedback, possible_feedbacks
 
 MIN_PEGS, MAX_PEGS = 1, 10
 MIN_COLOURS, MAX_COLOURS = 2, 36
@@ -36,8 +36,6 @@ TABLE_BUDGET = 64 * 2**20
 
 _SEPARATORS = re.compile(r"[\s,;]+")
 _SIZE = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*$")
-#: Digits a size's numbers may have before they are refused unread (Python reads at most 4300).
-SIZE_DIGITS = 6
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
@@ -97,7 +95,7 @@ class Game:
         m = _SIZE.match(str(text))
         if not m:
             raise BadSize(f"cannot read the size {shown(text)}: write PEGSxCOLOURS, for example 4x6 or 5x8")
-        if max(len(m.group(1)), len(m.group(2))) > SIZE_DIGITS:
+        if max(len(m.group(1)), len(m.group(2))) > NUMBER_DIGITS:
             raise BadSize(f"the size {shown(text)} is far too large: at most {MAX_PEGS} pegs and {MAX_COLOURS} colours")
         return Game(int(m.group(1)), int(m.group(2)), repeats=repeats, feedback=feedback)
 
@@ -174,7 +172,7 @@ class Game:
             f" or A-{_LETTERS[min(self.colours, 26) - 1]}" if self.colours <= 26 else " or A-Z"
         )
         if token.isascii() and token.isdigit():
-            value = int(token) if len(token) <= SIZE_DIGITS else 0  # 0, like any long number, is no colour
+            value = int(token) if len(token) <= NUMBER_DIGITS else 0  # 0, like any long number, is no colour
         elif len(token) == 1 and token.upper() in _LETTERS:
             value = _LETTERS.index(token.upper()) + 1
         else:

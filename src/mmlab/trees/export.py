@@ -49,6 +49,7 @@ from typing import Any
 
 from mmlab.errors import BadCode, BadFeedback, BadSize, BadTree
 from mmlab.game import Feedback, Game
+from mmlab.game.feedback import NUMBER_DIGITS
 from mmlab.knowledge import Knowledge
 from mmlab.trees.tree import DecisionTree, Node
 
@@ -56,7 +57,7 @@ FORMAT = "mmlab-tree"
 VERSION = 1
 
 _NODE_KEYS = {"guess", "wins", "children"}
-_ANSWER = re.compile(r"^\s*(\d{1,6})\s*,\s*(\d{1,6})\s*$")  # (longer: no count of pegs)
+_ANSWER = re.compile(rf"^\s*(\d{{1,{NUMBER_DIGITS}}})\s*,\s*(\d{{1,{NUMBER_DIGITS}}})\s*$")
 
 
 def _children_in_order(node: Node, game: Game) -> Iterator[tuple[Feedback, Node]]:
