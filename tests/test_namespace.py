@@ -21,9 +21,10 @@ def test_subpackages_are_attributes_after_import_mmlab_alone():
                  "mmlab.experiments.store.Store.__name__)") == "Store Game Store"
 
 
-def test_a_game_loop_loads_no_database_or_dataframes():
-    assert fresh("import sys; from mmlab.experiments import play_game; "
-                 "print('duckdb' in sys.modules, 'pandas' in sys.modules)") == "False False"
+@pytest.mark.parametrize("code", ["from mmlab.experiments import play_game",
+                                  "from mmlab.experiments.chunk import play_chunk"])  # what a study's worker runs
+def test_a_game_loop_loads_no_database_or_dataframes(code):
+    assert fresh(f"import sys; {code}; print('duckdb' in sys.modules, 'pandas' in sys.modules)") == "False False"
 
 
 @pytest.mark.parametrize("package", [mmlab, mmlab.experiments])

@@ -202,6 +202,5 @@ def test_tree_read_games_equal_played_games(tmp_path):
         chunk = Chunk("t", "3x5", True, "black-white", spec, 1, None, games, "r", use_tree=False)
         played = play_chunk(chunk)
         read = play_chunk(Chunk(*[getattr(chunk, f) for f in chunk.__dataclass_fields__][:-1], use_tree=True))
-        for a, b in zip(played, read):
-            pd.testing.assert_frame_equal(a.drop(columns="seconds", errors="ignore"),
-                                          b.drop(columns="seconds", errors="ignore"))
+        assert read.moves == played.moves
+        assert {**read.games, "seconds": None} == {**played.games, "seconds": None}

@@ -1,15 +1,16 @@
 """A chunk of a study: games of one strategy on one size, played wherever a worker runs.
 
-``play_chunk`` is what local processes and Dask workers execute; it returns plain frames that the
-coordinator writes to the store. With ``use_tree``, a deterministic strategy is compiled into its
+``play_chunk`` is what local processes and Dask workers execute; it returns the rows as plain
+columns (lists), which the coordinator turns into frames and writes to the store, so that workers
+never load pandas. With ``use_tree``, a deterministic strategy is compiled into its
 decision tree once per process and each game read off the tree: the same games and the same rows
 as playing them, much faster when many are played. Only strategies that draw their guess from a
 set of top scorers get top-scorer figures, and only those that keep the consistent set its sizes.
 
 >>> chunk = Chunk("demo", "3x4", True, "black-white", "knuth", 7, None, ((0, 0, 0), (0, 5, 5)), "r1", True)
->>> games, moves = play_chunk(chunk)
->>> list(games["guesses"]), len(moves) == int(games["guesses"].sum())
-([4, 3], True)
+>>> played = play_chunk(chunk)
+>>> played.games["guesses"], len(played), len(played.moves["move"]) == sum(played.games["guesses"])
+([4, 3], 2, True)
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-import pandas as pd
 
 from mmlab.errors import MastermindError
 from mmlab.experiments.playout import GameRecord, play_game
@@ -49,6 +49,18 @@ class Chunk:
 
     def game(self) -> Game:
         return Game.parse_size(self.size, repeats=self.repeats, feedback=self.feedback)
+
+
+@dataclass(frozen=True)
+class PlayedChunk:
+    """The ``games`` and ``moves`` rows of a played chunk, column by column (the store's columns;
+    ``None`` where a move has no figure)."""
+
+    games: dict[str, list]
+    moves: dict[str, list]
+
+    def __len__(self) -> int:
+        return len(self.games["run"])
 
 
 @lru_cache(maxsize=64)
@@ -89,7 +101,7 @@ def _tree_games(tree: DecisionTree, secrets: np.ndarray) -> dict[int, GameRecord
     return records
 
 
-def play_chunk(chunk: Chunk) -> tuple[pd.DataFrame, pd.DataFrame]:
+def play_chunk(chunk: Chunk) -> PlayedChunk:
     """Play every game of ``chunk``; returns its ``games`` and ``moves`` rows."""
     game = chunk.game()
     strategy = _strategy(chunk.strategy)
@@ -140,11 +152,8 @@ def play_chunk(chunk: Chunk) -> tuple[pd.DataFrame, pd.DataFrame]:
                                ("secret_in_top", record.secret_in_top[move] if known else None),
                                ("chance", record.chances[move] if known else None)):
                 moves[key].append(value)
-    key = {"study": chunk.study, "strategy": chunk.strategy, "size": chunk.size}
-    games_frame = pd.DataFrame({**key, **games, "seed": chunk.seed, "run_id": chunk.run_id})
-    moves_frame = pd.DataFrame({**key, **moves})
-    for column in ("consistent", "top_size"):
-        moves_frame[column] = moves_frame[column].astype("Int64")
-    moves_frame["secret_in_top"] = moves_frame["secret_in_top"].astype("boolean")
-    moves_frame["chance"] = moves_frame["chance"].astype("Float64")
-    return games_frame, moves_frame
+    games.update(seed=[chunk.seed] * len(games["run"]), run_id=[chunk.run_id] * len(games["run"]))
+    for columns in (games, moves):
+        rows = len(columns["run"])
+        columns.update(study=[chunk.study] * rows, strategy=[chunk.strategy] * rows, size=[chunk.size] * rows)
+    return PlayedChunk(games, moves)

@@ -8,16 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-import pandas as pd
-
 from mmlab.errors import BadArgument
-from mmlab.experiments.chunk import Chunk, play_chunk
+from mmlab.experiments.chunk import Chunk, PlayedChunk, play_chunk
 
 CONNECT_TIMEOUT = "10s"  # how long to try reaching the scheduler
 
 
 def on_dask(chunks: list[Chunk], scheduler: str,
-            setup: Callable[[], None]) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
+            setup: Callable[[], None]) -> Iterator[PlayedChunk]:
     """Finished chunks in the order the cluster finishes them; ``setup`` runs once on every worker."""
     try:
         from distributed import Client, as_completed as dask_completed

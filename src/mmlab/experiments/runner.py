@@ -23,11 +23,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import pandas as pd
 
 import mmlab
 from mmlab.errors import BadArgument
-from mmlab.experiments.chunk import Chunk, play_chunk
+from mmlab.experiments.chunk import Chunk, PlayedChunk, play_chunk
 from mmlab.experiments.cluster import on_dask
 from mmlab.experiments.store import Store
 from mmlab.experiments.study import Study
@@ -127,20 +126,20 @@ def run_study(
     store.start_run(run_id, study, run_metadata(planned))
     where: list[str] = []
     played = written = 0
-    pending: list[tuple[pd.DataFrame, pd.DataFrame]] = []
+    pending: list[PlayedChunk] = []
     last_flush = time.monotonic()
 
     def flush() -> None:
         nonlocal pending, last_flush, written
         if pending:
-            written += store.write(run_id, pd.concat([g for g, _ in pending]), pd.concat([m for _, m in pending]))
+            written += store.write(run_id, _joined([p.games for p in pending]), _joined([p.moves for p in pending]))
             pending = []
         last_flush = time.monotonic()
 
     try:
-        for games, moves in _execute(chunks, workers, scheduler, jobs is None, where):
-            pending.append((games, moves))
-            played += len(games)
+        for chunk in _execute(chunks, workers, scheduler, jobs is None, where):
+            pending.append(chunk)
+            played += len(chunk)
             if time.monotonic() - last_flush >= FLUSH_SECONDS:
                 flush()
             if on_progress is not None:
@@ -151,8 +150,13 @@ def run_study(
     return RunSummary(study.name, run_id, played, len(done), written, time.perf_counter() - start, " then ".join(where))
 
 
+def _joined(parts: list[dict[str, list]]) -> dict[str, list]:
+    """Columns of several chunks, one after the other."""
+    return {column: [value for part in parts for value in part[column]] for column in parts[0]}
+
+
 def _execute(chunks: list[Chunk], workers: int, scheduler: str | None, adaptive: bool,
-             where: list[str]) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
+             where: list[str]) -> Iterator[PlayedChunk]:
     """Finished chunks, in the order they finish; ``where`` gets where they were played.
 
     ``adaptive``: play here first and start worker processes only when the rest would take longer

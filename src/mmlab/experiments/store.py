@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -63,6 +63,7 @@ GAME_COLUMNS = ["study", "strategy", "size", "run", "slot", "secret", "seed", "g
                 "evaluations", "seconds", "run_id"]
 MOVE_COLUMNS = ["study", "strategy", "size", "run", "slot", "move", "guess", "black", "white", "consistent",
                 "evaluations", "top_size", "secret_in_top", "chance"]
+NULLABLE = {"consistent": "Int64", "top_size": "Int64", "secret_in_top": "boolean", "chance": "Float64"}  # move columns
 
 
 class Store:
@@ -138,15 +139,19 @@ class Store:
         with self.connect() as con:
             con.execute("UPDATE runs SET finished = current_timestamp WHERE run_id = ?", [run_id])
 
-    def write(self, run_id: str, games: pd.DataFrame, moves: pd.DataFrame) -> int:
-        """Add whole games and their moves in one transaction; returns the games new to the store."""
-        if games.empty:
+    def write(self, run_id: str, games: Mapping[str, Sequence], moves: Mapping[str, Sequence]) -> int:
+        """Add whole games and their moves, given column by column (``None`` for a missing figure),
+        in one transaction; returns the games new to the store."""
+        games_frame = pd.DataFrame({column: games[column] for column in GAME_COLUMNS})
+        if games_frame.empty:
             return 0
+        moves_frame = pd.DataFrame({column: pd.array(moves[column], dtype=NULLABLE[column]) if column in NULLABLE
+                                    else moves[column] for column in MOVE_COLUMNS})
         with self.connect() as con:
             con.execute("BEGIN TRANSACTION")
             try:
-                con.register("new_games", games[GAME_COLUMNS])
-                con.register("new_moves", moves[MOVE_COLUMNS])
+                con.register("new_games", games_frame)
+                con.register("new_moves", moves_frame)
                 # A game's key fixes its result, so a game stored meanwhile by another run of the
                 # same study is the same game: keep the stored one.
                 written = con.execute(f"INSERT OR IGNORE INTO games ({', '.join(GAME_COLUMNS)}) "
