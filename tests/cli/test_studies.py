@@ -167,3 +167,36 @@ def test_reporting_a_file_that_changed_says_the_stored_study_is_reported(capsys,
     code, out, err = run(capsys, "report", str(path), "--store", store)
     err = " ".join(err.split())  # (the console wraps long lines)
     assert code == 0 and "no longer matches the stored study 'cli-demo'" in err and "(seed 9, 2 run(s)" in err
+
+
+def test_compare_on_a_sample_of_every_code_is_exact(capsys, tmp_path):
+    code, out, _ = run(capsys, "compare", "3x4", "--strategies", "knuth,random", "--secrets", "100", "--runs", "2",
+                       "--store", str(tmp_path / "r.duckdb"), "--json")
+    rows = json.loads(out)["strategies"]
+    assert [r["games"] for r in rows] == [64, 128] and [r["exact"] for r in rows] == [True, False]
+
+
+def test_a_foreign_duckdb_file_is_refused_and_left_as_it_was(capsys, tmp_path):
+    import duckdb
+
+    foreign = tmp_path / "foreign.duckdb"
+    with duckdb.connect(str(foreign)) as con:
+        con.execute("CREATE TABLE games (x INTEGER)")
+    path = tmp_path / "s.toml"
+    path.write_text(STUDY)
+    code, _, err = run(capsys, "run", str(path), "--store", str(foreign))
+    assert code == 2 and "a DuckDB file with tables of its own (games), not a results store" in err
+    with duckdb.connect(str(foreign), read_only=True) as con:
+        assert con.execute("SHOW TABLES").fetchall() == [("games",)]
+
+
+def test_a_study_named_like_a_file_is_reported_by_its_name(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "def.toml").write_text('name = "pilot.toml"\nsizes = ["3x3"]\nstrategies = ["knuth"]\n')
+    assert run(capsys, "run", "def.toml", "--jobs", "1")[0] == 0
+    code, out, _ = run(capsys, "report", "pilot.toml")
+    assert code == 0 and "pilot.toml: 3x3" in out
+    summary = json.loads(run(capsys, "report", "pilot.toml", "--json")[1])["summary"]
+    assert [(row["strategy"], row["exact"]) for row in summary] == [("knuth", True)]
+    code, _, err = run(capsys, "report", "missing.toml")
+    assert code == 2 and "cannot read the study file 'missing.toml'" in err

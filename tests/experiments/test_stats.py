@@ -80,6 +80,16 @@ def test_histogram_counts_games(stored):
     assert list(table.columns) == sorted(table.columns)
 
 
+def test_a_study_not_played_to_the_end_is_still_paired_by_run_and_secret(stored):
+    games, _ = stored
+    a, b = list(dict.fromkeys(games["strategy"]))
+    part = games[(games["strategy"] == a) | (games["run"] < 2)]  # b's last run missing, as a killed study leaves it
+    test = stats.wilcoxon(part, a, b)
+    x = part[(part["strategy"] == a) & (part["run"] < 2)].sort_values(["run", "slot"])["guesses"].to_numpy()
+    y = part[part["strategy"] == b].sort_values(["run", "slot"])["guesses"].to_numpy()
+    assert test.games == x.size == 2 * 256 and math.isclose(test.mean_difference, (x - y).mean())
+
+
 def test_a_deterministic_strategy_plays_once_and_is_paired_by_secret(tmp_path):
     store = Store(tmp_path / "r.duckdb")
     study = Study("d", ("3x4",), ("knuth", "random"), runs=4, seed=2)

@@ -204,3 +204,18 @@ def test_tree_read_games_equal_played_games(tmp_path):
         read = play_chunk(Chunk(*[getattr(chunk, f) for f in chunk.__dataclass_fields__][:-1], use_tree=True))
         assert read.moves == played.moves
         assert {**read.games, "seconds": None} == {**played.games, "seconds": None}
+
+
+def test_a_study_forgotten_while_it_runs_gets_no_more_games(tmp_path):
+    from mmlab.experiments.chunk import Chunk, play_chunk
+
+    store = Store(tmp_path / "r.duckdb")
+    study = Study("gone", ("3x3",), ("knuth",))
+    store.register(study)
+    store.start_run("r1", study, {})
+    played = play_chunk(Chunk("gone", "3x3", True, "black-white", "knuth", 0, None, ((0, 0, 1),), "r1"))
+    assert store.write("r1", played.games, played.moves) == 1
+    store.forget("gone")
+    with pytest.raises(StoreError, match="was deleted from .* while this run played it"):
+        store.write("r1", played.games, played.moves)
+    assert store.query("SELECT count(*) AS n FROM games")["n"].iloc[0] == 0

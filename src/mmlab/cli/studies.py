@@ -64,9 +64,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _stored_name(store: Store, name: str) -> bool:
+    """Whether ``name``, which ends in .toml, is the name of a stored study rather than a study file
+    (there is no such file)."""
+    return not Path(name).exists() and store.path.exists() and name in set(store.studies()["study"])
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     store = Store(args.store)
-    given = Study.load(args.study) if args.study.endswith(".toml") else None
+    given = Study.load(args.study) if args.study.endswith(".toml") and not _stored_name(store, args.study) else None
     name = given.name if given is not None else args.study
     report = build_report(store, name)
     if given is not None and given.fingerprint != report.study.fingerprint:
@@ -235,11 +241,12 @@ def report_json(report: Report) -> dict:
         "study": report.study.definition(),
         "games_stored": len(report.games),
         "games_expected": report.expected_games,
-        "summary": json.loads(report.summary.to_json(orient="records")),
+        "summary": [{**row, "exact": report.study.exact_mean(row["strategy"], row["size"], row["games"])}
+                    for row in json.loads(report.summary.to_json(orient="records", double_precision=15))],
         "histogram": {f"{size} {strategy}": {str(k): int(v) for k, v in row.items() if v}
                       for (size, strategy), row in report.histogram.iterrows()},
         "wilcoxon": [t.__dict__ for t in report.tests],
-        "per_move": json.loads(report.per_move.to_json(orient="records")),
+        "per_move": json.loads(report.per_move.to_json(orient="records", double_precision=15)),
     }
 
 
@@ -256,7 +263,8 @@ def add_commands(command) -> None:
     add_store_args(p)
     p.add_argument("--html", metavar="PATH", help="also write one self-contained HTML page with tables and plots")
     p.add_argument("--plots", metavar="DIR", help="also write the plots as PNG and SVG into this folder")
-    p.add_argument("--moves", type=int_at_least(1, "--moves"), default=8, help="per-move tables up to this move (default 8)")
+    p.add_argument("--moves", type=int_at_least(1, "--moves"), default=8,
+                   help="per-move tables up to this move (default 8; --json gives every move)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = command("export", "write a stored study's games, moves or runs to CSV or Parquet", cmd_export)

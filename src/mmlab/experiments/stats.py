@@ -70,8 +70,9 @@ class PairedTest:
 
 def wilcoxon(games: pd.DataFrame, first: str, second: str, size: str | None = None) -> PairedTest:
     """Compare ``first`` and ``second`` game by game: the same size, run and secret slot (004's
-    pairing). When one of them played fewer runs (a deterministic strategy plays each secret
-    once), each secret is one pair: its mean guesses over the runs.
+    pairing; a game without its pair, in a study not played to the end, is left out). When one of
+    them played one run and the other more (a deterministic strategy plays each secret once), each
+    secret is one pair: its mean guesses over the runs.
 
     Pairs with equal values are dropped and the normal approximation is used with a continuity
     correction, as R's ``wilcox.test(paired = TRUE)`` does with ties.
@@ -85,10 +86,11 @@ def wilcoxon(games: pd.DataFrame, first: str, second: str, size: str | None = No
         if part.empty:
             known = ", ".join(dict.fromkeys(g["strategy"]))
             raise BadArgument(f"no games of {name!r} on {sizes[0]} (strategies: {known})")
-    if parts[0]["run"].nunique() == parts[1]["run"].nunique():
-        a, b = (p.set_index(KEY)["guesses"] for p in parts)
-    else:
+    runs = sorted(p["run"].nunique() for p in parts)
+    if runs[0] == 1 < runs[1]:
         a, b = (p.groupby("slot")["guesses"].mean() for p in parts)
+    else:
+        a, b = (p.set_index(KEY)["guesses"] for p in parts)
     from scipy import stats as sps  # imported here: scipy takes half a second to load
 
     joined = pd.concat([a.rename("a"), b.rename("b")], axis=1, join="inner")

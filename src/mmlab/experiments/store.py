@@ -102,6 +102,12 @@ class Store:
                 raise StoreError(f"cannot open the results store {str(self.path)!r}: {e}") from None
         try:
             if not read_only:
+                tables = sorted(r[0] for r in con.execute("SELECT table_name FROM information_schema.tables "
+                                                          "WHERE table_catalog = current_database()").fetchall())
+                if tables and "studies" not in tables:  # someone else's database: add nothing to it
+                    listed = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "")
+                    raise StoreError(f"{str(self.path)!r} is a DuckDB file with tables of its own ({listed}), not a "
+                                     "results store: choose another file with --store")
                 con.execute(SCHEMA)
             elif not con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = 'studies'").fetchone()[0]:
                 raise StoreError(f"{str(self.path)!r} is a DuckDB file without mmlab's tables, not a results store: "
@@ -150,6 +156,9 @@ class Store:
         with self.connect() as con:
             con.execute("BEGIN TRANSACTION")
             try:
+                if not con.execute("SELECT run_id FROM runs WHERE run_id = ?", [run_id]).fetchall():
+                    raise StoreError(f"study {games_frame['study'].iloc[0]!r} was deleted from {str(self.path)!r} "
+                                     "('mmlab forget') while this run played it; its games since then are not stored")
                 con.register("new_games", games_frame)
                 con.register("new_moves", moves_frame)
                 # A game's key fixes its result, so a game stored meanwhile by another run of the

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from mmlab.errors import BadStudy, MastermindError
 from mmlab.experiments.secret_sets import SecretSet
 from mmlab.game import Game
@@ -162,8 +164,12 @@ class Study:
 
     def exact_mean(self, spec: str, size: str, games: int) -> bool:
         """Whether ``games`` stored games of ``spec`` at ``size`` give an exact mean: a deterministic
-        strategy has played every secret once (a stopped run holds only the lowest-numbered ones)."""
-        return self.secrets.kind == "all" and make_strategy(spec).deterministic and games == self.game(size).n_codes
+        strategy has played every code once (every secret of the study, and they are every code:
+        ``all``, or a sample as large as the game)."""
+        game = self.game(size)
+        if not (make_strategy(spec).deterministic and games == game.n_codes):
+            return False
+        return self.secrets.kind == "all" or np.unique(self.secrets.draw(game, self.seed)).shape[0] == game.n_codes
 
     @property
     def n_games(self) -> int:
