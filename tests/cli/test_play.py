@@ -107,3 +107,19 @@ def test_black_only_answers_are_asked_for_and_shown_without_white():
     assert "Reply with the number of exact matches: '2' or pegs 'BB'" in done.stdout
     assert "inexact" not in done.stdout and "white" not in done.stdout
     assert "│ 1    │ 111   │ 1     │" in done.stdout
+
+
+def test_fix_needs_a_plain_guess_number():
+    done = play("--role", "codemaker", lines=["1 0", "fix ² 1 0", "fix 9999999 1 0", "quit"])
+    assert "Traceback" not in done.stderr
+    assert done.stdout.count("Write 'fix N B W'") == 2
+
+
+def test_a_game_too_large_to_count_plays_without_hints():
+    done = play("8x12", "--seed", "1", lines=["hint", "12345678", "quit"])
+    assert "no hints or candidates in this game" in done.stdout
+    assert "counting the codes that remain needs every code" in done.stdout
+    assert "guess 2>" in done.stdout and "Traceback" not in done.stderr
+    done = play("8x12", "--hint-strategy", "sample", lines=["quit"])
+    assert done.returncode == 2
+    assert "--hint-strategy (a hint counts the codes that remain) needs every code" in done.stderr

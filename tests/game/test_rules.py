@@ -32,8 +32,9 @@ def test_index_order_is_lexicographic_colour_one_first(game46):
         ("-1 2 3 4", "'-1' is not a colour"),
         ("-1122", "'-' is not a colour"),  # a sign or a point, not a fifth peg
         ("1.122", "'.' is not a colour"),
-        ("7" * 10_000, "has 10000 pegs"),
-        ("1 2 3 " + "7" * 5000, "is not a colour of the 4x6 game"),  # too long for int() to read
+        ("7" * 10_000, "is 10,000 characters long, too long for a code of 4 pegs"),
+        ("1 2 3 " + "7" * 5000, "is 5,006 characters long"),  # too long for int() to read
+        ("1 2 3 " + "7" * 50, "is not a colour of the 4x6 game"),
     ],
 )
 def test_bad_codes_say_what_is_wrong(game46, text, message):
@@ -155,3 +156,19 @@ def test_a_bool_is_not_a_size_and_ten_black_pegs_are_an_answer():
     with pytest.raises(BadSize, match="pegs must be a whole number"):
         Game(True, 6)
     assert parse_feedback("10", with_white=False) == Feedback(10, 0)
+
+
+def test_a_code_far_too_long_is_refused_by_its_length_and_echoed_short():
+    game = Game.parse_size("4x6")
+    with pytest.raises(BadCode, match=r"is 1,000,000 characters long, too long for a code of 4 pegs") as caught:
+        game.parse("1" * 10**6)
+    assert len(str(caught.value)) < 200
+    assert game.parse(" 1,  1 ;2   2 ") == game.parse("1122")  # separators and spaces still read
+
+
+def test_an_answer_with_a_huge_number_is_echoed_short():
+    game = Game.parse_size("4x6")
+    for answer in (Feedback(10**5000, 0), Feedback(-(10**5000), 0)):
+        with pytest.raises(BadFeedback) as caught:
+            game.check_feedback(answer)
+        assert len(str(caught.value)) < 200

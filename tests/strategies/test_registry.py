@@ -67,3 +67,17 @@ def test_an_empty_first_guess_means_the_strategys_own(game46):
         strategy = make_strategy(f"{name}:first=")
         strategy.start(game46, np.random.default_rng(0))
         assert game46.format(strategy.guess(Knowledge.initial(game46))) == own
+
+
+@pytest.mark.parametrize("spec, message", [("evo:pop=1000001", "pop=1000001 is out of range; it must be at most 1000000"),
+                                           ("ga:pop=1000000000000", "it must be at most 1000000"),
+                                           ("ga:variant=berghman,eligible=10000000", "eligible=10000000 is out of range")])
+def test_populations_and_collections_too_large_to_allocate_are_refused(spec, message):
+    with pytest.raises(UnknownStrategy, match=message):
+        make_strategy(spec)
+
+
+def test_raised_effort_names_the_search_parameters_set_above_their_defaults():
+    assert make_strategy("sample:score=most-parts,ties=first").raised_effort == []
+    assert make_strategy("sample:sample=5000,endgame=50").raised_effort == ["sample=5000", "endgame=50"]
+    assert make_strategy("ga:variant=berghman,generations=500").raised_effort == ["generations=500"]

@@ -62,3 +62,6 @@ def test_bad_limits_are_refused():
     process = serve("--max-codes", "0")
     _, err = process.communicate(timeout=60)
     assert process.returncode == 2 and "--max-codes must be more than 0" in err
+    process = serve("--idle-minutes", "inf")
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 2 and "--idle-minutes must be more than 0 and finite, got inf" in err

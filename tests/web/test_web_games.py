@@ -119,6 +119,9 @@ def test_the_size_limit_and_random_ids():
         GameRegistry(max_codes=2**30)
     with pytest.raises(BadArgument, match="at least 1"):
         GameRegistry(max_games=0)
+    for idle in (0, float("inf"), float("nan")):
+        with pytest.raises(BadArgument, match="a finite number of idle minutes above 0"):
+            GameRegistry(idle_minutes=idle)
 
 
 def test_games_of_one_size_share_their_rules():

@@ -1,12 +1,15 @@
 """The API under the requests a page or script can send by mistake: double clicks, a second tab,
 endless moves, wrong types, unknown routes, and faults of the server itself; every answer JSON."""
 
+import threading
+
 import pytest
 from fastapi.testclient import TestClient
 
 from mmlab.web import create_app
 from mmlab.web.app import MAX_LISTED, needs_engine_lock
 from mmlab.web.games import MAX_MOVES
+from mmlab.web.limits import MAX_BODY
 from tests.web.test_web_api import new, refused
 
 
@@ -145,3 +148,71 @@ def _loads_a_safe_layer() -> bool:
         except ImportError:
             pass
     return False
+
+
+@pytest.mark.parametrize("spec", ["evo:generations=100000000", "sample:endgame=200", "ga:pop=1000"])
+def test_the_server_plays_how_much_a_strategy_searches_at_its_defaults(client, spec):
+    name, changed = spec.split(":")
+    refused(client.post("/api/games", json={"strategy": spec}), 422, f"leave out {changed}", "mmlab play")
+    refused(client.post("/api/games", json={"strategy": spec, "role": "codemaker"}), 422, f"leave out {changed}")
+    game = new(client, secret="3632")
+    client.post(f"/api/games/{game['id']}/guess", json={"code": "1122"})
+    refused(client.get(f"/api/games/{game['id']}/hint", params={"strategy": spec}), 422, f"leave out {changed}")
+    assert client.get(f"/api/games/{game['id']}/hint", params={"strategy": name}).status_code == 200
+
+
+def test_a_request_on_a_busy_game_is_answered_503_instead_of_waiting(client, monkeypatch):
+    monkeypatch.setattr("mmlab.web.app.BUSY_SECONDS", 0.2)
+    game = new(client, secret="3632")
+    live = client.app.state.games.get(game["id"])
+    done = threading.Event()
+    holder = threading.Thread(target=lambda: (live.lock.acquire(), done.wait(), live.lock.release()))
+    holder.start()  # another thread holds the game, as a long hint would
+    try:
+        data = refused(client.get(f"/api/games/{game['id']}"), 503, "busy with an earlier request", "try again")
+        assert data["error"] == "GameBusy"
+        assert client.get("/api/info").status_code == 200  # the rest of the server answers
+    finally:
+        done.set()
+        holder.join()
+    assert client.get(f"/api/games/{game['id']}").status_code == 200
+
+
+def test_a_hint_is_worked_out_once_per_position(client, monkeypatch):
+    game = new(client, secret="3632")
+    url = f"/api/games/{game['id']}"
+    live = client.app.state.games.get(game["id"])
+    calls = []
+    real = type(live.session).hint
+    monkeypatch.setattr(type(live.session), "hint", lambda self, *a: calls.append(a) or real(self, *a))
+    first = client.get(f"{url}/hint").json()
+    assert client.get(f"{url}/hint").json() == first and len(calls) == 1
+    client.post(f"{url}/guess", json={"code": "1122"})
+    client.get(f"{url}/hint")
+    client.get(f"{url}/hint", params={"options": 5})
+    assert len(calls) == 3
+
+
+def test_hint_options_are_the_strategys_best_guesses_each_splitting_otherwise(client):
+    game = new(client, secret="3632")
+    url = f"/api/games/{game['id']}"
+    first = client.get(f"{url}/hint", params={"options": 5}).json()["options"]
+    assert [o["guess"] for o in first] == ["1122", "1123", "1234", "1112", "1111"]  # Knuth's order: 256, 276, 312, ...
+    assert [o["largest"] for o in first] == sorted(o["largest"] for o in first)
+    client.post(f"{url}/guess", json={"code": "1122"})
+    options = client.get(f"{url}/hint", params={"options": 10, "strategy": "entropy:ties=random"}).json()["options"]
+    bits = [o["entropy_bits"] for o in options]
+    assert len(options) == 10 and bits[0] == max(bits)
+    splits = [(tuple(c["codes"] for c in o["classes"]), o["consistent"]) for o in options]
+    assert splits[0] not in splits[1:]
+
+
+def test_a_body_larger_than_the_limit_is_refused_before_it_is_read(client):
+    game = new(client, secret="3632")
+    url = f"/api/games/{game['id']}/guess"
+    data = refused(client.post(url, json={"code": "1" * (MAX_BODY + 1)}), 413, "at most 65,536 bytes")
+    assert data["error"] == "BodyTooLarge"
+    chunks = (b'{"code": "' + b"1" * 1000 + b'"}' if i == 0 else b" " * 1000 for i in range(100))
+    refused(client.post(url, content=chunks, headers={"content-type": "application/json"}), 413, "at most")
+    small = (part for part in (b'{"code": ', b'"1122"}'))  # chunked too, and within the limit
+    assert client.post(url, content=small, headers={"content-type": "application/json"}).status_code == 200

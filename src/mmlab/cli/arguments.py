@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import re
 from collections.abc import Callable
 
@@ -61,8 +62,8 @@ def positive(kind: type, what: str, most: float | None = None) -> Callable[[str]
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{what} must be a number, got {text!r}") from None
-        if not value > 0 or (most is not None and value > most):
-            limit = f" and at most {most:,}" if most is not None else ""
+        if not 0 < value < math.inf or (most is not None and value > most):
+            limit = f" and at most {most:,}" if most is not None else " and finite"
             raise argparse.ArgumentTypeError(f"{what} must be more than 0{limit}, got {text}")
         return value
 

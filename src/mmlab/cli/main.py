@@ -356,7 +356,8 @@ def cmd_strategies(args: argparse.Namespace) -> int:
             "kind": kind,
             "summary": cls.summary,
             "source": cls.source,
-            "params": [{"name": p.name, "default": p.default, "choices": p.choices, "help": p.help} for p in cls.params],
+            "params": [{"name": p.name, "default": p.default, "choices": p.choices, "help": p.help,
+                        "effort": p.effort} for p in cls.params],
         }
         for kind, registry in (("strategy", REGISTRY), ("planner", PLANNERS))
         for cls in registry.values()
@@ -370,11 +371,12 @@ def cmd_strategies(args: argparse.Namespace) -> int:
     for d in data:
         params = "\n".join(
             f"{p['name']}={'…' if p['default'] in ('', None) else p['default']}"
-            + (f" ({'|'.join(p['choices'])})" if p["choices"] else "")
+            + (f" ({'|'.join(p['choices'])})" if p["choices"] else "") + (" *" if p["effort"] else "")
             for p in d["params"]
         )
         table.add_row(d["name"], d["kind"], d["summary"], params, d["source"])
     out.print(table)
+    out.print("* sets how much the strategy searches: 'mmlab serve' plays it at its default")
     return 0
 
 

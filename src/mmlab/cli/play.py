@@ -52,8 +52,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.strategy is not None:
         raise BadArgument("--strategy is for --role codemaker (it guesses); as codebreaker use --hint-strategy")
     secret = game.parse(args.secret) if args.secret else None
-    coach = args.hint_strategy if args.hint_strategy is not None else "knuth"
-    check_coach(game, coach)  # a hint strategy that could not give hints is refused now
+    coach = None
+    if game.enumerable:
+        coach = args.hint_strategy if args.hint_strategy is not None else "knuth"
+        check_coach(game, coach)  # a hint strategy that could not give hints is refused now
+    elif args.hint_strategy is not None:
+        game.require_enumerable("--hint-strategy (a hint counts the codes that remain)")
     return play_codebreaker(game, CodebreakerSession(game, secret, rng), dialogue, coach)
 
 

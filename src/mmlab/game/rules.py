@@ -34,6 +34,8 @@ ENUMERATION_LIMIT = 2**24
 #: Largest N x N feedback table built by default, in bytes.
 TABLE_BUDGET = 64 * 2**20
 
+#: A written code longer than this many characters a peg is refused unread (colours and separators take far fewer).
+CODE_CHARS_PER_PEG = 16
 _SEPARATORS = re.compile(r"[\s,;]+")
 _SIZE = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*$")
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -151,6 +153,9 @@ class Game:
     # ----------------------------------------------------------------- codes
     def parse(self, text: str) -> int:
         """Index of a code written ``1122``, ``1 1 2 2``, ``1,1,2,2`` or ``AABB``."""
+        if len(str(text)) > CODE_CHARS_PER_PEG * self.pegs:  # refused before it is split into a list
+            raise BadCode(f"code {shown(text)} is {len(str(text)):,} characters long, too long for a code of "
+                          f"{self.pegs} pegs")
         tokens = split_code(text)
         if self.pegs == 1 and len(tokens) > 1 and str(text).strip().isalnum():
             tokens = [str(text).strip()]  # one peg: "10" is colour 10, not two pegs
@@ -237,9 +242,9 @@ class Game:
         """Return ``fb`` if it can occur in this game, else raise ``BadFeedback`` saying why."""
         b, w = fb
         if b < 0 or w < 0:
-            raise BadFeedback(f"answer {b},{w}: black and white cannot be negative")
+            raise BadFeedback(f"answer {shown(b)},{shown(w)}: black and white cannot be negative")
         if b + w > self.pegs:
-            raise BadFeedback(f"answer {b},{w}: black + white cannot exceed the {self.pegs} pegs")
+            raise BadFeedback(f"answer {shown(b)},{shown(w)}: black + white cannot exceed the {self.pegs} pegs")
         if not self.with_white and w:
             raise BadFeedback(f"answer {b},{w}: this game answers black pegs only")
         if b == self.pegs - 1 and w == 1:

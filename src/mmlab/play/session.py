@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mmlab.errors import BadArgument, MastermindError
+from mmlab.errors import BadArgument, MastermindError, shown
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import Strategy, make_strategy
@@ -49,6 +49,11 @@ def check_coach(game: Game, spec: str) -> Strategy:
                           "itself, so it cannot give hints; choose a strategy that reads any game, e.g. knuth or "
                           "most-parts")
     return coach
+
+
+def _same_split(a: dict, b: dict) -> bool:
+    """Whether two partition tables split the codes alike (a guess and one equivalent to it)."""
+    return a["classes"] == b["classes"] and a["consistent"] == b["consistent"]
 
 
 def _strategy(strategy: Strategy | DecisionTree | str) -> Strategy:
@@ -141,7 +146,8 @@ class CodemakerSession:
         except that the winning answer ends the game there (the later answers are dropped).
         Refused, with the reason, if the answers would still contradict each other."""
         if not 1 <= move <= len(self.answers):
-            raise BadArgument(f"there is no answered guess number {move} (answered so far: {len(self.answers)})")
+            raise BadArgument(f"there is no answered guess number {shown(move)} "
+                              f"(answered so far: {len(self.answers)})")
         feedback = self.game.check_feedback(Feedback(*feedback))
         answers = list(self.answers)
         answers[move - 1] = (answers[move - 1][0], feedback)
@@ -260,20 +266,21 @@ class CodebreakerSession:
         return [int(c) for c in self.knowledge.consistent]
 
     def hint(self, strategy: str = "knuth", options: int = 3) -> Hint:
-        """The strategy's next guess and the partition tables of up to ``options`` top scorers."""
+        """The strategy's next guess, and the partition tables of it and of the strategy's next best
+        guesses (partition strategies), ``options`` in all."""
         if self.over:
             raise BadArgument("the game is over: start a new one")
+        knowledge = self.knowledge  # a game too large to count the codes left has no hints
         player = check_coach(self.game, strategy)
-        knowledge = self.knowledge
         try:
             suggestion = player.guess(knowledge)
         except MastermindError as e:
             raise BadArgument(f"{strategy} cannot suggest a guess after these moves: {e}") from None
-        guesses = [suggestion]
-        if isinstance(player, PartitionStrategy) and knowledge.history:
-            for code in player.top_scorers(knowledge)[: options + 1]:
-                if int(code) != suggestion and len(guesses) < options:
-                    guesses.append(int(code))
-        tables = [{"guess": g, **partition_summary(knowledge, g)} for g in guesses]
+        tables = [{"guess": suggestion, **partition_summary(knowledge, suggestion)}]
+        if isinstance(player, PartitionStrategy):  # then its next best, each splitting the codes otherwise
+            for code in player.best_guesses(knowledge, options + 1).tolist():
+                table = {"guess": code, **partition_summary(knowledge, code)}
+                if len(tables) < options and not _same_split(table, tables[0]):
+                    tables.append(table)
         return Hint(self.remaining, player.spec, suggestion, tables)
 

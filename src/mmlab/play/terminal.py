@@ -15,6 +15,7 @@ from rich.text import Text
 
 from mmlab.errors import InconsistentFeedback, MastermindError
 from mmlab.game import Feedback, Game, parse_feedback
+from mmlab.game.feedback import NUMBER_DIGITS
 from mmlab.play.session import CodebreakerSession, CodemakerSession
 
 PEG_COLOURS = ("red", "green", "yellow", "blue", "magenta", "cyan", "white", "bright_red", "bright_green",
@@ -100,7 +101,7 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
                 session.undo()
                 say(f"Took back the last answer; {fitting(session.remaining)} the answers so far.")
             elif command.lower() == "fix":
-                if not rest or not rest[0].isdigit():
+                if not rest or not (rest[0].isascii() and rest[0].isdigit() and len(rest[0]) <= NUMBER_DIGITS):
                     say("Write 'fix N B W', e.g. 'fix 2 1 0' to say that guess 2 got 1 black and 0 white.")
                     continue
                 session.correct(int(rest[0]), parse_feedback(" ".join(rest[1:]), game.with_white))
@@ -119,12 +120,16 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
     return 0
 
 
-def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue, hint_strategy: str) -> int:
-    """The person guesses mmlab's secret. Returns 0 on a win, 1 otherwise."""
+def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue, hint_strategy: str | None) -> int:
+    """The person guesses mmlab's secret; ``hint_strategy`` gives the hints (``None``: a game too
+    large to count the codes left, so no hints). Returns 0 on a win, 1 otherwise."""
     say = dialogue.console.print
     say(f"I have chosen a secret of {game.pegs} pegs from the colours 1-{game.colours}"
         + (", repeats allowed." if game.repeats else ", no colour twice."))
     say(CODEBREAKER_HELP)
+    if hint_strategy is None:
+        say(f"The {game} game has {game.n_codes:.3g} codes, too many to count those left: no hints or "
+            "candidates in this game.")
     while not session.over:
         line = dialogue.ask(f"guess {len(session.moves) + 1}> ")
         if line is None or line.lower() in ("quit", "q", "exit"):
@@ -133,7 +138,7 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
         command, *rest = line.split() or [""]
         try:
             if command.lower() == "hint":
-                show_hint(session, dialogue, rest[0] if rest else hint_strategy)
+                show_hint(session, dialogue, rest[0] if rest else hint_strategy or "knuth")
             elif command.lower() == "candidates":
                 codes = session.candidates()
                 say(f"{fitting(len(codes))}: " + " ".join(game.format(c) for c in codes))

@@ -34,6 +34,7 @@ class Param:
     kind: type = str
     minimum: int | None = None  # smallest allowed value of a numeric parameter
     maximum: int | None = None  # largest allowed value of a numeric parameter
+    effort: bool = False  # sets how much the strategy searches (a public server keeps the default)
 
     def check(self, owner: str, value: Any) -> None:
         """Refuse a numeric value outside ``minimum``..``maximum``, naming the parameter and its range."""
@@ -112,6 +113,16 @@ class Configurable:
         """The spec string that rebuilds this object, listing the parameters that differ from defaults."""
         changed = [f"{p.name}={self.values[p.name]}" for p in self.params if self.values[p.name] != p.default]
         return self.name + (":" + ",".join(changed) if changed else "")
+
+    @property
+    def raised_effort(self) -> list[str]:
+        """``name=value`` of the parameters that set how much it searches and differ from their defaults.
+
+        >>> from mmlab.strategies import make_strategy
+        >>> make_strategy("evo:pop=400,score=most-parts").raised_effort
+        ['pop=400']
+        """
+        return [f"{p.name}={self.values[p.name]}" for p in self.params if p.effort and self.values[p.name] != p.default]
 
     @classmethod
     def from_raw(cls, raw: dict[str, str]):

@@ -161,8 +161,13 @@ class ConsistentSearch:
         return 0 < rescue < self.barren_runs
 
 
+#: Largest population and largest set of consistent codes collected a search may ask for (a few
+#: tens of MB at 20 pegs): larger ones could not be allocated, and would take hours a turn anyway.
+MAX_POPULATION = 1_000_000
+MAX_FOUND = 1_000_000
+
 RESCUE = Param("rescue", 20, "after this many guesses in a row for which the GA found no consistent code, "
                "each further one comes from the constraint search, so that a tiny budget still ends "
                "the game (not in the papers; 0: never)", kind=int, minimum=0)
 
-__all__ = ["RESCUE", "ConsistentSearch", "SearchResult"]
+__all__ = ["MAX_FOUND", "MAX_POPULATION", "RESCUE", "ConsistentSearch", "SearchResult"]

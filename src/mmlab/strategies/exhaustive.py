@@ -26,7 +26,8 @@ from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.knowledge.symmetry import representatives
 from mmlab.strategies.base import Choice, Param, Strategy
-from mmlab.strategies.scoring import ENTROPY, LARGEST, PARTS, SUM_SQUARES, best, partition_stats, tie_pool
+from mmlab.strategies.scoring import (ENTROPY, LARGEST, PARTS, SUM_SQUARES, best, is_member, partition_stats,
+                                      tie_pool)
 
 POOL = Param("pool", "all", "which codes may be guessed: every code, or consistent codes only", ("all", "consistent"))
 TIES = Param(
@@ -140,6 +141,30 @@ class PartitionStrategy(Strategy):
         stats = partition_stats(knowledge, guesses)
         self.evaluations += int(guesses.shape[0])
         return guesses[self.select(stats)]
+
+    def best_guesses(self, knowledge: Knowledge, n: int) -> np.ndarray:
+        """Up to ``n`` guesses of its pool, best first by its own criterion: its top scorers, then
+        the top scorers of the rest, and so on; one guess per class of equivalent guesses, consistent
+        ones first among equals.
+
+        >>> from mmlab.game import Game
+        >>> game = Game.parse_size("4x6")
+        >>> [game.format(g) for g in Knuth().best_guesses(Knowledge.initial(game), 3)]
+        ['1122', '1123', '1234']
+        """
+        guesses = representatives(knowledge)
+        if self.pool == "consistent":
+            guesses = guesses[is_member(guesses, knowledge.consistent)]
+        stats = partition_stats(knowledge, guesses)
+        left = np.ones(guesses.shape[0], dtype=bool)
+        ranked: list[np.ndarray] = []
+        while left.any() and sum(r.shape[0] for r in ranked) < n:
+            rows = np.flatnonzero(left)
+            top = rows[self.select(stats[rows])]
+            inside = is_member(guesses[top], knowledge.consistent)
+            ranked += [guesses[top][inside], guesses[top][~inside]]
+            left[top] = False
+        return np.concatenate(ranked)[:n] if ranked else guesses[:0]
 
     def _root_top_scorers(self, knowledge: Knowledge) -> np.ndarray:
         """Top first guesses: score one code per colour-multiplicity pattern, then (for random

@@ -33,7 +33,7 @@ from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import evolution_kernels as ek
 from mmlab.strategies.base import Param, Strategy
-from mmlab.strategies.evolution import RESCUE, ConsistentSearch
+from mmlab.strategies.evolution import MAX_FOUND, MAX_POPULATION, RESCUE, ConsistentSearch
 
 VARIANTS = ("merelo", "bento", "berghman")
 
@@ -54,15 +54,17 @@ VARIANT = Param("variant", "merelo", "which GA: merelo (Merelo et al. 1999), ben
                 "or berghman (Berghman, Goossens and Leus 2009)", VARIANTS)
 FIRST = Param("first", "", "first guess: aabb (1122, 11223), aabc (1123, 11234), random or a code; "
               "empty: the variant's (aabb for merelo and bento as in 001, aabc for berghman)")
-POP = Param("pop", 0, "population size (0: the variant's: merelo 400, bento 100, berghman 150)", kind=int, minimum=0)
+POP = Param("pop", 0, "population size (0: the variant's: merelo 400, bento 100, berghman 150)", kind=int, minimum=0,
+            maximum=MAX_POPULATION, effort=True)
 GENERATIONS = Param("generations", 0, "generations per turn before the fittest code is played "
-                    "(0: the variant's: merelo and bento 1000, berghman 100)", kind=int, minimum=0)
+                    "(0: the variant's: merelo and bento 1000, berghman 100)", kind=int, minimum=0, effort=True)
 RESET = Param("reset", -1, "draw a new population after this many generations without a consistent code "
               "(0: never; -1: the variant's: 15 for merelo and bento, never for berghman)", kind=int, minimum=-1)
 EXTEND = Param("extend", 0, "generations allowed beyond the budget while no consistent code has been found "
-               "(not in the papers; 0 keeps their budget)", kind=int, minimum=0)
+               "(not in the papers; 0 keeps their budget)", kind=int, minimum=0, effort=True)
 ELIGIBLE = Param("eligible", 0, "consistent codes collected before choosing, for berghman only (0: the variant's: "
-                 "60 for berghman; merelo and bento play the first found)", kind=int, minimum=0)
+                 "60 for berghman; merelo and bento play the first found)", kind=int, minimum=0, maximum=MAX_FOUND,
+                 effort=True)
 
 
 def pattern_code(game: Game, kind: str) -> tuple[int, ...]:

@@ -39,7 +39,7 @@ from mmlab.strategies.code_rows import distinct_rows, one_peg_changes, random_co
 from mmlab.strategies.endgame import (ENDGAME_KEEP, ENDGAME_OTHERS, LOOKAHEAD_NODES, endgame_pool, feedback_matrix,
                                       lookahead_totals, solve_endgame)
 from mmlab.strategies.endgame_kernels import MAX_CODES
-from mmlab.strategies.evolution import RESCUE, ConsistentSearch
+from mmlab.strategies.evolution import MAX_POPULATION, RESCUE, ConsistentSearch
 from mmlab.strategies.exhaustive import top_entropy, top_expected, top_largest, top_parts, top_plus2
 from mmlab.strategies.scoring import ENTROPY, LARGEST, PARTS, SUM_SQUARES, TOLERANCE
 
@@ -51,7 +51,7 @@ SCORE = Param("score", "entropy", "how a sample code is scored against the sampl
 #: times as many consistent codes, which steadies the choice among near-equal scores.
 REFERENCE_FACTOR = 5
 SAMPLE = Param("sample", "auto", "distinct consistent codes to score against: a number, or auto (1000, or every "
-               "code of a smaller game)")
+               "code of a smaller game)", effort=True)
 POOL = Param("pool", "all", "which codes may be guessed: the sample's (consistent), or also random codes and "
              "one-peg changes of the best codes (all)", ("all", "consistent"))
 TIES = Param("ties", "random", "among top scorers (consistent ones first), when neither the endgame nor the "
@@ -68,17 +68,17 @@ ENDGAME = Param("endgame", 100, f"once the whole consistent set is known (at mos
                 "worth of codes) and holds 2 to this many codes, play the first guess of the tree with the fewest guesses in "
                 "total, guessing its codes and (pool=all) as many inconsistent codes as others says (0: never; "
                 "not in games with black pegs only)",
-                kind=int, minimum=0, maximum=MAX_CODES)
+                kind=int, minimum=0, maximum=MAX_CODES, effort=True)
 OTHERS = Param("others", ENDGAME_OTHERS, "inconsistent codes the exact endgame may guess (pool=all): the best "
-               "splitters of its set, found by climbing", kind=int, minimum=0, maximum=ENDGAME_KEEP)
+               "splitters of its set, found by climbing", kind=int, minimum=0, maximum=ENDGAME_KEEP, effort=True)
 LOOKAHEAD = Param("lookahead", 10, "once the whole consistent set is known and holds more than endgame codes "
                   "(or the endgame's search runs out), play the one of this many top scorers whose parts, each "
                   "then solved exactly over its own codes, need the fewest guesses in total (0: the top scorer; "
                   "not in games with black pegs only)",
-                  kind=int, minimum=0)
+                  kind=int, minimum=0, effort=True)
 PART = Param("part", 100, "the look-ahead solves each part of at most this many codes exactly and values "
              f"larger ones, and any whose search passes {LOOKAHEAD_NODES} sets, by a fit to those solved", kind=int,
-             minimum=3, maximum=MAX_CODES)
+             minimum=3, maximum=MAX_CODES, effort=True)
 #: The consistent set is listed in full (then sampled uniformly) when it holds at most this many
 #: samples' worth of codes and the search checks at most ``LIST_NODES`` placements.
 LIST_FACTOR = 500
@@ -107,7 +107,7 @@ CLIMB_ROUNDS = 2
 CLIMB_PARENTS = 10
 FINALISTS = Param("finalists", 40, f"the best candidates, rescored against {REFERENCE_FACTOR} times as many "
                   "consistent codes where there are more than the sample, among which the guess is chosen",
-                  kind=int, minimum=1)
+                  kind=int, minimum=1, effort=True)
 
 
 def auto_sample_size(game: Game) -> int:
@@ -392,8 +392,10 @@ def ranking(stats: np.ndarray, score: str) -> np.ndarray:
     return np.argsort(key, kind="stable")
 
 
-POP = Param("pop", 150, "GA population (Berghman et al.: 150)", kind=int, minimum=2)
-GENERATIONS = Param("generations", 100, "GA generations per turn (Berghman et al.: 100)", kind=int, minimum=1)
+POP = Param("pop", 150, "GA population (Berghman et al.: 150)", kind=int, minimum=2, maximum=MAX_POPULATION,
+            effort=True)
+GENERATIONS = Param("generations", 100, "GA generations per turn (Berghman et al.: 100)", kind=int, minimum=1,
+                    effort=True)
 EVO_FIRST = replace(FIRST, help="first guess: a code such as 11223, or empty for the colour pattern (AABBC...) "
                    f"that scores best against every code (against {FIRST_SAMPLE} random codes in games of more "
                    f"than {FIRST_EXACT})")
@@ -402,7 +404,7 @@ EVO_FINALISTS = replace(FINALISTS, help="the best candidates, among which the gu
 EVO_TIES = replace(TIES, help="among top scorers (consistent ones first): a uniform draw (random) or the first "
                   "found (first)")
 EVO_SAMPLE = Param("sample", "60", "distinct consistent codes the GA collects and scores (Berghman et al.: 60), "
-                   "or auto")
+                   "or auto", effort=True)
 
 
 class EvolvedSampleScoring(SampleScoring):

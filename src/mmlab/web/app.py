@@ -34,9 +34,10 @@ from mmlab.game import Feedback, Game, parse_feedback
 from mmlab.play.session import CodebreakerSession, CodemakerSession
 from mmlab.strategies import REGISTRY, make_strategy
 from mmlab.web import views
-from mmlab.web.errors import GameOver, WrongRole, status_of
+from mmlab.web.errors import GameBusy, GameOver, WrongRole, status_of
 from mmlab.web.games import (DEFAULT_IDLE_MINUTES, DEFAULT_MAX_CODES, DEFAULT_MAX_GAMES, DEFAULT_STRATEGY,
-                             GameRegistry, LiveGame)
+                             GameRegistry, LiveGame, served)
+from mmlab.web.limits import BodyLimit
 from mmlab.web.models import (AnswerIn, Candidates, CorrectionIn, GameState, GuessIn, HintOut, NewGame,
                               PartitionTable, Problem, ServerInfo, StrategyInfo, TreePath, UndoIn)
 
@@ -53,6 +54,9 @@ ON_GAME = {status: {"model": Problem} for status in (404, 422)}
 ON_MOVE = {status: {"model": Problem} for status in (404, 409, 422)}
 #: Most field problems listed in one answer.
 MAX_LISTED = 20
+#: How long a request waits for an earlier one on the same game (or for the engine) before it is
+#: answered 503: requests piling up behind a long hint would otherwise hold every server thread.
+BUSY_SECONDS = 10.0
 
 
 def needs_engine_lock() -> bool:
@@ -81,8 +85,8 @@ def create_app(max_games: int = DEFAULT_MAX_GAMES, max_codes: int = DEFAULT_MAX_
     app.add_exception_handler(RequestValidationError, _malformed_request)
     app.add_exception_handler(HTTPException, _http_error)
     app.add_exception_handler(Exception, _server_fault)
-    app.include_router(_api(games, threading.Lock() if needs_engine_lock() else contextlib.nullcontext()),
-                       prefix="/api")
+    app.include_router(_api(games, threading.Lock() if needs_engine_lock() else None), prefix="/api")
+    app.add_middleware(BodyLimit)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)
@@ -92,9 +96,24 @@ def create_app(max_games: int = DEFAULT_MAX_GAMES, max_codes: int = DEFAULT_MAX_
     return app
 
 
-def _api(games: GameRegistry, engine: contextlib.AbstractContextManager) -> APIRouter:
-    """The routes; ``engine`` is held around everything that may run numba's parallel kernels."""
+@contextlib.contextmanager
+def _waiting(lock: threading.Lock | threading.RLock | None, busy: str) -> Iterator[None]:
+    """Hold ``lock`` (if any), waiting at most ``BUSY_SECONDS`` for it; then ``GameBusy(busy)``."""
+    if lock is None:
+        yield
+        return
+    if not lock.acquire(timeout=BUSY_SECONDS):
+        raise GameBusy(busy)
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
+    """The routes; ``engine`` (if any) is held around everything that may run numba's parallel kernels."""
     api = APIRouter()
+    engine_busy = "the server is busy with another request; try again in a moment"
 
     def state(live: LiveGame) -> GameState:
         return views.state(live, games.idle_minutes)
@@ -105,7 +124,8 @@ def _api(games: GameRegistry, engine: contextlib.AbstractContextManager) -> APIR
         request that takes longer than the idle time does not leave its game expired)."""
         live = games.get(game_id)
         try:
-            with engine, live.lock:
+            with _waiting(engine, engine_busy), _waiting(live.lock, "this game is busy with an earlier request (a "
+                                                                    "hint, or mmlab's move); try again in a moment"):
                 yield live
         finally:
             games.touch(live)
@@ -124,7 +144,7 @@ def _api(games: GameRegistry, engine: contextlib.AbstractContextManager) -> APIR
         body = body or NewGame()
         game = Game.parse_size(body.size, repeats=body.repeats)
         secret = None if body.secret is None else game.parse(body.secret)
-        with engine:
+        with _waiting(engine, engine_busy):
             live = games.create(game, body.role, body.strategy, secret, body.seed)
         with holding(live.id) as live:
             return state(live)
@@ -192,10 +212,12 @@ def _api(games: GameRegistry, engine: contextlib.AbstractContextManager) -> APIR
                                               "the partition tables of its best guesses", responses=ON_MOVE)
     def hint(game_id: str, strategy: str | None = Query(None, description="strategy spec (default: the game's)"),
              options: int = Query(3, ge=1, le=10, description="how many top guesses to tabulate")) -> HintOut:
+        if strategy is not None:
+            served(strategy)
         with holding(game_id) as live:
-            session = _breaker(live, "hint")
+            _breaker(live, "hint")
             _not_over(live)
-            return views.hint(live.game, session.hint(strategy or live.strategy, options))
+            return views.hint(live.game, live.hint(strategy or live.strategy, options))
 
     @api.get("/games/{game_id}/partition", summary="how a proposed guess splits the codes left", responses=ON_GAME)
     def partition(game_id: str, guess: str = Query(description="the proposed guess, e.g. 1344")) -> PartitionTable:

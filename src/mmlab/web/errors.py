@@ -63,6 +63,12 @@ class StaleRequest(WebError):
     status = 409
 
 
+class GameBusy(WebError):
+    """An earlier request on the same game (a hint, mmlab's move) still runs."""
+
+    status = 503
+
+
 def status_of(error: MastermindError) -> int:
     """The HTTP status of a user's mistake."""
     if isinstance(error, WebError):

@@ -14,6 +14,7 @@ mmlab.web.errors.GameTooLarge: the 6x8 game has 262,144 codes, more than this se
 
 from __future__ import annotations
 
+import math
 import secrets
 import threading
 import time
@@ -25,7 +26,8 @@ import numpy as np
 from mmlab.errors import BadArgument, shown
 from mmlab.game import ENUMERATION_LIMIT, Feedback, Game
 from mmlab.knowledge import Knowledge
-from mmlab.play.session import CodebreakerSession, CodemakerSession, check_coach
+from mmlab.play.session import CodebreakerSession, CodemakerSession, Hint, check_coach
+from mmlab.strategies import Strategy, make_strategy
 from mmlab.web.errors import GameNotFound, GameTooLarge, StaleRequest, TooManyGames, TooManyMoves
 from mmlab.web.path import PathTracer
 
@@ -38,6 +40,22 @@ DEFAULT_IDLE_MINUTES = 30.0
 #: Moves a game may hold: far more than any game needs, and a bound on the memory and time a
 #: script repeating one guess can take.
 MAX_MOVES = 100
+
+
+def served(spec: str) -> Strategy:
+    """The strategy ``spec``, refused if it asks to search harder than its defaults: one request
+    could then keep a core busy for hours, and the server is shared.
+
+    >>> served("evo:generations=100000000")
+    Traceback (most recent call last):
+    mmlab.errors.BadArgument: evo:generations=100000000: this server plays how much a strategy searches at its defaults (the literature's settings), so leave out generations=100000000; 'mmlab play' on your own machine takes any
+    """
+    strategy = make_strategy(spec)
+    if strategy.raised_effort:
+        raise BadArgument(f"{strategy.spec}: this server plays how much a strategy searches at its defaults (the "
+                          f"literature's settings), so leave out {', '.join(strategy.raised_effort)}; 'mmlab play' on "
+                          "your own machine takes any")
+    return strategy
 
 
 @dataclass(eq=False)
@@ -54,6 +72,7 @@ class LiveGame:
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     _counts: tuple[tuple, list[int]] | None = field(default=None, repr=False)
     _tracer: PathTracer | None = field(default=None, repr=False)
+    _hint: tuple[tuple, Hint] | None = field(default=None, repr=False)
 
     @property
     def game(self) -> Game:
@@ -94,6 +113,14 @@ class LiveGame:
         self._counts = (key, counts)
         return counts
 
+    def hint(self, spec: str, options: int) -> Hint:
+        """The codebreaker's hint from ``spec`` (see ``CodebreakerSession.hint``), worked out once
+        per position: asking again (a reload, a second tab) costs nothing."""
+        key = (tuple(self.moves), spec, options)
+        if self._hint is None or self._hint[0] != key:
+            self._hint = (key, self.session.hint(spec, options))
+        return self._hint[1]
+
     def check_move(self, seen_moves: int | None, adds: bool = True) -> None:
         """Refuse a move asked for while seeing ``seen_moves`` moves when the game holds another
         number (a double click, or a second tab, played meanwhile), and one that ``adds`` a move
@@ -125,8 +152,8 @@ class GameRegistry:
         if not 1 <= max_codes <= ENUMERATION_LIMIT:
             raise BadArgument(f"the limit on codes per game must be from 1 to {ENUMERATION_LIMIT:,} (the largest "
                               f"space mmlab enumerates), got {max_codes:,}")
-        if not idle_minutes > 0:
-            raise BadArgument(f"games must be kept for more than 0 idle minutes, got {idle_minutes}")
+        if not 0 < idle_minutes < math.inf:
+            raise BadArgument(f"games must be kept for a finite number of idle minutes above 0, got {idle_minutes}")
         self.max_games = max_games
         self.max_codes = max_codes
         self.idle_minutes = idle_minutes
@@ -158,6 +185,7 @@ class GameRegistry:
         self._check_room()
         with self._lock:
             game = self._rules.setdefault(game, game)
+        served(strategy or DEFAULT_STRATEGY)
         rng = np.random.default_rng(seed)
         if role == "codemaker":
             session: CodebreakerSession | CodemakerSession = CodemakerSession(game, strategy or DEFAULT_STRATEGY,
