@@ -209,3 +209,19 @@ def test_compare_stores_the_command_that_made_it(capsys, tmp_path):
     assert command[:2] == ["mmlab", "compare"] and {"--runs", "--seed", "--no-repeats"} <= set(command)
     code, again, _ = run(capsys, *command[1:], "--json", "--store", store)
     assert code == 0 and json.loads(again)["study"] == json.loads(out)["study"] and len(Store(store).studies()) == 1
+
+
+def test_eval_refuses_options_a_codemaker_would_ignore_and_runs_past_any_memory(capsys):
+    code, _, err = run(capsys, "eval", "4x6", "--codemaker", "fixed:1122", "--secrets", "5")
+    assert code == 2 and "give no --secrets or --jobs with it" in err
+    code, _, err = run(capsys, "eval", "3x3", "--strategy", "random", "--runs", "1000000000000", "--seed", "1")
+    assert code == 2 and "27,000,000,000,000 games, more than one evaluation plays" in err
+
+
+@pytest.mark.parametrize("args", [["mm2", "reproduce", "--methods", "", "--sizes", "3x8"],
+                                  ["reproduce", "large", "--sizes", ""],
+                                  ["reproduce", "large", "--strategies", ",", "--sizes", "4x6"],
+                                  ["reproduce", "large", "--plots", "", "--sizes", "4x6"]])
+def test_an_empty_list_option_is_refused_not_read_as_the_defaults(capsys, args):
+    code, _, err = run(capsys, *args)
+    assert code == 2 and "is empty" in err

@@ -2,6 +2,7 @@
 checked independently by replaying every secret."""
 
 import json
+import math
 
 import pytest
 
@@ -9,6 +10,7 @@ from mmlab.cli.main import main
 from mmlab.errors import UnknownStrategy
 from mmlab.game import Game
 from mmlab.planners import make_planner
+from mmlab.planners.tpoa import TPOA
 from mmlab.trees import DecisionTree, TreeStrategy
 
 
@@ -80,3 +82,10 @@ def test_plan_command_saves_a_tree_that_eval_replays(capsys, tmp_path):
     assert planned["total_guesses"] == 451
     assert main(["eval", "--tree", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["total_guesses"] == 451
+
+
+def test_the_time_estimate_stays_a_number_for_any_depth():
+    game = Game.parse_size("3x3")
+    for d in (500, 2000, 10**6):
+        assert 0 < TPOA(k=5, d=d).estimate_seconds(game) < math.inf
+    assert TPOA(k=5, d=3).unstoppable_seconds(game) == TPOA().estimate_seconds(game)  # the greedy tree's part

@@ -305,3 +305,22 @@ def test_python_is_safe_with_odd_names(norvig32):
     assert 'x"""' in namespace["master_mind"].__doc__
     with pytest.raises(ValueError, match="not a valid Python function name"):
         to_python(norvig32, name="class")
+
+
+def test_a_tree_too_deep_for_python_is_refused_with_one_line(monkeypatch):
+    from mmlab.errors import BadTree
+    from mmlab.trees import export as exporting
+
+    tree = DecisionTree.build(Game.parse_size("3x3"), make_strategy("knuth"))
+    monkeypatch.setattr(exporting, "PYTHON_MAX_GUESSES", tree.worst - 1)
+    with pytest.raises(BadTree, match=f"needs up to {tree.worst} guesses.*--format json"):
+        exporting.to_python(tree)
+
+
+def test_only_a_strategy_that_ties_first_deterministically_is_told_to():
+    from mmlab.errors import BadTree
+
+    with pytest.raises(BadTree, match="no single decision tree; use ties=first"):
+        DecisionTree.build(Game.parse_size("3x3"), make_strategy("entropy:ties=random"))
+    with pytest.raises(BadTree, match=r"no single decision tree$"):
+        DecisionTree.build(Game.parse_size("3x3"), make_strategy("sample"))

@@ -7,7 +7,7 @@ import math
 import re
 from collections.abc import Callable
 
-from mmlab.errors import shown
+from mmlab.errors import BadArgument, shown
 
 
 def split_specs(text: str) -> list[str]:
@@ -26,6 +26,23 @@ def split_specs(text: str) -> list[str]:
         else:
             specs.append(part)
     return specs
+
+
+def listed(text: str | None, what: str, default: list[str], split: Callable[[str], list[str]] | None = None
+           ) -> list[str]:
+    """The comma-separated names of an option (``default`` when it is not given), each once; an
+    option given with nothing in it is refused.
+
+    >>> listed("5x8, 6x9,5x8", "--sizes", ["8x12"]), listed(None, "--sizes", ["8x12"])
+    (['5x8', '6x9'], ['8x12'])
+    """
+    if text is None:
+        return list(default)
+    names = split(text) if split is not None else [name.strip() for name in text.split(",")]
+    names = list(dict.fromkeys(name for name in names if name))
+    if not names:
+        raise BadArgument(f"{what} is empty: name at least one, or leave {what} out for the defaults")
+    return names
 
 
 def int_at_least(minimum: int, what: str, maximum: int | None = None) -> Callable[[str], int]:

@@ -194,6 +194,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         game = _game(args)
         strategy = make_strategy("knuth" if args.strategy is None else args.strategy)
     if args.codemaker not in (None, "random"):
+        if args.secrets != "all" or args.jobs is not None:
+            raise MastermindError(f"--codemaker {args.codemaker} chooses the secret itself and plays one game a run "
+                                  "in this process: give no --secrets or --jobs with it")
         return _eval_against(game, strategy, args)
     secrets: str | int = args.secrets if args.secrets == "all" else _positive_int(args.secrets, "--secrets")
     with progress(f"evaluating {strategy.spec}", game.n_codes) as update:
@@ -321,9 +324,15 @@ def cmd_plan(args: argparse.Namespace) -> int:
     planner.check(game)  # before the warning: a game it refuses takes no time
     _check_output(args.output)
     estimate = planner.estimate_seconds(game)
+    floor = planner.unstoppable_seconds(game)
     if estimate is not None and estimate > 60 and args.time_limit is None:
+        stop = ("; --time-limit SECONDS stops it early with the best tree found" if floor is None or floor < estimate
+                else "; it completes its greedy tree whatever --time-limit says")
         print(f"mmlab plan: warning: {planner.spec} on {game} may take about {_duration(estimate)} on this "
-              "machine (a rough guess); --time-limit SECONDS stops it early with the best tree found",
+              f"machine (a rough guess){stop}", file=sys.stderr)
+    elif floor is not None and floor > max(60, args.time_limit or 0):
+        print(f"mmlab plan: warning: {planner.spec} on {game} first completes its greedy tree whatever "
+              f"--time-limit says, which may take about {_duration(floor)} on this machine (a rough guess)",
               file=sys.stderr)
     with progress(f"planning {planner.spec}", 1) as update:
         result = planner.plan(game, on_progress=lambda done, total: update(done, total), time_limit=args.time_limit)

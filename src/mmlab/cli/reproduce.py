@@ -8,7 +8,7 @@ from pathlib import Path
 from rich.table import Table
 
 from mmlab.cli.output import err, out, print_json, progress
-from mmlab.cli.arguments import split_specs
+from mmlab.cli.arguments import listed, split_specs
 from mmlab.errors import BadArgument
 from mmlab.experiments.large_tables import (ANCHORS, SIZES as LARGE_SIZES, STRATEGIES as LARGE_STRATEGIES, TARGETS,
                                             LargeRow, games_frame, run_large)
@@ -81,11 +81,9 @@ def reproduce_tpoa(args: argparse.Namespace) -> int:
 
 def reproduce_singley(args: argparse.Namespace) -> int:
     """003 appendix tables, one per method, in the thesis's layout with our rows under its own."""
-    methods = [m.strip() for m in args.methods.split(",")] if args.methods else list(COUNTING)
+    methods = listed(args.methods, "--methods", list(COUNTING))
     unknown = [m for m in methods if m not in COUNTING]
     if unknown:
-        from mmlab.errors import BadArgument
-
         raise BadArgument(f"--methods: {', '.join(unknown)} not in the thesis tables; choose from {', '.join(COUNTING)}")
     tabu_games = None if args.full else args.tabu_games
     rows = []
@@ -126,10 +124,12 @@ def reproduce_singley(args: argparse.Namespace) -> int:
 
 def reproduce_large(args: argparse.Namespace) -> int:
     """The large-game table: each strategy's mean guesses and seconds per game beside the anchors."""
-    sizes = [x.strip() for x in args.sizes.split(",")] if args.sizes else list(LARGE_SIZES)
-    specs = split_specs(args.strategies) if args.strategies else list(LARGE_STRATEGIES)
+    sizes = listed(args.sizes, "--sizes", list(LARGE_SIZES))
+    specs = listed(args.strategies, "--strategies", list(LARGE_STRATEGIES), split_specs)
     total = len(sizes) * len(specs) * args.games
-    folder = Path(args.plots) if args.plots else None
+    if args.plots == "":
+        raise BadArgument("--plots is empty: give the folder to write the plots into")
+    folder = Path(args.plots) if args.plots is not None else None
     if folder is not None:  # refuse a folder that cannot be written before the games, not after
         try:
             folder.mkdir(parents=True, exist_ok=True)

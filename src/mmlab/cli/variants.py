@@ -7,7 +7,7 @@ import argparse
 import numpy as np
 from rich.table import Table
 
-from mmlab.cli.arguments import int_at_least, seed_arg
+from mmlab.cli.arguments import int_at_least, listed, seed_arg
 from mmlab.cli.output import err, out, print_json, progress
 from mmlab.errors import BadArgument
 from mmlab.variants import STRATEGIES_2D, Game2D, make_strategy_2d, play_2d
@@ -43,9 +43,7 @@ def _size(text: str) -> tuple[int, int]:
 
 def cmd_reproduce_2d(args: argparse.Namespace) -> int:
     """003 appendix "Tabu Search 2-D" and Table 6-2 beside ours; our other methods beside the tabu search."""
-    methods = [m.strip() for m in args.methods.split(",") if m.strip()] if args.methods else list(DEFAULT_METHODS)
-    if not methods:
-        raise BadArgument("--methods is empty: name at least one, e.g. --methods tabu")
+    methods = listed(args.methods, "--methods", list(DEFAULT_METHODS))
     sizes = [_size(s) for s in args.sizes] if args.sizes else list(SIZES_2D)
     if args.full and args.games is not None:
         raise BadArgument("give --games or --full, not both: --full plays the thesis's numbers of secrets")

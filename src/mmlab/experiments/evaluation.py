@@ -28,6 +28,9 @@ from mmlab.trees import DecisionTree
 #: Simulated games run in worker processes (``jobs``) only in games of more codes than this: in
 #: smaller ones a game takes less time than starting a worker.
 PARALLEL_MIN_CODES = 10_000
+#: Games one evaluation of a random strategy may play (runs x secrets): its task list and results
+#: stay within a few GB, and at a thousand games a second it already takes more than a day.
+MAX_GAMES = 10**8
 #: Games a worker plays per task.
 CHUNK = 16
 
@@ -147,6 +150,9 @@ def evaluate(
     if seed is None and (not strategy.deterministic or secrets != "all"):
         seed = int(np.random.SeedSequence().entropy % 2**32)
     codes, description = choose_secrets(game, secrets, seed or 0)
+    if not strategy.deterministic and runs * codes.shape[0] > MAX_GAMES:
+        raise BadArgument(f"{runs:,} runs over {codes.shape[0]:,} secrets are {runs * codes.shape[0]:,} games, more "
+                          f"than one evaluation plays (at most {MAX_GAMES:,}); use fewer runs or a sample of secrets")
     start = time.perf_counter()
     if strategy.deterministic and game.enumerable:
         done = 0

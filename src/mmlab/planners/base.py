@@ -80,3 +80,8 @@ class Planner(Configurable):
     def estimate_seconds(self, game: Game) -> float | None:
         """A rough idea of how long ``plan`` takes on this machine, for warnings; ``None`` if unknown."""
         return None
+
+    def unstoppable_seconds(self, game: Game) -> float | None:
+        """A rough idea of the part of ``plan`` that runs to its end whatever ``time_limit`` says
+        (``None``: none, or unknown)."""
+        return None

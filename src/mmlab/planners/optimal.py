@@ -128,6 +128,10 @@ class Optimal(Planner):
                 f"(limit {TABLE_LIMIT // 2**20} MiB); use a TPOA planner instead"
             )
 
+    def unstoppable_seconds(self, game: Game) -> float:
+        """Its first upper bound, the greedy TPOA tree, is completed whatever the time limit."""
+        return TPOA(**GREEDY).estimate_seconds(game)
+
     def _stopped(self, game: Game, search: "_Search", greedy: DecisionTree, depth, figures: dict, seconds: float):
         """The best tree known when the time limit hit, with the lower bounds proved so far."""
         figures["stopped_by_time_limit"] = True

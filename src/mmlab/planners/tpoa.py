@@ -94,10 +94,16 @@ class TPOA(Planner):
         """Greedy completion costs about 0.3 s at 4x6 and grows with the square of the code count;
         the exploration multiplies it by at most the product of the branching factors, the first
         one no more than the first guesses that differ up to symmetry (5 at 4x6)."""
-        expansions = min(self.branching(1), len(representatives(Knowledge.initial(game))))
+        expansions = float(min(self.branching(1), len(representatives(Knowledge.initial(game)))))
         for level in range(2, self.values["d"] + 1):
             expansions *= self.branching(level)
+            if expansions > 1e12 or self.branching(level) == 1:  # past any useful guess; or no more branching
+                break
         return 0.3 * (game.n_codes / 1296) ** 2 * expansions
+
+    def unstoppable_seconds(self, game: Game) -> float:
+        """The greedy tree (k=1, d=1) is completed whatever the time limit."""
+        return TPOA(**{**self.values, "k": 1, "d": 1}).estimate_seconds(game)
 
 
 class _Search:

@@ -336,6 +336,10 @@ def _knuth_entries(node: Node, game: Game) -> list[str]:
 
 
 # ===================================================================== Python source
+#: Deepest tree written as Python: one indented block per guess, and CPython's parser allows 100.
+PYTHON_MAX_GUESSES = 95
+
+
 def to_python(tree: DecisionTree, name: str = "master_mind") -> str:
     """Source of ``def name(answer)``, which plays the tree (after Norvig's generated Lisp).
 
@@ -344,6 +348,9 @@ def to_python(tree: DecisionTree, name: str = "master_mind") -> str:
     """
     if not name.isidentifier() or keyword.iskeyword(name):
         raise ValueError(f"{name!r} is not a valid Python function name")
+    if tree.worst > PYTHON_MAX_GUESSES:
+        raise BadTree(f"the tree needs up to {tree.worst} guesses, one nested block each, and Python compiles at most "
+                      f"about 100 nested blocks: write it as JSON instead (--format json)")
     game = tree.game
     strategy = _docstring_safe(tree.strategy or "stored")
     example = game.format(tree.root.guess)

@@ -68,7 +68,7 @@ class DecisionTree:
         """
         if not strategy.deterministic:
             ties = strategy.values.get("ties")
-            hint = "; use ties=first" if ties is not None and ties != "first" else ""
+            hint = "; use ties=first" if ties not in (None, "first") and _first_tie(strategy).deterministic else ""
             raise BadTree(f"{strategy.spec} draws at random, so it has no single decision tree{hint}")
         game.require_enumerable(f"compiling {strategy.spec} into a decision tree")
         strategy.start(game, rng)
@@ -177,3 +177,8 @@ def _expand(strategy: Strategy, knowledge: Knowledge, depth: int, on_progress) -
             )
         node.children[code] = _expand(strategy, child, depth + 1, on_progress)
     return node
+
+
+def _first_tie(strategy: Strategy) -> Strategy:
+    """``strategy`` with ``ties=first`` (deterministic for the partition strategies, not for sampling ones)."""
+    return type(strategy)(**{**strategy.values, "ties": "first"})
