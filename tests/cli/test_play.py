@@ -123,3 +123,22 @@ def test_a_game_too_large_to_count_plays_without_hints():
     done = play("8x12", "--hint-strategy", "sample", lines=["quit"])
     assert done.returncode == 2
     assert "--hint-strategy (a hint counts the codes that remain) needs every code" in done.stderr
+
+
+def test_the_codemaker_game_says_when_its_tree_has_no_move():
+    import io
+
+    from rich.console import Console
+
+    from mmlab.game import Feedback
+    from mmlab.play.terminal import Dialogue, play_codemaker
+    from mmlab.trees import DecisionTree
+
+    game = Game.parse_size("3x3")
+    tree = DecisionTree.build(game, make_strategy("knuth"))
+    del tree.root.children[Feedback(2, 0).code(game.pegs)]  # a missing branch, as in a hand-edited file
+    console = Console(file=io.StringIO(), width=200)
+    session = CodemakerSession(game, tree)
+    play_codemaker(game, session, Dialogue(game, io.StringIO("2 0\nquit\n"), console))
+    said = console.file.getvalue()
+    assert said.count("My strategy has no move after these answers") == 1 and session.improvised

@@ -86,8 +86,13 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
         + ("" if game.repeats else " (no colour twice)"))
     help_text = CODEMAKER_HELP if game.with_white else CODEMAKER_HELP_BLACK
     say(help_text)
+    told = False  # that the strategy could not follow these answers
     while not session.won:
         guess = session.next_guess()
+        if session.improvised and not told:
+            say("My strategy has no move after these answers (a tree without this branch, or a corrected answer); "
+                "from here I guess codes that fit every answer.")
+        told = session.improvised
         prompt = Text("(").append(dialogue.code(guess)).append(")? ")
         line = dialogue.ask(prompt)
         if line is None or line.lower() in ("quit", "q", "exit"):
