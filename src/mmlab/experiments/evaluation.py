@@ -150,9 +150,6 @@ def evaluate(
     if seed is None and (not strategy.deterministic or secrets != "all"):
         seed = int(np.random.SeedSequence().entropy % 2**32)
     codes, description = choose_secrets(game, secrets, seed or 0)
-    if not strategy.deterministic and runs * codes.shape[0] > MAX_GAMES:
-        raise BadArgument(f"{runs:,} runs over {codes.shape[0]:,} secrets are {runs * codes.shape[0]:,} games, more "
-                          f"than one evaluation plays (at most {MAX_GAMES:,}); use fewer runs or a sample of secrets")
     start = time.perf_counter()
     if strategy.deterministic and game.enumerable:
         done = 0
@@ -167,6 +164,9 @@ def evaluate(
         guesses = tree.depths()[codes]
         return Evaluation(game, strategy.spec, guesses, time.perf_counter() - start, description == "all",
                           tree.evaluations()[codes], 1, seed, description, tree, tree.known_depths()[codes])
+    if runs * codes.shape[0] > MAX_GAMES:  # the games are played one by one from here
+        raise BadArgument(f"{runs:,} runs over {codes.shape[0]:,} secrets are {runs * codes.shape[0]:,} games, more "
+                          f"than one evaluation plays (at most {MAX_GAMES:,}); use fewer runs or a sample of secrets")
     tasks = [(run, int(secret)) for run in range(runs) for secret in codes]
     workers = simulation_workers(game, strategy, jobs, len(tasks))
     if workers == 1:
