@@ -44,6 +44,7 @@ def test_expected_optimum_equals_brute_force(size, repeats):
     game = Game.parse_size(size, repeats=repeats)
     result = make_planner("optimal").plan(game)
     assert result.proved and result.tree.total_guesses == brute_force_optimum(game)
+    assert all(node.certain == (node.size == 1) for node, _ in result.tree.root.walk())
 
 
 @pytest.mark.parametrize("size, depth", [("3x3", 3), ("2x4", 3), ("3x3", 4), ("2x4", 4), ("3x2", 2)])

@@ -44,6 +44,7 @@ def test_planned_tree_replays_to_its_figures(game46):
     replay = DecisionTree.build(game46, TreeStrategy(tree))
     assert (replay.total_guesses, replay.histogram) == (tree.total_guesses, tree.histogram)
     assert sorted(tree.depths().nonzero()[0].tolist()) == list(range(game46.n_codes))
+    assert all(node.certain == (node.size == 1) for node, _ in tree.root.walk())  # it knows the last one left
 
 
 def test_worst_objective_never_worse_in_height():

@@ -37,6 +37,7 @@ def test_json_round_trip_4x6(trees46, tmp_path, name):
     assert (loaded.n_secrets, loaded.total_guesses, loaded.worst) == (1296, tree.total_guesses, tree.worst)
     assert loaded.histogram == tree.histogram
     assert (loaded.depths() == tree.depths()).all()
+    assert (loaded.known_depths() == tree.known_depths()).all()  # the deduced last guesses are kept
     assert shape(loaded.root) == shape(tree.root)
     assert to_json(loaded) == path.read_text().rstrip("\n")
 
@@ -51,7 +52,7 @@ def test_json_layout(trees46):
     summary = {k: doc[k] for k in ("format", "version", "strategy", "secrets", "total_guesses", "worst")}
     assert summary == {
         "format": "mmlab-tree",
-        "version": 1,
+        "version": 2,
         "strategy": "knuth",
         "secrets": 1296,
         "total_guesses": 5801,
@@ -103,7 +104,8 @@ def _first_grandchild(doc: dict) -> dict:
     [
         (lambda d: _set(d, ["format"], "something-else"), "not an mmlab-tree file: its format is 'something-else'"),
         (lambda d: d.pop("format"), "not an mmlab-tree file"),
-        (lambda d: _set(d, ["version"], 2), "version 2 is not supported"),
+        (lambda d: _set(d, ["version"], 3), "version 3 is not supported"),
+        (lambda d: _set(d, ["version"], True), "version True is not supported"),
         (lambda d: _set(d, ["game", "pegs"], 11), "bad game in the tree file: pegs must be"),
         (lambda d: _set(d, ["game", "feedback"], "colour"), "bad game in the tree file: feedback must be"),
         (lambda d: d["game"].pop("colours"), "the game of the tree file lacks colours"),
@@ -126,6 +128,8 @@ def _first_grandchild(doc: dict) -> dict:
         (lambda d: _set(d, ["secrets"], 1295), "the file is inconsistent: it says secrets = 1295"),
         (lambda d: d.pop("worst"), "lacks its summary figure 'worst'"),
         (lambda d: d.pop("root"), "no 'root' node"),
+        (lambda d: _set(d, ["root", "certain"], "yes"), "the root: 'certain' should be true or false"),
+        (lambda d: _set(d, ["root", "certain"], True), "the guess 1122 is marked as certain, so it must win and end"),
     ],
 )
 def test_bad_files_say_what_is_wrong(trees46, change, message):
@@ -136,6 +140,7 @@ def test_bad_files_say_what_is_wrong(trees46, change, message):
 def test_dead_end_node_is_refused(norvig32):
     def change(doc):
         doc["root"]["children"]["1,0"].pop("wins")
+        doc["root"]["children"]["1,0"].pop("certain")
         doc["secrets"], doc["total_guesses"] = 7, 16
 
     with pytest.raises(BadTree, match="the node after 211 -> 1,0 is a dead end"):
@@ -167,6 +172,42 @@ def test_trees_that_break_the_rules_are_refused(norvig32):
     with pytest.raises(BadTree, match="the root: no secret left gives the guess 211 the answer 0,0"):
         from_json(_tampered(norvig32, impossible))
     assert from_json(to_json(norvig32)).total_guesses == norvig32.total_guesses
+
+
+def _without_certain(node: dict) -> None:
+    node.pop("certain", None)
+    for child in node.get("children", {}).values():
+        _without_certain(child)
+
+
+def test_the_deduced_last_guesses_survive_a_file_and_its_replay():
+    """Greedy 2 knows a secret later than 'one code left' would say (Singley's count, 003): the
+    tree file keeps when it knew, and a strategy replaying the file reports the same."""
+    game = Game.parse_size("3x4")
+    tree = DecisionTree.build(game, make_strategy("greedy2"))
+    loaded = from_json(to_json(tree))
+    replay = DecisionTree.build(game, TreeStrategy(loaded))
+    assert tree.known_depths().sum() == loaded.known_depths().sum() == replay.known_depths().sum() == 331
+    assert tree.total_guesses == 352
+
+
+def test_a_version_1_file_counts_a_guess_certain_when_one_secret_is_left(trees46):
+    """Files written before 'certain' was kept: the rule of most strategies (one code left)."""
+    doc = json.loads(to_json(trees46["knuth"]))
+    doc["version"] = 1
+    _without_certain(doc["root"])
+    loaded = from_json(json.dumps(doc))
+    assert (loaded.known_depths() == trees46["knuth"].known_depths()).all()
+    assert loaded.known_depths().sum() < loaded.total_guesses
+
+
+def test_a_guess_marked_certain_must_be_the_only_secret_left(norvig32):
+    def change(doc):
+        doc["root"]["children"]["2,0"] = {"guess": "212", "wins": True, "certain": True}  # 221 and 111 dropped
+        doc["secrets"], doc["total_guesses"] = 6, 12
+
+    with pytest.raises(BadTree, match="the node after 211 -> 2,0: the guess 212 is marked as certain, but 3 secrets"):
+        from_json(_tampered(norvig32, change))
 
 
 def test_a_partial_tree_loads_and_says_which_answer_it_does_not_cover(norvig32):

@@ -350,7 +350,7 @@ class _Search:
         cands = knowledge.consistent
         n = int(cands.shape[0])
         if n == 1:
-            return Node(int(cands[0]), 1)
+            return Node(int(cands[0]), 1, certain=True)
         if guess is None and n <= SMALL_SET:
             cost, guess = solver_kernels.solve_small(
                 cands, self.table, self.game.n_responses, self.win, -1 if depth is None else depth, INFINITY, self.keys

@@ -125,7 +125,7 @@ class _Search:
         cands = knowledge.consistent
         n = int(cands.shape[0])
         if n == 1:
-            return (1, 1), Node(int(cands[0]), 1)
+            return (1, 1), Node(int(cands[0]), 1, certain=True)
         b = self.planner.branching(level)
         memo_key = cands.tobytes() if b == 1 else None
         if memo_key is not None and memo_key in self.greedy_memo:

@@ -2,15 +2,18 @@
 
 JSON (``to_json``/``from_json``, ``save``/``load``)::
 
-    {"format": "mmlab-tree", "version": 1,
+    {"format": "mmlab-tree", "version": 2,
      "game": {"pegs": 4, "colours": 6, "repeats": true, "feedback": "black-white"},
      "strategy": "knuth", "secrets": 1296, "total_guesses": 5801, "worst": 5,
      "root": {"guess": "1122", "wins": true, "children": {"1,1": {...}, "0,0": {...}}}}
 
 Children are keyed ``"black,white"`` in the order of ``Game.feedbacks`` (winning answer
 first, ``0,0`` last); ``"wins": true`` marks a guess that is itself one of the secrets reaching
-its node, and a node without next moves has no ``"children"``. Sizes are rebuilt on load and
-the summary figures must match the rebuilt tree.
+its node, ``"certain": true`` a winning guess the strategy had deduced to be the secret (not
+counted in the guesses "until known" of Singley's tables), and a node without next moves has no
+``"children"``. Sizes are rebuilt on load and the summary figures must match the rebuilt tree.
+Version 1 files, written before ``"certain"`` was kept, are still read: a winning guess there is
+taken as certain when it was the only secret left, the rule of most strategies.
 
 Knuth's notation (``to_knuth``), after Knuth 1976 as read by Singley: a node is
 ``n(guess: a1, ..., ak)`` with ``n`` the codes still possible and one entry ``ai`` for every
@@ -54,9 +57,10 @@ from mmlab.knowledge import Knowledge
 from mmlab.trees.tree import DecisionTree, Node
 
 FORMAT = "mmlab-tree"
-VERSION = 1
+VERSION = 2
+READABLE_VERSIONS = (1, 2)
 
-_NODE_KEYS = {"guess", "wins", "children"}
+_NODE_KEYS = {"guess", "wins", "certain", "children"}
 _ANSWER = re.compile(rf"^\s*(\d{{1,{NUMBER_DIGITS}}})\s*,\s*(\d{{1,{NUMBER_DIGITS}}})\s*$")
 
 
@@ -88,6 +92,8 @@ def _node_to_dict(node: Node, game: Game) -> dict[str, Any]:
     out: dict[str, Any] = {"guess": game.format(node.guess)}
     if node.wins:
         out["wins"] = True
+    if node.certain:
+        out["certain"] = True
     if node.children:
         out["children"] = {str(fb): _node_to_dict(child, game) for fb, child in _children_in_order(node, game)}
     return out
@@ -116,7 +122,7 @@ def from_json(text: str) -> DecisionTree:
         raise BadTree("the tree is nested too deeply to be a tree of this game") from None
     tree = DecisionTree(game, root, strategy)
     _check_summary(doc, tree)
-    _check_rules(tree)
+    _check_rules(tree, mark_certain=doc["version"] == 1)
     return tree
 
 
@@ -132,8 +138,10 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _check_header(doc: dict[str, Any]) -> None:
     if doc.get("format") != FORMAT:
         raise BadTree(f"not an {FORMAT} file: its format is {doc.get('format')!r}, expected {FORMAT!r}")
-    if doc.get("version") != VERSION:
-        raise BadTree(f"{FORMAT} version {doc.get('version')!r} is not supported (this mmlab reads version {VERSION})")
+    version = doc.get("version")
+    if isinstance(version, bool) or version not in READABLE_VERSIONS:
+        readable = " and ".join(map(str, READABLE_VERSIONS))
+        raise BadTree(f"{FORMAT} version {version!r} is not supported (this mmlab reads versions {readable})")
 
 
 def _read_game(spec: Any) -> Game:
@@ -173,7 +181,12 @@ def _read_node(data: Any, game: Game, path: list[str]) -> Node:
     wins = data.get("wins", False)
     if not isinstance(wins, bool):
         raise BadTree(f"{where}: 'wins' should be true or false, got {wins!r}")
-    node = Node(guess, int(wins))
+    certain = data.get("certain", False)
+    if not isinstance(certain, bool):
+        raise BadTree(f"{where}: 'certain' should be true or false, got {certain!r}")
+    if certain and not (wins and not data.get("children")):
+        raise BadTree(f"{where}: the guess {game.format(guess)} is marked as certain, so it must win and end the game")
+    node = Node(guess, int(wins), certain=certain)
     for code, child in _read_children(data.get("children", {}), game, path, game.format(guess)):
         node.children[code] = child
     node.size += sum(c.size for c in node.children.values())
@@ -225,9 +238,11 @@ def _check_summary(doc: dict[str, Any], tree: DecisionTree) -> None:
             raise BadTree(f"the file is inconsistent: it says {key} = {doc[key]!r}, but its tree gives {value}")
 
 
-def _check_rules(tree: DecisionTree) -> None:
-    """Refuse a tree that breaks the game's rules: an answer that no secret left can give, or a
-    win claimed by a guess that no secret left can be. (Skipped for games too large to list.)"""
+def _check_rules(tree: DecisionTree, mark_certain: bool = False) -> None:
+    """Refuse a tree that breaks the game's rules: an answer that no secret left can give, a win
+    claimed by a guess that no secret left can be, or a guess claimed certain with other secrets
+    left. With ``mark_certain`` (a version 1 file), mark a winning guess certain when it is the
+    only secret left. (Skipped for games too large to list.)"""
     game = tree.game
     if not game.enumerable:
         return
@@ -236,6 +251,11 @@ def _check_rules(tree: DecisionTree) -> None:
         guess = game.format(node.guess)
         if node.wins and not knowledge.is_consistent(node.guess):
             raise BadTree(f"{_where(path)}: the guess {guess} is marked as winning, but no secret left is {guess}")
+        if mark_certain:
+            node.certain = node.wins and knowledge.n_consistent == 1
+        if node.certain and knowledge.n_consistent != 1:
+            raise BadTree(f"{_where(path)}: the guess {guess} is marked as certain, "
+                          f"but {knowledge.n_consistent} secrets are left there")
         parts = dict(knowledge.split(node.guess))
         for code, child in node.children.items():
             fb = Feedback.from_code(code, game.pegs)

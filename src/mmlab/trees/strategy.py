@@ -49,3 +49,8 @@ class TreeStrategy(Strategy):
         if knowledge.game != self.tree.game:
             raise BadTree(f"the tree plays {self.tree.game}, not {knowledge.game}")
         return self.tree.path(list(knowledge.history)).guess
+
+    def certain(self, knowledge: Knowledge, guess: int) -> bool:
+        """Whether the tree's strategy had deduced that ``guess`` is the secret (kept in the tree)."""
+        node = self.tree.path(list(knowledge.history))
+        return node.certain and node.guess == guess
