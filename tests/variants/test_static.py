@@ -370,3 +370,24 @@ def test_cli_search_json_and_proof(capsys):
     assert code == 1 and "None can exist: 2 guesses give at most 14**2 answer vectors" in out
     code, out, _ = run(["search", "4x6", "--size", "2", "--time-limit", "1", "--json"], capsys)
     assert code == 1 and json.loads(out)["separates"] is False  # found none: exit 1, as verify
+
+
+def test_cli_prove_settles_a_size_the_search_did_not_reach(capsys, monkeypatch):
+    """--prove with no set found checks every set of the size searched: a proof that none exists,
+    or a separating set the local search missed (then the search succeeded after all: exit 0)."""
+    code, out, _ = run(["search", "3x3", "--size", "2", "--time-limit", "1", "--prove"], capsys)
+    assert code == 1 and "no set of 2 guesses separates 3x3 (exhaustive" in out and "Try a longer" not in out
+    code, out, _ = run(["search", "3x3", "--size", "2", "--time-limit", "1"], capsys)
+    assert code == 1 and "--prove checks every set of this size" in out
+
+    import mmlab.cli.static as cli_static
+    from mmlab.variants.static import SearchResult
+
+    def blind(game, size, **kwargs):  # a search that gives up at once with the first codes
+        return SearchResult(game, tuple(range(size)), n_classes=1, seconds=0.0, seed=0, target=size)
+
+    monkeypatch.setattr(cli_static, "search", blind)
+    code, out, _ = run(["search", "3x3", "--size", "4", "--time-limit", "5", "--prove", "--json"], capsys)
+    data = json.loads(out)
+    assert data["separates"] is False and code == 0
+    assert len(data["proof"]["found"]) == 4 and run(["verify", "3x3", *data["proof"]["found"]], capsys)[0] == 0

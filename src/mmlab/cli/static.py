@@ -7,7 +7,7 @@ import argparse
 from mmlab.cli.arguments import positive, seed_arg
 from mmlab.cli.output import err, out, print_json, progress
 from mmlab.game import Game
-from mmlab.variants.static import exhaustive, lower_bound, search, separates
+from mmlab.variants.static import ExhaustiveResult, SearchResult, exhaustive, lower_bound, search, separates
 
 EXAMPLES = """\
 examples:
@@ -16,9 +16,10 @@ examples:
   mmlab static search 4x6 --size 6 --seed 1                a separating set of 6 codes
   mmlab static search 4x4 --prove                          the smallest it finds, and a proof that one
                                                            guess fewer cannot separate (small games)
+  mmlab static search 3x3 --size 2 --prove                 none found: every set of 2 checked instead
 
 verify exits with 0 when the set separates every secret, 1 when it does not, 2 on bad input;
-search exits with 0 when it finds a separating set, 1 when it does not, 2 on bad input.
+search exits with 0 when it (or --prove's check) finds a separating set, 1 when not, 2 on bad input.
 A set of k separating guesses wins static Mastermind in k + 1 guesses: the set, then the secret.
 """
 
@@ -55,21 +56,17 @@ def cmd_search(args: argparse.Namespace) -> int:
     with progress(f"static search {game}: answer classes", game.n_codes) as update:
         result = search(game, size=args.set_size, seed=args.seed, time_limit=args.time_limit,
                         on_progress=lambda k, classes: update(classes))
-    proof = None
-    if args.prove and result.separates and result.size > 1:
-        with progress(f"exhaustive check: {result.size - 1} guesses", 1000) as update:
-            proof = exhaustive(game, result.size - 1, time_limit=args.time_limit,
-                               on_progress=lambda f: update(int(1000 * f)))
-    elif args.prove and not result.separates:
-        err.print("--prove: nothing to prove, the search found no separating set")
+    proof = _prove(game, result, args) if args.prove else None
+    settled = result.separates or (proof is not None and proof.found is not None)
     if args.json:
         data = result.to_dict()
         if proof is not None:
             data["proof"] = proof.to_dict()
         print_json(data)
-        return 0 if result.separates else 1
+        return 0 if settled else 1
     codes = " ".join(game.format(c) for c in result.codes)
     tried = ", ".join(f"{k}: {'found' if f else 'not found'} in {s:.2f} s" for k, f, s in result.tried)
+    bound = lower_bound(game)
     if result.separates:
         out.print(f"{game}: {result.size} guesses separate all {game.n_codes} secrets: {codes}")
         out.print(f"Static Mastermind is won in {result.guesses_to_win} guesses (these {result.size}, then the "
@@ -78,17 +75,27 @@ def cmd_search(args: argparse.Namespace) -> int:
         out.print(f"{game}: no separating set of {result.size} guesses found in {result.seconds:.2f} s "
                   f"(seed {result.seed}); the best, {codes}, leaves {result.n_classes} answer classes for "
                   f"{game.n_codes} secrets.")
-        if result.size < lower_bound(game):
+        if result.size < bound:
             out.print(f"None can exist: {result.size} guesses give at most {len(game.feedbacks())}**"
                       f"{result.size} answer vectors, fewer than the {game.n_codes} secrets.")
-        else:
-            out.print("Try a longer --time-limit, another --seed, or a larger --size.")
-    bound = lower_bound(game)
+        elif proof is None or not (proof.complete or proof.found):
+            out.print("Try a longer --time-limit, another --seed or a larger --size"
+                      + ("." if args.prove else "; --prove checks every set of this size."))
     if proof is not None:
         out.print(proof.describe())
     else:
         out.print(f"Counting bound: at least {bound} guesses ({len(game.feedbacks())} possible answers each).")
-    return 0 if result.separates else 1
+    return 0 if settled else 1
+
+
+def _prove(game: Game, result: SearchResult, args: argparse.Namespace) -> ExhaustiveResult | None:
+    """The exhaustive check behind ``--prove``: of one guess fewer than the set found, or of the
+    size searched in vain (which settles it either way); None when counting already settles it."""
+    size = result.size - 1 if result.separates else result.size
+    if size < 1 or (not result.separates and size < lower_bound(game)):
+        return None
+    with progress(f"exhaustive check: {size} guesses", 1000) as update:
+        return exhaustive(game, size, time_limit=args.time_limit, on_progress=lambda f: update(int(1000 * f)))
 
 
 def cmd_static(args: argparse.Namespace) -> int:
@@ -125,5 +132,6 @@ def add_command(command) -> None:
                         "it reaches the counting bound")
     s.add_argument("--prove", action="store_true",
                    help="then check every set of one guess fewer (up to symmetry, within --time-limit): "
-                        "a proof that the size found is the smallest, on small games")
+                        "a proof that the size found is the smallest, on small games; when none is found, "
+                        "every set of the size searched")
 
