@@ -127,6 +127,17 @@ def test_report_gives_exact_means_without_a_standard_error(capsys, tmp_path):
     assert code == 0 and "3.3750" in knuth and "±" not in knuth and "±" in random
     assert "a mean without ± is exact" in out
 
+    page_path = tmp_path / "report.html"
+    assert run(capsys, "report", study, "--store", store, "--html", str(page_path))[0] == 0
+    page = page_path.read_text()
+    first_table = page.split("<table", 2)[1]
+    header, *rows = ([cell.strip() for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
+                     for row in re.findall(r"<tr[^>]*>(.*?)</tr>", first_table, re.S))
+    summary = {row[header.index("strategy")]: dict(zip(header, row)) for row in rows}
+    assert summary["knuth"]["exact"] == "True" and summary["knuth"]["stderr"] == ""
+    assert summary["random"]["exact"] == "False" and float(summary["random"]["stderr"]) > 0
+    assert "An exact mean has no stderr" in page
+
 
 def test_a_move_one_game_reaches_has_no_spread(capsys, tmp_path):
     """Norvig's strategy reaches a fifth move on one 3x4 secret: its consistent set has no s.d."""

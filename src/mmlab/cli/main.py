@@ -285,7 +285,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         strategy = make_strategy(row.strategy)
         moves = report.moves
         first = moves[(moves["size"] == row.size) & (moves["strategy"] == row.strategy) & (moves["move"] == 1)]["guess"]
-        exact = study.exact_mean(row.strategy, row.size, row.games)
+        exact = bool(row.exact)
         figure = LITERATURE.get((row.size, strategy.name)) if row.strategy == strategy.name and secrets.kind == "all" \
             and repeats and feedback == "black-white" else None
         rows.append({"strategy": row.strategy, "game": row.size, "repeats": game.repeats, "feedback": game.feedback,

@@ -149,7 +149,7 @@ def print_summary(report: Report) -> None:
     short = labels(list(study.strategies))
     deduced = bool((report.summary["known_mean"] != report.summary["mean"]).any())
     lost = bool(report.summary["lost"].any())
-    any_exact = False  # an exact mean has no sampling error to show (Study.exact_mean)
+    any_exact = False  # an exact mean has no sampling error to show
     for size in study.sizes:
         part = report.summary[report.summary["size"] == size]
         table = Table(title=f"{study.name}: {size}, secrets {study.secrets}, {study.runs} run(s), seed {study.seed}")
@@ -161,9 +161,8 @@ def print_summary(report: Report) -> None:
         for column in columns:
             table.add_column(column, justify="left" if column == "strategy" else "right")
         for row in part.itertuples(index=False):
-            exact = study.exact_mean(row.strategy, size, row.games)
-            any_exact |= exact
-            mean = f"{row.mean:.4f}" + ("" if exact else f" ± {row.stderr:.4f}")
+            any_exact |= row.exact
+            mean = f"{row.mean:.4f}" + ("" if row.exact else f" ± {row.stderr:.4f}")
             cells = [short[row.strategy], str(row.games), mean, f"{row.median:g}",
                      str(row.max), str(row.total), f"{row.evaluations_mean:.1f}", f"{1000 * row.seconds_per_game:.2f}"]
             if deduced:
@@ -241,8 +240,7 @@ def report_json(report: Report) -> dict:
         "study": report.study.definition(),
         "games_stored": len(report.games),
         "games_expected": report.expected_games,
-        "summary": [{**row, "exact": report.study.exact_mean(row["strategy"], row["size"], row["games"])}
-                    for row in json.loads(report.summary.to_json(orient="records", double_precision=15))],
+        "summary": json.loads(report.summary.to_json(orient="records", double_precision=15)),
         "histogram": {f"{size} {strategy}": {str(k): int(v) for k, v in row.items() if v}
                       for (size, strategy), row in report.histogram.iterrows()},
         "wilcoxon": [t.__dict__ for t in report.tests],

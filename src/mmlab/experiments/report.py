@@ -80,7 +80,11 @@ def build_report(store: Store, name: str) -> Report:
     games = ordered(games, ["run", "slot"])
     moves = ordered(moves, ["run", "slot", "move"])
     per_move = ordered(stats.per_move(moves), ["move"]) if not moves.empty else stats.per_move(moves)
-    return Report(study, games, moves, stats.summary(games), stats.histogram(games) if not games.empty else
+    summary = stats.summary(games)
+    if not summary.empty:  # an exact mean has no sampling error (Study.exact_mean)
+        summary.insert(3, "exact", [study.exact_mean(strategy, size, n) for size, strategy, n
+                                    in zip(summary["size"], summary["strategy"], summary["games"])])
+    return Report(study, games, moves, summary, stats.histogram(games) if not games.empty else
                   pd.DataFrame(), stats.pairwise(games) if not games.empty else [], per_move, store.runs(name))
 
 
@@ -93,7 +97,12 @@ def to_html(report: Report, figures: dict | None = None) -> str:
     parts.append("<p>" + html.escape(
         f"sizes {', '.join(study.sizes)}; secrets {study.secrets}; runs {study.runs}; seed {study.seed}; "
         f"{len(report.games)} of {report.expected_games} games stored") + "</p>")
-    parts.append("<h2>Guesses</h2>" + _table(report.summary.round(4)))
+    summary = report.summary.round(4)
+    if not summary.empty:
+        summary["stderr"] = summary["stderr"].mask(summary["exact"])
+    parts.append("<h2>Guesses</h2>" + _table(summary))
+    if not summary.empty and summary["exact"].any():
+        parts.append("<p>An exact mean has no stderr: a deterministic strategy played every secret once.</p>")
     if not report.histogram.empty:
         parts.append("<h2>Games per number of guesses</h2>" + _table(report.histogram.reset_index()))
     if report.tests:
