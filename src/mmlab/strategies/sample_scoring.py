@@ -192,7 +192,7 @@ class SampleScoring(Strategy):
     """
 
     name = "sample"
-    summary = "score a sample of consistent codes (constraint search) against itself; play the best"
+    summary = "score a sample of the consistent codes (uniform where it can be) against itself; play the best"
     source = "Merelo et al. (004 section 7); Berghman, Goossens, Leus (2009)"
     params = (SCORE, SAMPLE, POOL, TIES, FIRST, ENDGAME, OTHERS, LOOKAHEAD, PART, FINALISTS)
     needs_enumeration = False
