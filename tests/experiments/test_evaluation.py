@@ -16,6 +16,21 @@ def test_exact_evaluation_equals_replaying_every_secret():
     assert result.total_guesses == sum(replayed)
 
 
+@pytest.mark.parametrize("spec", ["knuth", "greedy2"])
+def test_a_sample_of_secrets_explores_only_their_branches(game46, spec):
+    """A deterministic strategy against a sample: the same games as its whole tree gives them,
+    read off the part of the tree the sample reaches."""
+    whole = evaluate(game46, spec)
+    progress = []
+    part = evaluate(game46, spec, secrets=40, seed=3, on_progress=lambda done, total: progress.append((done, total)))
+    codes = np.flatnonzero(part.tree.depths())
+    assert not part.exact and part.games == codes.size == part.tree.n_secrets == 40
+    for figure in ("guesses", "evaluations", "known"):
+        assert np.array_equal(getattr(part, figure), getattr(whole, figure)[codes]), figure
+    assert part.tree.n_nodes < whole.tree.n_nodes / 4
+    assert progress[-1] == (40, 40)
+
+
 def test_random_evaluation_is_reproducible_by_seed():
     game = Game.parse_size("3x4")
     a = evaluate(game, "random", runs=3, seed=7)

@@ -132,7 +132,8 @@ def evaluate(
     """Guesses needed by ``strategy`` against each chosen secret.
 
     Deterministic strategies on enumerable games are compiled into their decision tree once
-    (``runs`` is 1; exact over all secrets, a sample's mean otherwise); others play ``runs`` games
+    (``runs`` is 1; exact over all secrets; for a sample, only the tree's branches its secrets
+    reach, and the sample's mean); others play ``runs`` games
     per secret, game ``(run, secret)`` drawing from ``numpy.random.default_rng([seed, run, secret])``,
     in ``jobs`` worker processes (``None``: one per core in games of more than ``PARALLEL_MIN_CODES``
     codes, else one); the games, and so the figures, are the same for any ``jobs``.
@@ -152,17 +153,18 @@ def evaluate(
     codes, description = choose_secrets(game, secrets, seed or 0)
     start = time.perf_counter()
     if strategy.deterministic and game.enumerable:
-        done = 0
+        done, everyone = 0, description == "all"
 
         def progress(k: int) -> None:
             nonlocal done
             done += k
             if on_progress is not None:
-                on_progress(done, game.n_codes)
+                on_progress(done, codes.shape[0])
 
-        tree = DecisionTree.build(game, strategy, on_progress=progress)
+        # a sample of secrets explores only the branches its secrets reach
+        tree = DecisionTree.build(game, strategy, on_progress=progress, secrets=None if everyone else codes)
         guesses = tree.depths()[codes]
-        return Evaluation(game, strategy.spec, guesses, time.perf_counter() - start, description == "all",
+        return Evaluation(game, strategy.spec, guesses, time.perf_counter() - start, everyone,
                           tree.evaluations()[codes], 1, seed, description, tree, tree.known_depths()[codes])
     if runs * codes.shape[0] > MAX_GAMES:  # the games are played one by one from here
         raise BadArgument(f"{runs:,} runs over {codes.shape[0]:,} secrets are {runs * codes.shape[0]:,} games, more "

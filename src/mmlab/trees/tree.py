@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mmlab.errors import BadTree
+from mmlab.errors import BadArgument, BadTree
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import Strategy
@@ -61,10 +61,20 @@ class DecisionTree:
         strategy: Strategy,
         rng: np.random.Generator | None = None,
         on_progress: Callable[[int], None] | None = None,
+        secrets: np.ndarray | None = None,
     ) -> "DecisionTree":
         """Compile a deterministic strategy by exploring every response to every guess.
 
+        With ``secrets`` (code indices), only the answers that some of them get are explored: the
+        tree of the strategy's games against those secrets, each node's ``size`` counting the ones
+        that reach it, at the cost of their paths rather than of every game.
         ``on_progress(k)`` is called as ``k`` more secrets are solved.
+
+        >>> from mmlab.strategies import make_strategy
+        >>> game = Game.parse_size("4x6")
+        >>> part = DecisionTree.build(game, make_strategy("knuth"), secrets=np.array([0, 7, 1295]))
+        >>> part.n_secrets, part.depths()[[0, 7, 1295]].tolist(), part.n_nodes
+        (3, [4, 1, 3], 6)
         """
         if not strategy.deterministic:
             ties = strategy.values.get("ties")
@@ -72,7 +82,10 @@ class DecisionTree:
             raise BadTree(f"{strategy.spec} draws at random, so it has no single decision tree{hint}")
         game.require_enumerable(f"compiling {strategy.spec} into a decision tree")
         strategy.start(game, rng)
-        root = _expand(strategy, Knowledge.initial(game), 1, on_progress)
+        targets = None if secrets is None else np.unique(np.asarray(secrets, dtype=np.int64))
+        if targets is not None and (targets.size == 0 or targets[0] < 0 or targets[-1] >= game.n_codes):
+            raise BadArgument(f"secrets must be some of the {game.n_codes} code indices of {game}")
+        root = _expand(strategy, Knowledge.initial(game), 1, on_progress, targets)
         return DecisionTree(game, root, strategy.spec)
 
     # ----------------------------------------------------------------- statistics
@@ -151,7 +164,10 @@ class DecisionTree:
         return node
 
 
-def _expand(strategy: Strategy, knowledge: Knowledge, depth: int, on_progress) -> Node:
+def _expand(strategy: Strategy, knowledge: Knowledge, depth: int, on_progress,
+            targets: np.ndarray | None = None) -> Node:
+    """The subtree from ``knowledge``; with ``targets`` (sorted codes, all consistent here), only
+    the answers some of them get."""
     game = knowledge.game
     before = strategy.evaluations
     guess = strategy.guess(knowledge)
@@ -163,11 +179,16 @@ def _expand(strategy: Strategy, knowledge: Knowledge, depth: int, on_progress) -
         if on_progress is not None:
             on_progress(1)
         return Node(guess, 1, evaluations=spent, certain=certain)
-    node = Node(guess, n, evaluations=spent, certain=certain)
-    children = knowledge.split(guess)
-    if on_progress is not None and sum(child.n_consistent for _, child in children) < n:
+    size = n if targets is None else int(targets.shape[0])
+    node = Node(guess, size, evaluations=spent, certain=certain)
+    children = [(code, child, None if targets is None else targets[np.isin(targets, child.consistent,
+                                                                             assume_unique=True)])
+                for code, child in knowledge.split(guess)]
+    if targets is not None:
+        children = [(code, child, reached) for code, child, reached in children if reached.size]
+    if on_progress is not None and sum(_reached(child, reached) for _, child, reached in children) < size:
         on_progress(1)  # the guess itself was one of the secrets
-    for code, child in children:
+    for code, child, reached in children:
         # a guess that teaches nothing is allowed (Singley's greedy methods repeat guesses),
         # but a strategy stuck in such moves is stopped
         if child.n_consistent == n and depth > game.pegs * game.colours + 16:
@@ -175,8 +196,12 @@ def _expand(strategy: Strategy, knowledge: Knowledge, depth: int, on_progress) -
                 f"{strategy.spec} made no progress: after {depth} guesses it played "
                 f"{game.format(guess)}, which does not split the {n} remaining codes"
             )
-        node.children[code] = _expand(strategy, child, depth + 1, on_progress)
+        node.children[code] = _expand(strategy, child, depth + 1, on_progress, reached)
     return node
+
+
+def _reached(child: Knowledge, targets: np.ndarray | None) -> int:
+    return child.n_consistent if targets is None else int(targets.shape[0])
 
 
 def _first_tie(strategy: Strategy) -> Strategy:
