@@ -150,6 +150,13 @@ def test_a_sample_of_secrets_is_not_exact_even_through_the_tree(capsys):
     assert json.loads(run(capsys, "eval", "3x4", "--strategy", "knuth", "--json")[1])["exact"] is True
 
 
+def test_eval_says_a_deterministic_strategy_plays_one_run(capsys):
+    code, out, err = run(capsys, "eval", "3x4", "--strategy", "knuth", "--runs", "3", "--json")
+    assert code == 0 and json.loads(out)["runs"] == 1 and "(--runs 3 read as 1)" in " ".join(err.split())
+    code, out, err = run(capsys, "eval", "3x4", "--strategy", "random", "--runs", "3", "--json")
+    assert code == 0 and json.loads(out)["runs"] == 3 and "deterministic" not in err
+
+
 def test_games_against_a_codemaker(capsys):
     """Knuth against the adversary of dynamic Mastermind needs his worst case, 5 guesses (Knuth 1976)."""
     data = json.loads(run(capsys, "eval", "4x6", "--codemaker", "adversary", "--json")[1])

@@ -22,6 +22,14 @@ def test_spec_round_trip():
         ("knuth:pool=some", "pool='some' is not allowed; choose one of all, consistent"),
         ("knuth:pool", "should be key=value"),
         ("knuth:first=1122,first=1234", "'first' is given twice"),
+        # whole numbers are ASCII digits only, and fit the kernels' int64
+        ("evo:pop=+12", "pop='\\+12' should be a whole number"),
+        ("evo:pop=1_000", "pop='1_000' should be a whole number"),
+        ("evo:pop=\uff11\uff12", "should be a whole number"),
+        ("evo:generations=99999999999999999999", "generations=99999999999999999999 is out of range; it must be at most "
+                                                  "9223372036854775807"),
+        ("ga:reset=-99999999999999999999", "reset=-99999999999999999999 is out of range; it must be at least -1"),
+        ("ga:extend=" + "9" * 5000, "extend='9999.*9999' is out of range"),
     ],
 )
 def test_bad_specs_say_what_is_wrong(spec, message):

@@ -202,6 +202,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     with progress(f"evaluating {strategy.spec}", game.n_codes) as update:
         result = evaluate(game, strategy, secrets=secrets, runs=args.runs, seed=args.seed, on_progress=update,
                           jobs=args.jobs)
+    if result.runs < args.runs:
+        err.print(f"{strategy.spec} is deterministic: every run would play the same games, so it played one "
+                  f"(--runs {args.runs} read as 1)")
     if args.json:
         print_json(result.to_dict())
         return 0
@@ -470,7 +473,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strategy", help="strategy spec (default knuth)")
     p.add_argument("--tree", help="evaluate a saved decision tree (JSON from 'mmlab tree' or 'mmlab plan') instead")
     p.add_argument("--secrets", default="all", help="'all' (default) or N: a random sample of N secrets")
-    p.add_argument("--runs", type=_count, default=1, help="games per secret for random strategies (default 1)")
+    p.add_argument("--runs", type=_count, default=1, help="games per secret for random strategies (default 1; a "
+                                                          "deterministic strategy plays one, the same every run)")
     p.add_argument("--seed", type=seed_arg, help="seed for random strategies and samples (default: drawn and printed)")
     p.add_argument("--jobs", type=int_at_least(1, "--jobs"),
                    help="worker processes for random strategies (default: one per core in games of more than "
