@@ -194,16 +194,17 @@ def test_reading_a_missing_store_says_so(tmp_path):
 
 
 def test_tree_read_games_equal_played_games(tmp_path):
-    """Deterministic games read off a decision tree give the rows that playing them gives."""
+    """Deterministic games read off a decision tree, whole or only the chunk's branches, give the
+    rows that playing them gives (a cap on guesses that no game reaches makes the chunk play)."""
     from mmlab.experiments.chunk import Chunk, play_chunk
 
     for spec in ("knuth", "most-parts", "greedy1", "local-search", "norvig:first=123"):
         games = tuple((0, slot, slot * 3) for slot in range(40))
-        chunk = Chunk("t", "3x5", True, "black-white", spec, 1, None, games, "r", use_tree=False)
-        played = play_chunk(chunk)
-        read = play_chunk(Chunk(*[getattr(chunk, f) for f in chunk.__dataclass_fields__][:-1], use_tree=True))
-        assert read.moves == played.moves
-        assert {**read.games, "seconds": None} == {**played.games, "seconds": None}
+        played = play_chunk(Chunk("t", "3x5", True, "black-white", spec, 1, 100, games, "r"))
+        for use_tree in (False, True):
+            read = play_chunk(Chunk("t", "3x5", True, "black-white", spec, 1, None, games, "r", use_tree=use_tree))
+            assert read.moves == played.moves
+            assert {**read.games, "seconds": None} == {**played.games, "seconds": None}
 
 
 def test_a_study_forgotten_while_it_runs_gets_no_more_games(tmp_path):

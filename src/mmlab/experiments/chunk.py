@@ -2,9 +2,10 @@
 
 ``play_chunk`` is what local processes and Dask workers execute; it returns the rows as plain
 columns (lists), which the coordinator turns into frames and writes to the store, so that workers
-never load pandas. With ``use_tree``, a deterministic strategy is compiled into its
-decision tree once per process and each game read off the tree: the same games and the same rows
-as playing them, much faster when many are played. Only strategies that draw their guess from a
+never load pandas. A deterministic strategy's games are read off its decision tree: the same
+games and the same rows as playing them, faster since they share their first guesses. With
+``use_tree`` the whole tree is compiled once per process (when many games are played), otherwise
+only the branches the chunk's secrets reach. Only strategies that draw their guess from a
 set of top scorers get top-scorer figures, and only those that keep the consistent set its sizes.
 
 >>> chunk = Chunk("demo", "3x4", True, "black-white", "knuth", 7, None, ((0, 0, 0), (0, 5, 5)), "r1", True)
@@ -96,7 +97,7 @@ def _tree_games(tree: DecisionTree, secrets: np.ndarray) -> dict[int, GameRecord
         feedbacks = tuple(Feedback.from_code(code, game.pegs) for _, code in path)
         records[secret] = GameRecord(game, secret, tuple(node.guess for node, _ in path), feedbacks,
                                      tuple(node.evaluations for node, _ in path), path[-1][0].certain,
-                                     tuple(node.size for node, _ in path), (-1,) * n, (False,) * n,
+                                     tuple(node.consistent for node, _ in path), (-1,) * n, (False,) * n,
                                      (float("nan"),) * n)
     return records
 
@@ -105,12 +106,15 @@ def play_chunk(chunk: Chunk) -> PlayedChunk:
     """Play every game of ``chunk``; returns its ``games`` and ``moves`` rows."""
     game = chunk.game()
     strategy = _strategy(chunk.strategy)
-    readable = chunk.use_tree and strategy.deterministic and game.enumerable and chunk.max_guesses is None
+    readable = strategy.deterministic and game.enumerable and chunk.max_guesses is None
     tree_games: dict[int, GameRecord] = {}
     if readable:
         start = time.perf_counter()
-        tree_games = _tree_games(_tree(chunk.strategy, game), np.array([g[2] for g in chunk.games], dtype=np.int64))
-        per_game = (time.perf_counter() - start) / len(chunk.games)  # the tree is built once per process
+        secrets = np.array([g[2] for g in chunk.games], dtype=np.int64)
+        tree = (_tree(chunk.strategy, game) if chunk.use_tree  # built once per process
+                else DecisionTree.build(game, make_strategy(chunk.strategy), secrets=secrets))
+        tree_games = _tree_games(tree, secrets)
+        per_game = (time.perf_counter() - start) / len(chunk.games)
     names: dict[int, str] = {}
     # The same figures whether a game is read off the tree or played: top scorers only for
     # strategies that draw from them, consistent-set sizes only for those that keep the set.

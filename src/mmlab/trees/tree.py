@@ -33,6 +33,12 @@ class Node:
     children: dict[int, "Node"] = field(default_factory=dict)
     evaluations: int = 0  # codes the strategy checked or scored to choose this guess
     certain: bool = False  # the strategy knew the guess was the secret (it had deduced it)
+    left: int | None = None  # codes still possible before the guess, where a tree over some secrets has more
+
+    @property
+    def consistent(self) -> int:
+        """How many codes were still possible before this guess."""
+        return self.size if self.left is None else self.left
 
     @property
     def wins(self) -> bool:
@@ -180,7 +186,7 @@ def _expand(strategy: Strategy, knowledge: Knowledge, depth: int, on_progress,
             on_progress(1)
         return Node(guess, 1, evaluations=spent, certain=certain)
     size = n if targets is None else int(targets.shape[0])
-    node = Node(guess, size, evaluations=spent, certain=certain)
+    node = Node(guess, size, evaluations=spent, certain=certain, left=None if targets is None else n)
     children = [(code, child, None if targets is None else targets[np.isin(targets, child.consistent,
                                                                              assume_unique=True)])
                 for code, child in knowledge.split(guess)]
