@@ -31,6 +31,14 @@ def test_a_sample_of_secrets_explores_only_their_branches(game46, spec):
     assert progress[-1] == (40, 40)
 
 
+def test_a_decision_tree_is_evaluated_as_it_plays(game46, tmp_path):
+    from mmlab.trees import DecisionTree, load, save
+
+    save(DecisionTree.build(game46, make_strategy("knuth")), tmp_path / "knuth.json")
+    result = evaluate(game46, load(tmp_path / "knuth.json"))
+    assert result.exact and result.total_guesses == 5801 and result.strategy == "tree:knuth"
+
+
 def test_random_evaluation_is_reproducible_by_seed():
     game = Game.parse_size("3x4")
     a = evaluate(game, "random", runs=3, seed=7)

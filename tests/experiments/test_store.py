@@ -201,8 +201,8 @@ def test_tree_read_games_equal_played_games(tmp_path):
     for spec in ("knuth", "most-parts", "greedy1", "local-search", "norvig:first=123"):
         games = tuple((0, slot, slot * 3) for slot in range(40))
         played = play_chunk(Chunk("t", "3x5", True, "black-white", spec, 1, 100, games, "r"))
-        for use_tree in (False, True):
-            read = play_chunk(Chunk("t", "3x5", True, "black-white", spec, 1, None, games, "r", use_tree=use_tree))
+        for whole_tree in (False, True):
+            read = play_chunk(Chunk("t", "3x5", True, "black-white", spec, 1, None, games, "r", whole_tree=whole_tree))
             assert read.moves == played.moves
             assert {**read.games, "seconds": None} == {**played.games, "seconds": None}
 

@@ -365,3 +365,16 @@ def test_only_a_strategy_that_ties_first_deterministically_is_told_to():
         DecisionTree.build(Game.parse_size("3x3"), make_strategy("entropy:ties=random"))
     with pytest.raises(BadTree, match=r"no single decision tree$"):
         DecisionTree.build(Game.parse_size("3x3"), make_strategy("sample"))
+
+
+def test_a_tree_over_some_secrets_is_not_written_out(game46):
+    """Its nodes count the secrets followed, not the codes left, so no file would read true."""
+    import numpy as np
+
+    part = DecisionTree.build(game46, make_strategy("knuth"), secrets=np.array([0, 7, 1295]))
+    assert part.over_some_secrets and part.root.consistent == 1296 and part.n_secrets == 3
+    for write in (to_json, to_dot, to_knuth, to_python):
+        with pytest.raises(BadTree, match="follows only the answers of 3 secrets of the 1296"):
+            write(part)
+    whole = DecisionTree.build(game46, make_strategy("knuth"), secrets=np.arange(1296))
+    assert not whole.over_some_secrets and to_json(whole) == to_json(DecisionTree.build(game46, make_strategy("knuth")))

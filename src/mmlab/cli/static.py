@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from mmlab.cli.arguments import positive, seed_arg
-from mmlab.cli.output import err, out, print_json, progress
+from mmlab.cli.output import out, print_json, progress
 from mmlab.game import Game
 from mmlab.variants.static import ExhaustiveResult, SearchResult, exhaustive, lower_bound, search, separates
 
@@ -90,7 +90,8 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 def _prove(game: Game, result: SearchResult, args: argparse.Namespace) -> ExhaustiveResult | None:
     """The exhaustive check behind ``--prove``: of one guess fewer than the set found, or of the
-    size searched in vain (which settles it either way); None when counting already settles it."""
+    size searched in vain (which settles it either way); None when there is nothing to check (a
+    set of one guess) or counting shows no set of the size searched can exist."""
     size = result.size - 1 if result.separates else result.size
     if size < 1 or (not result.separates and size < lower_bound(game)):
         return None

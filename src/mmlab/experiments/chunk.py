@@ -4,8 +4,8 @@
 columns (lists), which the coordinator turns into frames and writes to the store, so that workers
 never load pandas. A deterministic strategy's games are read off its decision tree: the same
 games and the same rows as playing them, faster since they share their first guesses. With
-``use_tree`` the whole tree is compiled once per process (when many games are played), otherwise
-only the branches the chunk's secrets reach. Only strategies that draw their guess from a
+``whole_tree`` the whole tree is compiled once per process (when many games are played),
+otherwise only the branches the chunk's secrets reach. Only strategies that draw their guess from a
 set of top scorers get top-scorer figures, and only those that keep the consistent set its sizes.
 
 >>> chunk = Chunk("demo", "3x4", True, "black-white", "knuth", 7, None, ((0, 0, 0), (0, 5, 5)), "r1", True)
@@ -45,7 +45,7 @@ class Chunk:
     max_guesses: int | None
     games: tuple[tuple[int, int, int], ...]
     run_id: str
-    use_tree: bool = False  # read deterministic games off the strategy's decision tree
+    whole_tree: bool = False  # compile a deterministic strategy's whole tree, not only the chunk's branches
 
 
     def game(self) -> Game:
@@ -111,7 +111,7 @@ def play_chunk(chunk: Chunk) -> PlayedChunk:
     if readable:
         start = time.perf_counter()
         secrets = np.array([g[2] for g in chunk.games], dtype=np.int64)
-        tree = (_tree(chunk.strategy, game) if chunk.use_tree  # built once per process
+        tree = (_tree(chunk.strategy, game) if chunk.whole_tree  # built once per process
                 else DecisionTree.build(game, make_strategy(chunk.strategy), secrets=secrets))
         tree_games = _tree_games(tree, secrets)
         per_game = (time.perf_counter() - start) / len(chunk.games)

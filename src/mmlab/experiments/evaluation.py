@@ -23,7 +23,7 @@ from mmlab.experiments.secret_sets import SecretSet
 from mmlab.experiments.workers import WorkerPool
 from mmlab.game import Game
 from mmlab.strategies import Strategy, make_strategy
-from mmlab.trees import DecisionTree
+from mmlab.trees import DecisionTree, TreeStrategy
 
 #: Simulated games run in worker processes (``jobs``) only in games of more codes than this: in
 #: smaller ones a game takes less time than starting a worker.
@@ -33,6 +33,7 @@ PARALLEL_MIN_CODES = 10_000
 MAX_GAMES = 10**8
 #: Games a worker plays per task.
 CHUNK = 16
+PROGRESS_SECONDS = 0.25  # report progress at least this often (and every 64 games)
 
 
 @dataclass
@@ -48,7 +49,7 @@ class Evaluation(GuessFigures):
     runs: int = 1
     seed: int | None = None
     secrets: str = "all"
-    tree: DecisionTree | None = field(default=None, repr=False)
+    tree: DecisionTree | None = field(default=None, repr=False)  # for a sample, the branches it reaches
     known: np.ndarray | None = None  # guesses until the code was known (a deduced last guess not counted)
     fallbacks: int = 0  # guesses played when a search found no consistent code (GameRecord.fallbacks)
 
@@ -122,7 +123,7 @@ def choose_secrets(game: Game, secrets: str | int, seed: int) -> tuple[np.ndarra
 
 def evaluate(
     game: Game,
-    strategy: str | Strategy,
+    strategy: str | Strategy | DecisionTree,
     secrets: str | int = "all",
     runs: int = 1,
     seed: int | None = None,
@@ -136,11 +137,14 @@ def evaluate(
     reach, and the sample's mean); others play ``runs`` games
     per secret, game ``(run, secret)`` drawing from ``numpy.random.default_rng([seed, run, secret])``,
     in ``jobs`` worker processes (``None``: one per core in games of more than ``PARALLEL_MIN_CODES``
-    codes, else one); the games, and so the figures, are the same for any ``jobs``.
-    ``on_progress(done, total)`` reports work.
+    codes, else one); the games, and so the figures, are the same for any ``jobs``. A
+    ``DecisionTree`` (built, or loaded from a file) is played as its ``TreeStrategy``.
+    ``on_progress(done, total)`` reports the games done.
     """
     if isinstance(strategy, str):
         strategy = make_strategy(strategy)
+    elif isinstance(strategy, DecisionTree):  # a tree built here or loaded from a file
+        strategy = TreeStrategy(strategy)
     if runs < 1:
         raise BadArgument(f"runs must be at least 1, got {runs}")
     if secrets != "all" and (not isinstance(secrets, int) or secrets < 1):
@@ -151,6 +155,9 @@ def evaluate(
     if seed is None and (not strategy.deterministic or secrets != "all"):
         seed = int(np.random.SeedSequence().entropy % 2**32)
     codes, description = choose_secrets(game, secrets, seed or 0)
+    games = codes.shape[0] * (1 if strategy.deterministic and game.enumerable else runs)
+    if on_progress is not None:
+        on_progress(0, games)
     start = time.perf_counter()
     if strategy.deterministic and game.enumerable:
         done, everyone = 0, description == "all"
@@ -223,12 +230,13 @@ def play_seeded(game: Game, strategy: Strategy, seed: int | None, run: int, secr
 def _play_all(game: Game, strategy: Strategy, seed: int | None, tasks: list[tuple[int, int]],
               on_progress: Callable[[int, int], None] | None = None) -> list[tuple[int, int, int, int]]:
     """(guesses, evaluations, guesses until known, fallbacks) of game ``(run, secret)`` of each task."""
-    out = []
+    out, reported = [], time.perf_counter()
     for run, secret in tasks:
         record = play_seeded(game, strategy, seed, run, secret)
         out.append((record.n_guesses, record.total_evaluations, record.known_after, len(record.fallbacks)))
-        if on_progress is not None and len(out) % 64 == 0:
+        if on_progress is not None and (len(out) % 64 == 0 or time.perf_counter() - reported > PROGRESS_SECONDS):
             on_progress(len(out), len(tasks))
+            reported = time.perf_counter()
     return out
 
 

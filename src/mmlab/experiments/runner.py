@@ -37,7 +37,7 @@ from mmlab.strategies import Strategy, make_strategy
 FLUSH_SECONDS = 2.0  # write finished games at least this often
 PROBE_SECONDS = 1.0  # play this long here before deciding whether worker processes pay off
 POOL_WORTH_SECONDS = 5.0  # start them when the rest of the study would take longer than this here
-TREE_GAMES = 16  # read deterministic games off a decision tree once they cover 1/16 of the codes
+TREE_GAMES = 16  # compile a deterministic strategy's whole tree once its games cover 1/16 of the codes
 
 
 @dataclass
@@ -70,18 +70,18 @@ def plan_chunks(study: Study, done: set[tuple[str, str, int, int]], run_id: str,
             if not todo:
                 continue
             planned = study.runs_of(spec) * secrets.shape[0]
-            use_tree = _worth_a_tree(make_strategy(spec), game, planned, study.max_guesses)
+            whole_tree = _worth_a_tree(make_strategy(spec), game, planned, study.max_guesses)
             step = chunk_games or max(8, min(256, len(todo) // (8 * workers) or 1))
             for i in range(0, len(todo), step):
                 chunks.append(Chunk(study.name, size, study.repeats, study.feedback, spec, study.seed,
-                                    study.max_guesses, tuple(todo[i:i + step]), run_id, use_tree))
+                                    study.max_guesses, tuple(todo[i:i + step]), run_id, whole_tree))
     return _interleave(chunks)
 
 
 def _worth_a_tree(strategy: Strategy, game: Game, games: int, max_guesses: int | None) -> bool:
-    """Whether to compile a deterministic strategy's decision tree rather than play each game:
-    when the games cover a good part of the secrets (the whole study's, so that resuming does not
-    change how the games are played)."""
+    """Whether to compile a deterministic strategy's whole decision tree rather than each chunk's
+    branches: when the games cover a good part of the secrets (the whole study's, so that resuming
+    does not change how the games are read)."""
     if not strategy.deterministic or not game.enumerable or max_guesses is not None:
         return False
     return games * TREE_GAMES >= game.n_codes

@@ -71,9 +71,17 @@ def _children_in_order(node: Node, game: Game) -> Iterator[tuple[Feedback, Node]
             yield fb, child
 
 
+def _require_whole(tree: DecisionTree) -> None:
+    """Refuse a tree built over some secrets: its nodes count those secrets, not the codes left."""
+    if tree.over_some_secrets:
+        raise BadTree(f"this tree follows only the answers of {tree.n_secrets} secrets of the "
+                      f"{tree.root.consistent}; build it over every secret to write it out")
+
+
 # ===================================================================== JSON
 def to_json(tree: DecisionTree, indent: int | None = 1) -> str:
     """The tree as an ``mmlab-tree`` JSON document (see the module docstring)."""
+    _require_whole(tree)
     game = tree.game
     doc = {
         "format": FORMAT,
@@ -292,6 +300,7 @@ def load(path: str | os.PathLike[str]) -> DecisionTree:
 def to_dot(tree: DecisionTree) -> str:
     """Graphviz DOT: a box per guess (``code`` and ``n=`` secrets reaching it), bold double
     border where the guess wins; edges labelled ``black,white``."""
+    _require_whole(tree)
     game = tree.game
     title = f"{game} {tree.strategy}".strip()
     title += f": {tree.n_secrets} secrets, {tree.total_guesses} guesses, worst {tree.worst}"
@@ -326,6 +335,7 @@ def _dot_quote(text: str) -> str:
 # ===================================================================== Knuth 1976
 def to_knuth(tree: DecisionTree, multiline: bool = True) -> str:
     """Knuth's condensed notation of the whole tree (reading given in the module docstring)."""
+    _require_whole(tree)
     if not multiline:
         return knuth_node(tree.root, tree.game)
     node, game = tree.root, tree.game
@@ -366,6 +376,7 @@ def to_python(tree: DecisionTree, name: str = "master_mind") -> str:
     ``answer(guess)`` receives a code string and returns ``(black, white)``; the function returns
     the secret as a string and raises ``ValueError`` on answers no secret of the tree can give.
     """
+    _require_whole(tree)
     if not name.isidentifier() or keyword.iskeyword(name):
         raise ValueError(f"{name!r} is not a valid Python function name")
     if tree.worst > PYTHON_MAX_GUESSES:

@@ -33,12 +33,12 @@ class Node:
     children: dict[int, "Node"] = field(default_factory=dict)
     evaluations: int = 0  # codes the strategy checked or scored to choose this guess
     certain: bool = False  # the strategy knew the guess was the secret (it had deduced it)
-    left: int | None = None  # codes still possible before the guess, where a tree over some secrets has more
+    codes_left: int | None = None  # codes still possible before the guess, where a tree over some secrets has more
 
     @property
     def consistent(self) -> int:
         """How many codes were still possible before this guess."""
-        return self.size if self.left is None else self.left
+        return self.size if self.codes_left is None else self.codes_left
 
     @property
     def wins(self) -> bool:
@@ -54,7 +54,8 @@ class Node:
 
 @dataclass(eq=False)
 class DecisionTree:
-    """A complete strategy for ``game``: the guess to play after every possible history."""
+    """A complete strategy for ``game``: the guess to play after every possible history (or, built
+    over some secrets, after every history they give: ``over_some_secrets``)."""
 
     game: Game
     root: Node
@@ -97,7 +98,13 @@ class DecisionTree:
     # ----------------------------------------------------------------- statistics
     @property
     def n_secrets(self) -> int:
+        """The secrets the tree solves (every code, unless built over some secrets)."""
         return self.root.size
+
+    @property
+    def over_some_secrets(self) -> bool:
+        """Whether the tree follows only the answers some secrets give (``build(secrets=...)``)."""
+        return self.root.consistent != self.root.size
 
     @property
     def histogram(self) -> dict[int, int]:
@@ -115,10 +122,12 @@ class DecisionTree:
 
     @property
     def mean(self) -> float:
+        """Guesses per secret solved."""
         return self.total_guesses / self.n_secrets
 
     @property
     def worst(self) -> int:
+        """The most guesses any secret needs."""
         return max(self.histogram)
 
     @property
@@ -186,7 +195,7 @@ def _expand(strategy: Strategy, knowledge: Knowledge, depth: int, on_progress,
             on_progress(1)
         return Node(guess, 1, evaluations=spent, certain=certain)
     size = n if targets is None else int(targets.shape[0])
-    node = Node(guess, size, evaluations=spent, certain=certain, left=None if targets is None else n)
+    node = Node(guess, size, evaluations=spent, certain=certain, codes_left=None if targets is None else n)
     children = [(code, child, None if targets is None else targets[np.isin(targets, child.consistent,
                                                                              assume_unique=True)])
                 for code, child in knowledge.split(guess)]
