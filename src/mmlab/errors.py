@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import math
+import re
 import reprlib
 
 #: Echoes of a user's input keep at most about this many characters.
@@ -36,6 +37,39 @@ def _digits(number: int) -> int:
     n = abs(number)
     digits = max(1, int(n.bit_length() * math.log10(2)))
     return digits + (n >= 10**digits)
+
+
+#: Whole numbers as users type them: ASCII digits with an optional minus, spaces around allowed
+#: ("+3", "1_000", "²" and other scripts' digits are not whole numbers here).
+_WHOLE = re.compile(r"\s*(-?)0*([0-9]+)\s*")
+#: The largest whole number read: the kernels take int64.
+INT64_MAX = 2**63 - 1
+
+
+def whole_number(text: str) -> int | None:
+    """``text`` as an int when it is a whole number as users type it, else None. A value past
+    int64 comes back as ±(INT64_MAX + 1), so that any range check refuses it, without Python
+    reading thousands of digits.
+
+    >>> whole_number("42"), whole_number(" -007 "), whole_number("+3"), whole_number("²"), whole_number("1_0")
+    (42, -7, None, None, None)
+    >>> whole_number("9" * 5000) == INT64_MAX + 1
+    True
+    """
+    match = _WHOLE.fullmatch(text)
+    if match is None:
+        return None
+    sign, digits = -1 if match.group(1) else 1, match.group(2)
+    return sign * min(int(digits) if len(digits) <= 19 else INT64_MAX + 1, INT64_MAX + 1)
+
+
+def shown_number(text: str) -> str:
+    """A number as the user typed it, for a message: unquoted, its middle elided when long.
+
+    >>> shown_number("25"), len(shown_number("9" * 5000))
+    ('25', 58)
+    """
+    return shown(text)[1:-1]
 
 
 class MastermindError(Exception):

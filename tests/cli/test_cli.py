@@ -97,7 +97,11 @@ def test_score_and_strategies(capsys):
         (["eval", "3x3", "--strategy", "random", "--runs", "0"], "a count must be 1 or more"),
         (["compare", "3x3", "--runs", "-2"], "a count must be 1 or more"),
         (["eval", "3x3", "--strategy", "random", "--seed", "-1"], "a seed must be 0 or more"),
-        (["eval", "3x3", "--secrets", "0"], "expected a positive number"),
+        (["eval", "3x3", "--secrets", "0"], "expected a number of secrets from 1 to 10,000,000"),
+        (["eval", "3x3", "--secrets", "1" + "0" * 20], "expected a number of secrets from 1 to 10,000,000"),
+        (["eval", "3x3", "--secrets", "\u00b2"], "expected 'all' or a whole number"),
+        (["compare", "3x3", "--secrets", "\u00b2"], "secrets must be 'all', N, 'sample:N'"),
+        (["compare", "3x3", "--secrets", "1" + "0" * 20], "must be at most 10,000,000, got 1000"),
         (["eval", "-1x6"], "size -1x6: pegs must be a whole number"),
         (["eval", "4x6", "--runs", "x"], "expected a whole number"),
         (["tree", "3x3", "-o", "/nonexistent/dir/t.json"], "cannot write /nonexistent/dir/t.json"),
@@ -150,11 +154,38 @@ def test_a_sample_of_secrets_is_not_exact_even_through_the_tree(capsys):
     assert json.loads(run(capsys, "eval", "3x4", "--strategy", "knuth", "--json")[1])["exact"] is True
 
 
+def test_strategies_explains_the_parameters_of_one(capsys):
+    code, out, _ = run(capsys, "strategies", "sample", "--json")
+    entry = json.loads(out)
+    assert code == 0 and entry["name"] == "sample" and all(p["help"] for p in entry["params"])
+    code, out, _ = run(capsys, "strategies", "tpoa")
+    assert code == 0 and "tpoa (planner)" in out and "branching factor" in " ".join(out.split())
+    code, _, err = run(capsys, "strategies", "knuht")
+    assert code == 2 and "no strategy or planner is called 'knuht'" in err
+
+
+def test_tree_prints_a_saved_tree_in_another_format(capsys, tmp_path):
+    path = str(tmp_path / "t.json")
+    assert run(capsys, "tree", "3x3", "-o", path)[0] == 0
+    code, out, _ = run(capsys, "tree", "--tree", path, "--format", "knuth")
+    assert code == 0 and out == run(capsys, "tree", "3x3", "--format", "knuth")[1] and out.startswith("27(112:")
+    code, _, err = run(capsys, "tree", "3x3", "--tree", path)
+    assert code == 2 and "--tree brings its own game and strategy" in err
+    code, _, err = run(capsys, "tree")
+    assert code == 2 and "give a size" in err
+
+
 def test_eval_says_a_deterministic_strategy_plays_one_run(capsys):
     code, out, err = run(capsys, "eval", "3x4", "--strategy", "knuth", "--runs", "3", "--json")
     assert code == 0 and json.loads(out)["runs"] == 1 and "(--runs 3 read as 1)" in " ".join(err.split())
     code, out, err = run(capsys, "eval", "3x4", "--strategy", "random", "--runs", "3", "--json")
     assert code == 0 and json.loads(out)["runs"] == 3 and "deterministic" not in err
+
+
+def test_eval_says_a_sample_larger_than_the_game_plays_every_secret(capsys):
+    code, out, err = run(capsys, "eval", "3x4", "--strategy", "random", "--secrets", "100", "--json")
+    assert code == 0 and json.loads(out)["games"] == 64 and "3x4 has only 64 codes, so every secret" in err
+    assert "only" not in run(capsys, "eval", "3x4", "--strategy", "random", "--secrets", "64")[2]
 
 
 def test_games_against_a_codemaker(capsys):

@@ -29,7 +29,7 @@ def test_spec_round_trip():
         ("evo:generations=99999999999999999999", "generations=99999999999999999999 is out of range; it must be at most "
                                                   "9223372036854775807"),
         ("ga:reset=-99999999999999999999", "reset=-99999999999999999999 is out of range; it must be at least -1"),
-        ("ga:extend=" + "9" * 5000, "extend='9999.*9999' is out of range"),
+        ("ga:extend=" + "9" * 5000, "extend=9999.*9999 is out of range"),
     ],
 )
 def test_bad_specs_say_what_is_wrong(spec, message):
@@ -54,6 +54,11 @@ def test_random_plays_games_too_large_to_enumerate():
 
     result = evaluate(Game.parse_size("8x12"), "random", secrets=5, seed=2)
     assert result.games == 5 and result.max < 20
+
+
+def test_whole_numbers_may_have_leading_zeros_and_spaces():
+    assert make_strategy("ga:generations=000000000000000000000005").values["generations"] == 5
+    assert make_strategy("ga:generations= 7 ").values["generations"] == 7
 
 
 def test_parse_spec_keeps_raw_values():

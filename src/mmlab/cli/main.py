@@ -29,11 +29,11 @@ from mmlab.cli.static import add_command as add_static_command
 from mmlab.cli.studies import add_commands as add_study_commands
 from mmlab.cli.variants import add_command as add_mm2_command
 from mmlab.cli.studies import add_execution_args, add_store_args, execute
-from mmlab.errors import BadArgument, MastermindError
+from mmlab.errors import BadArgument, MastermindError, shown, whole_number
 from mmlab.experiments import evaluate
 from mmlab.experiments.evaluation import PARALLEL_MIN_CODES
 from mmlab.experiments.report import build_report
-from mmlab.experiments.secret_sets import SecretSet
+from mmlab.experiments.secret_sets import MAX_SECRETS, SecretSet
 from mmlab.experiments.store import Store
 from mmlab.experiments.study import Study
 from mmlab.game import Game, parse_feedback, split_code
@@ -53,8 +53,10 @@ examples:
   mmlab partition 4x6 1123                   the 14 answer classes of a first guess (000 Table 1)
   mmlab partition 4x6 1344 --after 1122:1,1  ... of a second guess after 1122 got 1 black 1 white
   mmlab tree 4x6 --strategy knuth --format knuth
+  mmlab tree --tree tpoa.json --format knuth   a saved tree (tree -o, plan -o) in another format
   mmlab score 3632 1122                      black,white of a guess against a secret
   mmlab strategies                           every strategy, its parameters and source
+  mmlab strategies sample                    one strategy, and what each of its parameters means
   mmlab plan 4x6 --planner tpoa:variant=star,k=5,d=2,hash=e -o tpoa.json
   mmlab plan 4x6 --planner optimal -o optimal.json   proves L = 5625 (Koyama and Lai)
   mmlab reproduce --quick                    000 Tables 2 and 3 beside the paper
@@ -158,10 +160,25 @@ def _build_tree(game: Game, spec: str, label: str) -> DecisionTree:
         return DecisionTree.build(game, strategy, on_progress=step)
 
 
+def _saved_tree(args: argparse.Namespace) -> DecisionTree:
+    """The tree of ``--tree FILE``, refusing the options a saved tree brings itself."""
+    if args.size or args.strategy or args.no_repeats or args.black_only:
+        raise MastermindError("--tree brings its own game and strategy: give no size, --strategy, "
+                              "--no-repeats or --black-only with it")
+    return export.load(args.tree)
+
+
 def cmd_tree(args: argparse.Namespace) -> int:
-    game = _game(args)
     _check_output(args.output)
-    tree = _build_tree(game, args.strategy, f"compiling {args.strategy}")
+    if args.tree:
+        tree = _saved_tree(args)
+        game = tree.game
+    elif args.size is None:
+        raise MastermindError("give a size (e.g. 'mmlab tree 4x6 --strategy knuth') or a saved tree (--tree FILE)")
+    else:
+        game = _game(args)
+        spec = args.strategy or "knuth"
+        tree = _build_tree(game, spec, f"compiling {spec}")
     writers: dict[str, Callable[[DecisionTree], str]] = {
         "json": export.to_json,
         "dot": export.to_dot,
@@ -182,10 +199,7 @@ def cmd_tree(args: argparse.Namespace) -> int:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     if args.tree:
-        if args.size or args.strategy or args.no_repeats or args.black_only:
-            raise MastermindError("--tree brings its own game and strategy: give no size, --strategy, "
-                                  "--no-repeats or --black-only with it")
-        tree = export.load(args.tree)
+        tree = _saved_tree(args)
         game = tree.game
         strategy = TreeStrategy(tree)
     elif args.size is None:
@@ -198,10 +212,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
             raise MastermindError(f"--codemaker {args.codemaker} chooses the secret itself and plays one game a run "
                                   "in this process: give no --secrets or --jobs with it")
         return _eval_against(game, strategy, args)
-    secrets: str | int = args.secrets if args.secrets == "all" else _positive_int(args.secrets, "--secrets")
+    secrets: str | int = args.secrets if args.secrets == "all" else _secret_count(args.secrets)
     with progress(f"evaluating {strategy.spec}", game.n_codes) as update:
         result = evaluate(game, strategy, secrets=secrets, runs=args.runs, seed=args.seed, on_progress=update,
                           jobs=args.jobs)
+    if isinstance(secrets, int) and result.secrets == "all" and secrets > game.n_codes:
+        err.print(f"--secrets {secrets}: {game} has only {game.n_codes} codes, so every secret was played once")
     if result.runs < args.runs:
         err.print(f"{strategy.spec} is deterministic: every run would play the same games, so it played one "
                   f"(--runs {args.runs} read as 1)")
@@ -272,7 +288,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     specs = split_specs(args.strategies) if args.strategies is not None else list(EXHAUSTIVE) + ["random"]
     if not specs:
         raise BadArgument("--strategies is empty: name at least one strategy, e.g. --strategies knuth,random")
-    secrets = SecretSet.parse(int(args.secrets) if args.secrets.isdigit() else args.secrets)
+    secrets = SecretSet.parse(args.secrets)
     sizes = tuple(dict.fromkeys(g.size for g in games))
     base = Study("compare", sizes, tuple(specs), secrets, args.runs, args.seed, repeats, feedback)
     command = ["mmlab", "compare", *sizes, "--strategies", ",".join(specs), "--secrets", str(secrets),
@@ -374,9 +390,16 @@ def cmd_strategies(args: argparse.Namespace) -> int:
         for kind, registry in (("strategy", REGISTRY), ("planner", PLANNERS))
         for cls in registry.values()
     ]
+    if args.name is not None:
+        data = [d for d in data if d["name"] == args.name]
+        if not data:
+            known = ", ".join(list(REGISTRY) + list(PLANNERS))
+            raise MastermindError(f"no strategy or planner is called {shown(args.name)}; known: {known}")
     if args.json:
-        print_json(data)
+        print_json(data if args.name is None else data[0])
         return 0
+    if args.name is not None:
+        return _print_parameters(data[0])
     table = Table(title="strategies (--strategy) and planners (--planner): NAME or NAME:key=value,key=value")
     for col in ("name", "kind", "what it does", "parameters (default)", "source"):
         table.add_column(col)
@@ -389,6 +412,22 @@ def cmd_strategies(args: argparse.Namespace) -> int:
         table.add_row(d["name"], d["kind"], d["summary"], params, d["source"])
     out.print(table)
     out.print("* sets how much the strategy searches: 'mmlab serve' plays it at its default")
+    out.print("'mmlab strategies NAME' explains each parameter of one")
+    return 0
+
+
+def _print_parameters(entry: dict) -> int:
+    """One strategy or planner and what each of its parameters means."""
+    out.print(f"{entry['name']} ({entry['kind']}): {entry['summary']}. Source: {entry['source']}.")
+    table = Table(title=f"{entry['name']}:key=value,...")
+    for col in ("parameter", "default", "allowed", "meaning"):
+        table.add_column(col)
+    for p in entry["params"]:
+        default = "(empty)" if p["default"] in ("", None) else str(p["default"])
+        table.add_row(p["name"] + (" *" if p["effort"] else ""), default, "|".join(p["choices"] or ()), p["help"])
+    out.print(table)
+    if any(p["effort"] for p in entry["params"]):
+        out.print("* sets how much it searches: 'mmlab serve' plays it at its default")
     return 0
 
 
@@ -425,13 +464,13 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def _positive_int(text: str, flag: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise MastermindError(f"{flag} {text!r}: expected 'all' or a whole number") from None
-    if value < 1:
-        raise MastermindError(f"{flag} {text!r}: expected a positive number")
+def _secret_count(text: str) -> int:
+    """``--secrets N`` of ``eval``: a whole number from 1 to ``MAX_SECRETS``."""
+    value = whole_number(text)
+    if value is None:
+        raise MastermindError(f"--secrets {shown(text)}: expected 'all' or a whole number")
+    if not 1 <= value <= MAX_SECRETS:
+        raise MastermindError(f"--secrets {shown(text)}: expected a number of secrets from 1 to {MAX_SECRETS:,}")
     return value
 
 
@@ -493,10 +532,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = command("tree", "compile a deterministic strategy into its decision tree and print or save it", cmd_tree)
-    _add_game_args(p)
-    p.add_argument("--strategy", default="knuth", help="strategy spec (default knuth)")
+    _add_game_args(p, optional=True)
+    p.add_argument("--strategy", help="strategy spec (default knuth)")
+    p.add_argument("--tree", metavar="FILE", help="print a saved tree (from tree -o or plan -o) instead")
     p.add_argument("--format", choices=("json", "dot", "knuth", "python"), default="json",
-                   help="json (loadable), dot (Graphviz), knuth (condensed notation), python (a generated player)")
+                   help="json (loadable), dot (Graphviz), python (a generated player), or knuth: Knuth's "
+                        "notation n(guess: a1, ..., ak), n the codes left, one entry per answer from all "
+                        "black to 0,0 (4 pegs: 4,0 3,0 2,2 2,1 2,0 1,3 1,2 1,1 1,0 0,4 0,3 0,2 0,1 0,0): * "
+                        "the guess wins, - no code gives it, 1(code) the last code, else the next node")
     p.add_argument("-o", "--output", help="write to this file instead of standard output")
 
     p = command("score", "the answer (black,white) a secret gives to a guess", cmd_score)
@@ -546,6 +589,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_mm2_command(command)
 
     p = command("strategies", "list every strategy with its parameters, defaults and source", cmd_strategies)
+    p.add_argument("name", nargs="?", help="one strategy or planner, with the meaning of each parameter")
     p.add_argument("--json", action="store_true", help="print JSON")
     return parser
 

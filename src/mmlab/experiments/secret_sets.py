@@ -18,8 +18,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mmlab.errors import BadArgument
+from mmlab.errors import BadArgument, shown, shown_number, whole_number
 from mmlab.game import Game
+
+#: The most secrets an experiment draws (80 MB of code indices).
+MAX_SECRETS = 10**7
 
 
 @dataclass(frozen=True)
@@ -46,16 +49,19 @@ class SecretSet:
         if text == "all":
             return SecretSet("all")
         kind, _, number = text.partition(":")
-        if not number and kind.isdigit():
+        if not number and whole_number(kind) is not None:
             kind, number = "sample", kind
-        if kind not in ("sample", "instance") or not number.strip().isdigit():
-            raise BadArgument(f"secrets must be 'all', N, 'sample:N', 'instance:N' or a list of codes, got {value!r}")
-        return SecretSet._count(kind, int(number))
+        n = whole_number(number) if kind in ("sample", "instance") else None
+        if n is None:
+            raise BadArgument(f"secrets must be 'all', N, 'sample:N', 'instance:N' or a list of codes, got {shown(value)}")
+        return SecretSet._count(kind, n, shown_number(number))
 
     @staticmethod
-    def _count(kind: str, n: int) -> "SecretSet":
+    def _count(kind: str, n: int, typed: str | None = None) -> "SecretSet":
         if n < 1:
-            raise BadArgument(f"the number of secrets must be at least 1, got {n}")
+            raise BadArgument(f"the number of secrets must be at least 1, got {typed or n}")
+        if n > MAX_SECRETS:
+            raise BadArgument(f"the number of secrets must be at most {MAX_SECRETS:,}, got {typed or shown(n)}")
         return SecretSet(kind, n)
 
     def __str__(self) -> str:

@@ -13,20 +13,14 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
-from mmlab.errors import UnknownStrategy, shown
+from mmlab.errors import INT64_MAX, UnknownStrategy, shown, shown_number, whole_number
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
-
-
-#: A whole-number parameter: ASCII digits with an optional minus (not "+3", "1_000" or other scripts' digits).
-INTEGER = re.compile(r"-?[0-9]+")
-INT64_MAX = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -56,13 +50,12 @@ class Param:
             )
         if self.kind is str:
             return text
-        if self.kind is int and INTEGER.fullmatch(text):
-            value = int(text) if len(text) <= 20 else None
-            if value is None or not -INT64_MAX <= value <= INT64_MAX:  # the kernels take int64
-                bound = (f"at most {INT64_MAX if self.maximum is None else self.maximum}" if text[0] != "-"
+        value = whole_number(text) if self.kind is int else None
+        if value is not None:
+            if abs(value) > INT64_MAX:  # the kernels take int64
+                bound = (f"at most {INT64_MAX if self.maximum is None else self.maximum}" if value > 0
                          else f"at least {-INT64_MAX if self.minimum is None else self.minimum}")
-                number = text if len(text) <= 60 else shown(text)
-                raise UnknownStrategy(f"{strategy}: {self.name}={number} is out of range; it must be {bound}")
+                raise UnknownStrategy(f"{strategy}: {self.name}={shown_number(text)} is out of range; it must be {bound}")
             return value
         what = "a whole number" if self.kind is int else f"a {self.kind.__name__}"
         raise UnknownStrategy(f"{strategy}: {self.name}={shown(text)} should be {what}")

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from mmlab.errors import BadArgument, InconsistentFeedback, shown
+from mmlab.errors import BadArgument, InconsistentFeedback, shown, shown_number, whole_number
 from mmlab.game import Game
-from mmlab.strategies.base import INTEGER, Param
+from mmlab.strategies.base import Param
 from mmlab.strategies.greedy import SINGLEY, count_colours, require_black_white
 from mmlab.strategies.local_search_kernels import count_arrangements, tabu_walk
 from mmlab.strategies.scripted import Move, Script, ScriptedStrategy
@@ -91,12 +91,12 @@ class TabuSearch(ScriptedStrategy):
         text = str(self.values["tenure"]).strip()
         value = max(game.pegs - 2, 0) if text == "n-2" else None
         if value is None:
-            if not INTEGER.fullmatch(text):
+            value = whole_number(text)
+            if value is None:
                 raise BadArgument(f"tabu: tenure={shown(text)} should be a whole number 0..{pairs} or n-2")
-            value = int(text) if len(text) <= 20 else pairs + 1
         if not 0 <= value <= pairs:
-            raise BadArgument(f"tabu: tenure={text if len(text) <= 60 else shown(text)} is out of range; a {game.pegs}-stone code has {pairs} pairs, "
-                              f"so choose 0..{pairs} or n-2")
+            raise BadArgument(f"tabu: tenure={shown_number(text)} is out of range; a {game.pegs}-stone code has "
+                              f"{pairs} pairs, so choose 0..{pairs} or n-2")
         return value
 
     def start(self, game: Game, rng=None) -> None:

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mmlab.errors import BadArgument, InconsistentFeedback, shown
-from mmlab.strategies.base import INTEGER, Param
+from mmlab.errors import BadArgument, InconsistentFeedback, shown, shown_number, whole_number
+from mmlab.strategies.base import Param
 from mmlab.variants.two_d import (
     SINGLEY_2D,
     Game2D,
@@ -49,13 +49,13 @@ def _setting(owner: str, name: str, text: str, default_text: str, default: int, 
     text = str(text).strip().replace(" ", "")
     if text == default_text:
         return default
-    if not INTEGER.fullmatch(text):
+    value = whole_number(text)
+    if value is None:
         raise BadArgument(f"{owner}: {name}={shown(text)} should be a whole number {lowest}..{highest}, "
                           f"or {default_text} ({hint})")
-    value = int(text) if len(text) <= 20 else highest + 1
     if not lowest <= value <= highest:
-        raise BadArgument(f"{owner}: {name}={text if len(text) <= 60 else shown(text)} is out of range; give a whole number {lowest}..{highest}, "
-                          f"or {default_text} ({hint})")
+        raise BadArgument(f"{owner}: {name}={shown_number(text)} is out of range; give a whole number "
+                          f"{lowest}..{highest}, or {default_text} ({hint})")
     return value
 
 
