@@ -142,3 +142,10 @@ def test_the_codemaker_game_says_when_its_tree_has_no_move():
     play_codemaker(game, session, Dialogue(game, io.StringIO("2 0\nquit\n"), console))
     said = console.file.getvalue()
     assert said.count("My strategy has no move after these answers") == 1 and session.improvised
+
+
+def test_a_secret_given_on_the_command_line_is_not_said_to_be_chosen_by_mmlab():
+    given = play("--secret", "1234", lines=["give-up"]).stdout
+    drawn = play("--seed", "1", lines=["give-up"]).stdout
+    assert "You gave the secret: 4 pegs" in given and "I have chosen" not in given
+    assert "I have chosen a secret of 4 pegs" in drawn

@@ -322,7 +322,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
             (", tie rule 'first' (deterministic strategies are exact)" if secrets.kind == "all" else "")
         table = Table(title=title)
         for col, justify in (("strategy", "left"), ("first", "left"), ("L", "right"), ("mean", "right"),
-                             ("worst", "right"), ("seconds", "right"), ("literature", "left")):
+                             ("worst", "right"), ("game s", "right"), ("literature", "left")):
             table.add_column(col, justify=justify)
         for r in rows:
             if r["game"] != game.size:
@@ -333,7 +333,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         out.print(table)
     if any(not r["exact"] for r in rows):
         out.print(f"random strategies and samples: {args.runs} run(s), secrets {secrets}, seed {args.seed}")
-    out.print(f"stored as study {study.name} in {args.store} ('mmlab report {study.name}' for every table)")
+    out.print("game s: seconds spent on the games, summed over the worker processes")
+    out.print(f"stored as study {study.name} in {args.store} ('mmlab report {study.name}' for every table, "
+              "--plots DIR for figures)")
     return 0
 
 

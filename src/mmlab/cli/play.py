@@ -58,7 +58,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         check_coach(game, coach)  # a hint strategy that could not give hints is refused now
     elif args.hint_strategy is not None:
         game.require_enumerable("--hint-strategy (a hint counts the codes that remain)")
-    return play_codebreaker(game, CodebreakerSession(game, secret, rng), dialogue, coach)
+    return play_codebreaker(game, CodebreakerSession(game, secret, rng), dialogue, coach, secret_given=secret is not None)
 
 
 def add_command(command) -> None:

@@ -228,11 +228,20 @@ def print_details(report: Report, last_move: int) -> None:
                     if pd.isna(value):
                         cells.append("")
                     elif spread is not None and not pd.isna(spread.loc[move, strategy]):  # (nan: one game)
-                        cells.append(f"{value:.4g} ± {spread.loc[move, strategy]:.3g}")
+                        cells.append(f"{_figure(value, 4)} ± {_figure(spread.loc[move, strategy], 3)}")
                     else:
-                        cells.append(f"{value:.4g}")
+                        cells.append(_figure(value, 4))
                 table.add_row(str(move), *cells)
             out.print(table)
+
+
+def _figure(value: float, digits: int) -> str:
+    """``value`` to ``digits`` significant digits, whole numbers past them written out, not as 1.681e+04.
+
+    >>> _figure(16807.0, 4), _figure(243.53, 4), _figure(0.12345, 3)
+    ('16807', '243.5', '0.123')
+    """
+    return f"{value:.0f}" if abs(value) >= 10**digits else f"{value:.{digits}g}"
 
 
 def report_json(report: Report) -> dict:

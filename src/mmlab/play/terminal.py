@@ -125,11 +125,14 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
     return 0
 
 
-def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue, hint_strategy: str | None) -> int:
-    """The person guesses mmlab's secret; ``hint_strategy`` gives the hints (``None``: a game too
-    large to count the codes left, so no hints). Returns 0 on a win, 1 otherwise."""
+def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue, hint_strategy: str | None,
+                     secret_given: bool = False) -> int:
+    """The person guesses mmlab's secret (``secret_given``: one they chose, to practise);
+    ``hint_strategy`` gives the hints (``None``: a game too large to count the codes left, so no
+    hints). Returns 0 on a win, 1 otherwise."""
     say = dialogue.console.print
-    say(f"I have chosen a secret of {game.pegs} pegs from the colours 1-{game.colours}"
+    say(("You gave the secret: " if secret_given else "I have chosen a secret of ")
+        + f"{game.pegs} pegs from the colours 1-{game.colours}"
         + (", repeats allowed." if game.repeats else ", no colour twice."))
     say(CODEBREAKER_HELP)
     if hint_strategy is None:
