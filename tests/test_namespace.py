@@ -33,3 +33,10 @@ def test_every_public_name_resolves_and_a_missing_one_is_an_attribute_error(pack
     assert set(package.__all__) <= set(dir(package))
     with pytest.raises(AttributeError, match="has no attribute 'nothing_here'"):
         package.nothing_here
+
+
+@pytest.mark.parametrize("package", [mmlab, mmlab.experiments])
+def test_dir_shows_the_public_names_not_the_packages_own_helpers(package):
+    public = {name for name in dir(package) if not name.startswith("__")}
+    assert set(package.__all__) <= public and not public & {"TYPE_CHECKING", "annotations", "lazy_names", "_lazy"}
+    assert all(not name.startswith("_") for name in public)

@@ -40,6 +40,11 @@ def lazy_names(module: ModuleType | str, homes: dict[str, str]) -> tuple[Callabl
         return value
 
     def __dir__() -> list[str]:
-        return sorted(set(namespace()) | set(homes))
+        """The public names: those of ``homes``, the submodules loaded so far, and the dunders (not
+        the helpers the package imports for itself, such as ``TYPE_CHECKING``)."""
+        ns = namespace()
+        submodules = {n for n, v in ns.items() if isinstance(v, ModuleType) and v.__name__ == f"{ns['__name__']}.{n}"}
+        dunders = {n for n in ns if n.startswith("__")}
+        return sorted(set(homes) | {n for n in submodules if not n.startswith("_")} | dunders)
 
     return __getattr__, __dir__
