@@ -155,11 +155,11 @@ def evaluate(
     if seed is None and (not strategy.deterministic or secrets != "all"):
         seed = int(np.random.SeedSequence().entropy % 2**32)
     codes, description = choose_secrets(game, secrets, seed or 0)
-    games = codes.shape[0] * (1 if strategy.deterministic and game.enumerable else runs)
+    by_tree = strategy.deterministic and game.enumerable
     if on_progress is not None:
-        on_progress(0, games)
+        on_progress(0, codes.shape[0] * (1 if by_tree else runs))
     start = time.perf_counter()
-    if strategy.deterministic and game.enumerable:
+    if by_tree:
         done, everyone = 0, description == "all"
 
         def progress(k: int) -> None:

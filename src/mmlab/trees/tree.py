@@ -196,12 +196,15 @@ def _expand(strategy: Strategy, knowledge: Knowledge, depth: int, on_progress,
         return Node(guess, 1, evaluations=spent, certain=certain)
     size = n if targets is None else int(targets.shape[0])
     node = Node(guess, size, evaluations=spent, certain=certain, codes_left=None if targets is None else n)
-    children = [(code, child, None if targets is None else targets[np.isin(targets, child.consistent,
-                                                                             assume_unique=True)])
-                for code, child in knowledge.split(guess)]
-    if targets is not None:
-        children = [(code, child, reached) for code, child, reached in children if reached.size]
-    if on_progress is not None and sum(_reached(child, reached) for _, child, reached in children) < size:
+    if targets is None:
+        children = [(code, child, None) for code, child in knowledge.split(guess)]
+        below = sum(child.n_consistent for _, child, _ in children)
+    else:  # the answers the targets give, each followed by the targets that give it
+        answers = knowledge.responses_of(guess, targets)
+        children = [(code, child, targets[answers == code]) for code, child in knowledge.split(guess)
+                    if (answers == code).any()]
+        below = sum(reached.size for _, _, reached in children)
+    if on_progress is not None and below < size:
         on_progress(1)  # the guess itself was one of the secrets
     for code, child, reached in children:
         # a guess that teaches nothing is allowed (Singley's greedy methods repeat guesses),
@@ -213,10 +216,6 @@ def _expand(strategy: Strategy, knowledge: Knowledge, depth: int, on_progress,
             )
         node.children[code] = _expand(strategy, child, depth + 1, on_progress, reached)
     return node
-
-
-def _reached(child: Knowledge, targets: np.ndarray | None) -> int:
-    return child.n_consistent if targets is None else int(targets.shape[0])
 
 
 def _first_tie(strategy: Strategy) -> Strategy:
