@@ -75,6 +75,21 @@ def test_compare_on_a_sample_is_not_exact(capsys, tmp_path):
     assert all(r["literature"] is None for r in rows)
 
 
+def test_compare_writes_its_plots_and_page(capsys, tmp_path):
+    plots, html = tmp_path / "figs", tmp_path / "pages" / "compare.html"
+    code, out, err = run(capsys, "compare", "3x4", "--strategies", "knuth,random", "--store", str(tmp_path / "r.duckdb"),
+                         "--plots", str(plots), "--html", str(html))
+    assert code == 0 and "wrote" in err and "--plots DIR" not in out
+    names = sorted(p.name for p in plots.iterdir())
+    assert any(n.startswith("compare-3x4-") and n.endswith("-guesses.svg") for n in names)
+    page = html.read_text()
+    assert page.startswith("<!DOCTYPE html>") and page.count("<svg") >= 1 and "knuth" in page
+    code, _, err = run(capsys, "compare", "3x4", "--strategies", "knuth", "--store", str(tmp_path / "r.duckdb"),
+                       "--plots", str(html))  # a file, not a folder
+    assert code == 2 and err.splitlines()[-1].startswith("mmlab compare: error: cannot write the plots into")
+    assert "played 0 games" in err or "already stored" in err  # the games stay stored for the next try
+
+
 def test_files_and_stores_that_are_not_what_they_should_be_get_one_line(capsys, tmp_path):
     import duckdb
 

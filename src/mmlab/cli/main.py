@@ -28,7 +28,7 @@ from mmlab.cli.serve import add_command as add_serve_command
 from mmlab.cli.static import add_command as add_static_command
 from mmlab.cli.studies import add_commands as add_study_commands
 from mmlab.cli.variants import add_command as add_mm2_command
-from mmlab.cli.studies import add_execution_args, add_store_args, execute
+from mmlab.cli.studies import add_execution_args, add_store_args, execute, write_figures
 from mmlab.errors import BadArgument, MastermindError, shown, whole_number
 from mmlab.experiments import evaluate
 from mmlab.experiments.evaluation import PARALLEL_MIN_CODES
@@ -298,6 +298,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     Study.from_dict(study.definition())  # refuses unknown strategies and secrets a game cannot give
     execute(study, args)
     report = build_report(Store(args.store), study.name)
+    write_figures(report, args.plots, args.html)
     rows = []
     for row in report.summary.itertuples(index=False):
         game = study.game(row.size)
@@ -334,8 +335,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if any(not r["exact"] for r in rows):
         out.print(f"random strategies and samples: {args.runs} run(s), secrets {secrets}, seed {args.seed}")
     out.print("game s: seconds spent on the games, summed over the worker processes")
-    out.print(f"stored as study {study.name} in {args.store} ('mmlab report {study.name}' for every table, "
-              "--plots DIR for figures)")
+    figures = "" if args.plots or args.html else ", --plots DIR for figures"
+    out.print(f"stored as study {study.name} in {args.store} ('mmlab report {study.name}' for every table{figures})")
     return 0
 
 
@@ -507,6 +508,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "instance:N (every code once, some twice: 004's instance sets)")
     add_store_args(p)
     add_execution_args(p)
+    p.add_argument("--plots", metavar="DIR", help="also write the plots (guesses per game, per move) as PNG and SVG "
+                                                  "into this folder")
+    p.add_argument("--html", metavar="PATH", help="also write one self-contained HTML page with every table and plot")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
     p = command("eval", "evaluate one strategy over every secret (exact for deterministic strategies)", cmd_eval)

@@ -70,6 +70,33 @@ def _stored_name(store: Store, name: str) -> bool:
     return not Path(name).exists() and store.path.exists() and name in set(store.studies()["study"])
 
 
+def write_figures(report: Report, plots: str | None, html: str | None) -> None:
+    """Write the report's plots as PNG and SVG into the folder ``plots`` and/or one HTML page to ``html``.
+
+    Example: ``write_figures(build_report(Store("mmlab-results.duckdb"), "merelo-4x6"), "figs", None)``
+    """
+    if not (plots or html):
+        return
+    from mmlab.experiments.plots import figures_for, save
+
+    name = report.study.name
+    figures = figures_for(report.games, report.moves, strategies=list(report.study.strategies))
+    if plots:
+        folder = Path(plots)
+        try:
+            written = [p for key, fig in figures.items() for p in save(fig, folder / f"{name}-{key}")]
+        except OSError as e:
+            raise BadArgument(f"cannot write the plots into {str(folder)!r}: {e.strerror}") from None
+        err.print(f"wrote {len(written)} plot files to {folder}")
+    if html:
+        try:
+            Path(html).parent.mkdir(parents=True, exist_ok=True)  # as --plots makes its folder
+            Path(html).write_text(to_html(report, figures))
+        except OSError as e:
+            raise BadArgument(f"cannot write {html!r}: {e.strerror}") from None
+        err.print(f"wrote {html}")
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     store = Store(args.store)
     given = Study.load(args.study) if args.study.endswith(".toml") and not _stored_name(store, args.study) else None
@@ -81,25 +108,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if report.games.empty:
         raise BadArgument(f"study {name!r} has no games stored yet (of {report.expected_games}): play them with "
                           f"'mmlab run STUDY.toml', which resumes where a run stopped")
-    figures = None
-    if args.html or args.plots:
-        from mmlab.experiments.plots import figures_for, save
-
-        figures = figures_for(report.games, report.moves, strategies=list(report.study.strategies))
-        if args.plots:
-            folder = Path(args.plots)
-            try:
-                written = [p for key, fig in figures.items() for p in save(fig, folder / f"{name}-{key}")]
-            except OSError as e:
-                raise BadArgument(f"cannot write the plots into {str(folder)!r}: {e.strerror}") from None
-            err.print(f"wrote {len(written)} plot files to {folder}")
-    if args.html:
-        try:
-            Path(args.html).parent.mkdir(parents=True, exist_ok=True)  # as --plots makes its folder
-            Path(args.html).write_text(to_html(report, figures))
-        except OSError as e:
-            raise BadArgument(f"cannot write {args.html!r}: {e.strerror}") from None
-        err.print(f"wrote {args.html}")
+    write_figures(report, args.plots, args.html)
     if args.json:
         print_json(report_json(report))
         return 0
