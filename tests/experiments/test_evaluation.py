@@ -137,3 +137,18 @@ def test_knowledge_without_enumeration_checks_codes_against_the_history():
     secret, guess = game.parse("1 2 3 4 5 6 7 8"), game.parse("1 1 2 2 3 3 4 4")
     k = Knowledge.initial(game).update(guess, game.score(secret, guess))
     assert not k.explicit and k.is_consistent(secret) and not k.is_consistent(guess)
+
+
+def test_evaluate_takes_a_size_and_says_which_secret_each_game_had():
+    tree = evaluate("4x6", "knuth", secrets=5, seed=3)
+    assert tree.game == Game.parse_size("4x6") and tree.codes.shape == (5,)
+    assert [play_game(tree.game, "knuth", int(s)).n_guesses for s in tree.codes] == tree.guesses.tolist()
+    played = evaluate("4x6", "random", secrets=4, runs=2, seed=3)
+    assert played.codes.tolist() == played.codes[:4].tolist() * 2  # run by run
+    again = evaluate("4x6", "random", secrets=4, runs=2, seed=3)
+    assert played != again and played == played  # compared by identity: the seconds always differ
+    assert np.array_equal(played.guesses, again.guesses)
+    from mmlab.errors import BadArgument
+
+    with pytest.raises(BadArgument, match="got True"):
+        evaluate("4x6", "random", secrets=True)

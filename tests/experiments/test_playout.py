@@ -52,3 +52,10 @@ def test_search_strategies_leave_the_set_figures_unknown():
     record = play_game(game, make_strategy("shc"), 100, np.random.default_rng(1))
     assert set(record.consistent) == {-1} and set(record.top_sizes) == {-1}
     assert all(math.isnan(c) for c in record.chances)
+
+
+def test_play_game_takes_a_spec_and_a_written_secret():
+    game = Game.parse_size("4x6")
+    record = play_game(game, "knuth", "3632")
+    assert record.secret == game.parse("3632") and record.n_guesses == 5
+    assert record.guesses == play_game(game, make_strategy("knuth"), game.parse("3632")).guesses

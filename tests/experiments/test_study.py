@@ -90,3 +90,19 @@ def test_samples_lists_and_their_errors():
     assert SecretSet.parse(5).draw(big, 0).shape == (5,)
     with pytest.raises(BadArgument, match="use a sample"):
         SecretSet.parse("instance:5").draw(big, 0)
+
+
+def test_a_study_made_in_python_takes_plain_values_and_is_checked_before_it_runs(tmp_path):
+    from mmlab.experiments.runner import run_study
+    from mmlab.experiments.store import Store
+
+    study = Study("py", ["3x3"], ["knuth", "random"], secrets=10)
+    assert study.secrets == SecretSet.parse("10") and study.sizes == ("3x3",)
+    assert study.fingerprint == Study("py", ("3x3",), ("knuth", "random"), SecretSet.parse("10")).fingerprint
+    with pytest.raises(BadStudy, match="sizes must be a list"):
+        Study("py", "3x3", ["knuth"])
+    store = Store(tmp_path / "r.duckdb")
+    with pytest.raises(BadStudy, match="unknown strategy 'knuht'"):
+        run_study(Study("py", ["3x3"], ["knuht"]), store, jobs=1)
+    assert not (tmp_path / "r.duckdb").exists() or "py" not in set(store.studies()["study"])
+    assert run_study(study, store, jobs=1).played == 20

@@ -172,3 +172,26 @@ def test_an_answer_with_a_huge_number_is_echoed_short():
         with pytest.raises(BadFeedback) as caught:
             game.check_feedback(answer)
         assert len(str(caught.value)) < 200
+
+
+def test_a_code_is_an_index_or_written_out_and_nothing_else():
+    game = Game.parse_size("5x8")
+    assert game.code("12321") == game.parse("12321") == game.code(np.int64(game.parse("12321")))
+    # a written code is read as a code, never as an index (12321 is also an index of 5x8)
+    assert game.score("12321", "11223") == game.score(game.parse("12321"), game.parse("11223")) == Feedback(2, 3)
+    assert game.digits("11223") == (0, 0, 1, 1, 2)
+    for bad in (3.0, True, None, (0, 0, 1, 1, 2)):
+        with pytest.raises(BadCode, match="neither a code index"):
+            game.code(bad)
+    with pytest.raises(BadCode, match="outside 0..32767"):
+        game.code(32768)
+
+
+def test_index_of_checks_the_colours_it_is_given():
+    game = Game.parse_size("4x6")
+    assert game.index_of((0, 0, 1, 1)) == game.parse("1122")
+    for bad in ((3, 6, 3, 2), (0, 1, 2), (0, 0, 0, -1)):
+        with pytest.raises(BadCode, match="is not a code of 4x6"):
+            game.index_of(bad)
+    with pytest.raises(BadCode, match="repeats a colour"):
+        Game.parse_size("4x6", repeats=False).index_of((0, 0, 1, 2))

@@ -98,3 +98,16 @@ def test_implicit_knowledge_of_a_small_game_says_what_it_cannot_do():
         knowledge.n_consistent
     with pytest.raises(BadArgument, match="explicit consistent set"):
         representatives(knowledge)
+
+
+def test_codes_may_be_written_out_wherever_an_index_is_taken():
+    game = Game.parse_size("5x8")  # 12321 is also an index here: it must be read as the code
+    k = Knowledge.initial(game)
+    by_text = k.update("11223", Feedback(2, 3))
+    by_index = k.update(game.parse("11223"), Feedback(2, 3))
+    assert np.array_equal(by_text.consistent, by_index.consistent)
+    assert by_text.is_consistent("12321") and by_text.is_consistent(game.parse("12321"))
+    assert np.array_equal(k.responses_of("12321"), k.responses_of(game.parse("12321")))
+    assert [c for c, _ in k.split("12321")] == [c for c, _ in k.split(game.parse("12321"))]
+    with pytest.raises(BadCode, match="neither a code index"):
+        k.is_consistent(1.5)

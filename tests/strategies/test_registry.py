@@ -94,3 +94,33 @@ def test_raised_effort_names_the_search_parameters_set_above_their_defaults():
     assert make_strategy("sample:score=most-parts,ties=first").raised_effort == []
     assert make_strategy("sample:sample=5000,endgame=50").raised_effort == ["sample=5000", "endgame=50"]
     assert make_strategy("ga:variant=berghman,generations=500").raised_effort == ["generations=500"]
+
+
+def test_a_strategy_made_outside_mmlab_registers_and_plays_everywhere():
+    from mmlab.experiments import evaluate
+    from mmlab.strategies import Strategy, register
+
+    class FirstConsistent(Strategy):
+        name = "first-consistent-test"
+        summary = "the lowest consistent code"
+
+        def guess(self, knowledge: Knowledge) -> int:
+            return int(knowledge.consistent[0])
+
+    try:
+        assert register(FirstConsistent) is FirstConsistent and register(FirstConsistent) is FirstConsistent
+        result = evaluate("4x6", "first-consistent-test")
+        assert result.exact and result.total_guesses == 7471 and result.max == 9  # as a pure-Python replay gives
+        with pytest.raises(SpaceTooLarge):  # needs_enumeration is the default: refused at start, in one line
+            make_strategy("first-consistent-test").start(Game.parse_size("8x12"))
+
+        class Impostor(FirstConsistent):
+            pass
+
+        with pytest.raises(UnknownStrategy, match="is taken by FirstConsistent"):
+            register(Impostor)
+        Impostor.name = "bad name,"
+        with pytest.raises(UnknownStrategy, match="cannot be a spec name"):
+            register(Impostor)
+    finally:
+        REGISTRY.pop("first-consistent-test", None)

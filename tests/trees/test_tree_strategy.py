@@ -58,3 +58,10 @@ def test_plays_whole_games(tree):
         while (guess := s.guess(k)) != secret:
             k, n = k.update(guess, game.score(secret, guess)), n + 1
         assert n == depths[secret]
+
+
+def test_a_tree_builds_from_a_spec_and_prints_in_one_line(tree):
+    built = DecisionTree.build(tree.game, "knuth")
+    assert built.total_guesses == tree.total_guesses
+    assert repr(built) == f"DecisionTree(3x3, 'knuth', secrets=27, nodes={built.n_nodes}, root=112)"
+    assert "\n" not in repr(built.root) and len(repr(built.root)) < 80

@@ -295,7 +295,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
                "--runs", str(args.runs), "--seed", str(args.seed)]
     command += ["--no-repeats"] * (not repeats) + ["--black-only"] * (feedback == "black")
     study = replace(base, name=f"compare-{'-'.join(sizes)}-{base.fingerprint[:8]}", description=shlex.join(command))
-    Study.from_dict(study.definition())  # refuses unknown strategies and secrets a game cannot give
     execute(study, args)
     report = build_report(Store(args.store), study.name)
     write_figures(report, args.plots, args.html)

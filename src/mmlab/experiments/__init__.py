@@ -15,8 +15,10 @@ from mmlab._lazy import lazy_names
 _HOMES = {
     "Evaluation": "mmlab.experiments.evaluation",
     "GameRecord": "mmlab.experiments.playout",
+    "Report": "mmlab.experiments.report",
     "Store": "mmlab.experiments.store",
     "Study": "mmlab.experiments.study",
+    "build_report": "mmlab.experiments.report",
     "evaluate": "mmlab.experiments.evaluation",
     "play_against": "mmlab.experiments.playout",
     "play_game": "mmlab.experiments.playout",
@@ -30,6 +32,7 @@ __getattr__, __dir__ = lazy_names(__name__, _HOMES)
 if TYPE_CHECKING:
     from mmlab.experiments.evaluation import Evaluation, evaluate
     from mmlab.experiments.playout import GameRecord, play_against, play_game
+    from mmlab.experiments.report import Report, build_report
     from mmlab.experiments.runner import run_study
     from mmlab.experiments.store import Store, results
     from mmlab.experiments.study import Study

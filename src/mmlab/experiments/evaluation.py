@@ -36,9 +36,10 @@ CHUNK = 16
 PROGRESS_SECONDS = 0.25  # report progress at least this often (and every 64 games)
 
 
-@dataclass
+@dataclass(eq=False)  # compared field by field it would compare arrays (and the seconds always differ)
 class Evaluation(GuessFigures):
-    """Guesses needed per game, with the figures the papers print."""
+    """Guesses needed per game, with the figures the papers print; ``codes[i]`` is the secret of
+    game ``i`` (the games run by run: ``guesses.reshape(runs, -1)`` puts one run per row)."""
 
     game: Game
     strategy: str
@@ -52,6 +53,7 @@ class Evaluation(GuessFigures):
     tree: DecisionTree | None = field(default=None, repr=False)  # for a sample, the branches it reaches
     known: np.ndarray | None = None  # guesses until the code was known (a deduced last guess not counted)
     fallbacks: int = 0  # guesses played when a search found no consistent code (GameRecord.fallbacks)
+    codes: np.ndarray | None = field(default=None, repr=False)  # the secret of each game
 
     @property
     def games(self) -> int:
@@ -122,7 +124,7 @@ def choose_secrets(game: Game, secrets: str | int, seed: int) -> tuple[np.ndarra
 
 
 def evaluate(
-    game: Game,
+    game: Game | str,
     strategy: str | Strategy | DecisionTree,
     secrets: str | int = "all",
     runs: int = 1,
@@ -139,15 +141,17 @@ def evaluate(
     in ``jobs`` worker processes (``None``: one per core in games of more than ``PARALLEL_MIN_CODES``
     codes, else one); the games, and so the figures, are the same for any ``jobs``. A
     ``DecisionTree`` (built, or loaded from a file) is played as its ``TreeStrategy``.
-    ``on_progress(done, total)`` reports the games done.
+    ``on_progress(done, total)`` reports the games done. ``game`` may be a size such as ``"4x6"``.
     """
+    if isinstance(game, str):
+        game = Game.parse_size(game)
     if isinstance(strategy, str):
         strategy = make_strategy(strategy)
     elif isinstance(strategy, DecisionTree):  # a tree built here or loaded from a file
         strategy = TreeStrategy(strategy)
     if runs < 1:
         raise BadArgument(f"runs must be at least 1, got {runs}")
-    if secrets != "all" and (not isinstance(secrets, int) or secrets < 1):
+    if secrets != "all" and (not isinstance(secrets, int) or isinstance(secrets, bool) or secrets < 1):
         raise BadArgument(f"secrets must be 'all' or a positive number, got {secrets!r}")
     if seed is not None and seed < 0:
         raise BadArgument(f"a seed must be 0 or more, got {seed}")
@@ -172,7 +176,8 @@ def evaluate(
         tree = DecisionTree.build(game, strategy, on_progress=progress, secrets=None if everyone else codes)
         guesses = tree.depths()[codes]
         return Evaluation(game, strategy.spec, guesses, time.perf_counter() - start, everyone,
-                          tree.evaluations()[codes], 1, seed, description, tree, tree.known_depths()[codes])
+                          tree.evaluations()[codes], 1, seed, description, tree, tree.known_depths()[codes],
+                          codes=codes)
     if runs * codes.shape[0] > MAX_GAMES:  # the games are played one by one from here
         raise BadArgument(f"{runs:,} runs over {codes.shape[0]:,} secrets are {runs * codes.shape[0]:,} games, more "
                           f"than one evaluation plays (at most {MAX_GAMES:,}); use fewer runs or a sample of secrets")
@@ -187,7 +192,7 @@ def evaluate(
     if on_progress is not None:
         on_progress(len(tasks), len(tasks))
     return Evaluation(game, strategy.spec, guesses, time.perf_counter() - start, False, evaluations, runs, seed,
-                      description, known=known, fallbacks=fallbacks)
+                      description, known=known, fallbacks=fallbacks, codes=np.array([s for _, s in tasks], dtype=np.int64))
 
 
 def simulation_workers(game: Game, strategy: Strategy, jobs: int | None, games: int) -> int:

@@ -18,7 +18,7 @@ import numpy as np
 from mmlab.codemakers.base import Codemaker
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
-from mmlab.strategies import Strategy
+from mmlab.strategies import Strategy, make_strategy
 
 
 @dataclass(frozen=True)
@@ -62,12 +62,20 @@ class GameRecord:
 
 def play_game(
     game: Game,
-    strategy: Strategy,
-    secret: int,
+    strategy: Strategy | str,
+    secret: int | str,
     rng: np.random.Generator | None = None,
     max_guesses: int | None = None,
 ) -> GameRecord:
-    """Play ``strategy`` against a fixed ``secret`` until it wins (or ``max_guesses`` run out)."""
+    """Play ``strategy`` (or a spec string) against a fixed ``secret`` (an index, or a code written
+    out) until it wins (or ``max_guesses`` run out).
+
+    >>> play_game(Game.parse_size("4x6"), "knuth", "3632").n_guesses
+    5
+    """
+    if isinstance(strategy, str):
+        strategy = make_strategy(strategy)
+    secret = game.code(secret)
     strategy.start(game, rng)
     knowledge = Knowledge.initial(game, explicit=strategy.tracks_consistent_set)
     return _play(game, strategy, knowledge, lambda _, guess: game.score(secret, guess), secret, max_guesses)[0]

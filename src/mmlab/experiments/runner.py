@@ -113,6 +113,7 @@ def run_study(
     """
     if jobs is not None and jobs < 1:
         raise BadArgument(f"jobs must be at least 1, got {jobs}")
+    Study.from_dict(study.definition())  # a study made in Python is checked as a file is, before anything runs
     store.register(study)
     done = store.done(study.name)
     run_id = uuid.uuid4().hex[:12]

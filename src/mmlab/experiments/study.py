@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from mmlab.errors import BadStudy, MastermindError
+from mmlab.errors import BadStudy, MastermindError, shown
 from mmlab.experiments.secret_sets import SecretSet
 from mmlab.game import Game
 from mmlab.strategies import make_strategy
@@ -51,7 +51,11 @@ NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 @dataclass(frozen=True)
 class Study:
-    """The definition of an experiment; ``games()`` lists what it plays."""
+    """The definition of an experiment; ``games()`` lists what it plays.
+
+    >>> Study("demo", ["4x6"], ["knuth", "random"], secrets=200).secrets
+    SecretSet(kind='sample', n=200, codes=())
+    """
 
     name: str
     sizes: tuple[str, ...]
@@ -64,6 +68,17 @@ class Study:
     max_guesses: int | None = None
     description: str = ""
     source: str = field(default="", compare=False)  # the TOML text it was read from
+
+    def __post_init__(self) -> None:
+        """Take the plain values a study made in Python may give (``secrets=200``, lists of sizes);
+        ``Study.from_dict`` checks every value against the games before anything runs."""
+        if not isinstance(self.secrets, SecretSet):
+            object.__setattr__(self, "secrets", SecretSet.parse(self.secrets))
+        for key in ("sizes", "strategies"):
+            value = getattr(self, key)
+            if isinstance(value, str):
+                raise BadStudy(f"{key} must be a list, e.g. [{value!r}], not the string {shown(value)}")
+            object.__setattr__(self, key, tuple(value))
 
     # ------------------------------------------------------------------ reading
     @staticmethod

@@ -193,11 +193,26 @@ class Game:
             return "".join(str(d + 1) for d in digits)
         return " ".join(str(d + 1) for d in digits)
 
-    def digits(self, index: int) -> tuple[int, ...]:
-        """The colours (0-based) of the code with this index."""
-        index = int(index)
+    def code(self, code: int | str) -> int:
+        """The index of a code given by its index or written out (as ``parse`` reads it).
+
+        >>> game = Game.parse_size("4x6")
+        >>> game.code("1122"), game.code(7), game.code("AABB")
+        (7, 7, 7)
+        """
+        if isinstance(code, str):
+            return self.parse(code)
+        if isinstance(code, (bool, np.bool_)) or not isinstance(code, (int, np.integer)):
+            raise BadCode(f"code {shown(code)} is neither a code index (a whole number) nor a written code "
+                          f"like '{'1' * self.pegs}'")
+        index = int(code)
         if not 0 <= index < self.n_codes:
             raise BadCode(f"code index {index} is outside 0..{self.n_codes - 1} for {self}")
+        return index
+
+    def digits(self, index: int | str) -> tuple[int, ...]:
+        """The colours (0-based) of the code with this index (or of a code written out)."""
+        index = self.code(index)
         if self.repeats:
             out = []
             for _ in range(self.pegs):
@@ -213,16 +228,26 @@ class Game:
         return tuple(out)
 
     def index_of(self, digits) -> int:
-        """Index of a code given as 0-based colours."""
+        """Index of a code given as 0-based colours.
+
+        >>> Game.parse_size("4x6").index_of((0, 0, 1, 1))
+        7
+        """
+        colours = [int(d) for d in digits]
+        if len(colours) != self.pegs or not all(0 <= d < self.colours for d in colours):
+            raise BadCode(f"{shown(tuple(colours))} is not a code of {self}: it needs {self.pegs} colours "
+                          f"numbered 0..{self.colours - 1} (0-based)")
         if self.repeats:
             index = 0
-            for d in digits:
-                index = index * self.colours + int(d)
+            for d in colours:
+                index = index * self.colours + d
             return index
+        if len(set(colours)) != self.pegs:
+            raise BadCode(f"{shown(tuple(colours))} repeats a colour, and {self} allows no repeats")
         unused = list(range(self.colours))
         index = 0
-        for i, d in enumerate(digits):
-            k = unused.index(int(d))
+        for i, d in enumerate(colours):
+            k = unused.index(d)
             unused.pop(k)
             index += k * math.perm(self.colours - i - 1, self.pegs - i - 1)
         return index

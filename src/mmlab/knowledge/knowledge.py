@@ -264,8 +264,10 @@ class Knowledge:
         return tuple(g for g, _ in self.history)
 
     def responses_of(self, guess: int, codes: np.ndarray | None = None) -> np.ndarray:
-        """Feedback codes of ``guess`` against ``codes`` (default: the consistent set)."""
+        """Feedback codes of ``guess`` (an index, or a code written out) against ``codes`` (default:
+        the consistent set)."""
         game = self.game
+        guess = game.code(guess)
         cand = self.consistent if codes is None else codes
         return kernels.feedback_against(
             game.all_digits[guess], game.all_counts[guess], game.all_digits, game.all_counts, cand, game.with_white
@@ -275,8 +277,7 @@ class Knowledge:
         """Knowledge after ``guess`` got ``feedback``. Explicit knowledge raises ``InconsistentFeedback``
         if no code fits; implicit knowledge records the answer, and its searches find out."""
         feedback = self.game.check_feedback(Feedback(*feedback))
-        if not 0 <= guess < self.game.n_codes:
-            self.game.digits(guess)  # raises BadCode: numpy would read a negative index from the end
+        guess = self.game.code(guess)  # an index in range (numpy would read -1 from the end), or '1122'
         if self.consistent is None:
             return Knowledge(self.game, self.history + ((guess, feedback),), None)
         subset = _filter(self.game, self.consistent, guess, feedback)
@@ -293,6 +294,7 @@ class Knowledge:
         increasing code order, the winning answer left out. ``responses`` may give the feedback
         codes of the consistent codes when the caller has them (e.g. from a table)."""
         game = self.game
+        guess = game.code(guess)
         fb = self.responses_of(guess) if responses is None else responses
         order, sizes = kernels.group_by_response(fb, game.n_responses)
         win = game.win.code(game.pegs)
@@ -306,7 +308,8 @@ class Knowledge:
         return out
 
     def is_consistent(self, code: int) -> bool:
-        """Whether ``code`` fits every answer so far."""
+        """Whether ``code`` (an index, or a code written out) fits every answer so far."""
+        code = self.game.code(code)
         if self.consistent is None:
             return self.fits(np.array(self.game.digits(code), dtype=np.uint8))
         return bool(is_member(np.array([code], dtype=np.int64), self.consistent)[0])

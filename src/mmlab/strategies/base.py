@@ -171,7 +171,10 @@ class Strategy(Configurable):
         return True
 
     def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
-        """Prepare for a new game; raises if the strategy cannot play ``game``."""
+        """Prepare for a new game; raises if the strategy cannot play ``game`` (one too large to
+        enumerate, unless the class sets ``needs_enumeration = False``)."""
+        if self.needs_enumeration:
+            self.require_enumerable(game)
         self.game = game
         self.evaluations = 0
         if rng is not None:

@@ -92,8 +92,7 @@ class PartitionStrategy(Strategy):
         return self.ties == "first"
 
     def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
-        self.require_enumerable(game)
-        super().start(game, rng)
+        super().start(game, rng)  # refuses a game too large to enumerate
         self._fixed_first = self.fixed_first(game)
 
     def guess(self, knowledge: Knowledge) -> int:

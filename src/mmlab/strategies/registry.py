@@ -63,3 +63,30 @@ def build(spec: str, registry: dict[str, type[Configurable]], kind: str):
 def make_strategy(spec: str) -> Strategy:
     """Build a strategy from its spec string."""
     return build(spec, REGISTRY, "strategy")
+
+
+def register(cls: type[Strategy]) -> type[Strategy]:
+    """Add a strategy class made outside mmlab to the registry, so that its ``name`` works as a spec
+    everywhere (``make_strategy``, studies, ``evaluate``). Usable as a class decorator. Worker
+    processes start afresh: a strategy registered in a notebook plays in this process (``jobs=1``).
+
+    >>> from mmlab.knowledge import Knowledge
+    >>> @register
+    ... class FirstConsistent(Strategy):
+    ...     name, summary = "first-consistent", "the lowest consistent code"
+    ...     def guess(self, knowledge: Knowledge) -> int:
+    ...         return int(knowledge.consistent[0])
+    >>> make_strategy("first-consistent")
+    <FirstConsistent first-consistent>
+    >>> del REGISTRY["first-consistent"]
+    """
+    if not (isinstance(cls, type) and issubclass(cls, Strategy)):
+        raise TypeError(f"register takes a Strategy subclass, got {cls!r}")
+    if not cls.name or cls.name != cls.name.strip() or ":" in cls.name or "," in cls.name:
+        raise UnknownStrategy(f"{cls.__name__}.name {cls.name!r} cannot be a spec name: give it a name without "
+                              "spaces, ':' or ','")
+    known = REGISTRY.get(cls.name)
+    if known is not None and known is not cls:
+        raise UnknownStrategy(f"the name {cls.name!r} is taken by {known.__name__}; give {cls.__name__} another")
+    REGISTRY[cls.name] = cls
+    return cls

@@ -57,9 +57,10 @@ def best(values: np.ndarray) -> np.ndarray:
 
 
 def partition_summary(knowledge: Knowledge, guess: int) -> dict:
-    """How ``guess`` splits the candidates: class sizes per answer (``Game.feedbacks`` order),
+    """How ``guess`` (an index, or a code written out) splits the candidates: class sizes per answer (``Game.feedbacks`` order),
     number of parts, largest part, expected size, entropy, and whether it is consistent."""
     game = knowledge.game
+    guess = game.code(guess)
     hist = partition_histograms(knowledge, np.array([guess]))[0]
     stats = partition_stats(knowledge, np.array([guess]))[0]
     return {

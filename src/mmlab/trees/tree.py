@@ -20,7 +20,7 @@ import numpy as np
 from mmlab.errors import BadArgument, BadTree
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
-from mmlab.strategies import Strategy
+from mmlab.strategies import Strategy, make_strategy
 
 
 @dataclass(eq=False)
@@ -45,6 +45,9 @@ class Node:
         """Whether the guess is one of the secrets that reach this node (then it ends one game)."""
         return self.size - sum(c.size for c in self.children.values()) == 1
 
+    def __repr__(self) -> str:  # the default would print the whole subtree
+        return f"Node(guess={self.guess}, size={self.size}, children={len(self.children)})"
+
     def walk(self, depth: int = 1) -> Iterator[tuple["Node", int]]:
         """Every node of the subtree with its depth (the root's guess is guess number ``depth``)."""
         yield self, depth
@@ -61,16 +64,20 @@ class DecisionTree:
     root: Node
     strategy: str = ""
 
+    def __repr__(self) -> str:  # the default would print every node
+        return (f"DecisionTree({self.game.size}, {self.strategy!r}, secrets={self.n_secrets}, nodes={self.n_nodes}, "
+                f"root={self.game.format(self.root.guess)})")
+
     # ----------------------------------------------------------------- building
     @staticmethod
     def build(
         game: Game,
-        strategy: Strategy,
+        strategy: Strategy | str,
         rng: np.random.Generator | None = None,
         on_progress: Callable[[int], None] | None = None,
         secrets: np.ndarray | None = None,
     ) -> "DecisionTree":
-        """Compile a deterministic strategy by exploring every response to every guess.
+        """Compile a deterministic strategy (or its spec string) by exploring every response to every guess.
 
         With ``secrets`` (code indices), only the answers that some of them get are explored: the
         tree of the strategy's games against those secrets, each node's ``size`` counting the ones
@@ -83,6 +90,8 @@ class DecisionTree:
         >>> part.n_secrets, part.depths()[[0, 7, 1295]].tolist(), part.n_nodes
         (3, [4, 1, 3], 6)
         """
+        if isinstance(strategy, str):
+            strategy = make_strategy(strategy)
         if not strategy.deterministic:
             ties = strategy.values.get("ties")
             hint = "; use ties=first" if ties not in (None, "first") and _first_tie(strategy).deterministic else ""
