@@ -3,7 +3,7 @@
 
 import pytest
 
-from mmlab.game import Game
+from mmlab.game import Feedback, Game
 from mmlab.strategies import make_strategy
 from mmlab.trees import DecisionTree
 
@@ -29,10 +29,21 @@ def test_irving_and_entropy_4x6_kooi_2005(game46, name, total):
 
 
 def test_norvig_3x2_generated_tree_002():
-    """002, 'Generated Code': with his first guess (W B B) S' needs 3 guesses at worst and 18
-    in all over the 8 secrets (his 'average 2.3')."""
+    """002, 'Generated Code': S' on 3 pegs of 2 colours, worst 3 guesses, 18 in all over the 8
+    secrets (his 'average 2.3'). With W as colour 1 and B as colour 2 our tree is his, node for node:
+    (? (W B B) ((0 2) (? (B W W))) ((1 2) (? (B W B) ((1 2) (? (B B W))))) ((1 0) (? (W W W)))
+               ((2 0) (? (W W B) ((1 2) (? (W B W))) ((1 0) (? (B B B))))))"""
     game = Game.parse_size("3x2")
-    tree = DecisionTree.build(game, make_strategy("norvig:first=211"))
+    tree = DecisionTree.build(game, make_strategy("norvig:first=122"))
     assert (tree.total_guesses, tree.worst) == (18, 3)
-    # His tree: WBB, then four classes of sizes 1 (BWW), 2 (BWB, BBW), 1 (WWW), 3 (WWB, WBW, BBB).
-    assert sorted(n.size for n in tree.root.children.values()) == [1, 1, 2, 3]
+
+    def shape(node):
+        return (game.format(node.guess), {str(Feedback.from_code(code, game.pegs)): shape(child)
+                                          for code, child in sorted(node.children.items())})
+
+    his = ("122", {"0,2": ("211", {}), "1,2": ("212", {"1,2": ("221", {})}), "1,0": ("111", {}),
+                   "2,0": ("112", {"1,2": ("121", {}), "1,0": ("222", {})})})
+    assert shape(tree.root) == his
+    # With B as colour 1 (first=211) the totals agree, but two ties fall the other way.
+    other = DecisionTree.build(game, make_strategy("norvig:first=211"))
+    assert (other.total_guesses, other.worst) == (18, 3) and shape(other.root) != his
