@@ -36,10 +36,11 @@ def workers_of(pid: int) -> list[int]:
     return found
 
 
-def interrupt(args: list[str], when: str) -> tuple[int, str]:
-    """Run ``mmlab ARGS`` in a job of its own, Ctrl-C the job at ``when``; status and stderr."""
+def interrupt(args: list[str], when: str, folder: Path) -> tuple[int, str]:
+    """Run ``mmlab ARGS`` in ``folder`` (where a store would go), in a job of its own, and Ctrl-C the
+    job at ``when``; status and stderr."""
     proc = subprocess.Popen([sys.executable, "-m", "mmlab", *args], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=folder)
     try:
         if when == "loading":
             time.sleep(0.2)
@@ -58,13 +59,13 @@ def interrupt(args: list[str], when: str) -> tuple[int, str]:
             proc.wait()
 
 
-def test_ctrl_c_while_the_command_loads():
-    status, err = interrupt(["compare", "4x6"], "loading")
+def test_ctrl_c_while_the_command_loads(tmp_path):
+    status, err = interrupt(["compare", "4x6"], "loading", tmp_path)  # a fresh store: seconds of games
     assert (status, err.strip()) == (130, "interrupted")
 
 
 @pytest.mark.parametrize("when", ["starting", "playing"])
 @pytest.mark.parametrize("command", sorted(LONG))
-def test_ctrl_c_stops_the_workers_with_one_line(command, when):
-    status, err = interrupt(LONG[command], when)
+def test_ctrl_c_stops_the_workers_with_one_line(command, when, tmp_path):
+    status, err = interrupt(LONG[command], when, tmp_path)
     assert (status, err.strip()) == (130, "interrupted")

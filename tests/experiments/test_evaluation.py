@@ -141,6 +141,7 @@ def test_knowledge_without_enumeration_checks_codes_against_the_history():
 
 def test_evaluate_takes_a_size_and_says_which_secret_each_game_had():
     tree = evaluate("4x6", "knuth", secrets=5, seed=3)
+    assert np.array_equal(evaluate("4x6", "knuth", secrets=np.int64(5), seed=3).codes, tree.codes)
     assert tree.game == Game.parse_size("4x6") and tree.codes.shape == (5,)
     assert [play_game(tree.game, "knuth", int(s)).n_guesses for s in tree.codes] == tree.guesses.tolist()
     played = evaluate("4x6", "random", secrets=4, runs=2, seed=3)

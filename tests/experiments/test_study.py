@@ -99,6 +99,9 @@ def test_a_study_made_in_python_takes_plain_values_and_is_checked_before_it_runs
     study = Study("py", ["3x3"], ["knuth", "random"], secrets=10)
     assert study.secrets == SecretSet.parse("10") and study.sizes == ("3x3",)
     assert study.fingerprint == Study("py", ("3x3",), ("knuth", "random"), SecretSet.parse("10")).fingerprint
+    assert Study("py", ["3x3"], ["knuth"], secrets=("111", "123")).secrets.codes == ("111", "123")
+    with pytest.raises(BadStudy, match="secrets: the number of secrets must be at least 1"):
+        Study("py", ["3x3"], ["knuth"], secrets=0)
     with pytest.raises(BadStudy, match="sizes must be a list"):
         Study("py", "3x3", ["knuth"])
     store = Store(tmp_path / "r.duckdb")

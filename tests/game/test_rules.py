@@ -177,6 +177,7 @@ def test_an_answer_with_a_huge_number_is_echoed_short():
 def test_a_code_is_an_index_or_written_out_and_nothing_else():
     game = Game.parse_size("5x8")
     assert game.code("12321") == game.parse("12321") == game.code(np.int64(game.parse("12321")))
+    assert game.code(np.array(5)) == game.code(np.uint8(5)) == 5
     # a written code is read as a code, never as an index (12321 is also an index of 5x8)
     assert game.score("12321", "11223") == game.score(game.parse("12321"), game.parse("11223")) == Feedback(2, 3)
     assert game.digits("11223") == (0, 0, 1, 1, 2)

@@ -158,3 +158,9 @@ def test_the_codebreakers_count_follows_each_guess_as_a_recount_would():
         fresh.guess(GAME.parse(code))
     assert counts[-1] == fresh.remaining  # counted from scratch, never asked before
     assert counts[:2] == [1296, 256] and counts == sorted(counts, reverse=True)
+
+
+def test_the_codebreaker_session_reads_written_codes_as_codes():
+    session = CodebreakerSession(GAME, secret="1122")  # 1122 is also an index of 4x6 (the code 6221)
+    assert session.secret == GAME.parse("1122")
+    assert session.guess("1122") == Feedback(4, 0) and session.moves == [(GAME.parse("1122"), Feedback(4, 0))]

@@ -111,6 +111,16 @@ def test_a_strategy_made_outside_mmlab_registers_and_plays_everywhere():
         assert register(FirstConsistent) is FirstConsistent and register(FirstConsistent) is FirstConsistent
         result = evaluate("4x6", "first-consistent-test")
         assert result.exact and result.total_guesses == 7471 and result.max == 9  # as a pure-Python replay gives
+        from mmlab.experiments.evaluation import simulation_workers
+        from mmlab.experiments.runner import run_study
+        from mmlab.experiments.study import Study
+        from mmlab.errors import BadArgument
+
+        # worker processes would not know it: it plays here, and no cluster is tried
+        assert simulation_workers(Game.parse_size("5x8"), make_strategy("first-consistent-test"), 2, 1000) == 1
+        assert simulation_workers(Game.parse_size("5x8"), make_strategy("knuth"), 2, 1000) == 2
+        with pytest.raises(BadArgument, match="registered in this process only"):
+            run_study(Study("local", ["3x3"], ["first-consistent-test"]), None, scheduler="tcp://127.0.0.1:1")
         with pytest.raises(SpaceTooLarge):  # needs_enumeration is the default: refused at start, in one line
             make_strategy("first-consistent-test").start(Game.parse_size("8x12"))
 
@@ -119,7 +129,7 @@ def test_a_strategy_made_outside_mmlab_registers_and_plays_everywhere():
 
         with pytest.raises(UnknownStrategy, match="is taken by FirstConsistent"):
             register(Impostor)
-        Impostor.name = "bad name,"
+        Impostor.name = "bad;name"
         with pytest.raises(UnknownStrategy, match="cannot be a spec name"):
             register(Impostor)
     finally:

@@ -65,3 +65,10 @@ def test_a_tree_builds_from_a_spec_and_prints_in_one_line(tree):
     assert built.total_guesses == tree.total_guesses
     assert repr(built) == f"DecisionTree(3x3, 'knuth', secrets=27, nodes={built.n_nodes}, root=112)"
     assert "\n" not in repr(built.root) and len(repr(built.root)) < 80
+
+
+def test_a_path_takes_written_codes(tree):
+    game = tree.game
+    first = game.format(tree.root.guess)
+    answer = Feedback.from_code(next(iter(tree.root.children)), game.pegs)
+    assert tree.path([(first, answer)]) is tree.path([(tree.root.guess, answer)])

@@ -297,7 +297,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
     study = replace(base, name=f"compare-{'-'.join(sizes)}-{base.fingerprint[:8]}", description=shlex.join(command))
     execute(study, args)
     report = build_report(Store(args.store), study.name)
-    write_figures(report, args.plots, args.html)
     rows = []
     for row in report.summary.itertuples(index=False):
         game = study.game(row.size)
@@ -316,6 +315,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"study": study.name, "store": str(args.store), "secrets": str(secrets), "runs": args.runs,
                     "seed": args.seed, "strategies": rows})
+        write_figures(report, args.plots, args.html)
         return 0
     for game in (study.game(size) for size in sizes):
         title = f"{game}: {'every secret' if secrets.kind == 'all' else f'secrets {secrets}'}" + \
@@ -336,6 +336,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     out.print("game s: seconds spent on the games, summed over the worker processes")
     figures = "" if args.plots or args.html else ", --plots DIR for figures"
     out.print(f"stored as study {study.name} in {args.store} ('mmlab report {study.name}' for every table{figures})")
+    write_figures(report, args.plots, args.html)  # after the table: a path it cannot write costs no output
     return 0
 
 

@@ -9,6 +9,7 @@ deterministic, by reproducible simulation when it draws at random.
 
 from __future__ import annotations
 
+import numbers
 import os
 import time
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from mmlab.experiments.secret_sets import SecretSet
 from mmlab.experiments.workers import WorkerPool
 from mmlab.game import Game
 from mmlab.strategies import Strategy, make_strategy
+from mmlab.strategies.registry import BUILT_IN
 from mmlab.trees import DecisionTree, TreeStrategy
 
 #: Simulated games run in worker processes (``jobs``) only in games of more codes than this: in
@@ -151,6 +153,8 @@ def evaluate(
         strategy = TreeStrategy(strategy)
     if runs < 1:
         raise BadArgument(f"runs must be at least 1, got {runs}")
+    if isinstance(secrets, numbers.Integral) and not isinstance(secrets, (bool, np.bool_)):
+        secrets = int(secrets)  # numpy integers too
     if secrets != "all" and (not isinstance(secrets, int) or isinstance(secrets, bool) or secrets < 1):
         raise BadArgument(f"secrets must be 'all' or a positive number, got {secrets!r}")
     if seed is not None and seed < 0:
@@ -216,7 +220,10 @@ def simulation_workers(game: Game, strategy: Strategy, jobs: int | None, games: 
 
 
 def _rebuilds(strategy: Strategy) -> bool:
-    """Whether ``make_strategy(strategy.spec)`` makes the same strategy (true of every registered one)."""
+    """Whether ``make_strategy(strategy.spec)`` makes the same strategy in a worker process (true of
+    every strategy mmlab defines; not of one registered in this process only)."""
+    if strategy.name not in BUILT_IN:
+        return False
     try:
         return type(make_strategy(strategy.spec)) is type(strategy)
     except Exception:  # a strategy made in Python, outside the registry

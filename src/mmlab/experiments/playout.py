@@ -81,7 +81,7 @@ def play_game(
     return _play(game, strategy, knowledge, lambda _, guess: game.score(secret, guess), secret, max_guesses)[0]
 
 
-def play_against(game: Game, strategy: Strategy, codemaker: Codemaker, rng: np.random.Generator | None = None,
+def play_against(game: Game, strategy: Strategy | str, codemaker: Codemaker, rng: np.random.Generator | None = None,
                  max_guesses: int | None = None) -> GameRecord:
     """Play ``strategy`` against any ``codemaker`` until it answers a win (the secret may be decided
     only at the end, as the adversary's is). The record's secret is the code found; for a lost game
@@ -93,6 +93,8 @@ def play_against(game: Game, strategy: Strategy, codemaker: Codemaker, rng: np.r
     >>> play_against(game, make_strategy("knuth"), make_codemaker("adversary")).n_guesses
     5
     """
+    if isinstance(strategy, str):
+        strategy = make_strategy(strategy)
     rng = rng if rng is not None else np.random.default_rng()
     strategy.start(game, rng)
     codemaker.start(game, rng)

@@ -33,6 +33,7 @@ from mmlab.experiments.study import Study
 from mmlab.experiments.workers import WorkerPool, single_threaded
 from mmlab.game import Game
 from mmlab.strategies import Strategy, make_strategy
+from mmlab.strategies.registry import BUILT_IN
 
 FLUSH_SECONDS = 2.0  # write finished games at least this often
 PROBE_SECONDS = 1.0  # play this long here before deciding whether worker processes pay off
@@ -108,12 +109,19 @@ def run_study(
 
     ``jobs`` local worker processes (default: every core when the study is long enough to pay for
     starting them, this process otherwise; 1 plays in this process), or the Dask
-    cluster whose scheduler listens at ``scheduler`` (``tcp://HOST:PORT``). ``on_progress(done,
+    cluster whose scheduler listens at ``scheduler`` (``tcp://HOST:PORT``). A strategy registered in
+    this process only (``strategies.register``) plays here whatever ``jobs`` says. ``on_progress(done,
     total)`` counts games.
     """
     if jobs is not None and jobs < 1:
         raise BadArgument(f"jobs must be at least 1, got {jobs}")
     Study.from_dict(study.definition())  # a study made in Python is checked as a file is, before anything runs
+    local = sorted({make_strategy(spec).name for spec in study.strategies} - BUILT_IN)
+    if local and scheduler is not None:
+        raise BadArgument(f"{', '.join(local)} is registered in this process only, so a Dask cluster cannot play it; "
+                          "run the study without a scheduler")
+    if local:
+        jobs = 1  # worker processes start afresh and would not know it
     store.register(study)
     done = store.done(study.name)
     run_id = uuid.uuid4().hex[:12]

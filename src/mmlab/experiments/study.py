@@ -73,7 +73,11 @@ class Study:
         """Take the plain values a study made in Python may give (``secrets=200``, lists of sizes);
         ``Study.from_dict`` checks every value against the games before anything runs."""
         if not isinstance(self.secrets, SecretSet):
-            object.__setattr__(self, "secrets", SecretSet.parse(self.secrets))
+            given = list(self.secrets) if isinstance(self.secrets, tuple) else self.secrets
+            try:
+                object.__setattr__(self, "secrets", SecretSet.parse(given))
+            except MastermindError as e:
+                raise BadStudy(f"secrets: {e}") from None
         for key in ("sizes", "strategies"):
             value = getattr(self, key)
             if isinstance(value, str):

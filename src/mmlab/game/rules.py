@@ -16,6 +16,7 @@ Feedback(black=1, white=1)
 from __future__ import annotations
 
 import math
+import operator
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -202,10 +203,13 @@ class Game:
         """
         if isinstance(code, str):
             return self.parse(code)
-        if isinstance(code, (bool, np.bool_)) or not isinstance(code, (int, np.integer)):
+        try:
+            if isinstance(code, (bool, np.bool_)):
+                raise TypeError
+            index = operator.index(code)  # int, numpy integers and 0-d integer arrays; not floats
+        except TypeError:
             raise BadCode(f"code {shown(code)} is neither a code index (a whole number) nor a written code "
-                          f"like '{'1' * self.pegs}'")
-        index = int(code)
+                          f"like '{'1' * self.pegs}'") from None
         if not 0 <= index < self.n_codes:
             raise BadCode(f"code index {index} is outside 0..{self.n_codes - 1} for {self}")
         return index

@@ -208,11 +208,10 @@ class Hint:
 class CodebreakerSession:
     """mmlab keeps ``secret`` (drawn at random when not given); the person guesses."""
 
-    def __init__(self, game: Game, secret: int | None = None, rng: np.random.Generator | None = None) -> None:
+    def __init__(self, game: Game, secret: int | str | None = None, rng: np.random.Generator | None = None) -> None:
         self.game = game
         self.rng = rng if rng is not None else np.random.default_rng()
-        self.secret = int(self.rng.integers(game.n_codes)) if secret is None else int(secret)
-        game.digits(self.secret)  # refuses an index outside the game
+        self.secret = int(self.rng.integers(game.n_codes)) if secret is None else game.code(secret)
         self.moves: list[tuple[int, Feedback]] = []
         self.gave_up = False
         self._knowledge: Knowledge | None = None
@@ -237,13 +236,14 @@ class CodebreakerSession:
         """Codes that fit every answer so far."""
         return self.knowledge.n_consistent
 
-    def guess(self, code: int) -> Feedback:
+    def guess(self, code: int | str) -> Feedback:
         if self.over:
             raise BadArgument("the game is over: start a new one")
+        code = self.game.code(code)
         feedback = self.game.score(self.secret, code)
-        self.moves.append((int(code), feedback))
+        self.moves.append((code, feedback))
         if self._knowledge is not None:
-            self._knowledge = self._knowledge.update(int(code), feedback)
+            self._knowledge = self._knowledge.update(code, feedback)
         return feedback
 
     def undo(self) -> None:

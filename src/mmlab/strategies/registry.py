@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import re
+
 from mmlab.errors import UnknownStrategy, shown
 from mmlab.strategies.base import Configurable, Strategy
 from mmlab.strategies.exhaustive import (
@@ -33,8 +35,15 @@ REGISTRY: dict[str, type[Strategy]] = {
                 GeneticAlgorithm)
 }
 
+#: The strategies mmlab defines; others are added by ``register`` in one process, and worker
+#: processes, which start afresh, do not know them.
+BUILT_IN = frozenset(REGISTRY)
+
 #: The strategies of ``mmlab compare``: every exhaustive one, in the order of the literature.
 EXHAUSTIVE = ("knuth", "irving", "most-parts", "entropy", "plus", "plus2", "norvig")
+
+
+SPEC_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -68,7 +77,8 @@ def make_strategy(spec: str) -> Strategy:
 def register(cls: type[Strategy]) -> type[Strategy]:
     """Add a strategy class made outside mmlab to the registry, so that its ``name`` works as a spec
     everywhere (``make_strategy``, studies, ``evaluate``). Usable as a class decorator. Worker
-    processes start afresh: a strategy registered in a notebook plays in this process (``jobs=1``).
+    processes start afresh and would not know it, so ``evaluate`` and ``run_study`` play such a
+    strategy in this process whatever ``jobs`` says (and a Dask cluster is refused).
 
     >>> from mmlab.knowledge import Knowledge
     >>> @register
@@ -82,9 +92,9 @@ def register(cls: type[Strategy]) -> type[Strategy]:
     """
     if not (isinstance(cls, type) and issubclass(cls, Strategy)):
         raise TypeError(f"register takes a Strategy subclass, got {cls!r}")
-    if not cls.name or cls.name != cls.name.strip() or ":" in cls.name or "," in cls.name:
-        raise UnknownStrategy(f"{cls.__name__}.name {cls.name!r} cannot be a spec name: give it a name without "
-                              "spaces, ':' or ','")
+    if not isinstance(cls.name, str) or not SPEC_NAME.match(cls.name):
+        raise UnknownStrategy(f"{cls.__name__}.name {cls.name!r} cannot be a spec name: give it letters, digits, "
+                              "'-', '_' or '.'")
     known = REGISTRY.get(cls.name)
     if known is not None and known is not cls:
         raise UnknownStrategy(f"the name {cls.name!r} is taken by {known.__name__}; give {cls.__name__} another")

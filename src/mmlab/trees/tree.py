@@ -175,9 +175,11 @@ class DecisionTree:
         return out
 
     def path(self, history: list[tuple[int, Feedback]]) -> Node:
-        """The node reached after ``history``; raises ``BadTree`` if the tree never goes there."""
+        """The node reached after ``history`` (guesses as indices or written out); raises ``BadTree``
+        if the tree never goes there."""
         node = self.root
         for guess, fb in history:
+            guess = self.game.code(guess)
             code = Feedback(*fb).code(self.game.pegs)
             if guess != node.guess:
                 raise BadTree(f"the tree plays {self.game.format(node.guess)} here, not {self.game.format(guess)}")
