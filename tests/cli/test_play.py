@@ -149,3 +149,25 @@ def test_a_secret_given_on_the_command_line_is_not_said_to_be_chosen_by_mmlab():
     drawn = play("--seed", "1", lines=["give-up"]).stdout
     assert "You gave the secret: 4 pegs" in given and "I have chosen" not in given
     assert "I have chosen a secret of 4 pegs" in drawn
+
+
+def test_codemaker_takes_back_a_mistaken_winning_answer():
+    record = play_game(GAME, make_strategy("knuth"), GAME.parse("3632"))
+    answers = [f"{fb.black} {fb.white}" for fb in record.feedbacks]
+    # '4 0' to the first guess by mistake, then undo, blank lines and a fix with no answer on the way
+    done = play("--role", "codemaker", lines=["4 0", "undo", "", "fix 1", "-" if answers[0] == "0 0" else answers[0],
+                                              *answers[1:], ""])
+    assert done.returncode == 0, done.stderr
+    assert "Found 1122: press Enter to end the game, or 'undo'" in done.stdout
+    assert "Took back the last answer" in done.stdout and "Write 'fix N B W'" in done.stdout
+    assert "Aha! Your secret is 3632" in done.stdout and "cannot read the answer ''" not in done.stdout
+
+
+def test_codebreaker_words_that_are_codes_too():
+    done = play("1x20", "--secret", "5", lines=["q", "hint knuth extra", "5"])
+    assert done.returncode == 0, done.stderr
+    assert "'q' is also the code 17 of this game; to guess that code, type it in digits." in done.stdout
+    assert "Write 'hint' or 'hint STRATEGY'" in done.stdout and "You found it in 1 guess!" in done.stdout
+    done = play("4x16", "--secret", "1234", lines=["help", "1122", "1122", "1234"])
+    assert "'help' is also the code 8 5 12 16" in done.stdout and "e.g. '1 1 2 3' or AABC" in done.stdout
+    assert "You guessed 1 1 2 2 at move 1 already" in done.stdout and "You found it in 3 guesses!" in done.stdout

@@ -97,9 +97,17 @@ def test_give_up_undo_candidates_and_partition_for_the_codebreaker(client):
     assert table["guess"] == "1234" and sum(c["codes"] for c in table["classes"]) == game["remaining"]
     game = client.post(f"/api/games/{game['id']}/undo").json()
     assert len(game["moves"]) == 3
-    game = client.post(f"/api/games/{game['id']}/give-up").json()
+    assert refused(client.post(f"/api/games/{game['id']}/give-up", json={"seen_moves": 4}), 409)["error"] == \
+        "StaleRequest"
+    assert refused(client.post(f"/api/games/{game['id']}/give-up", json={"x": 1}), 422)["error"] == "MalformedRequest"
+    game = client.post(f"/api/games/{game['id']}/give-up", json={"seen_moves": 3}).json()
     assert game["gave_up"] and game["over"] and game["secret"] == "3632"
     refused(client.get(f"/api/games/{game['id']}/hint"), 409, "the game is over", "3632")
+    assert refused(client.post(f"/api/games/{game['id']}/give-up"), 409, "the game is over")["error"] == "GameOver"
+    lost = new(client, secret="3632")
+    client.post(f"/api/games/{lost['id']}/give-up")
+    too_many = client.get(f"/api/games/{lost['id']}/candidates").json()
+    assert "1296 codes remain" in too_many["detail"] and "hint" not in too_many["detail"]
 
 
 def test_a_game_can_be_left(client):

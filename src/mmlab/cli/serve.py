@@ -27,7 +27,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(max_games=args.max_games, max_codes=args.max_codes, idle_minutes=args.idle_minutes)
     _check_free(args.host, args.port)
     host = f"[{args.host}]" if ":" in args.host else args.host
-    err.print(f"mmlab: serving on http://{host}:{args.port}  (API schema at /openapi.json; Ctrl-C stops)")
+    err.print(f"mmlab: serving on http://{host}:{args.port}  (API schema at /openapi.json; Ctrl-C stops)",
+              soft_wrap=True)  # one line even when stderr is a file
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
 

@@ -60,7 +60,7 @@ _LONG_NUMBER = re.compile(rf"[0-9]{{{NUMBER_DIGITS + 1}}}")
 
 
 def parse_feedback(text: str, with_white: bool | None = None) -> Feedback:
-    """Parse ``1 2``, ``1,2``, ``BWW`` (B = black, W = white, ``-``/``.`` ignored), ``none`` or a
+    """Parse ``1 2``, ``1,2``, ``BWW`` (B = black, W = white, ``-``/``.`` ignored), ``none`` or ``-``, or a
     single number of black pegs (``0``). A single number is refused when ``with_white`` says the
     game answers black and white too, where it would be ambiguous.
 
@@ -77,11 +77,12 @@ def parse_feedback(text: str, with_white: bool | None = None) -> Feedback:
         return Feedback(int(m.group(1)), int(m.group(2)))
     if s.isascii() and s.isdigit():
         if with_white:
+            both = f"'{s[0]} {s[1]}' ({s[0]} black, {s[1]} white) or '{s} 0'" if len(s) == 2 else f"'{s} 0' or '{s},0'"
             raise BadFeedback(f"the answer {shown(text)} is one number, and this game answers black and white: "
-                              f"give both, e.g. '{s} 0' or '{s},0'")
+                              f"give both, e.g. {both}")
         return Feedback(int(s), 0)
     letters = s.upper().replace(" ", "").replace("-", "").replace(".", "").replace("_", "")
-    if letters == "NONE":
+    if letters == "NONE" or (s and not letters):  # '-' is how mmlab shows no pegs
         return Feedback(0, 0)
     if letters and set(letters) <= {"B", "W"}:
         return Feedback(letters.count("B"), letters.count("W"))

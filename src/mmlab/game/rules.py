@@ -272,10 +272,12 @@ class Game:
         b, w = fb
         if b < 0 or w < 0:
             raise BadFeedback(f"answer {shown(b)},{shown(w)}: black and white cannot be negative")
-        if b + w > self.pegs:
-            raise BadFeedback(f"answer {shown(b)},{shown(w)}: black + white cannot exceed the {self.pegs} pegs")
         if not self.with_white and w:
             raise BadFeedback(f"answer {b},{w}: this game answers black pegs only")
+        if b + w > self.pegs:
+            if not self.with_white:
+                raise BadFeedback(f"answer {shown(b)}: black cannot exceed the {self.pegs} pegs")
+            raise BadFeedback(f"answer {shown(b)},{shown(w)}: black + white cannot exceed the {self.pegs} pegs")
         if b == self.pegs - 1 and w == 1:
             raise BadFeedback(
                 f"answer {b},{w} cannot occur: if all but one peg are right and every colour is, "

@@ -262,7 +262,8 @@ class CodebreakerSession:
     def candidates(self, limit: int = 50) -> list[int]:
         """The codes that still fit, if there are at most ``limit``; raises otherwise."""
         if self.remaining > limit:
-            raise BadArgument(f"{self.remaining} codes remain, too many to list (at most {limit}); ask for a hint")
+            tip = "" if self.over else "; ask for a hint"
+            raise BadArgument(f"{self.remaining} codes remain, too many to list (at most {limit}){tip}")
         return [int(c) for c in self.knowledge.consistent]
 
     def hint(self, strategy: str = "knuth", options: int = 3) -> Hint:

@@ -27,9 +27,11 @@ CODEMAKER_HELP = ("Reply with the number of exact, and then inexact matches: '1 
 CODEMAKER_HELP_BLACK = ("Reply with the number of exact matches: '2' or pegs 'BB' ('0' or 'none' for nothing). "
                         "Other commands: 'fix N B' corrects the answer to guess N, 'undo' takes back the last "
                         "answer, 'history', 'quit'.")
-CODEBREAKER_HELP = ("Type a guess (e.g. 1123, '1 1 2 3' or AABC). Commands: 'hint [STRATEGY]' (codes left and "
-                    "the best next guesses), 'candidates' (list the codes left when few), 'undo', 'history', "
-                    "'give-up', 'help', 'quit'.")
+CODEBREAKER_HELP = ("Type a guess (e.g. {examples}). Commands: 'hint [STRATEGY]' (codes "
+                    "left and the best next guesses), 'candidates' (list the codes left when few), 'undo', "
+                    "'history', 'give-up', 'help', 'quit'.")
+QUIT_WORDS = ("quit", "q", "exit")
+COMMAND_WORDS = ("hint", "candidates", "undo", "history", "give-up", "giveup", "help", "?")
 
 
 class Dialogue:
@@ -79,26 +81,34 @@ class Dialogue:
 
 
 def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) -> int:
-    """Norvig's dialogue: mmlab guesses, the person answers. Returns 0 when mmlab wins."""
+    """Norvig's dialogue: mmlab guesses, the person answers. Returns 0 when mmlab wins (a winning
+    answer can still be taken back before the game ends)."""
     say = dialogue.console.print
     colours = " ".join(str(c) for c in range(1, game.colours + 1))
     say(f"Select a sequence of length {game.pegs} from the colours: {colours}"
         + ("" if game.repeats else " (no colour twice)"))
     help_text = CODEMAKER_HELP if game.with_white else CODEMAKER_HELP_BLACK
+    fix_usage = ("Write 'fix N B W', e.g. 'fix 2 1 0' to say that guess 2 got 1 black and 0 white." if game.with_white
+                 else "Write 'fix N B', e.g. 'fix 2 1' to say that guess 2 got 1 black peg.")
     say(help_text)
     told = False  # that the strategy could not follow these answers
-    while not session.won:
-        guess = session.next_guess()
-        if session.improvised and not told:
-            say("My strategy has no move after these answers (a tree without this branch, or a corrected answer); "
-                "from here I guess codes that fit every answer.")
-        told = session.improvised
-        prompt = Text("(").append(dialogue.code(guess)).append(")? ")
+    while True:
+        if session.won:
+            prompt = Text(f"Found {game.format(session.answers[-1][0])}: press Enter to end the game, or 'undo' "
+                          "or 'fix N B W' if an answer was wrong. ")
+        else:
+            guess = session.next_guess()
+            if session.improvised and not told:
+                say("My strategy has no move after these answers (a tree without this branch, or a corrected "
+                    "answer); from here I guess codes that fit every answer.")
+            told = session.improvised
+            prompt = Text("(").append(dialogue.code(guess)).append(")? ")
         line = dialogue.ask(prompt)
-        if line is None or line.lower() in ("quit", "q", "exit"):
-            say("Game left unfinished.")
-            return 1
-        command, *rest = line.split() or [""]
+        if line is None or line.lower() in ("quit", "q", "exit") or (session.won and not line):
+            break
+        if not line:
+            continue
+        command, *rest = line.split()
         try:
             if command.lower() == "history":
                 dialogue.history(session.answers)
@@ -106,21 +116,28 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
                 session.undo()
                 say(f"Took back the last answer; {fitting(session.remaining)} the answers so far.")
             elif command.lower() == "fix":
-                if not rest or not (rest[0].isascii() and rest[0].isdigit() and len(rest[0]) <= NUMBER_DIGITS):
-                    say("Write 'fix N B W', e.g. 'fix 2 1 0' to say that guess 2 got 1 black and 0 white.")
+                if len(rest) < 2 or not (rest[0].isascii() and rest[0].isdigit()
+                                                                  and len(rest[0]) <= NUMBER_DIGITS):
+                    say(fix_usage)
                     continue
                 session.correct(int(rest[0]), parse_feedback(" ".join(rest[1:]), game.with_white))
                 say(f"Corrected guess {rest[0]}; {fitting(session.remaining)} the answers.")
             elif command.lower() in ("help", "?"):
                 say(help_text)
+            elif session.won:
+                say("The game is over: press Enter to end it, or give 'undo' or 'fix N B W'.")
             else:
                 session.answer(parse_feedback(line, game.with_white))
         except InconsistentFeedback as e:
             message = str(e)
             say(f"[bold]{message[0].upper()}{message[1:]}.[/bold]")
-            say("Answer this guess again, or correct an earlier answer with 'fix N B W' ('history' lists them).")
+            say(f"Answer guess {len(session.answers) + 1} again, or correct an earlier answer with 'fix N B W' "
+                "('history' lists them).")
         except MastermindError as e:
             say(str(e))
+    if not session.won:
+        say("Game left unfinished.")
+        return 1
     say(f"Aha! Your secret is {game.format(session.answers[-1][0])}: found in {_guesses(len(session.answers))}.")
     return 0
 
@@ -134,18 +151,29 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
     say(("You gave the secret: " if secret_given else "I have chosen a secret of ")
         + f"{game.pegs} pegs from the colours 1-{game.colours}"
         + (", repeats allowed." if game.repeats else ", no colour twice."))
-    say(CODEBREAKER_HELP)
+    help_text = codebreaker_help(game)
+    say(help_text)
     if hint_strategy is None:
         say(f"The {game} game has {game.n_codes:.3g} codes, too many to count those left: no hints or "
             "candidates in this game.")
     while not session.over:
         line = dialogue.ask(f"guess {len(session.moves) + 1}> ")
-        if line is None or line.lower() in ("quit", "q", "exit"):
+        command, *rest = (line or "").split() or [""]
+        also_a_code = _code_or_none(game, line or "") if command.lower() in QUIT_WORDS + COMMAND_WORDS else None
+        if also_a_code is not None:  # e.g. 'q' in a game of 17 colours or more, 'help' in 4x16
+            say(f"'{line}' is also the code {game.format(also_a_code)} of this game; to guess that code, "
+                "type it in digits.")
+            if command.lower() in QUIT_WORDS:
+                say("To leave the game, end the input (Ctrl-D) or type another of 'quit', 'q', 'exit'.")
+                continue
+        if line is None or line.lower() in QUIT_WORDS:
             say(f"Game left unfinished. The secret was {game.format(session.give_up())}.")
             return 1
-        command, *rest = line.split() or [""]
         try:
             if command.lower() == "hint":
+                if len(rest) > 1:
+                    say("Write 'hint' or 'hint STRATEGY', e.g. 'hint entropy'.")
+                    continue
                 show_hint(session, dialogue, rest[0] if rest else hint_strategy or "knuth")
             elif command.lower() == "candidates":
                 codes = session.candidates()
@@ -159,15 +187,43 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
                 say(f"The secret was {game.format(session.give_up())}.")
                 return 1
             elif command.lower() in ("help", "?"):
-                say(CODEBREAKER_HELP)
+                say(help_text)
             elif line:
                 guess = game.parse(line)
+                earlier = next((i for i, (g, _) in enumerate(session.moves, 1) if g == guess), None)
+                if earlier is not None:
+                    say(f"You guessed {game.format(guess)} at move {earlier} already: its answer stays the same.")
                 fb = session.guess(guess)
                 say(Text("  ").append(dialogue.code(guess)).append(f"  {dialogue.answer(fb)}"))
         except MastermindError as e:
             say(str(e))
     say(f"You found it in {_guesses(len(session.moves))}!")
     return 0
+
+
+def codebreaker_help(game: Game) -> str:
+    """The codebreaker's help, its examples written for ``game``.
+
+    >>> codebreaker_help(Game.parse_size("4x6")).split(" Commands")[0]
+    "Type a guess (e.g. 1123, '1 1 2 3' or AABC)."
+    """
+    colours = [min(c, game.colours - 1) for c in ([0, 0] + list(range(1, game.pegs - 1)))[:game.pegs]]
+    if not game.repeats:
+        colours = list(range(game.pegs))
+    spaced = " ".join(str(c + 1) for c in colours)
+    examples = [game.format(game.index_of(colours))] if game.colours <= 9 else []
+    examples += [f"'{spaced}'"] if game.pegs > 1 or game.colours > 9 else []
+    if game.colours <= 26:
+        examples.append("".join("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[c] for c in colours))
+    return CODEBREAKER_HELP.format(examples=", ".join(examples[:-1]) + " or " + examples[-1] if len(examples) > 1
+                                   else examples[0])
+
+
+def _code_or_none(game: Game, line: str) -> int | None:
+    try:
+        return game.parse(line)
+    except MastermindError:
+        return None
 
 
 def _guesses(n: int) -> str:

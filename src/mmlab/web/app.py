@@ -155,7 +155,7 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
             return state(live)
 
     @api.delete("/games/{game_id}", status_code=204, summary="leave a game, freeing its place",
-                responses={404: {"model": Problem}})
+                responses=ON_GAME)
     def leave(game_id: str) -> Response:
         games.remove(game_id)
         return Response(status_code=204)
@@ -200,11 +200,13 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
 
     @api.post("/games/{game_id}/give-up", summary="codebreaker: end the game and see the secret",
               responses=ON_MOVE)
-    def give_up(game_id: str) -> GameState:
+    def give_up(game_id: str, body: UndoIn | None = None) -> GameState:
         with holding(game_id) as live:
             session = _breaker(live, "give-up")
             if session.won:
                 raise GameOver("you have already found the secret: start a new game")
+            _not_over(live)  # a second give-up
+            live.check_move(body.seen_moves if body else None, adds=False)
             session.give_up()
             return state(live)
 
