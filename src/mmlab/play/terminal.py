@@ -88,6 +88,7 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
     say(f"Select a sequence of length {game.pegs} from the colours: {colours}"
         + ("" if game.repeats else " (no colour twice)"))
     help_text = CODEMAKER_HELP if game.with_white else CODEMAKER_HELP_BLACK
+    fix = "'fix N B W'" if game.with_white else "'fix N B'"
     fix_usage = ("Write 'fix N B W', e.g. 'fix 2 1 0' to say that guess 2 got 1 black and 0 white." if game.with_white
                  else "Write 'fix N B', e.g. 'fix 2 1' to say that guess 2 got 1 black peg.")
     say(help_text)
@@ -95,7 +96,7 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
     while True:
         if session.won:
             prompt = Text(f"Found {game.format(session.answers[-1][0])}: press Enter to end the game, or 'undo' "
-                          "or 'fix N B W' if an answer was wrong. ")
+                          f"or {fix} if an answer was wrong. ")
         else:
             guess = session.next_guess()
             if session.improvised and not told:
@@ -116,8 +117,7 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
                 session.undo()
                 say(f"Took back the last answer; {fitting(session.remaining)} the answers so far.")
             elif command.lower() == "fix":
-                if len(rest) < 2 or not (rest[0].isascii() and rest[0].isdigit()
-                                                                  and len(rest[0]) <= NUMBER_DIGITS):
+                if len(rest) < 2 or not (rest[0].isascii() and rest[0].isdigit() and len(rest[0]) <= NUMBER_DIGITS):
                     say(fix_usage)
                     continue
                 session.correct(int(rest[0]), parse_feedback(" ".join(rest[1:]), game.with_white))
@@ -125,13 +125,13 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
             elif command.lower() in ("help", "?"):
                 say(help_text)
             elif session.won:
-                say("The game is over: press Enter to end it, or give 'undo' or 'fix N B W'.")
+                say(f"The game is over: press Enter to end it, or give 'undo' or {fix}.")
             else:
                 session.answer(parse_feedback(line, game.with_white))
         except InconsistentFeedback as e:
             message = str(e)
             say(f"[bold]{message[0].upper()}{message[1:]}.[/bold]")
-            say(f"Answer guess {len(session.answers) + 1} again, or correct an earlier answer with 'fix N B W' "
+            say(f"Answer guess {len(session.answers) + 1} again, or correct an earlier answer with {fix} "
                 "('history' lists them).")
         except MastermindError as e:
             say(str(e))
