@@ -156,10 +156,11 @@ def test_codemaker_takes_back_a_mistaken_winning_answer():
     answers = [f"{fb.black} {fb.white}" for fb in record.feedbacks]
     # '4 0' to the first guess by mistake, then undo, blank lines and a fix with no answer on the way
     done = play("--role", "codemaker", lines=["4 0", "undo", "", "fix 1", "-" if answers[0] == "0 0" else answers[0],
-                                              *answers[1:], ""])
+                                              f"fix 1 {answers[0]}", *answers[1:], ""])
     assert done.returncode == 0, done.stderr
     assert "Found 1122: press Enter to end the game, or 'undo'" in done.stdout
     assert "Took back the last answer" in done.stdout and "Write 'fix N B W'" in done.stdout
+    assert "Guess 1 already has that answer." in done.stdout
     assert "Aha! Your secret is 3632" in done.stdout and "cannot read the answer ''" not in done.stdout
 
 

@@ -31,6 +31,8 @@ def refused(response, status: int, *phrases: str) -> dict:
 def test_codebreaker_wins_following_the_hints(client):
     game = new(client, size="4x6", secret="3632")
     assert game["remaining"] == 1296 and game["secret"] is None and game["role"] == "codebreaker"
+    empty = client.get(f"/api/games/{game['id']}/hint", params={"strategy": ""})
+    assert empty.status_code == 200 and empty.json()["strategy"] == "knuth"  # empty means the game's, as in POST
     for _ in range(5):
         hint = client.get(f"/api/games/{game['id']}/hint").json()
         assert hint["options"][0]["guess"] == hint["suggestion"]

@@ -120,8 +120,12 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
                 if len(rest) < 2 or not (rest[0].isascii() and rest[0].isdigit() and len(rest[0]) <= NUMBER_DIGITS):
                     say(fix_usage)
                     continue
-                session.correct(int(rest[0]), parse_feedback(" ".join(rest[1:]), game.with_white))
-                say(f"Corrected guess {rest[0]}; {fitting(session.remaining)} the answers.")
+                move, feedback = int(rest[0]), parse_feedback(" ".join(rest[1:]), game.with_white)
+                if 1 <= move <= len(session.answers) and session.answers[move - 1][1] == feedback:
+                    say(f"Guess {move} already has that answer.")
+                    continue
+                session.correct(move, feedback)
+                say(f"Corrected guess {move}; {fitting(session.remaining)} the answers.")
             elif command.lower() in ("help", "?"):
                 say(help_text)
             elif session.won:

@@ -212,9 +212,10 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
 
     @api.get("/games/{game_id}/hint", summary="codebreaker: the codes left, a strategy's next guess and "
                                               "the partition tables of its best guesses", responses=ON_MOVE)
-    def hint(game_id: str, strategy: str | None = Query(None, description="strategy spec (default: the game's)"),
+    def hint(game_id: str, strategy: str | None = Query(None, description="strategy spec (default, or empty: the "
+                                                                          "game's)"),
              options: int = Query(3, ge=1, le=10, description="how many top guesses to tabulate")) -> HintOut:
-        if strategy is not None:
+        if strategy:  # empty means the game's strategy, as in POST /games
             served(strategy)
         with holding(game_id) as live:
             _breaker(live, "hint")
