@@ -111,7 +111,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"black": fb.black, "white": fb.white})
     else:
-        print(fb)
+        print(fb if game.with_white else fb.black)
     return 0
 
 
@@ -132,14 +132,14 @@ def cmd_partition(args: argparse.Namespace) -> int:
                      "classes": {str(f): n for f, n in classes}, **summary})
         return 0
     table = Table(title=f"{game}: answers to {game.format(guess)} among {knowledge.n_consistent} candidates")
-    table.add_column("answer [b,w]")
+    table.add_column("answer b,w" if game.with_white else "answer b")
     table.add_column("codes", justify="right")
     table.add_column("share", justify="right")
     for f, n in classes:
-        table.add_row(f"[{f.black},{f.white}]", str(n), f"{n / knowledge.n_consistent:.3f}", style=None if n else "dim")
+        table.add_row(f"{f.black},{f.white}" if game.with_white else str(f.black), str(n), f"{n / knowledge.n_consistent:.3f}", style=None if n else "dim")
     out.print(table)
     out.print(
-        f"{summary['parts']} parts, largest {summary['largest']}, expected size {summary['expected_size']:.4f}, "
+        f"{summary['parts']} part{'s' if summary['parts'] != 1 else ''}, largest {summary['largest']}, expected size {summary['expected_size']:.4f}, "
         f"entropy {summary['entropy_bits']:.4f} bits; the guess is "
         f"{'consistent' if summary['consistent'] else 'not consistent'} with the answers so far"
     )
@@ -600,9 +600,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _chosen(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The (sub)command parser that ``args`` went to, e.g. the one of ``mmlab mm2 play``."""
+    while True:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        name = getattr(args, subs[0].dest, None) if subs else None
+        if name not in (subs[0].choices if subs else {}):
+            return parser
+        parser = subs[0].choices[name]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # blamed on the command that was given them, whose --help lists what it takes
+        _chosen(parser, args).error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return args.func(args)
     except MastermindError as e:

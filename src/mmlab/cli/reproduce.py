@@ -144,7 +144,8 @@ def reproduce_large(args: argparse.Namespace) -> int:
     if args.json:
         print_json([row.to_dict() for row in rows])
         return 0
-    table = Table(title=f"Large games: {args.games} random secrets per size (seed {args.seed}), beside the literature")
+    secrets = f"{args.games} random secret{'s' if args.games != 1 else ''}"
+    table = Table(title=f"Large games: {secrets} per size (seed {args.seed}), beside the literature")
     for col in ("size", "codebreaker", "mean ± s.e.", "max", "s/game", "evaluations", "no consistent code",
                 "published", "target"):
         table.add_column(col, justify="left" if col in ("size", "codebreaker", "published") else "right")

@@ -39,13 +39,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
     n = game.n_codes
     if ok:
         out.print(f"{game}: {codes} separate all {n} secrets ({details.n_classes} answer classes).")
-        out.print(f"Static Mastermind is won in {details.guesses_to_win} guesses: these {len(details.codes)}, "
-                  "then the secret.")
+        these = "this one" if len(details.codes) == 1 else f"these {len(details.codes)}"
+        out.print(f"Static Mastermind is won in {details.guesses_to_win} guesses: {these}, then the secret.")
         return 0
     a, b = (game.format(s) for s in details.collision)
     answers = "; ".join(f"{game.format(g)} -> {fb.black},{fb.white}"
                         for g, fb in zip(details.codes, details.shared_answers))
-    out.print(f"{game}: {codes} do not separate the {n} secrets: {details.n_classes} answer classes, "
+    verb = "does" if len(details.codes) == 1 else "do"
+    out.print(f"{game}: {codes} {verb} not separate the {n} secrets: {details.n_classes} answer classes, "
               f"the largest holds {details.largest} secrets.")
     out.print(f"{a} and {b} get the same answers: {answers}")
     return 1
@@ -69,7 +70,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     bound = lower_bound(game)
     if result.separates:
         out.print(f"{game}: {result.size} guesses separate all {game.n_codes} secrets: {codes}")
-        out.print(f"Static Mastermind is won in {result.guesses_to_win} guesses (these {result.size}, then the "
+        these = "this one" if result.size == 1 else f"these {result.size}"
+        out.print(f"Static Mastermind is won in {result.guesses_to_win} guesses ({these}, then the "
                   f"secret). Found in {result.seconds:.2f} s with seed {result.seed} (sizes tried: {tried}).")
     else:
         out.print(f"{game}: no separating set of {result.size} guesses found in {result.seconds:.2f} s "

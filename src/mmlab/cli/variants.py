@@ -77,8 +77,9 @@ def cmd_reproduce_2d(args: argparse.Namespace) -> int:
         for size in size_names:
             r = by[("tabu", size)]
             t = r.thesis
-            table.add_row(size, f"{t.mean:.4f}±{t.stderr:.4f}", f"{r.mean:.4f}±{r.stderr:.4f}",
-                          f"{r.mean - t.mean:+.4f} ({r.z_vs_thesis():+.1f} se)", f"{t.median:g} | {r.median:g}",
+            z = r.z_vs_thesis()
+            table.add_row(size, f"{t.mean:.4f}±{t.stderr:.4f}", f"{r.mean:.4f}" + (f"±{r.stderr:.4f}" if z is not None else ""),
+                          f"{r.mean - t.mean:+.4f}" + (f" ({z:+.1f} se)" if z is not None else " (one game: no s.e.)"), f"{t.median:g} | {r.median:g}",
                           f"{t.std:.3f} | {r.std:.3f}", f"{t.max} | {r.max}", f"{t.min} | {r.min}", f"{t.ms:g}",
                           f"{r.ms_per_game:.2f}", f"{TABLE_6_2[size][1] / r.ms_per_game:,.0f}x")
         out.print(table)
@@ -119,15 +120,16 @@ def _show_guess(game: Game2D, k: int, guess: np.ndarray, answers: np.ndarray) ->
 def cmd_play_2d(args: argparse.Namespace) -> int:
     """One game of a 2-D strategy, every guess with its row and column answers."""
     game = Game2D.parse_size(args.size)
-    rng = np.random.default_rng(args.seed)
+    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
+    rng = np.random.default_rng(seed)
     secret = game.parse(args.secret) if args.secret else game.random_code(rng)
     strategy = make_strategy_2d(args.strategy)
     record = play_2d(game, strategy, secret, rng, track_memory=True)
     if args.json:
-        print_json(record.to_dict())
+        print_json({**record.to_dict(), "seed": seed})
         return 0
     out.print(f"{game} with {strategy.spec}: secret {game.format(secret)} (rows separated by /); "
-              "each answer is black,white")
+              f"each answer is black,white; seed {seed} (--seed {seed} plays this game again)")
     for k, (guess, answers) in enumerate(zip(record.guesses, record.answers), start=1):
         _show_guess(game, k, guess, answers)
     verdict = "solved" if record.won else "gave up"
@@ -181,5 +183,6 @@ def add_command(command) -> None:
     q.add_argument("--strategy", default="tabu", help=f"2-D strategy spec (known: {names}; default tabu)")
     q.add_argument("--secret", help="the secret, row by row with / between rows, e.g. 1234/2345/3456/4561 "
                                     "(default: drawn at random)")
-    q.add_argument("--seed", type=seed_arg, help="seed of the random secret and of the strategy")
+    q.add_argument("--seed", type=seed_arg, help="seed of the random secret and of the strategy (default: drawn "
+                                                  "and printed)")
     q.add_argument("--json", action="store_true", help="print the game as JSON")

@@ -109,8 +109,11 @@ class Row2D(GuessFigures):
     def wall_ms_per_game(self) -> float:
         return 1000 * float(self.seconds.mean())
 
-    def z_vs_thesis(self) -> float:
-        """How many combined standard errors our mean lies from the thesis's."""
+    def z_vs_thesis(self) -> float | None:
+        """How many combined standard errors our mean lies from the thesis's; ``None`` under two
+        games, whose standard error cannot be estimated."""
+        if self.games < 2:
+            return None
         return (self.mean - self.thesis.mean) / float(np.hypot(self.stderr, self.thesis.stderr))
 
     def to_dict(self) -> dict:

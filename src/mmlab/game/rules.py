@@ -169,6 +169,9 @@ class Game:
                 f"the {self.size} game needs {self.pegs}"
             )
         digits = [self._parse_colour(t, text) for t in tokens]
+        if any(t.isdigit() for t in tokens) and any(t.isalpha() for t in tokens):
+            raise BadCode(f"code {shown(text)} mixes digits and letters: write every colour as a digit (1-"
+                          f"{self.colours}) or every colour as a letter")
         if not self.repeats and len(set(digits)) != len(digits):
             raise BadCode(f"code {shown(text)} repeats a colour, and this {self.size} game allows no repeats")
         return self.index_of(digits)

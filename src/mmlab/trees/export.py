@@ -50,7 +50,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from mmlab.errors import BadCode, BadFeedback, BadSize, BadTree
+from mmlab.errors import BadCode, BadFeedback, BadSize, BadTree, shown
 from mmlab.game import Feedback, Game
 from mmlab.game.feedback import NUMBER_DIGITS
 from mmlab.knowledge import Knowledge
@@ -145,7 +145,9 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _check_header(doc: dict[str, Any]) -> None:
     if doc.get("format") != FORMAT:
-        raise BadTree(f"not an {FORMAT} file: its format is {doc.get('format')!r}, expected {FORMAT!r}")
+        found = f"its format is {shown(doc['format'])}" if "format" in doc else "it has no 'format' key"
+        raise BadTree(f"not an {FORMAT} file: {found}, expected {FORMAT!r} (trees are written by 'mmlab tree -o' "
+                      "and 'mmlab plan -o')")
     version = doc.get("version")
     if isinstance(version, bool) or version not in READABLE_VERSIONS:
         readable = " and ".join(map(str, READABLE_VERSIONS))
