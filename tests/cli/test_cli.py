@@ -166,6 +166,10 @@ def test_strategies_explains_the_parameters_of_one(capsys):
     assert code == 0 and "tpoa (planner)" in out and "branching factor" in " ".join(out.split())
     code, _, err = run(capsys, "strategies", "knuht")
     assert code == 2 and "no strategy or planner is called 'knuht'" in err
+    code, out, _ = run(capsys, "strategies", "propagate")  # the 2-D strategies of 'mmlab mm2' too
+    assert code == 0 and "propagate (mm2 strategy)" in out
+    code, out, _ = run(capsys, "strategies", "tabu", "--json")  # 1-D and 2-D: both
+    assert [e["kind"] for e in json.loads(out)] == ["strategy", "mm2 strategy"]
 
 
 def test_tree_prints_a_saved_tree_in_another_format(capsys, tmp_path):
@@ -267,3 +271,16 @@ def test_eval_refuses_options_a_codemaker_would_ignore_and_runs_past_any_memory(
 def test_an_empty_list_option_is_refused_not_read_as_the_defaults(capsys, args):
     code, _, err = run(capsys, *args)
     assert code == 2 and "is empty" in err
+
+
+def test_whole_trees_of_large_games_warn_before_they_start(capsys):
+    from mmlab.cli.main import _warn_long_tree
+    from mmlab.game import Game
+    from mmlab.strategies import make_strategy
+
+    _warn_long_tree(Game.parse_size("6x9"), make_strategy("knuth"), sample_hint=True)
+    err = capsys.readouterr().err
+    assert "warning: this compiles the whole decision tree of knuth over 531,441 codes" in err and "--secrets N" in err
+    for game, spec in (("5x8", "knuth"), ("6x9", "greedy1"), ("6x9", "entropy:ties=random"), ("8x12", "knuth")):
+        _warn_long_tree(Game.parse_size(game), make_strategy(spec), sample_hint=True)
+    assert capsys.readouterr().err == ""

@@ -39,7 +39,8 @@ from mmlab.experiments.study import Study
 from mmlab.game import Game, parse_feedback, split_code
 from mmlab.knowledge import Knowledge
 from mmlab.planners import PLANNERS, make_planner
-from mmlab.strategies import EXHAUSTIVE, REGISTRY, make_strategy
+from mmlab.strategies import EXHAUSTIVE, REGISTRY, Strategy, make_strategy
+from mmlab.variants import STRATEGIES_2D
 from mmlab.strategies.scoring import partition_summary
 from mmlab.trees import DecisionTree, export
 from mmlab.trees.strategy import TreeStrategy
@@ -146,9 +147,24 @@ def cmd_partition(args: argparse.Namespace) -> int:
     return 0
 
 
+#: Whole trees of the exhaustive strategies over more codes than 5x8's warn that they take long
+#: (5x8 takes 15-60 s here).
+LONG_TREE_CODES = 32_768
+
+
+def _warn_long_tree(game: Game, strategy: Strategy, sample_hint: bool) -> None:
+    """Say that compiling ``strategy``'s whole tree on ``game`` takes long, before it starts."""
+    if strategy.name in EXHAUSTIVE and strategy.deterministic and game.enumerable and game.n_codes > LONG_TREE_CODES:
+        hint = "; --secrets N plays a sample of secrets through the branches they reach" if sample_hint else ""
+        print(f"mmlab: warning: this compiles the whole decision tree of {strategy.spec} over {game.n_codes:,} codes; "
+              f"5x8's {LONG_TREE_CODES:,} take 15-60 s on this machine, and larger games much longer{hint}",
+              file=sys.stderr)
+
+
 def _build_tree(game: Game, spec: str, label: str) -> DecisionTree:
     strategy = make_strategy(spec)
     strategy.start(game)
+    _warn_long_tree(game, strategy, sample_hint=False)
     with progress(label, game.n_codes) as update:
         done = 0
 
@@ -213,6 +229,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
                                   "in this process: give no --secrets or --jobs with it")
         return _eval_against(game, strategy, args)
     secrets: str | int = args.secrets if args.secrets == "all" else _secret_count(args.secrets)
+    if secrets == "all" and not args.tree:
+        _warn_long_tree(game, strategy, sample_hint=True)
     with progress(f"evaluating {strategy.spec}", game.n_codes) as update:
         result = evaluate(game, strategy, secrets=secrets, runs=args.runs, seed=args.seed, on_progress=update,
                           jobs=args.jobs)
@@ -390,20 +408,23 @@ def cmd_strategies(args: argparse.Namespace) -> int:
             "params": [{"name": p.name, "default": p.default, "choices": p.choices, "help": p.help,
                         "effort": p.effort} for p in cls.params],
         }
-        for kind, registry in (("strategy", REGISTRY), ("planner", PLANNERS))
+        for kind, registry in (("strategy", REGISTRY), ("planner", PLANNERS), ("mm2 strategy", STRATEGIES_2D))
         for cls in registry.values()
     ]
     if args.name is not None:
         data = [d for d in data if d["name"] == args.name]
         if not data:
-            known = ", ".join(list(REGISTRY) + list(PLANNERS))
+            known = ", ".join(dict.fromkeys(list(REGISTRY) + list(PLANNERS) + list(STRATEGIES_2D)))
             raise MastermindError(f"no strategy or planner is called {shown(args.name)}; known: {known}")
     if args.json:
-        print_json(data if args.name is None else data[0])
+        print_json(data if args.name is None or len(data) > 1 else data[0])  # 'tabu' is 1-D and 2-D
         return 0
     if args.name is not None:
-        return _print_parameters(data[0])
-    table = Table(title="strategies (--strategy) and planners (--planner): NAME or NAME:key=value,key=value")
+        for entry in data:
+            _print_parameters(entry)
+        return 0
+    table = Table(title="strategies (--strategy), planners (--planner) and 2-D strategies (mmlab mm2 --strategy): "
+                        "NAME or NAME:key=value,key=value")
     for col in ("name", "kind", "what it does", "parameters (default)", "source"):
         table.add_column(col)
     for d in data:

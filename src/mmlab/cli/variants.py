@@ -180,7 +180,8 @@ def add_command(command) -> None:
                        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     q.set_defaults(func=cmd_play_2d)
     q.add_argument("size", help="NxM: an N x N secret of M colours, e.g. 4x6")
-    q.add_argument("--strategy", default="tabu", help=f"2-D strategy spec (known: {names}; default tabu)")
+    q.add_argument("--strategy", default="tabu",
+                   help=f"2-D strategy spec (known: {names}; default tabu; 'mmlab strategies NAME' lists its parameters)")
     q.add_argument("--secret", help="the secret, row by row with / between rows, e.g. 1234/2345/3456/4561 "
                                     "(default: drawn at random)")
     q.add_argument("--seed", type=seed_arg, help="seed of the random secret and of the strategy (default: drawn "
