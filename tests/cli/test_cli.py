@@ -284,3 +284,17 @@ def test_whole_trees_of_large_games_warn_before_they_start(capsys):
     for game, spec in (("5x8", "knuth"), ("6x9", "greedy1"), ("6x9", "entropy:ties=random"), ("8x12", "knuth")):
         _warn_long_tree(Game.parse_size(game), make_strategy(spec), sample_hint=True)
     assert capsys.readouterr().err == ""
+
+
+def test_running_out_of_memory_is_one_line(capsys, monkeypatch):
+    import numpy as np
+
+    import mmlab.cli.main as cli
+
+    def greedy(args):
+        return np.zeros(2**62, dtype=np.uint8)  # numpy refuses it: "Unable to allocate 4.00 EiB ..."
+
+    monkeypatch.setattr(cli, "cmd_score", greedy)
+    code, _, err = run(capsys, "score", "1234", "4321")
+    assert code == 2 and err.startswith("mmlab score: error: not enough memory (Unable to allocate")
+    assert len(err.strip().splitlines()) == 1

@@ -641,6 +641,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MastermindError as e:
         print(f"mmlab {args.command}: error: {e}", file=sys.stderr)
         return 2
+    except MemoryError as e:  # numpy's says how much it could not allocate
+        print(f"mmlab {args.command}: error: not enough memory{f' ({e})' if str(e) else ''}; try a smaller game "
+              "or fewer games", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         # The reader (e.g. 'head') stopped early: not an error; keep Python quiet at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
