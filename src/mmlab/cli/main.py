@@ -31,7 +31,7 @@ from mmlab.cli.variants import add_command as add_mm2_command
 from mmlab.cli.studies import add_execution_args, add_store_args, execute, write_figures
 from mmlab.errors import BadArgument, MastermindError, shown, whole_number
 from mmlab.experiments import evaluate
-from mmlab.experiments.evaluation import PARALLEL_MIN_CODES
+from mmlab.experiments.evaluation import PARALLEL_MIN_CODES, draw_seed
 from mmlab.experiments.report import build_report
 from mmlab.experiments.secret_sets import MAX_SECRETS, SecretSet
 from mmlab.experiments.store import Store
@@ -280,7 +280,7 @@ def _eval_against(game: Game, strategy, args: argparse.Namespace) -> int:
     from mmlab.experiments import play_against
 
     runs = 1 if strategy.deterministic else args.runs
-    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
+    seed = args.seed if args.seed is not None else draw_seed()
     records = [play_against(game, strategy, make_codemaker(args.codemaker, strategy), np.random.default_rng([seed, r]))
                for r in range(runs)]
     guesses = [r.n_guesses for r in records]

@@ -10,6 +10,7 @@ from rich.table import Table
 from mmlab.cli.arguments import int_at_least, listed, seed_arg
 from mmlab.cli.output import err, out, print_json, progress
 from mmlab.errors import BadArgument
+from mmlab.experiments.evaluation import draw_seed
 from mmlab.variants import STRATEGIES_2D, Game2D, make_strategy_2d, play_2d
 from mmlab.experiments.two_d_tables import (
     SIZES_2D,
@@ -120,7 +121,7 @@ def _show_guess(game: Game2D, k: int, guess: np.ndarray, answers: np.ndarray) ->
 def cmd_play_2d(args: argparse.Namespace) -> int:
     """One game of a 2-D strategy, every guess with its row and column answers."""
     game = Game2D.parse_size(args.size)
-    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
+    seed = args.seed if args.seed is not None else draw_seed()
     rng = np.random.default_rng(seed)
     secret = game.parse(args.secret) if args.secret else game.random_code(rng)
     strategy = make_strategy_2d(args.strategy)

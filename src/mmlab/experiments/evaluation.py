@@ -118,6 +118,15 @@ class Evaluation(GuessFigures):
         }
 
 
+def draw_seed() -> int:
+    """A fresh seed for a run given none, small enough to print and type back.
+
+    >>> 0 <= draw_seed() < 2**32
+    True
+    """
+    return int(np.random.SeedSequence().entropy % 2**32)
+
+
 def choose_secrets(game: Game, secrets: str | int, seed: int) -> tuple[np.ndarray, str]:
     """``"all"`` codes, or a sample of ``N`` distinct codes drawn with ``seed``."""
     if secrets == "all" or (isinstance(secrets, int) and game.enumerable and secrets >= game.n_codes):
@@ -161,7 +170,7 @@ def evaluate(
         raise BadArgument(f"a seed must be 0 or more, got {seed}")
     strategy.start(game)  # refuses unsuitable games before any work
     if seed is None and (not strategy.deterministic or secrets != "all"):
-        seed = int(np.random.SeedSequence().entropy % 2**32)
+        seed = draw_seed()
     codes, description = choose_secrets(game, secrets, seed or 0)
     by_tree = strategy.deterministic and game.enumerable
     if on_progress is not None:

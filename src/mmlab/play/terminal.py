@@ -105,7 +105,7 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
             told = session.improvised
             prompt = Text("(").append(dialogue.code(guess)).append(")? ")
         line = dialogue.ask(prompt)
-        if line is None or line.lower() in ("quit", "q", "exit") or (session.won and not line):
+        if line is None or line.lower() in QUIT_WORDS or (session.won and not line):
             break
         if not line:
             continue

@@ -212,8 +212,8 @@ def _expand(strategy: Strategy, knowledge: Knowledge, depth: int, on_progress,
         below = sum(child.n_consistent for _, child, _ in children)
     else:  # the answers the targets give, each followed by the targets that give it
         answers = knowledge.responses_of(guess, targets)
-        children = [(code, child, targets[answers == code]) for code, child in knowledge.split(guess)
-                    if (answers == code).any()]
+        children = [(code, child, targets[gives]) for code, child in knowledge.split(guess)
+                    if (gives := answers == code).any()]
         below = sum(reached.size for _, _, reached in children)
     if on_progress is not None and below < size:
         on_progress(1)  # the guess itself was one of the secrets
