@@ -55,6 +55,7 @@ def test_a_fixed_secret_plays_the_ordinary_game():
     ours = play_against(game, make_strategy("greedy2"), FixedSecret("3616"))
     theirs = play_game(game, make_strategy("greedy2"), game.parse("3616"))
     assert (ours.guesses, ours.known_after) == (theirs.guesses, theirs.known_after) and ours.last_certain
+    assert ours.consistent == theirs.consistent == (-1,) * len(ours.guesses)  # a search: no consistent set kept
     lost = play_against(game, make_strategy("knuth"), FixedSecret("3632"), max_guesses=2)
     assert not lost.won and lost.secret == secret
 
@@ -64,6 +65,15 @@ def test_bad_codemakers_are_refused():
         make_codemaker("oracle")
     with pytest.raises(UnknownStrategy, match="mode='cruel'"):
         make_codemaker("adversary:mode=cruel")
+    # the adversary's parameters go through the strategies' spec parser
+    with pytest.raises(UnknownStrategy, match="adversary has no parameter 'x'"):
+        make_codemaker("adversary:mode=worst,x=1")
+    with pytest.raises(UnknownStrategy, match="'mode' is given twice"):
+        make_codemaker("adversary:mode=worst,mode=largest")
+    with pytest.raises(UnknownStrategy, match="fixed needs its secret after a colon"):
+        make_codemaker("fixed:")
+    with pytest.raises(UnknownStrategy, match="random codemaker takes no parameters"):
+        make_codemaker("random:seed=3")
     game = Game.parse_size("3x3")
     with pytest.raises(BadArgument, match="needs a deterministic strategy"):
         play_against(game, make_strategy("random"), make_codemaker("adversary:mode=worst", make_strategy("random")))

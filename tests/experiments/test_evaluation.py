@@ -153,3 +153,8 @@ def test_evaluate_takes_a_size_and_says_which_secret_each_game_had():
 
     with pytest.raises(BadArgument, match="got True"):
         evaluate("4x6", "random", secrets=True)
+    with pytest.raises(BadArgument, match="a seed must be a whole number, 0 or more, got 1.5"):
+        evaluate("4x6", "random", seed=1.5)  # a TypeError from numpy before
+    with pytest.raises(BadArgument, match="runs must be a whole number, got '2'"):
+        evaluate("4x6", "random", runs="2")
+    assert evaluate("4x6", "random", secrets=np.int64(3), runs=np.int32(2), seed=np.int64(1)).games == 6

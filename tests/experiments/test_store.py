@@ -6,6 +6,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -46,6 +47,22 @@ def test_a_study_is_stored_once_and_continued(tmp_path):
     runs = store.runs("killed")
     assert len(runs) == 1 and runs["games_written"].iloc[0] == study.n_games
     assert runs["finished"].notna().all() and runs["mmlab_version"].iloc[0]
+
+
+def test_the_git_revision_is_the_checkouts_only_when_mmlab_runs_from_its_source_tree(tmp_path, monkeypatch):
+    import mmlab
+    from mmlab.experiments import runner
+
+    checkout = Path(mmlab.__file__).resolve().parents[2]
+    if (checkout / ".git").exists():  # the tests run from a clone (an editable install)
+        assert runner._git_revision()
+    # an installed wheel inside someone else's repository: that repository is not mmlab's revision
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    package = tmp_path / "lib" / "python3" / "site-packages" / "mmlab"
+    package.mkdir(parents=True)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'other'\n")
+    monkeypatch.setattr(mmlab, "__file__", str(package / "__init__.py"))
+    assert runner._git_revision() is None
 
 
 def test_games_stored_meanwhile_by_another_run_are_kept_and_not_counted_as_written(tmp_path, monkeypatch):

@@ -120,3 +120,33 @@ def test_partition_stats_kernels_match_reference():
     assert np.allclose(direct, via_table)
     for g in range(0, game.n_codes, 7):
         assert np.allclose(direct[g], reference_stats(game, g, cands))
+
+
+def test_serial_twins_histograms_grouping_and_history_checks_match_reference():
+    """The kernels the test above leaves out: the serial twins of the partition statistics, the
+    histograms, the counting sort by answer, and the check of a code against a history."""
+    game = Game(3, 5)
+    digits, counts = game.all_digits, game.all_counts
+    rng = np.random.default_rng(2)
+    cands = np.sort(rng.choice(game.n_codes, 50, replace=False)).astype(np.int64)
+    guesses = rng.choice(game.n_codes, 20, replace=False).astype(np.int64)
+    table = kernels.feedback_table(digits, counts, True)
+    expected = np.array([reference_stats(game, int(g), cands) for g in guesses])
+    assert np.allclose(kernels.partition_stats_serial(guesses, cands, digits, counts, True), expected)
+    assert np.allclose(kernels.partition_stats_table_serial(guesses, cands, table, game.n_responses), expected)
+    width = (game.pegs + 1) ** 2
+    for histograms in (kernels.partition_histograms(guesses, cands, digits, counts, True),
+                       kernels.partition_histograms_serial(guesses, cands, digits, counts, True)):
+        for g, row in zip(guesses, histograms):
+            parts = Counter(b * (game.pegs + 1) + w for b, w in (game.score(int(s), int(g)) for s in cands))
+            assert row.tolist() == [parts.get(r, 0) for r in range(width)]
+    fb = table[guesses[0], cands]
+    order, sizes = kernels.group_by_response(fb, game.n_responses)
+    assert sizes.tolist() == [int((fb == r).sum()) for r in range(game.n_responses)]
+    assert order.tolist() == sorted(range(len(fb)), key=lambda j: fb[j])  # stable: positions ascending within a code
+    secret, history = int(cands[0]), [int(g) for g in guesses[:3]]
+    answers = np.array([table[g, secret] for g in history], dtype=np.int64)
+    fits = [all(table[g, c] == a for g, a in zip(history, answers)) for c in range(game.n_codes)]
+    hd, hc = digits[history], counts[history]
+    assert [kernels.fits_history(digits[c], counts[c], hd, hc, answers, True) for c in range(game.n_codes)] == fits
+    assert kernels.rows_fit_history(digits, game.colours, hd, hc, answers, True).tolist() == fits

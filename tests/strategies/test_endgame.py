@@ -10,11 +10,19 @@ from mmlab.knowledge import Knowledge
 from mmlab.planners import Optimal
 from mmlab.strategies import make_strategy
 from mmlab.strategies.code_rows import sample_stats
-from mmlab.strategies.endgame import (_per_code_fit, best_splitters, endgame_pool, feedback_matrix, lookahead_totals,
-                                      solve_endgame)
+from mmlab.strategies.code_rows import distinct_rows
+from mmlab.strategies.endgame import (ENDGAME_KEEP, _per_code_fit, endgame_pool, feedback_matrix, lookahead_totals,
+                                      solve_endgame, splitter_order)
 from mmlab.strategies.endgame_kernels import MAX_CODES
 from mmlab.strategies.exhaustive import top_entropy
 from mmlab.strategies.scoring import ENTROPY, PARTS
+
+
+def best_splitters(candidates: np.ndarray, codes: np.ndarray, game: Game, keep: int = ENDGAME_KEEP) -> np.ndarray:
+    """The ``keep`` distinct rows of ``candidates`` with the most parts against the rows of ``codes``,
+    then the highest entropy, best first: the ranking the endgame's pool keeps, scored afresh."""
+    candidates = distinct_rows(candidates)
+    return candidates[splitter_order(sample_stats(candidates, codes, game.colours, game.with_white), keep)]
 
 
 def table_of(game: Game, codes: np.ndarray, others: np.ndarray | None = None) -> np.ndarray:
@@ -248,7 +256,7 @@ def test_endgame_pool_scores_each_code_once_and_keeps_what_rescoring_would():
     the pool was first built, finds the same pool, and the distinct codes it scores are as many
     as the climb's evaluations."""
     from mmlab.strategies.endgame import ENDGAME_CLIMB, ENDGAME_PARENTS, ENDGAME_RANDOM
-    from mmlab.strategies.code_rows import distinct_rows, one_peg_changes, random_codes, rows_in
+    from mmlab.strategies.code_rows import one_peg_changes, random_codes, rows_in
 
     def rescoring_pool(knowledge, codes, others, rng):
         game, scored = knowledge.game, []

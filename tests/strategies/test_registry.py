@@ -37,6 +37,25 @@ def test_bad_specs_say_what_is_wrong(spec, message):
         make_strategy(spec)
 
 
+def test_parameters_given_in_python_are_checked_as_a_spec_would_check_them():
+    from mmlab.planners.tpoa import TPOA
+    from mmlab.strategies.exhaustive import Knuth
+    from mmlab.strategies.hill_climb import StochasticHillClimber
+
+    # a misspelt tie rule used to make Knuth nondeterministic, and be simulated instead of compiled
+    with pytest.raises(UnknownStrategy, match="ties='firts' is not allowed; choose one of first, random"):
+        Knuth(ties="firts")
+    with pytest.raises(UnknownStrategy, match="pool='consistant' is not allowed"):
+        Knuth(pool="consistant")
+    with pytest.raises(UnknownStrategy, match="ties=True should be a text"):
+        Knuth(ties=True)
+    with pytest.raises(UnknownStrategy, match="fps=4.5 should be a whole number"):
+        StochasticHillClimber(fps=4.5)
+    assert StochasticHillClimber(fps="45").values["fps"] == StochasticHillClimber(fps=np.int64(45)).values["fps"] == 45
+    assert TPOA(k="5").spec == TPOA(k=5).spec == "tpoa:k=5"
+    assert Knuth(first=1123).spec == "knuth:first=1123"
+
+
 def test_bad_first_guess_is_refused_at_start(game46):
     with pytest.raises(BadCode):
         make_strategy("knuth:first=1127").start(game46)

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from mmlab.errors import BadArgument, UnknownStrategy
+from mmlab.errors import BadArgument, UnknownStrategy, shown
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import Strategy
+from mmlab.strategies.registry import parse_spec
 from mmlab.trees import DecisionTree, Node
 
 
@@ -29,11 +30,15 @@ class Codemaker:
     """Answers guesses; ``secret`` is known once the game is won (or from the start)."""
 
     name = ""
+    #: Whether it answers from the consistent set, which play must then keep explicitly.
+    needs_consistent_set = False
 
     def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
+        """Prepare to answer a new game of ``game`` (drawing from ``rng`` if it draws)."""
         self.game = game
 
     def answer(self, knowledge: Knowledge, guess: int) -> Feedback:
+        """The answer to ``guess``, given what was answered before it (``knowledge``)."""
         raise NotImplementedError
 
     def __repr__(self) -> str:
@@ -81,6 +86,7 @@ class Adversary(Codemaker):
     """
 
     name = "adversary"
+    needs_consistent_set = True
 
     def __init__(self, mode: str = "largest", strategy: Strategy | None = None) -> None:
         if mode not in ("largest", "worst"):
@@ -135,18 +141,27 @@ def _heights(root: Node) -> dict[int, int]:
 
 
 def make_codemaker(spec: str, strategy: Strategy | None = None) -> Codemaker:
-    """``random``, ``fixed:CODE``, ``adversary`` or ``adversary:mode=worst`` (which needs ``strategy``)."""
-    name, _, rest = spec.partition(":")
-    if name == "random" and not rest:
+    """``random``, ``fixed:CODE``, ``adversary`` or ``adversary:mode=worst`` (which needs ``strategy``).
+
+    >>> make_codemaker("adversary:mode=worst,x=1")
+    Traceback (most recent call last):
+    ...
+    mmlab.errors.UnknownStrategy: adversary has no parameter 'x' (its parameter: mode=largest|worst)
+    """
+    name, _, rest = spec.strip().partition(":")
+    name, rest = name.strip(), rest.strip()
+    if name == "random":
+        if rest:
+            raise UnknownStrategy(f"the random codemaker takes no parameters (got {shown(rest)})")
         return RandomSecret()
-    if name == "fixed" and rest:
+    if name == "fixed":
+        if not rest:
+            raise UnknownStrategy("fixed needs its secret after a colon, e.g. fixed:1234")
         return FixedSecret(rest)
     if name == "adversary":
-        mode = "largest"
-        if rest:
-            key, _, value = rest.partition("=")
+        _, values = parse_spec(spec)  # the one spec parser: key=value items, each once
+        for key in values:
             if key != "mode":
-                raise UnknownStrategy(f"adversary has no parameter {key!r} (its parameter: mode=largest|worst)")
-            mode = value
-        return Adversary(mode, strategy)
-    raise UnknownStrategy(f"unknown codemaker {spec!r}: use random, fixed:CODE, adversary or adversary:mode=worst")
+                raise UnknownStrategy(f"adversary has no parameter {shown(key)} (its parameter: mode=largest|worst)")
+        return Adversary(values.get("mode", "largest"), strategy)
+    raise UnknownStrategy(f"unknown codemaker {shown(name)}: use random, fixed:CODE, adversary or adversary:mode=worst")

@@ -160,14 +160,17 @@ def evaluate(
         strategy = make_strategy(strategy)
     elif isinstance(strategy, DecisionTree):  # a tree built here or loaded from a file
         strategy = TreeStrategy(strategy)
+    runs = _whole(runs, "runs")
     if runs < 1:
         raise BadArgument(f"runs must be at least 1, got {runs}")
-    if isinstance(secrets, numbers.Integral) and not isinstance(secrets, (bool, np.bool_)):
-        secrets = int(secrets)  # numpy integers too
-    if secrets != "all" and (not isinstance(secrets, int) or isinstance(secrets, bool) or secrets < 1):
-        raise BadArgument(f"secrets must be 'all' or a positive number, got {secrets!r}")
-    if seed is not None and seed < 0:
-        raise BadArgument(f"a seed must be 0 or more, got {seed}")
+    if secrets != "all":
+        secrets = _whole(secrets, "secrets", "'all' or a positive number")
+        if secrets < 1:
+            raise BadArgument(f"secrets must be 'all' or a positive number, got {secrets!r}")
+    if seed is not None:
+        seed = _whole(seed, "a seed", "a whole number, 0 or more")
+        if seed < 0:
+            raise BadArgument(f"a seed must be 0 or more, got {seed}")
     strategy.start(game)  # refuses unsuitable games before any work
     if seed is None and (not strategy.deterministic or secrets != "all"):
         seed = draw_seed()
@@ -237,6 +240,13 @@ def _rebuilds(strategy: Strategy) -> bool:
         return type(make_strategy(strategy.spec)) is type(strategy)
     except Exception:  # a strategy made in Python, outside the registry
         return False
+
+
+def _whole(value: object, what: str, expected: str = "a whole number") -> int:
+    """``value`` as a Python int (numpy integers too), refusing booleans, floats and texts."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    raise BadArgument(f"{what} must be {expected}, got {value!r}")
 
 
 def play_seeded(game: Game, strategy: Strategy, seed: int | None, run: int, secret: int) -> GameRecord:

@@ -100,7 +100,9 @@ def play_against(game: Game, strategy: Strategy | str, codemaker: Codemaker, rng
     codemaker.start(game, rng)
     held = getattr(codemaker, "secret", None)
     secret = int(held) if isinstance(held, (int, np.integer)) else None
-    record, knowledge = _play(game, strategy, Knowledge.initial(game), codemaker.answer, secret, max_guesses)
+    explicit = strategy.tracks_consistent_set or codemaker.needs_consistent_set  # as play_game keeps it
+    record, knowledge = _play(game, strategy, Knowledge.initial(game, explicit=explicit), codemaker.answer, secret,
+                              max_guesses)
     if record.won:
         return replace(record, secret=record.guesses[-1])
     return replace(record, secret=secret if secret is not None else int(knowledge.consistent[0]))

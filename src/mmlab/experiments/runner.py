@@ -207,7 +207,12 @@ def run_metadata(scheduler: str) -> dict:
 
 
 def _git_revision() -> str | None:
-    root = Path(mmlab.__file__).resolve().parents[2]
+    """The checkout's ``git describe`` when mmlab runs from its source tree (an editable install);
+    ``None`` for an installed wheel, whose folders may sit in some other repository."""
+    package = Path(mmlab.__file__).resolve().parent
+    root = package.parents[1]
+    if package.parent.name != "src" or not (root / "pyproject.toml").is_file():
+        return None
     try:
         done = subprocess.run(["git", "-C", str(root), "describe", "--always", "--dirty"], capture_output=True,
                               text=True, timeout=5)

@@ -43,7 +43,29 @@ class Param:
         if self.maximum is not None and value > self.maximum:
             raise UnknownStrategy(f"{owner}: {self.name}={value} is out of range; it must be at most {self.maximum}")
 
+    def accept(self, owner: str, value: Any) -> Any:
+        """A value given in Python: a text or a whole number is read as its text in a spec would be,
+        anything else is refused; then its range is checked.
+
+        >>> Param("k", 5, "beam width", kind=int, minimum=1).accept("tpoa", "7")
+        7
+        >>> Param("ties", "first", "tie rule", choices=("first", "random")).accept("knuth", "firts")
+        Traceback (most recent call last):
+        ...
+        mmlab.errors.UnknownStrategy: knuth: ties='firts' is not allowed; choose one of first, random
+        """
+        if isinstance(value, str):
+            value = self.convert(owner, value)
+        elif isinstance(value, (int, np.integer)) and not isinstance(value, bool):  # sample=200 too
+            value = self.convert(owner, str(int(value)))
+        else:
+            what = "a whole number" if self.kind is int else "a text"
+            raise UnknownStrategy(f"{owner}: {self.name}={value!r} should be {what}")
+        self.check(owner, value)
+        return value
+
     def convert(self, strategy: str, text: str) -> Any:
+        """Read the text of a spec's ``name=text`` as this parameter's kind, refusing what it cannot be."""
         if self.choices is not None and text not in self.choices:
             raise UnknownStrategy(
                 f"{strategy}: {self.name}={shown(text)} is not allowed; choose one of {', '.join(self.choices)}"
@@ -108,9 +130,8 @@ class Configurable:
             if key not in known:
                 names = ", ".join(known) or "none"
                 raise UnknownStrategy(f"{self.name} has no parameter {shown(key)} (its parameters: {names})")
-        self.values = {p.name: values.get(p.name, p.default) for p in self.params}
-        for p in self.params:
-            p.check(self.name, self.values[p.name])
+        self.values = {p.name: p.accept(self.name, values[p.name]) if p.name in values else p.default
+                       for p in self.params}
 
     @property
     def spec(self) -> str:

@@ -10,7 +10,7 @@ least ``2m - 1`` guesses in total (one code guessed first, every other one secon
 the guesses (most parts first, a consistent code ahead of an inconsistent one) and prunes them.
 With the whole game as both set and pool the result is the optimum of ``mmlab.planners.Optimal``.
 ``endgame_pool`` chooses the pool: the set's codes and the inconsistent codes that split it best,
-found by climbing from random codes and one-peg changes (``best_splitters``).
+found by climbing from random codes and one-peg changes, ranked by ``splitter_order``.
 
 ``lookahead_totals`` looks one guess further up: the guesses in total when a candidate is played
 first and every part it leaves is then solved exactly, guessing its own codes only (a valuation, so
@@ -180,13 +180,6 @@ def endgame_pool(knowledge: Knowledge, consistent: np.ndarray, others: int,
         changed = np.vstack([changed, parents])
         candidates = keep_best(one_peg_changes(parents, game))
     return np.vstack([consistent, candidates[~knowledge.rows_fit(candidates)][:others]]), seen.shape[0]
-
-
-def best_splitters(candidates: np.ndarray, codes: np.ndarray, game: Game, keep: int = ENDGAME_KEEP) -> np.ndarray:
-    """The ``keep`` distinct rows of ``candidates`` with the most parts against the rows of
-    ``codes``, then the highest entropy, best first."""
-    candidates = distinct_rows(candidates)
-    return candidates[splitter_order(sample_stats(candidates, codes, game.colours, game.with_white), keep)]
 
 
 def splitter_order(stats: np.ndarray, keep: int = ENDGAME_KEEP) -> np.ndarray:
