@@ -113,7 +113,12 @@ class BadTree(MastermindError):
 
 
 class BadStudy(MastermindError):
-    """A study file that cannot be read, or a key in it with a wrong value."""
+    """A study file that cannot be read, or a key in it with a wrong value (then ``key`` names it
+    and ``problem`` says what is wrong, for a command line to say in its own words)."""
+
+    def __init__(self, message: str, key: str | None = None, problem: str | None = None) -> None:
+        super().__init__(message)
+        self.key, self.problem = key, problem
 
 
 class StoreError(MastermindError):

@@ -60,6 +60,18 @@ def test_compare_prints_every_exhaustive_strategy_with_literature(capsys, tmp_pa
     assert json.loads(out)["games_stored"] == 8 * 1296
 
 
+def test_compare_gives_l_per_run_for_random_strategies(capsys, tmp_path):
+    """Knuth plays each secret once, random three times: L is one pass over the secrets for both."""
+    store = str(tmp_path / "r.duckdb")
+    args = ["compare", "3x3", "--strategies", "knuth,random", "--runs", "3", "--store", store]
+    rows = {r["strategy"]: r for r in json.loads(run(capsys, *args, "--json")[1])["strategies"]}
+    assert (rows["knuth"]["runs"], rows["knuth"]["games"], rows["knuth"]["total_guesses"]) == (1, 27, 74)
+    assert (rows["random"]["runs"], rows["random"]["games"]) == (3, 81)
+    out = run(capsys, *args)[1]
+    assert f" {rows['random']['total_guesses'] / 3:.1f} │" in out and " 74 │" in out
+    assert "L per run" in out and "tie rule" not in out
+
+
 @pytest.mark.parametrize("fmt, marker", [("knuth", "1296(1122:"), ("dot", "digraph"), ("python", "def master_mind"),
                                          ("json", '"mmlab-tree"')])
 def test_tree_formats(capsys, fmt, marker):
@@ -100,7 +112,13 @@ def test_score_and_strategies(capsys):
         (["eval", "3x3", "--secrets", "0"], "expected a number of secrets from 1 to 10,000,000"),
         (["eval", "3x3", "--secrets", "1" + "0" * 20], "expected a number of secrets from 1 to 10,000,000"),
         (["eval", "3x3", "--secrets", "\u00b2"], "expected 'all' or a whole number"),
-        (["compare", "3x3", "--secrets", "\u00b2"], "secrets must be 'all', N, 'sample:N'"),
+        (["compare", "3x3", "--secrets", "\u00b2"], "--secrets '\u00b2': expected 'all', N (a sample of N secrets), sample:N"),
+        (["compare", "3x3", "--secrets", "123,132"], "--secrets '123,132': expected 'all', N"),  # no list of codes
+        (["compare", "3x3", "--strategies", "knuth,knuth"], "--strategies: a strategy is listed twice"),
+        (["compare", "3x3", "--strategies", "knuth:first=12"], "--strategies: knuth:first=12 cannot play 3x3"),
+        (["compare", "3x3", "--strategy", "knuth"], "unrecognized arguments: --strategy knuth; did you mean "
+                                                   "--strategies?"),
+        (["score", "4x6", "1122"], "4x6 reads as a game size, not a code"),
         (["compare", "3x3", "--secrets", "1" + "0" * 20], "must be at most 10,000,000, got 1000"),
         (["eval", "-1x6"], "size -1x6: pegs must be a whole number"),
         (["eval", "4x6", "--runs", "x"], "expected a whole number"),
@@ -210,6 +228,8 @@ def test_games_against_a_codemaker(capsys):
 def test_score_takes_the_size_from_the_codes(capsys):
     assert run(capsys, "score", "10 11 12", "12 10 1")[1].strip() == "0,2"
     assert run(capsys, "score", "1234", "4321", "--black-only")[1].strip() == "0"  # black pegs only
+    code, _, err = run(capsys, "score", "4x6", "1122")  # a size first, as partition takes it
+    assert code == 2 and "4x6 reads as a game size, not a code: give the size with --size" in err
 
 
 def test_output_into_a_closed_pipe_is_quiet():

@@ -119,6 +119,25 @@ def test_wins_difference_counts_paired_games_finished_at_each_move(games):
         wins_difference(games, A, "knuth")
 
 
+def test_a_deterministic_strategy_is_paired_with_every_run_and_drawn_as_shares():
+    """Knuth plays each secret once (run 0), a random strategy three times: the difference counts
+    Knuth's games once per run, and the histogram compares shares, not 40 games against 120."""
+    rng = np.random.default_rng(3)
+    rows = [("knuth", "4x6", 0, slot, int(rng.integers(3, 6)), True) for slot in range(40)]
+    rows += [(A, "4x6", run, slot, int(rng.integers(3, 7)), True) for run in range(3) for slot in range(40)]
+    games = make_games(rows)
+    ax = wins_difference(games, "knuth", A).axes[0]
+    assert "(120 paired games)" in ax.get_title()
+    knuth = games[games["strategy"] == "knuth"]["guesses"].value_counts() * 3
+    other = games[games["strategy"] == A]["guesses"].value_counts()
+    expected = knuth.reindex(range(1, 7), fill_value=0) - other.reindex(range(1, 7), fill_value=0)
+    assert [p.get_height() for p in ax.containers[0]] == expected.tolist()
+    ax = guesses_histogram(games).axes[0]
+    assert ax.get_ylabel() == "share of its games (%)"
+    for line in lines_by_label(ax).values():
+        assert sum(line.get_ydata()) == pytest.approx(100)
+
+
 # ---------------------------------------------------------------------- 004 Figs. 4-6
 @pytest.mark.parametrize("plot, column, log, population", [
     (consistent_per_move, "consistent", True, "still playing"),

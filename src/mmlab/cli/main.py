@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import re
 import shlex
@@ -29,7 +30,7 @@ from mmlab.cli.static import add_command as add_static_command
 from mmlab.cli.studies import add_commands as add_study_commands
 from mmlab.cli.variants import add_command as add_mm2_command
 from mmlab.cli.studies import add_execution_args, add_store_args, execute, write_figures
-from mmlab.errors import BadArgument, MastermindError, shown, whole_number
+from mmlab.errors import BadArgument, BadStudy, MastermindError, shown, whole_number
 from mmlab.experiments import evaluate
 from mmlab.experiments.evaluation import PARALLEL_MIN_CODES, draw_seed
 from mmlab.experiments.report import build_report
@@ -100,6 +101,9 @@ def _duration(seconds: float) -> str:
 
 # --------------------------------------------------------------------------------- commands
 def cmd_score(args: argparse.Namespace) -> int:
+    if re.fullmatch(r"\s*\d+\s*[xX]\s*\d+\s*", args.secret):  # 'mmlab score 4x6 1122 1234', as partition is typed
+        raise MastermindError(f"{args.secret.strip()} reads as a game size, not a code: give the size with "
+                              f"--size: mmlab score --size {args.secret.strip()} SECRET GUESS")
     if args.size:
         game = _game(args)
     else:
@@ -306,9 +310,22 @@ def cmd_compare(args: argparse.Namespace) -> int:
     specs = split_specs(args.strategies) if args.strategies is not None else list(EXHAUSTIVE) + ["random"]
     if not specs:
         raise BadArgument("--strategies is empty: name at least one strategy, e.g. --strategies knuth,random")
-    secrets = SecretSet.parse(args.secrets)
+    try:
+        secrets = SecretSet.parse(args.secrets)
+    except MastermindError as e:
+        if "list of codes" not in str(e):  # (a study file's list has no command-line form)
+            raise BadArgument(f"--secrets: {e}") from None
+        raise BadArgument(f"--secrets {shown(args.secrets)}: expected 'all', N (a sample of N secrets), sample:N "
+                          "or instance:N") from None
     sizes = tuple(dict.fromkeys(g.size for g in games))
     base = Study("compare", sizes, tuple(specs), secrets, args.runs, args.seed, repeats, feedback)
+    try:  # checked as a study file is, but told in the options' words
+        Study.from_dict(base.definition())
+    except BadStudy as e:
+        if e.key is None:
+            raise
+        option = {"sizes": "SIZE", "strategies": "--strategies", "secrets": "--secrets"}.get(e.key, f"--{e.key}")
+        raise BadArgument(f"{option}: {e.problem}") from None
     command = ["mmlab", "compare", *sizes, "--strategies", ",".join(specs), "--secrets", str(secrets),
                "--runs", str(args.runs), "--seed", str(args.seed)]
     command += ["--no-repeats"] * (not repeats) + ["--black-only"] * (feedback == "black")
@@ -326,7 +343,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
             and repeats and feedback == "black-white" else None
         rows.append({"strategy": row.strategy, "game": row.size, "repeats": game.repeats, "feedback": game.feedback,
                      "exact": exact, "first": first.iloc[0] if first.nunique() == 1 else "random",
-                     "games": row.games, "total_guesses": row.total, "mean": row.mean, "stderr": row.stderr,
+                     "games": row.games, "runs": study.runs_of(row.strategy), "total_guesses": row.total,
+                     "mean": row.mean, "stderr": row.stderr,
                      "max": row.max, "median": row.median, "std": row.std,
                      "evaluations_mean": row.evaluations_mean, "seconds": row.seconds_per_game * row.games,
                      "literature": str(figure) if figure else None})
@@ -337,7 +355,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         return 0
     for game in (study.game(size) for size in sizes):
         title = f"{game}: {'every secret' if secrets.kind == 'all' else f'secrets {secrets}'}" + \
-            (", tie rule 'first' (deterministic strategies are exact)" if secrets.kind == "all" else "")
+            (" (deterministic strategies exactly)" if secrets.kind == "all" else "")
         table = Table(title=title)
         for col, justify in (("strategy", "left"), ("first", "left"), ("L", "right"), ("mean", "right"),
                              ("worst", "right"), ("game s", "right"), ("literature", "left")):
@@ -346,11 +364,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
             if r["game"] != game.size:
                 continue
             mean = f"{r['mean']:.4f}" if r["exact"] else f"{r['mean']:.4f}±{r['stderr']:.4f}"
-            table.add_row(r["strategy"], r["first"], str(r["total_guesses"]), mean, str(r["max"]),
+            total = str(r["total_guesses"]) if r["runs"] == 1 else f"{r['total_guesses'] / r['runs']:.1f}"
+            table.add_row(r["strategy"], r["first"], total, mean, str(r["max"]),
                           f"{r['seconds']:.3f}", r["literature"] or "")
         out.print(table)
     if any(not r["exact"] for r in rows):
-        out.print(f"random strategies and samples: {args.runs} run(s), secrets {secrets}, seed {args.seed}")
+        per_run = ", L per run (the mean over them)" if args.runs > 1 else ""
+        out.print(f"random strategies and samples: {args.runs} run(s){per_run}, secrets {secrets}, seed {args.seed}")
     out.print("game s: seconds spent on the games, summed over the worker processes")
     figures = "" if args.plots or args.html else ", --plots DIR for figures"
     out.print(f"stored as study {study.name} in {args.store} ('mmlab report {study.name}' for every table{figures})")
@@ -631,11 +651,25 @@ def _chosen(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argpar
         parser = subs[0].choices[name]
 
 
+def _did_you_mean(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
+    """A hint naming the options of ``parser`` closest to the unknown ``--options`` in ``extra``.
+
+    >>> p = argparse.ArgumentParser(); _ = p.add_argument("--strategies")
+    >>> _did_you_mean(p, ["--strategy", "knuth"])
+    '; did you mean --strategies?'
+    """
+    known = [o for action in parser._actions for o in action.option_strings if o.startswith("--")]
+    hints = [m for word in extra if word.startswith("--")
+             for m in difflib.get_close_matches(word.partition("=")[0], known, n=1, cutoff=0.75)]
+    return f"; did you mean {' or '.join(dict.fromkeys(hints))}?" if hints else ""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:  # blamed on the command that was given them, whose --help lists what it takes
-        _chosen(parser, args).error(f"unrecognized arguments: {' '.join(extra)}")
+        chosen = _chosen(parser, args)
+        chosen.error(f"unrecognized arguments: {' '.join(extra)}{_did_you_mean(chosen, extra)}")
     try:
         return args.func(args)
     except MastermindError as e:

@@ -126,10 +126,14 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_studies(args: argparse.Namespace) -> int:
     if not Path(args.store).exists():
-        raise StoreError(f"there is no results store at {shown(str(args.store))}: run a study first (mmlab run)")
+        raise StoreError(f"there is no results store at {shown(str(args.store))}: run a study first "
+                         "(mmlab run or mmlab compare)")
     frame = Store(args.store).studies()
     if args.json:
         print_json(json.loads(frame.to_json(orient="records", date_format="iso")))
+        return 0
+    if frame.empty:
+        out.print(f"{args.store} holds no study yet: 'mmlab run FILE' or 'mmlab compare SIZE' stores one")
         return 0
     table = Table(title=f"studies in {args.store}")
     for column in ("study", "games", "strategies", "created", "description"):
@@ -224,33 +228,30 @@ def print_details(report: Report, last_move: int) -> None:
         if not report.has_per_move(column):
             continue
         for size in study.sizes:
-            frame = report.per_move_table(size, column, last_move).dropna(how="all")
-            spread = report.per_move_table(size, "consistent_sd", last_move) if column == "consistent" else None
+            frame = report.per_move_text(size, column, last_move)
             out.print(f"\n{size}: {title}")
             table = Table()
             table.add_column("move", justify="right")
             for strategy in frame.columns:
                 table.add_column(short[strategy], justify="right")
             for move, row in frame.iterrows():
-                cells = []
-                for strategy, value in row.items():
-                    if pd.isna(value):
-                        cells.append("")
-                    elif spread is not None and not pd.isna(spread.loc[move, strategy]):  # (nan: one game)
-                        cells.append(f"{_figure(value, 4)} ± {_figure(spread.loc[move, strategy], 3)}")
-                    else:
-                        cells.append(_figure(value, 4))
-                table.add_row(str(move), *cells)
+                table.add_row(str(move), *row)
             out.print(table)
 
 
-def _figure(value: float, digits: int) -> str:
-    """``value`` to ``digits`` significant digits, whole numbers past them written out, not as 1.681e+04.
+def records(frame: pd.DataFrame) -> list[dict]:
+    """The rows of ``frame`` as JSON-ready dicts at full precision (pandas' ``to_json`` keeps 15
+    digits), missing values as ``None``.
 
-    >>> _figure(16807.0, 4), _figure(243.53, 4), _figure(0.12345, 3)
-    ('16807', '243.5', '0.123')
+    >>> records(pd.DataFrame({"mean": [4.476080246913580], "n": [1296], "sd": [float("nan")]}))
+    [{'mean': 4.47608024691358, 'n': 1296, 'sd': None}]
     """
-    return f"{value:.0f}" if abs(value) >= 10**digits else f"{value:.{digits}g}"
+    def plain(value):
+        if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+            return None
+        return value.item() if hasattr(value, "item") else value  # numpy scalars to Python's
+
+    return [{key: plain(value) for key, value in row.items()} for row in frame.to_dict(orient="records")]
 
 
 def report_json(report: Report) -> dict:
@@ -258,11 +259,11 @@ def report_json(report: Report) -> dict:
         "study": report.study.definition(),
         "games_stored": len(report.games),
         "games_expected": report.expected_games,
-        "summary": json.loads(report.summary.to_json(orient="records", double_precision=15)),
+        "summary": records(report.summary),
         "histogram": {f"{size} {strategy}": {str(k): int(v) for k, v in row.items() if v}
                       for (size, strategy), row in report.histogram.iterrows()},
         "wilcoxon": [t.__dict__ for t in report.tests],
-        "per_move": json.loads(report.per_move.to_json(orient="records", double_precision=15)),
+        "per_move": records(report.per_move),
     }
 
 

@@ -44,8 +44,8 @@ __all__ = [
 
 _LINESTYLES = ("-", "--", ":", "-.")
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
-_PER_MOVE_X = "move (averaged over the games still playing at that move)"
-_SCORED_X = "move (over the games whose move was scored: two or more codes left)"
+_PER_MOVE_X = "move (mean over the games still playing)"
+_SCORED_X = "move (scored games: 2+ codes left)"
 
 
 # ---------------------------------------------------------------------- labels and layout
@@ -111,7 +111,9 @@ def _numeric(series: pd.Series) -> pd.Series:
 def guesses_histogram(games: pd.DataFrame) -> Figure:
     """Games won per number of guesses, one line per strategy, one panel per size (004 Fig. 1).
 
-    Lost games (a study's ``max_guesses`` reached) are left out and counted in the legend.
+    Lost games (a study's ``max_guesses`` reached) are left out and counted in the legend. Where
+    the strategies of a panel played different numbers of runs (a deterministic one plays each
+    secret once, a random one once per run), the lines show each strategy's share of its games.
     """
     games = _check(games, ["strategy", "size", "guesses", "won"], "games")
     specs = list(pd.unique(games["strategy"]))
@@ -125,15 +127,17 @@ def guesses_histogram(games: pd.DataFrame) -> Figure:
             ax.set_title(f"{size}: no game won")
             continue
         ks = np.arange(int(won["guesses"].min()), int(won["guesses"].max()) + 1)
+        shares = "run" in here and here.groupby("strategy", sort=False)["run"].nunique().nunique() > 1
         for spec in pd.unique(here["strategy"]):
             mine = here[here["strategy"] == spec]
             counts = mine.loc[mine["won"].astype(bool), "guesses"].value_counts().reindex(ks, fill_value=0)
             lost = int((~mine["won"].astype(bool)).sum())
             text = label(spec, specs) + (f" ({lost} lost)" if lost else "")
-            ax.plot(ks, counts.to_numpy(), label=text, **styles[spec])
+            values = counts.to_numpy() * (100 / len(mine) if shares else 1)
+            ax.plot(ks, values, label=text, **styles[spec])
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("guesses to find the secret")
-        ax.set_ylabel("games")
+        ax.set_ylabel("share of its games (%)" if shares else "games")
         ax.set_title(f"{size}: games per number of guesses")
         ax.legend(fontsize="small")
     return figure
@@ -143,8 +147,10 @@ def wins_difference(games: pd.DataFrame, first: str, second: str, score: bool = 
     """Per move k, games ``first`` finished at move k minus games ``second`` finished at k (004 Fig. 2).
 
     Only games both strategies played (same size, run and slot) count, so the bars sum to the
-    difference in games won. With ``score=True`` each bar is multiplied by k: the difference in
-    total guesses contributed by games finishing at that move (004 Fig. 3).
+    difference in games won. A strategy that played one run against the other's several (a
+    deterministic one plays each secret once) is paired with every run, its games counted once
+    per run. With ``score=True`` each bar is multiplied by k: the difference in total guesses
+    contributed by games finishing at that move (004 Fig. 3).
     """
     games = _check(games, ["strategy", "size", "run", "slot", "guesses", "won"], "games")
     specs = list(pd.unique(games["strategy"]))
@@ -154,8 +160,8 @@ def wins_difference(games: pd.DataFrame, first: str, second: str, score: bool = 
     if first == second:
         raise BadArgument(f"wins_difference needs two different strategies, got {first!r} twice")
     key = ["size", "run", "slot"]
-    a = games[games["strategy"] == first].set_index(key)
-    b = games[games["strategy"] == second].set_index(key)
+    mine, theirs = games[games["strategy"] == first], games[games["strategy"] == second]
+    a, b = _over_runs(mine, theirs).set_index(key), _over_runs(theirs, mine).set_index(key)
     common = a.index.intersection(b.index)
     a, b = a.loc[common], b.loc[common]
     sizes = sorted(pd.unique(common.get_level_values("size")), key=_size_key)
@@ -180,6 +186,25 @@ def wins_difference(games: pd.DataFrame, first: str, second: str, score: bool = 
         ax.set_ylabel(f"{what}:\n{one} minus {two}")
         ax.set_title(f"{size}: {'score' if score else 'wins'} difference ({len(ga)} paired games)")
     return figure
+
+
+def _over_runs(mine: pd.DataFrame, other: pd.DataFrame) -> pd.DataFrame:
+    """``mine``'s games, where on a size it played one run and ``other`` several, copied to each
+    of ``other``'s runs (a study's secret slots hold the same secrets in every run).
+
+    >>> one = pd.DataFrame({"size": "4x6", "run": 0, "slot": [0, 1], "guesses": [4, 5]})
+    >>> three = pd.DataFrame({"size": "4x6", "run": [0, 1, 2] * 2, "slot": [0, 0, 0, 1, 1, 1]})
+    >>> _over_runs(one, three)["run"].tolist()
+    [0, 0, 1, 1, 2, 2]
+    """
+    parts = []
+    for size, here in mine.groupby("size", sort=False):
+        runs = pd.unique(other.loc[other["size"] == size, "run"])
+        if here["run"].nunique() == 1 and len(runs) > 1:
+            parts.extend(here.assign(run=run) for run in sorted(runs))
+        else:
+            parts.append(here)
+    return pd.concat(parts, ignore_index=True) if parts else mine
 
 
 # ---------------------------------------------------------------------- 004: moves

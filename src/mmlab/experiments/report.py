@@ -63,6 +63,24 @@ class Report:
     def has_per_move(self, column: str) -> bool:
         return bool(self.per_move[column].notna().any()) if column in self.per_move else False
 
+    def per_move_text(self, size: str, column: str, last_move: int | None = None) -> pd.DataFrame:
+        """``per_move_table`` written out as printed: 4 significant digits, the consistent set's
+        mean with its s.d. (``mean ± s.d.``; none over one game), blanks for moves not played."""
+        frame = self.per_move_table(size, column, last_move).dropna(how="all")
+        spread = self.per_move_table(size, "consistent_sd", last_move) if column == "consistent" else None
+        cells = frame.astype(object)
+        for move, row in frame.iterrows():
+            for strategy, value in row.items():
+                if pd.isna(value):
+                    text = ""
+                elif spread is not None and not pd.isna(spread.loc[move, strategy]):
+                    text = f"{figure_text(value, 4)} ± {figure_text(spread.loc[move, strategy], 3)}"
+                else:
+                    text = figure_text(value, 4)
+                cells.loc[move, strategy] = text
+        cells.columns.name = None
+        return cells
+
 
 def build_report(store: Store, name: str) -> Report:
     """Read study ``name`` from ``store`` and compute its tables."""
@@ -100,6 +118,7 @@ def to_html(report: Report, figures: dict | None = None) -> str:
     summary = report.summary.round(4)
     if not summary.empty:
         summary["stderr"] = summary["stderr"].mask(summary["exact"])
+        summary["seconds_per_game"] = [figure_text(v, 3) for v in report.summary["seconds_per_game"]]  # (0.0000)
     parts.append("<h2>Guesses</h2>" + _table(summary))
     if not summary.empty and summary["exact"].any():
         parts.append("<p>An exact mean has no stderr: a deterministic strategy played every secret once.</p>")
@@ -113,7 +132,7 @@ def to_html(report: Report, figures: dict | None = None) -> str:
     for column, title in PER_MOVE.items():
         if report.has_per_move(column):
             for size in study.sizes:
-                table = report.per_move_table(size, column).round(4)
+                table = report.per_move_text(size, column)
                 parts.append(f"<h2>{html.escape(title)}, {size}</h2>" + _table(table.reset_index()))
     for name, figure in (figures or {}).items():
         buffer = io.StringIO()
@@ -132,5 +151,15 @@ def to_html(report: Report, figures: dict | None = None) -> str:
             f"</title><style>{style}</style></head><body>{''.join(parts)}</body></html>")
 
 
+def figure_text(value: float, digits: int) -> str:
+    """``value`` to ``digits`` significant digits, whole numbers past them written out, not as 1.681e+04.
+
+    >>> figure_text(16807.0, 4), figure_text(243.53, 4), figure_text(0.12345, 3)
+    ('16807', '243.5', '0.123')
+    """
+    return f"{value:.0f}" if abs(value) >= 10**digits else f"{value:.{digits}g}"
+
+
 def _table(frame: pd.DataFrame) -> str:
-    return frame.to_html(index=False, border=0, na_rep="", escape=True)
+    """A frame as an HTML table, one header row (a pivot's column name would add a second)."""
+    return frame.rename_axis(columns=None).to_html(index=False, border=0, na_rep="", escape=True)

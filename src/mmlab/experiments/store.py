@@ -80,7 +80,8 @@ class Store:
     def connect(self, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
         """An open connection; waits while another process holds the file, then refuses."""
         if read_only and not self.path.exists():
-            raise StoreError(f"there is no results store at {str(self.path)!r}: run a study first (mmlab run)")
+            raise StoreError(f"there is no results store at {str(self.path)!r}: run a study first "
+                             "(mmlab run or mmlab compare)")
         deadline = time.monotonic() + self.wait
         pause = 0.05
         while True:

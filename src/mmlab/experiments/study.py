@@ -111,7 +111,7 @@ class Study:
             line = _line_of(text, key)
             at = f", line {line}" if line else ""
             expected = f" (expected {KEYS[key]})" if key in KEYS else ""
-            return BadStudy(f"{where}{at}: {key}: {problem}{expected}")
+            return BadStudy(f"{where}{at}: {key}: {problem}{expected}", key, problem)
 
         for key in data:
             if key not in KEYS:
