@@ -109,7 +109,7 @@ def test_files_and_stores_that_are_not_what_they_should_be_get_one_line(capsys, 
     with duckdb.connect(str(other)) as con:
         con.execute("CREATE TABLE t (x INTEGER)")
     code, _, err = run(capsys, "studies", "--store", str(other))
-    assert code == 2 and "without mmlab's tables" in err
+    assert code == 2 and "a DuckDB file with tables of its own (t), not a results store" in err
     code, _, err = run(capsys, "studies", "--store", str(tmp_path / "missing.duckdb"))
     assert code == 2 and "there is no results store at" in err and "missing.duckdb" in err
     store = tmp_path / "empty.duckdb"

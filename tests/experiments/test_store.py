@@ -49,6 +49,25 @@ def test_a_study_is_stored_once_and_continued(tmp_path):
     assert runs["finished"].notna().all() and runs["mmlab_version"].iloc[0]
 
 
+def test_a_study_played_to_the_end_is_read_back_without_writing(tmp_path, monkeypatch):
+    """A store on a read-only disk still serves 'mmlab compare' and 'mmlab run' of what it holds."""
+    study = Study.from_toml(STUDY.replace("runs = 12", "runs = 2"))
+    store = Store(tmp_path / "r.duckdb")
+    run_study(study, store, jobs=1)
+    opened = Store.connect
+
+    def read_only(self, read_only=False):
+        if not read_only:
+            raise StoreError("cannot open the results store: Read-only file system")
+        return opened(self, read_only=True)
+
+    monkeypatch.setattr(Store, "connect", read_only)
+    again = run_study(study, store, jobs=1)
+    assert again.played == 0 and again.skipped == study.n_games
+    with pytest.raises(StoreError, match="Read-only"):  # what is not stored yet still needs to write
+        run_study(Study.from_toml(STUDY.replace("runs = 12", "runs = 3")), store, jobs=1)
+
+
 def test_the_git_revision_is_the_checkouts_only_when_mmlab_runs_from_its_source_tree(tmp_path, monkeypatch):
     import mmlab
     from mmlab.experiments import runner

@@ -122,7 +122,8 @@ def run_study(
                           "run the study without a scheduler")
     if local:
         jobs = 1  # worker processes start afresh and would not know it
-    store.register(study)
+    if store.fingerprint(study.name) != study.fingerprint:
+        store.register(study)  # (a study played to the end is only read, so a read-only store serves it too)
     done = store.done(study.name)
     run_id = uuid.uuid4().hex[:12]
     workers = jobs or os.cpu_count() or 1

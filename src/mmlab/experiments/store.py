@@ -102,15 +102,15 @@ class Store:
             except duckdb.Error as e:
                 raise StoreError(f"cannot open the results store {str(self.path)!r}: {e}") from None
         try:
+            tables = sorted(r[0] for r in con.execute("SELECT table_name FROM information_schema.tables "
+                                                      "WHERE table_catalog = current_database()").fetchall())
+            if tables and "studies" not in tables:  # someone else's database: add nothing to it
+                listed = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "")
+                raise StoreError(f"{str(self.path)!r} is a DuckDB file with tables of its own ({listed}), not a "
+                                 "results store: choose another file with --store")
             if not read_only:
-                tables = sorted(r[0] for r in con.execute("SELECT table_name FROM information_schema.tables "
-                                                          "WHERE table_catalog = current_database()").fetchall())
-                if tables and "studies" not in tables:  # someone else's database: add nothing to it
-                    listed = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "")
-                    raise StoreError(f"{str(self.path)!r} is a DuckDB file with tables of its own ({listed}), not a "
-                                     "results store: choose another file with --store")
                 con.execute(SCHEMA)
-            elif not con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = 'studies'").fetchone()[0]:
+            elif not tables:
                 raise StoreError(f"{str(self.path)!r} is a DuckDB file without mmlab's tables, not a results store: "
                                  "choose another file with --store")
             yield con
@@ -188,6 +188,14 @@ class Store:
         return int(n)
 
     # ------------------------------------------------------------------ reading
+    def fingerprint(self, study: str) -> str | None:
+        """The fingerprint of the study stored as ``study``; ``None`` when there is none (read only)."""
+        if not self.path.exists():
+            return None
+        with self.connect(read_only=True) as con:
+            row = con.execute("SELECT fingerprint FROM studies WHERE study = ?", [study]).fetchone()
+        return None if row is None else row[0]
+
     def done(self, study: str) -> set[tuple[str, str, int, int]]:
         """Keys ``(strategy, size, run, slot)`` of the games already stored for ``study``."""
         if not self.path.exists():
