@@ -666,6 +666,12 @@ def _did_you_mean(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    negative = next((a for a in argv if re.fullmatch(r"-\d+x\d+", a)), None)
+    if negative is not None:  # argparse reads it as an option and then misses the size
+        subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        command = subs.choices.get(argv[0], parser) if argv else parser
+        command.error(f"unrecognized arguments: {negative}")
     args, extra = parser.parse_known_args(argv)
     if extra:  # blamed on the command that was given them, whose --help lists what it takes
         chosen = _chosen(parser, args)
