@@ -1,6 +1,9 @@
 import numpy as np
 import pytest
 
+import mmlab.planners  # noqa: F401  (planners and 2-D strategies add their names to ELSEWHERE)
+import mmlab.variants  # noqa: F401
+
 from mmlab.errors import BadCode, SpaceTooLarge, UnknownStrategy
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
@@ -18,6 +21,8 @@ def test_spec_round_trip():
     "spec, message",
     [
         ("knuht", "unknown strategy 'knuht'"),
+        ("tpoa:k=5", "tpoa is not a strategy but a planner: 'mmlab plan SIZE --planner tpoa"),
+        ("propagate", "propagate is not a strategy but a 2-D strategy: 'mmlab mm2 play"),
         ("knuth:depth=3", "knuth has no parameter 'depth'"),
         ("knuth:pool=some", "pool='some' is not allowed; choose one of all, consistent"),
         ("knuth:pool", "should be key=value"),

@@ -393,7 +393,8 @@ def test_tables_transcribe_the_appendix():
     ("propagate:samples=10001", "samples=10001 is out of range"),
     ("propagate:sample=100000000000000000000000", "sample=100000000000000000000000 is out of range"),
     ("tabu:colour=2", "has no parameter 'colour'"),
-    ("knuth", "unknown 2-D strategy 'knuth'"),
+    ("knuth", "knuth is a codebreaker of one row, not a 2-D strategy \\(those: tabu, propagate\\)"),
+    ("knuht", "unknown 2-D strategy 'knuht'; known: tabu, propagate"),
 ])
 def test_bad_strategy_specs_are_refused(spec, message):
     with pytest.raises((UnknownStrategy, BadArgument), match=message):

@@ -45,6 +45,10 @@ EXHAUSTIVE = ("knuth", "irving", "most-parts", "entropy", "plus", "plus2", "norv
 
 SPEC_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
+#: Names of what mmlab runs that is not a codebreaker (planners, 2-D strategies), with where to use
+#: them: the layers that define them add themselves, so a misplaced name gets a pointer.
+ELSEWHERE: dict[str, str] = {}
+
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """Split ``name:key=value,key=value`` into the name and its raw parameter values."""
@@ -65,6 +69,12 @@ def build(spec: str, registry: dict[str, type[Configurable]], kind: str):
     name, raw = parse_spec(spec)
     cls = registry.get(name)
     if cls is None:
+        if kind == "strategy" and name in ELSEWHERE:
+            raise UnknownStrategy(f"{name} is not a strategy but {ELSEWHERE[name]}")
+        if kind != "strategy" and name in REGISTRY:
+            raise UnknownStrategy(f"{name} is a codebreaker of one row, not a {kind} (those: {', '.join(registry)}); "
+                                  f"'mmlab eval SIZE --strategy {name}' evaluates it, 'mmlab tree SIZE --strategy "
+                                  f"{name}' writes its decision tree")
         raise UnknownStrategy(f"unknown {kind} {shown(name)}; known: {', '.join(registry)} (see 'mmlab strategies')")
     return cls.from_raw(raw)
 

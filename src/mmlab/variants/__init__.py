@@ -5,8 +5,7 @@ Mastermind MM2(n, m) (Singley 2005, 003 chapter 5), whose game, codebreakers and
 'tabu:tenure=8'
 """
 
-from mmlab.errors import UnknownStrategy
-from mmlab.strategies.registry import parse_spec
+from mmlab.strategies.registry import ELSEWHERE, build
 from mmlab.variants.two_d import (
     Feedback2D,
     Game2D,
@@ -20,16 +19,13 @@ from mmlab.variants.two_d_tabu import Tabu2D
 
 #: The 2-D codebreakers by name, loadable by spec string like the 1-D ones.
 STRATEGIES_2D: dict[str, type[Strategy2D]] = {cls.name: cls for cls in (Tabu2D, Propagate2D)}
+ELSEWHERE.update({name: f"a 2-D strategy: 'mmlab mm2 play SIZE --strategy {name}' plays it"
+                  for name in STRATEGIES_2D if name != "tabu"})  # (tabu is 1-D too)
 
 
 def make_strategy_2d(spec: str) -> Strategy2D:
     """Build a 2-D codebreaker from its spec string, e.g. ``tabu`` or ``tabu:tenure=6``."""
-    name, raw = parse_spec(spec)
-    cls = STRATEGIES_2D.get(name)
-    if cls is None:
-        raise UnknownStrategy(f"unknown 2-D strategy {name!r}; known: {', '.join(STRATEGIES_2D)} "
-                              "(the 1-D strategies of 'mmlab strategies' play one row only)")
-    return cls.from_raw(raw)
+    return build(spec, STRATEGIES_2D, "2-D strategy")
 
 
 __all__ = ["STRATEGIES_2D", "Feedback2D", "Game2D", "GameRecord2D", "Knowledge2D", "Propagate2D", "Strategy2D", "Tabu2D",
