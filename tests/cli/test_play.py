@@ -49,7 +49,7 @@ def test_codemaker_shows_contradictory_answers_and_recovers():
         session.answer(answer)
     done = play("--role", "codemaker", lines=lines)
     assert done.returncode == 0, done.stderr
-    assert "No code fits all of these answers, so one of them is wrong: move 1: 1122 -> 0,0" in done.stdout
+    assert "No code fits all of these answers, so one of them is wrong: guess 1: 1122 -> 0,0" in done.stdout
     assert "Corrected guess 1" in done.stdout and "Aha! Your secret is 3632" in done.stdout
 
 

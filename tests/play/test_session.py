@@ -28,7 +28,7 @@ def test_a_contradiction_changes_nothing_and_a_correction_recovers():
     secret = GAME.parse("3632")
     session = CodemakerSession(GAME, "knuth")
     session.answer(Feedback(0, 0))  # wrong: 1122 gets 1,0 from 3632
-    with pytest.raises(InconsistentFeedback, match="move 1: 1122 -> 0,0"):
+    with pytest.raises(InconsistentFeedback, match="guess 1: 1122 -> 0,0"):
         while True:
             session.answer(GAME.score(secret, session.next_guess()))
     kept = list(session.answers)

@@ -188,7 +188,7 @@ def test_contradictory_answers_name_the_answers_and_a_correction_recovers(client
         if response.status_code != 200:
             break
         game = response.json()
-    data = refused(response, 409, "no code fits all of these answers, so one of them is wrong", "move 1: 1122 -> 0,0")
+    data = refused(response, 409, "no code fits all of these answers, so one of them is wrong", "guess 1: 1122 -> 0,0")
     assert data["error"] == "InconsistentFeedback"
     assert client.get(f"/api/games/{game['id']}").json() == game  # nothing lost, nothing added
     refused(client.post(f"/api/games/{game['id']}/correct", json={"move": 9, "black": 1, "white": 0}), 422,

@@ -100,7 +100,7 @@ def test_codemaker_contradiction_shown_and_corrected(page, tmp_path):
         page.wait_for_function("() => document.querySelector('#error').textContent || "
                                f"document.querySelectorAll('#board-body tr:not(.pending-row)').length > {moves}")
         moves = page.locator("#board-body tr:not(.pending-row)").count()
-    expect(page.locator("#error")).to_contain_text("move 1: 1122 -> 0,0")
+    expect(page.locator("#error")).to_contain_text("guess 1: 1122 -> 0,0")
     expect(page.locator("#error")).to_contain_text("correct an earlier answer")
     page.get_by_role("button", name="Correct the answer to guess 1").click()
     page.get_by_label("Black for guess 1").fill("1")
