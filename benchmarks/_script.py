@@ -1,5 +1,7 @@
-"""What every benchmark script shares: an argument type that refuses nonsense, and ``run_script``,
-which ends a Ctrl-C with one line, as the ``mmlab`` command does (``mmlab.cli.entry``).
+"""What every benchmark script shares: argument types that refuse nonsense at parse time (one
+``error:`` line, status 2), ``mean_pm`` for a mean and its standard error, ``run_child`` for a
+script's subprocesses, and ``run_script``, which ends a Ctrl-C with one line, as the ``mmlab``
+command does (``mmlab.cli.entry``).
 
 Import it first: from then on, a Ctrl-C while the script still loads numpy, numba and mmlab
 ends it with the same line instead of a traceback.
@@ -7,9 +9,12 @@ ends it with the same line instead of a traceback.
 
 from __future__ import annotations
 
+import argparse
+import math
 import signal
+import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 
 def _interrupted_while_loading(signum: int, frame: object) -> None:
@@ -20,12 +25,109 @@ def _interrupted_while_loading(signum: int, frame: object) -> None:
 if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # (the pool's workers, which import the script, ignore it)
     signal.signal(signal.SIGINT, _interrupted_while_loading)
 
-from mmlab.cli.arguments import int_at_least  # noqa: E402  (after the handler, as the rest of the script)
+from mmlab.cli.arguments import int_at_least, positive, split_specs  # noqa: E402  (after the handler)
+from mmlab.errors import MastermindError  # noqa: E402
 
 
 def at_least(minimum: int) -> Callable[[str], int]:
     """An argparse type: a whole number of at least ``minimum`` (argparse names the option)."""
     return int_at_least(minimum, "it")
+
+
+#: An argparse type: a finite number above 0 (seconds, for example).
+positive_float = positive(float, "it")
+
+
+def fraction(text: str) -> float:
+    """An argparse type: a number from 0 to 1 (a share)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"it must be a number, got {text!r}") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"it must be from 0 to 1, got {text}")
+    return value
+
+
+def game_size(text: str) -> str:
+    """An argparse type: a size such as ``4x6`` that ``Game.parse_size`` reads; the text itself."""
+    from mmlab.game import Game
+
+    try:
+        Game.parse_size(text)
+    except MastermindError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+def game_sizes(text: str) -> list[str]:
+    """An argparse type: comma-separated sizes, each read by ``game_size``, at least one."""
+    sizes = [size.strip() for size in text.split(",") if size.strip()]
+    if not sizes:
+        raise argparse.ArgumentTypeError("name at least one size, e.g. 5x8,6x9")
+    return [game_size(size) for size in sizes]
+
+
+def strategy_specs(text: str) -> str:
+    """An argparse type: strategy specs, separated by commas or semicolons as ``split_specs``
+    reads them, each one ``make_strategy`` builds; the text itself."""
+    from mmlab.strategies import make_strategy
+
+    specs = split_specs(text)
+    if not specs:
+        raise argparse.ArgumentTypeError("name at least one strategy spec")
+    for spec in specs:
+        try:
+            make_strategy(spec)
+        except MastermindError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+def strategy_spec(text: str) -> str:
+    """An argparse type: one strategy spec that ``make_strategy`` builds; the text itself."""
+    from mmlab.strategies import make_strategy
+
+    try:
+        make_strategy(text)
+    except MastermindError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+def spread_text(spread: float | None, digits: int = 4) -> str:
+    """A standard error or s.d. to ``digits`` decimals, or ``n/a`` where it is ``None`` or not a
+    number (there is one value)."""
+    return "n/a" if spread is None or math.isnan(spread) else f"{spread:.{digits}f}"
+
+
+def pm(mean: float, spread: float | None, digits: int = 4, sign: bool = False, sep: str = " ± ") -> str:
+    """``mean ± spread`` to ``digits`` decimals (``+`` on the mean with ``sign``), or
+    ``mean ± n/a`` where ``spread`` is ``None`` or not a number (a single value)."""
+    return f"{mean:{'+' if sign else ''}.{digits}f}" + sep + spread_text(spread, digits)
+
+
+def mean_pm(values: Sequence[float], digits: int = 4, sign: bool = False, sd: bool = False,
+            sep: str = " ± ") -> str:
+    """The mean of ``values`` ± its standard error (the s.d., ddof=1, with ``sd``), as ``pm``
+    prints it: ``± n/a`` for a single value, with no numpy warning."""
+    import numpy as np
+
+    a = np.asarray(values, dtype=float)
+    spread = None
+    if a.size > 1:
+        spread = float(a.std(ddof=1)) / (1.0 if sd else math.sqrt(a.size))
+    return pm(float(a.mean()), spread, digits, sign, sep)
+
+
+def run_child(command: Sequence[str], what: str) -> subprocess.CompletedProcess:
+    """Run ``command`` capturing its output; if it fails, print its stderr and end the script with
+    one line naming ``what`` (status 1)."""
+    done = subprocess.run(list(command), capture_output=True, text=True)
+    if done.returncode:
+        sys.stderr.write(done.stderr if done.stderr.endswith("\n") or not done.stderr else done.stderr + "\n")
+        sys.exit(f"{what} failed (exit status {done.returncode}); its errors are above")
+    return done
 
 
 def run_script(main: Callable[[], object]) -> None:

@@ -22,7 +22,8 @@ holds the guesses worth playing.
 
 from __future__ import annotations
 
-from _script import at_least, run_script  # first: a Ctrl-C while the rest loads ends in one line
+# first: a Ctrl-C while the rest loads ends in one line
+from _script import at_least, game_size, mean_pm, run_script, strategy_spec
 
 import argparse
 import os
@@ -89,13 +90,15 @@ def measure(size: str, spec: str, seed: int, index: int, limit: int, others: int
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--size", default="8x12", help="game size (default 8x12)")
-    parser.add_argument("--strategy", default="sample:endgame=0,lookahead=0",
-                        help="the codebreaker played to the position and valued to the end (default: one-step Entropy)")
+    parser.add_argument("--size", type=game_size, default="8x12", help="game size (default 8x12)")
+    parser.add_argument("--strategy", type=strategy_spec, default="sample:endgame=0,lookahead=0",
+                        help="the codebreaker played to the position and valued to the end "
+                             "(default sample:endgame=0,lookahead=0, one-step Entropy)")
     parser.add_argument("--games", type=at_least(1), default=200, help="games played to a position (default 200)")
-    parser.add_argument("--limit", type=at_least(1), default=100, help="largest consistent set solved exactly")
+    parser.add_argument("--limit", type=at_least(1), default=100,
+                        help=f"largest consistent set solved exactly (default 100, at most {MAX_CODES})")
     parser.add_argument("--others", type=at_least(0), default=ENDGAME_OTHERS,
-                        help="inconsistent codes the optimum may guess")
+                        help=f"inconsistent codes the optimum may guess (default {ENDGAME_OTHERS})")
     parser.add_argument("--seed", type=at_least(0), default=2026, help="seed of the games (default 2026)")
     parser.add_argument("--jobs", type=at_least(1), default=os.cpu_count(),
                         help="worker processes (default: one per core)")
@@ -114,7 +117,7 @@ def main() -> None:
     print(f"{args.size} {args.strategy}: {len(a)} positions with <= {args.limit} consistent codes "
           f"(mean {a[:, 0].mean():.1f}) after {a[:, 1].mean():.2f} guesses")
     print(f"  further guesses: {args.strategy} {a[:, 2].mean():.4f}, optimum {a[:, 3].mean():.4f}, "
-          f"gap {gap.mean():+.4f} ± {gap.std(ddof=1) / np.sqrt(len(gap)):.4f} per game")
+          f"gap {mean_pm(gap, sign=True)} per game")
     print(f"  optimum solved in {a[:, 4].mean():.3f} s on average (max {a[:, 4].max():.2f}); wall {time.time() - start:.0f} s")
 
 

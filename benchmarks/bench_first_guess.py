@@ -14,13 +14,15 @@ codebreaker's own random picks: run two ``--seed`` values to see how much the fi
 
 from __future__ import annotations
 
-from _script import run_script  # first: a Ctrl-C while the rest loads ends in one line
+# first: a Ctrl-C while the rest loads ends in one line
+from _script import at_least, game_size, run_script, strategy_spec
 
 import argparse
 import os
 
 import numpy as np
 
+from mmlab.errors import MastermindError
 from mmlab.experiments.workers import WorkerPool
 from mmlab.game import Feedback, Game, colour_counts, kernels
 from mmlab.knowledge import Knowledge
@@ -32,7 +34,7 @@ def entropy(answers: np.ndarray) -> float:
     """Entropy in bits of the answers' distribution."""
     _, counts = np.unique(answers, return_counts=True)
     p = counts / counts.sum()
-    return float(-(p * np.log2(p)).sum())
+    return float(-(p * np.log2(p)).sum()) + 0.0  # (+ 0.0: a single answer gives 0.0, not -0.0)
 
 
 def two_step(size: str, first: tuple[int, ...], spec: str, n_codes: int, min_codes: int, seed: int) -> tuple[float, float, float]:
@@ -64,17 +66,25 @@ def two_step(size: str, first: tuple[int, ...], spec: str, n_codes: int, min_cod
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--size", default="8x12")
+    parser.add_argument("--size", type=game_size, default="8x12", help="game size (default 8x12)")
     parser.add_argument("--codes", default="", help="first guesses, comma-separated (default: every colour pattern)")
-    parser.add_argument("--strategy", default="sample", help="the codebreaker that picks the second guess")
-    parser.add_argument("--sample", type=int, default=1_000_000, help="uniform sample of every code")
-    parser.add_argument("--min-codes", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count())
+    parser.add_argument("--strategy", type=strategy_spec, default="sample",
+                        help="the codebreaker that picks the second guess (default sample)")
+    parser.add_argument("--sample", type=at_least(1), default=1_000_000,
+                        help="uniform sample of every code (default 1000000)")
+    parser.add_argument("--min-codes", type=at_least(1), default=200,
+                        help="fewest sample codes an answer needs to count in H2 (default 200)")
+    parser.add_argument("--seed", type=at_least(0), default=7,
+                        help="seed of the sample and the second guesses (default 7)")
+    parser.add_argument("--jobs", type=at_least(1), default=os.cpu_count(),
+                        help="worker processes (default: one per core)")
     args = parser.parse_args()
     game = Game.parse_size(args.size)
-    firsts = ([tuple(game.digits(game.parse(c))) for c in args.codes.split(",")] if args.codes
-              else colour_patterns(game.pegs, game.colours, game.repeats))
+    try:
+        firsts = ([tuple(game.digits(game.parse(c))) for c in args.codes.split(",")] if args.codes
+                  else colour_patterns(game.pegs, game.colours, game.repeats))
+    except MastermindError as e:
+        parser.error(f"--codes: {e}")
     tasks = [(args.size, f, args.strategy, args.sample, args.min_codes, args.seed) for f in firsts]
     with WorkerPool(args.jobs) as pool:
         rows = list(pool.map(two_step, *zip(*tasks)))

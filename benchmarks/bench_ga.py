@@ -14,7 +14,7 @@ Merelo and Bento from 001 Tables 3-4 (1000 games, AABB first guess); Berghman, G
 
 from __future__ import annotations
 
-from _script import at_least, run_script  # first: a Ctrl-C while the rest loads ends in one line
+from _script import at_least, game_sizes, mean_pm, run_script  # first: a Ctrl-C while the rest loads ends in one line
 
 import argparse
 import os
@@ -68,36 +68,46 @@ def fmt(value, sd=None, digits=3):
     return text + (f"±{sd:.{digits}f}" if sd is not None else "")
 
 
+def fmt_sample(values, digits=3):
+    """The mean and s.d. of a row's games as ``fmt`` prints a published pair; ``±n/a`` for one game."""
+    return mean_pm(values, digits, sd=True, sep="±")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=at_least(0), default=2024, help="seed of the secrets and the GAs (default 2024)")
     ap.add_argument("--jobs", "--workers", dest="workers", type=at_least(1), default=2,
                     help="worker processes (default 2)")
-    ap.add_argument("--only", choices=("merelo", "bento", "berghman"), help="one variant")
-    ap.add_argument("--sizes", help="comma-separated sizes (default: the rows above)")
+    ap.add_argument("--only", choices=("merelo", "bento", "berghman"), help="one variant (default: all three)")
+    ap.add_argument("--sizes", type=game_sizes,
+                    help="comma-separated sizes (default: the rows above; 100 games at a size not among them)")
     ap.add_argument("--games", type=at_least(1), help="games per row (default: the rows above)")
-    ap.add_argument("--extra", default="", help="extra spec parameters, e.g. pop=50 or extend=900,reset=15")
+    ap.add_argument("--extra", default="",
+                    help="extra spec parameters, e.g. pop=50 or extend=900,reset=15 (default: none)")
     args = ap.parse_args()
     rows = [r for r in ROWS if (args.only is None or r[0] == args.only)]
     if args.sizes:
-        sizes = args.sizes.split(",")
+        sizes = args.sizes
         variants = [args.only] if args.only else sorted({v for v, _, _ in rows}, key=["merelo", "bento",
                                                                                        "berghman"].index)
         rows = [(v, s, dict((sz, n) for vv, sz, n in ROWS if vv == v).get(s, 100)) for v in variants for s in sizes]
-    print(f"seed {args.seed}, {args.workers} worker processes, cpu count {os.cpu_count()}")
-    header = (f"{'spec':38} {'size':5} {'games':>5}  {'guesses':>13} {'paper':>13}  {'evals':>16} "
+    print(f"seed {args.seed}, {args.workers} worker process{'es' if args.workers != 1 else ''}, "
+          f"cpu count {os.cpu_count()}")
+    specs = {v: f"ga:variant={v}" + (f",{args.extra}" if args.extra else "") for v, _, _ in rows}
+    width = max(38, *map(len, specs.values()))
+    header = (f"{'spec':{width}} {'size':5} {'games':>5}  {'guesses':>13} {'paper':>13}  {'evals':>16} "
               f"{'paper':>14}  {'s/game':>7} {'paper':>6} {'fallbk':>6} {'wall s':>7}")
     print(header)
     print("-" * len(header))
-    for variant in sorted({v for v, _, _ in rows}):  # refuse a bad --extra before starting workers
+    for variant in sorted(specs):  # refuse a bad --extra before starting workers
         try:
-            make_strategy(f"ga:variant={variant}" + (f",{args.extra}" if args.extra else ""))
+            make_strategy(specs[variant])
         except MastermindError as e:
             ap.error(str(e))
     with WorkerPool(args.workers) as pool:
         for variant, size, games in rows:
             games = args.games or games
-            spec = f"ga:variant={variant}" + (f",{args.extra}" if args.extra else "")
+            spec = specs[variant]
             t0 = time.time()
             chunks = [(spec, size, args.seed, range(k, games, args.workers * 4)) for k in range(args.workers * 4)]
             results = [r for part in pool.map(play_chunk, chunks) for r in part]
@@ -105,8 +115,8 @@ def main() -> None:
             n, e, s, f, won = (np.array(col) for col in zip(*results))
             assert won.all()
             paper = PAPER.get((variant, size), (None,) * 5)
-            print(f"{spec:38} {size:5} {games:5d}  {fmt(n.mean(), n.std(ddof=1)):>13} "
-                  f"{fmt(paper[0], paper[1]):>13}  {fmt(e.mean(), e.std(ddof=1), 0):>16} "
+            print(f"{spec:{width}} {size:5} {games:5d}  {fmt_sample(n):>13} "
+                  f"{fmt(paper[0], paper[1]):>13}  {fmt_sample(e, 0):>16} "
                   f"{fmt(paper[2], paper[3], 1 if paper[3] is None else 0):>14}  {s.mean():7.3f} "
                   f"{fmt(paper[4], None, 2):>6} {int(f.sum()):6d} {wall:7.1f}", flush=True)
 

@@ -10,7 +10,8 @@ every core, so ``wall s / games`` is the throughput of the whole machine.
 
 from __future__ import annotations
 
-from _script import at_least, run_script  # first: a Ctrl-C while the rest loads ends in one line
+# first: a Ctrl-C while the rest loads ends in one line
+from _script import at_least, game_sizes, run_script, strategy_specs
 
 import argparse
 import os
@@ -21,15 +22,16 @@ from mmlab.experiments.large_tables import ANCHORS, SIZES, STRATEGIES, TARGETS, 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", default=",".join(SIZES), help=f"comma-separated sizes (default {','.join(SIZES)})")
-    parser.add_argument("--strategies", default=";".join(STRATEGIES),
-                        help="semicolon-separated strategy specs (default: the table's)")
+    parser.add_argument("--sizes", type=game_sizes, default=",".join(SIZES),
+                        help=f"comma-separated sizes (default {','.join(SIZES)})")
+    parser.add_argument("--strategies", type=strategy_specs, default=";".join(STRATEGIES),
+                        help=f"semicolon-separated strategy specs (default {';'.join(STRATEGIES)})")
     parser.add_argument("--games", type=at_least(1), default=500, help="random secrets per size (default 500)")
     parser.add_argument("--seed", type=at_least(0), default=2005, help="seed of the secrets and games (default 2005)")
     parser.add_argument("--jobs", type=at_least(1), default=os.cpu_count(),
                         help="worker processes (default: one per core)")
     args = parser.parse_args()
-    sizes = args.sizes.split(",")
+    sizes = args.sizes
     print(f"{'size':5} {'strategy':28} {'games':>5} {'mean':>7} {'s.e.':>6} {'max':>3} {'s/game':>7} "
           f"{'wall s':>7} {'evals':>9} {'fallbk':>6}  target / published")
     for row in run_large(sizes, split_specs(args.strategies), games=args.games, seed=args.seed, workers=args.jobs):

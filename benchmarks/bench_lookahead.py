@@ -15,7 +15,8 @@ position. The saving is the difference of the mean further guesses, averaged ove
 
 from __future__ import annotations
 
-from _script import at_least, run_script  # first: a Ctrl-C while the rest loads ends in one line
+# first: a Ctrl-C while the rest loads ends in one line
+from _script import at_least, game_size, mean_pm, run_script, strategy_specs
 
 import argparse
 import hashlib
@@ -86,9 +87,9 @@ def measure(size: str, specs: tuple[str, ...], seed: int, index: int, limit: int
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--size", default="8x12", help="game size (default 8x12)")
-    parser.add_argument("--strategies", default="sample:lookahead=0,sample",
-                        help="codebreakers, the first is the baseline")
+    parser.add_argument("--size", type=game_size, default="8x12", help="game size (default 8x12)")
+    parser.add_argument("--strategies", type=strategy_specs, default="sample:lookahead=0,sample",
+                        help="codebreakers, the first is the baseline (default sample:lookahead=0,sample)")
     parser.add_argument("--games", type=at_least(1), default=100, help="games played to a position (default 100)")
     parser.add_argument("--limit", type=at_least(ENDGAME_SIZE + 1), default=5000,
                         help=f"largest consistent set a position may hold (more than {ENDGAME_SIZE}; default 5000)")
@@ -112,7 +113,7 @@ def main() -> None:
         line = f"  {spec}: further guesses {further.mean():.4f} (valued in {seconds.mean():.2f} s per position)"
         if j:
             saving = a[:, 1] - further
-            line += f", saves {saving.mean():+.4f} ± {saving.std(ddof=1) / np.sqrt(len(saving)):.4f} per game"
+            line += f", saves {mean_pm(saving, sign=True)} per game"
         print(line)
 
 

@@ -9,11 +9,10 @@ Bulls and Cows (4x10 without repeated colours) took 281 s for its proved optimum
 
 from __future__ import annotations
 
-from _script import run_script  # first: a Ctrl-C while the rest loads ends in one line
+from _script import run_child, run_script  # first: a Ctrl-C while the rest loads ends in one line
 
 import argparse
 import json
-import subprocess
 import sys
 
 CASES = [
@@ -54,8 +53,7 @@ def main() -> None:
         if wanted and size not in wanted:
             continue
         repeats = "0" if size in NO_REPEATS else "1"
-        out = subprocess.run([sys.executable, "-c", CHILD, size, spec, repeats], capture_output=True, text=True,
-                             check=True)
+        out = run_child([sys.executable, "-c", CHILD, size, spec, repeats], f"{size} {spec}")
         r = json.loads(out.stdout)
         print(f"{size:5} {spec:24} {r['L']:>6} {r['mean']:>7.4f} {r['worst']:>5} {str(r['depth'] or ''):>12} "
               f"{r['nodes']:>7} {r['seconds']:>8.2f} {r['peak_gib']:>8.2f}", flush=True)

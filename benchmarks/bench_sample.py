@@ -19,7 +19,7 @@ and the peak resident memory is that size's.
 
 from __future__ import annotations
 
-from _script import at_least, run_script  # first: a Ctrl-C while the rest loads ends in one line
+from _script import at_least, pm, run_script  # first: a Ctrl-C while the rest loads ends in one line
 
 import argparse
 import json
@@ -74,7 +74,7 @@ def run(game, secrets, method):
         evaluations.append(e)
     seconds = time.perf_counter() - t
     g, e = np.array(guesses or [0], dtype=float), np.array(evaluations or [0], dtype=float)
-    se = g.std(ddof=1) / np.sqrt(len(g)) if len(g) > 1 else 0.0
+    se = g.std(ddof=1) / np.sqrt(len(g)) if len(g) > 1 else None
     return {"games": len(secrets), "mean": g.mean(), "se": se, "max": int(g.max()),
             "evals": e.mean(), "s_per_game": seconds / len(secrets), "failures": failures}
 
@@ -94,19 +94,21 @@ print(json.dumps(out))
 
 
 def _line(size: str, label: str, r: dict) -> str:
-    return (f"{size:>6} {label:<8} {r['games']:>5} {r['mean']:>6.3f} ± {r['se']:.3f} {r['max']:>4} "
+    return (f"{size:>6} {label:<8} {r['games']:>5} {pm(r['mean'], r['se'], 3):>14} {r['max']:>4} "
             f"{r['evals']:>12.4g} {r['s_per_game']:>9.4f} {r['failures']:>4}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="20 games per size, 5 at 10x20")
     parser.add_argument("--sizes", nargs="*", choices=[size for size, _ in SIZES], metavar="SIZE",
                         help=f"sizes to run: {' '.join(size for size, _ in SIZES)} (default: all)")
-    parser.add_argument("--games", type=at_least(1), help="games per size (overrides the defaults)")
+    parser.add_argument("--games", type=at_least(1),
+                        help="games per size (default: 100, 20 at 10x20; with --quick 20, 5 at 10x20)")
     args = parser.parse_args()
     print(f"{'size':>6} {'method':<8} {'games':>5} {'guesses ± s.e.':>14} {'max':>4} {'evaluations':>12} "
           f"{'s/game':>9} {'fail':>4}  peak MiB")
+    failed = False
     for size, games in SIZES:
         if args.sizes and size not in args.sizes:
             continue
@@ -117,12 +119,14 @@ def main() -> None:
         done = subprocess.run([sys.executable, "-c", PLAY, size, str(games)], capture_output=True, text=True)
         if done.returncode:
             print(f"{size:>6} failed:\n{done.stderr}")
+            failed = True
             continue
         out = json.loads(done.stdout)
         print(_line(size, "drawn", out["drawn"]) + f"  {out['peak_mib']:.0f}")
         print(_line(size, "searched", out["searched"]))
         if "uniform" in out:
             print(_line(size, "uniform", out["uniform"]))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

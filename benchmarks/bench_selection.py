@@ -1,8 +1,8 @@
 """How many bits does ``sample`` lose by choosing its guess on a sample? At every position of a game
-whose consistent set is too large to score whole (guesses 2-5 at 8x12), the exact entropy of the
-guess ``sample`` would choose is compared with the best exact entropy among its finalists and among
-all its candidates, and with the guess it would choose if it rescored every candidate, not only
-its 40 finalists, against the reference.
+from the second guess on whose consistent set is too large to score whole (more than the 5000
+reference codes: guesses 2-6 at 8x12), the exact entropy of the guess ``sample`` would choose is
+compared with the best exact entropy among its finalists and among all its candidates, and with the
+guess it would choose if it rescored every candidate, not only its 40 finalists, against the reference.
 
 ``sample``'s own search picks the position's candidates (``SampleScoring.candidate_pool``, scored
 against 1000 consistent codes) and finalists (``finalists_of``, rescored against 5000), and its
@@ -18,7 +18,7 @@ scoring every candidate exactly could. Either, divided by the bits a guess revea
 
 from __future__ import annotations
 
-from _script import run_script  # first: a Ctrl-C while the rest loads ends in one line
+from _script import at_least, game_size, mean_pm, run_script  # first: a Ctrl-C while the rest loads ends in one line
 
 import argparse
 import os
@@ -86,12 +86,13 @@ def play(size: str, seed: int, index: int, truth_size: int) -> list[tuple[int, f
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--size", default="8x12")
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--truth", type=int, default=200_000,
-                        help="uniformly drawn codes that stand for a consistent set too large to list")
-    parser.add_argument("--seed", type=int, default=41)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count())
+    parser.add_argument("--size", type=game_size, default="8x12", help="game size (default 8x12)")
+    parser.add_argument("--games", type=at_least(1), default=20, help="games of sample played (default 20)")
+    parser.add_argument("--truth", type=at_least(1), default=200_000,
+                        help="uniformly drawn codes that stand for a consistent set too large to list (default 200000)")
+    parser.add_argument("--seed", type=at_least(0), default=41, help="seed of the games (default 41)")
+    parser.add_argument("--jobs", type=at_least(1), default=os.cpu_count(),
+                        help="worker processes (default: one per core)")
     args = parser.parse_args()
     start = time.time()
     tasks = [(args.size, args.seed, i, args.truth) for i in range(args.games)]
@@ -102,15 +103,12 @@ def main() -> None:
     print("guess  positions  vs best finalist   vs best candidate   all rescored vs best candidate")
     for move in np.unique(rows[:, 0]).astype(int):
         at = rows[rows[:, 0] == move]
-        cells = [f"{at[:, c].mean():.4f} ± {at[:, c].std() / np.sqrt(len(at)):.4f}" for c in (1, 2, 3)]
+        cells = [mean_pm(at[:, c]) for c in (1, 2, 3)]
         print(f"{move:5d}  {len(at):9d}  {cells[0]:>16}   {cells[1]:>17}   {cells[2]:>30}")
     per_game = np.array([[sum(r[c] for r in game) for c in (1, 2, 3)] for game in games])
     gain = per_game[:, 1] - per_game[:, 2]
-    print(f"per game: {per_game[:, 0].mean():.4f} ± {per_game[:, 0].std(ddof=1) / np.sqrt(args.games):.4f} bits "
-          f"vs the best finalists, {per_game[:, 1].mean():.4f} ± "
-          f"{per_game[:, 1].std(ddof=1) / np.sqrt(args.games):.4f} vs the best candidates; rescoring every "
-          f"candidate wins back {gain.mean():.4f} ± {gain.std(ddof=1) / np.sqrt(args.games):.4f} "
-          f"(wall {time.time() - start:.0f} s)")
+    print(f"per game: {mean_pm(per_game[:, 0])} bits vs the best finalists, {mean_pm(per_game[:, 1])} vs the best "
+          f"candidates; rescoring every candidate wins back {mean_pm(gain)} (wall {time.time() - start:.0f} s)")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,8 @@ the largest code tracker of a game; "peak RSS" the largest worker process; "wall
 
 from __future__ import annotations
 
-from _script import at_least, run_script  # first: a Ctrl-C while the rest loads ends in one line
+# first: a Ctrl-C while the rest loads ends in one line
+from _script import at_least, game_size, run_script, spread_text
 
 import argparse
 import math
@@ -97,12 +98,13 @@ def run(pool: WorkerPool, size: str, raw: dict[str, str], reading: str, seed: in
     return np.concatenate([r for r, _ in results]), max(m for _, m in results), time.perf_counter() - start
 
 
-def mean_se(x: np.ndarray) -> tuple[float, float]:
-    return float(x.mean()), float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else 0.0
+def mean_se(x: np.ndarray) -> tuple[float, float | None]:
+    """The mean and its standard error (``None`` for a single game)."""
+    return float(x.mean()), float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else None
 
 
 def sizes_table(pool, args, raw: dict[str, str]) -> None:
-    tracker = raw.get("tracker", "on")
+    tracker = build(raw, args.reading).values["tracker"]
     print(f"shc {','.join(f'{k}={v}' for k, v in raw.items()) or '(defaults)'}, reading {args.reading}, "
           f"seed {args.seed}")
     print(f"{'size':5} {'games':>6} {'guesses':>14} {'sd':>5} {'max':>3} {'evals':>19} {'sd':>9} {'max evals':>10} "
@@ -121,9 +123,11 @@ def sizes_table(pool, args, raw: dict[str, str]) -> None:
         paper = PAPER_T34.get((size, tracker))
         same_setting = set(raw) <= {"tracker"}  # the paper's rows play shc's defaults
         ref = f"{paper[0]} ± {paper[1]}, {paper[2]} ± {paper[3]}" if paper and same_setting else ""
-        print(f"{size:5} {games:>6} {gm:>7.3f} ± {gse:.3f} {g.std():>5.3f} {int(g.max()):>3} {em:>10.1f} ± {ese:>6.1f} "
-              f"{e.std():>9.1f} {int(e.max()):>10} {s.mean():>7.4f} {cpu.mean():>6.4f} {s.max():>6.2f} "
-              f"{mem.max() / 2**20:>11.1f} {rss / 2**20:>12.0f} {wall:>7.0f} | {ref}", flush=True)
+        tracker_mib = f"{mem.max() / 2**20:.1f}" if tracker == "on" else "-"
+        print(f"{size:5} {games:>6} {gm:>7.3f} ± {spread_text(gse, 3):>5} {g.std():>5.3f} {int(g.max()):>3} "
+              f"{em:>10.1f} ± {spread_text(ese, 1):>6} {e.std():>9.1f} {int(e.max()):>10} {s.mean():>7.4f} "
+              f"{cpu.mean():>6.4f} {s.max():>6.2f} "
+              f"{tracker_mib:>11} {rss / 2**20:>12.0f} {wall:>7.0f} | {ref}", flush=True)
 
 
 def table2(pool, args, raw: dict[str, str]) -> None:
@@ -139,7 +143,8 @@ def table2(pool, args, raw: dict[str, str]) -> None:
             g, e = rows[:, 0], rows[:, 1]
             (gm, gse), (em, ese) = mean_se(g), mean_se(e)
             p = PAPER_T2[(tracker, selection)]
-            print(f"{tracker:7} {selection:9} {gm:>7.3f} ± {gse:.3f} {g.std():>5.3f} {em:>7.1f} ± {ese:>5.1f} "
+            print(f"{tracker:7} {selection:9} {gm:>7.3f} ± {spread_text(gse, 3):>5} {g.std():>5.3f} "
+                  f"{em:>7.1f} ± {spread_text(ese, 1):>5} "
                   f"{e.std():>7.1f} {int(e.max()):>6} | {p[0]:>14} {p[1]:>5} {p[2]:>6} {p[3]:>6} {p[4]:>6}", flush=True)
 
 
@@ -149,10 +154,11 @@ def main() -> None:
     parser.add_argument("--games", type=at_least(1),
                         help="games per row (default: 1000/100/20 by size; 100 000 for --table2)")
     parser.add_argument("--seed", type=at_least(0), default=2003, help="seed of the games (default 2003)")
-    parser.add_argument("--sizes", nargs="+", default=list(DEFAULT_GAMES),
+    parser.add_argument("--sizes", nargs="+", type=game_size, default=list(DEFAULT_GAMES),
                         help=f"game sizes (default {' '.join(DEFAULT_GAMES)})")
-    parser.add_argument("--spec", default="shc", help="shc parameters, e.g. shc:replace=equal,fps=60")
-    parser.add_argument("--reading", choices=list(READINGS), default="literal")
+    parser.add_argument("--spec", default="shc", help="shc parameters, e.g. shc:replace=equal,fps=60 (default shc)")
+    parser.add_argument("--reading", choices=list(READINGS), default="literal",
+                        help="reading of the paper's open points (default literal; see above)")
     parser.add_argument("--jobs", type=at_least(1), default=min(2, os.cpu_count() or 1),
                         help="worker processes (default: 2, or 1 on one core)")
     args = parser.parse_args()

@@ -11,11 +11,10 @@ Singley's 4383 ms per game (003 Table 6-1); 4x6 greedy methods under 0.5 s for e
 
 from __future__ import annotations
 
-from _script import run_script  # first: a Ctrl-C while the rest loads ends in one line
+from _script import pm, run_child, run_script  # first: a Ctrl-C while the rest loads ends in one line
 
 import argparse
 import json
-import subprocess
 import sys
 
 SIZES = [("4x6", 1000), ("5x8", 1000), ("6x8", 1000), ("7x8", 1000), ("6x9", 100), ("8x12", 100), ("10x20", 100)]
@@ -43,7 +42,8 @@ for i, secret in enumerate(secrets):
 seconds = time.perf_counter() - t
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**10
 g, e = np.array(guesses), np.array(evaluations)
-print(json.dumps({"games": games, "mean": g.mean(), "se": g.std(ddof=1) / np.sqrt(games), "max": int(g.max()),
+se = g.std(ddof=1) / np.sqrt(games) if games > 1 else None
+print(json.dumps({"games": games, "mean": g.mean(), "se": se, "max": int(g.max()),
                   "evals": e.mean(), "evals_max": int(e.max()), "ms": 1000 * seconds / games, "peak_mib": peak}))
 """
 
@@ -62,8 +62,8 @@ print(json.dumps(out))
 """
 
 
-def child(code: str, *args: str) -> dict:
-    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True)
+def child(code: str, what: str, *args: str) -> dict:
+    done = run_child([sys.executable, "-c", code, *args], what)
     return json.loads(done.stdout)
 
 
@@ -77,15 +77,16 @@ def main() -> None:
           f"{'ms/game':>9} {'Singley ms':>11} {'speed-up':>9} {'peak MiB':>9}")
     for size, games in SIZES:
         games = min(games, 200 if games >= 1000 else 20) if args.quick else games
-        r = child(TABU, size, str(games))
+        r = child(TABU, f"tabu at {size}", size, str(games))
         singley = SINGLEY_MS.get(size)
         speedup = f"{singley / r['ms']:.0f}x" if singley else ""
-        print(f"{size:>6} {games:>6} {r['mean']:>9.3f} ± {r['se']:.3f} {r['max']:>4} {r['evals']:>9.1f} "
-              f"{r['evals_max']:>10} {r['ms']:>9.2f} {singley or '':>11} {speedup:>9} {r['peak_mib']:>9.0f}", flush=True)
+        singley_ms = f"{singley:.3f}" if singley else ""
+        print(f"{size:>6} {games:>6} {pm(r['mean'], r['se'], 3):>17} {r['max']:>4} {r['evals']:>9.1f} "
+              f"{r['evals_max']:>10} {r['ms']:>9.2f} {singley_ms:>11} {speedup:>9} {r['peak_mib']:>9.0f}", flush=True)
 
     print("\nwhole 4x6 space (1296 secrets, exact decision tree), seconds; mean guesses until n blacks "
           "(Singley's Greedy 2 table counts until the code is known: 10.8002)")
-    for spec, r in child(WHOLE_SPACE, "greedy1", "greedy2", "greedy3", "local-search").items():
+    for spec, r in child(WHOLE_SPACE, "the whole 4x6 space", "greedy1", "greedy2", "greedy3", "local-search").items():
         print(f"{spec:>14} {r['seconds']:>7.3f} s  mean {r['mean']:.4f}")
 
 

@@ -15,7 +15,7 @@ Three parts:
 
 from __future__ import annotations
 
-from _script import at_least, run_script  # first: a Ctrl-C while the rest loads ends in one line
+from _script import at_least, positive_float, run_script  # first: a Ctrl-C while the rest loads ends in one line
 
 import argparse
 import statistics
@@ -36,10 +36,13 @@ LARGER = ["4x7", "4x8", "5x5", "5x6", "6x4"]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="the small sizes only (about 3 minutes)")
+    parser.add_argument("--quick", action="store_true",
+                        help="the small sizes only, no larger games (about 3 minutes)")
     parser.add_argument("--seeds", type=at_least(1), default=10, help="searches per size, one per seed (default 10)")
-    parser.add_argument("--time-limit", type=float, default=10.0, help="seconds of search per game (default 10)")
-    parser.add_argument("--proof-limit", type=float, default=900.0, help="seconds of exhaustive check per game")
+    parser.add_argument("--time-limit", type=positive_float, default=10.0,
+                        help="seconds of search per game (default 10)")
+    parser.add_argument("--proof-limit", type=positive_float, default=900.0,
+                        help="seconds of exhaustive check per game (default 900)")
     args = parser.parse_args()
     game = Game.parse_size("4x6")
     separates(game, GREENWELL)

@@ -12,7 +12,7 @@ al. (004, section 5) took about 90 minutes.
 
 from __future__ import annotations
 
-from _script import run_script  # first: a Ctrl-C while the rest loads ends in one line
+from _script import at_least, run_script  # first: a Ctrl-C while the rest loads ends in one line
 
 import argparse
 import dataclasses
@@ -30,7 +30,7 @@ STUDIES = Path(__file__).parents[1] / "studies"
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--jobs", type=int, help="worker processes (default: as mmlab run chooses)")
+    parser.add_argument("--jobs", type=at_least(1), help="worker processes (default: as mmlab run chooses)")
     args = parser.parse_args()
     four_4x8 = Study.load(STUDIES / "merelo-4x8.toml")
     four_4x8 = dataclasses.replace(four_4x8, strategies=four_4x8.strategies[:4])  # the four methods, first 1234

@@ -10,12 +10,11 @@ Targets (issue 2, this 2-core machine): 4x6 < 0.05 s, 4x8 < 1 s, 5x8 < 30 s and 
 
 from __future__ import annotations
 
-from _script import run_script  # first: a Ctrl-C while the rest loads ends in one line
+from _script import run_child, run_script  # first: a Ctrl-C while the rest loads ends in one line
 
 import argparse
 import json
 import shutil
-import subprocess
 import sys
 import time
 
@@ -47,7 +46,7 @@ print(json.dumps({"seconds": min(times), "L": tree.total_guesses, "mean": tree.m
 
 
 def run_case(size: str, spec: str, repeat: int) -> dict:
-    done = subprocess.run([sys.executable, "-c", CHILD, size, spec, str(repeat)], capture_output=True, text=True, check=True)
+    done = run_child([sys.executable, "-c", CHILD, size, spec, str(repeat)], f"{size} {spec}")
     return json.loads(done.stdout)
 
 
@@ -56,7 +55,7 @@ def cli_process_seconds(repeat: int = 3) -> float:
     best = float("inf")
     for _ in range(repeat):
         t = time.perf_counter()
-        subprocess.run([*command, "eval", "4x6", "--strategy", "knuth"], capture_output=True, check=True)
+        run_child([*command, "eval", "4x6", "--strategy", "knuth"], "mmlab eval 4x6 --strategy knuth")
         best = min(best, time.perf_counter() - t)
     return best
 

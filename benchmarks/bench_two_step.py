@@ -18,7 +18,8 @@ values does not inflate the gain. The gain is what a two-step look-ahead adds ov
 
 from __future__ import annotations
 
-from _script import run_script  # first: a Ctrl-C while the rest loads ends in one line
+# first: a Ctrl-C while the rest loads ends in one line
+from _script import at_least, fraction, game_size, mean_pm, run_script, strategy_spec
 
 import argparse
 import os
@@ -88,31 +89,41 @@ def measure(size: str, depth: int, index: int, seed: int, finalists: int, refere
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--size", default="8x12")
-    parser.add_argument("--depth", type=int, default=1, help="guesses played before the position")
-    parser.add_argument("--positions", type=int, default=12)
-    parser.add_argument("--finalists", type=int, default=6)
-    parser.add_argument("--reference", type=int, default=5000, help="consistent codes the finalists are valued over")
-    parser.add_argument("--part", type=int, default=500, help="sample of each answer's codes for the next guess")
-    parser.add_argument("--min-share", type=float, default=0.004)
-    parser.add_argument("--next", default="sample:sample=200,lookahead=0,endgame=0",
-                        help="the codebreaker that picks the next guess within each answer")
-    parser.add_argument("--seed", type=int, default=99)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count())
+    parser.add_argument("--size", type=game_size, default="8x12", help="game size (default 8x12)")
+    parser.add_argument("--depth", type=at_least(1), default=1,
+                        help="guesses played before the position, at least 1: the first guess is a fixed colour "
+                             "pattern (default 1)")
+    parser.add_argument("--positions", type=at_least(1), default=12, help="positions, one game each (default 12)")
+    parser.add_argument("--finalists", type=at_least(1), default=6,
+                        help="best Entropy finalists valued by two-step bits (default 6)")
+    parser.add_argument("--reference", type=at_least(1), default=5000,
+                        help="consistent codes the finalists are valued over (default 5000)")
+    parser.add_argument("--part", type=at_least(1), default=500,
+                        help="sample of each answer's codes for the next guess (default 500)")
+    parser.add_argument("--min-share", type=fraction, default=0.004,
+                        help="smallest share of the reference an answer needs to count, 0 to 1 (default 0.004)")
+    parser.add_argument("--next", type=strategy_spec, default="sample:sample=200,lookahead=0,endgame=0",
+                        help="the codebreaker that picks the next guess within each answer, a sample spec "
+                             "(default sample:sample=200,lookahead=0,endgame=0)")
+    parser.add_argument("--seed", type=at_least(0), default=99, help="seed of the games (default 99)")
+    parser.add_argument("--jobs", type=at_least(1), default=os.cpu_count(),
+                        help="worker processes (default: one per core)")
     args = parser.parse_args()
-    if args.depth < 1:
-        parser.error("--depth must be at least 1 (the first guess is a fixed colour pattern)")
+    if not hasattr(make_strategy(args.next), "scored_finalists"):
+        parser.error(f"--next {args.next!r}: the next guess is found by a sample search; give a sample spec, "
+                     "e.g. sample:sample=200")
     start = time.time()
     tasks = [(args.size, args.depth, i, args.seed, args.finalists, args.reference, args.part, args.min_share,
               args.next) for i in range(args.positions)]
     with WorkerPool(args.jobs) as pool:
         rows = np.array(list(pool.map(measure, *zip(*tasks))))
     gain = rows[:, 0]
-    print(f"{args.size}, {len(rows)} positions after {args.depth} guesses: top scorer's entropy "
+    print(f"{args.size}, {len(rows)} position{'s' if len(rows) != 1 else ''} after {args.depth} "
+          f"guess{'es' if args.depth != 1 else ''}: top scorer's entropy "
           f"{rows[:, 2].mean():.3f} bits; best of {args.finalists} finalists by two-step bits is not the top "
           f"scorer at {int((rows[:, 1] > 0).sum())}")
-    print(f"  two-step gain over the top scorer: {gain.mean():+.4f} ± {gain.std(ddof=1) / np.sqrt(len(gain)):.4f} "
-          f"bits per position (wall {time.time() - start:.0f} s)")
+    print(f"  two-step gain over the top scorer: {mean_pm(gain, sign=True)} bits per position "
+          f"(wall {time.time() - start:.0f} s)")
 
 
 if __name__ == "__main__":

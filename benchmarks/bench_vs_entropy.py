@@ -13,7 +13,7 @@ Secrets and games are those of ``mmlab reproduce large --sizes SIZES --games N -
 
 from __future__ import annotations
 
-from _script import run_script  # first: a Ctrl-C while the rest loads ends in one line
+from _script import at_least, run_script, strategy_spec  # first: a Ctrl-C while the rest loads ends in one line
 
 import argparse
 import os
@@ -28,11 +28,13 @@ SIZES = ("5x8", "6x9", "8x8", "7x10", "7x11")
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", default=",".join(SIZES), help=f"of {', '.join(EXACT_ENTROPY)}")
-    parser.add_argument("--strategy", default="sample")
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--seed", type=int, default=31)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count())
+    parser.add_argument("--sizes", default=",".join(SIZES),
+                        help=f"comma-separated sizes, of {', '.join(EXACT_ENTROPY)} (default {','.join(SIZES)})")
+    parser.add_argument("--strategy", type=strategy_spec, default="sample", help="the codebreaker (default sample)")
+    parser.add_argument("--games", type=at_least(1), default=2000, help="random secrets per size (default 2000)")
+    parser.add_argument("--seed", type=at_least(0), default=31, help="seed of the secrets and games (default 31)")
+    parser.add_argument("--jobs", type=at_least(1), default=os.cpu_count(),
+                        help="worker processes (default: one per core)")
     args = parser.parse_args()
     sizes = args.sizes.split(",")
     unknown = [s for s in sizes if s not in EXACT_ENTROPY]
