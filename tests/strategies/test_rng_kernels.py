@@ -3,19 +3,12 @@
 import numpy as np
 
 from mmlab.strategies.rng_kernels import below, new_rng, next_u64, unit
-
-MASK = (1 << 64) - 1
-
+from tests.references import SplitMix
 
 def reference_splitmix64(seed: int, n: int) -> list[int]:
-    """Steele, Lea and Flood's SplitMix64, on Python integers."""
-    out, state = [], seed
-    for _ in range(n):
-        state = (state + 0x9E3779B97F4A7C15) & MASK
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        out.append(z ^ (z >> 31))
-    return out
+    """The first ``n`` outputs of SplitMix64 from ``seed``, on Python integers."""
+    rng = SplitMix(seed)
+    return [rng.next() for _ in range(n)]
 
 
 def test_draws_match_the_reference_and_the_published_sequence():

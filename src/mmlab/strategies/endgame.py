@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mmlab.game import Game, colour_counts, kernels
+from mmlab.game import colour_counts, kernels
 from mmlab.knowledge import Knowledge
 from mmlab.strategies.code_rows import distinct_rows, one_peg_changes, random_codes, rows_in, sample_stats
 from mmlab.strategies.endgame_kernels import best_tree
@@ -146,7 +146,7 @@ def endgame_pool(knowledge: Knowledge, consistent: np.ndarray, others: int,
     changes of the set: the guesses an exact endgame may play. Also the number of distinct codes
     scored on the way (evaluations).
 
-    >>> from mmlab.game import Feedback
+    >>> from mmlab.game import Feedback, Game
     >>> game = Game.parse_size("8x12")
     >>> k = Knowledge.initial(game, explicit=False).update(game.parse("11223345"), Feedback(3, 2))
     >>> codes = k.sample_distinct(np.random.default_rng(0), 30)[0]
