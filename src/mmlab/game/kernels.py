@@ -2,8 +2,8 @@
 
 Codes are rows of a ``digits`` array (``uint8``, colours ``0..m-1``) with a matching ``counts``
 array (``uint8``, how often each colour occurs). A feedback is the small integer
-``black * (pegs + 1) + white``. Every kernel has a pure-Python reference in
-``tests/game/test_kernels.py``.
+``black * (pegs + 1) + white``. Every kernel is checked against a pure-Python reference in
+``tests/game/test_kernels.py`` (the kernels of the other layers in their ``*_reference.py`` tests).
 
 >>> import numpy as np
 >>> d = np.array([[0, 0, 1, 1], [0, 1, 2, 3]], dtype=np.uint8)

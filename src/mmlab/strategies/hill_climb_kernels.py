@@ -309,7 +309,9 @@ def search(random_code, cfg, b, w, pool, selection, fps, per_peg, avoid_same,
     ``table`` is skipped unchecked; every other candidate counts as one evaluation. ``recent``
     (length a power of two) caches keys found in ``table``, so that the codes an induction draws
     again and again are recognised without a cache miss in a large table. A ``frozen`` tracker
-    takes no new codes: a candidate not in it is checked and counted each time it is drawn.
+    takes no new codes: a candidate not in it is checked and counted each time it is drawn. In a
+    game without repeats (``repeats`` false) a candidate that repeats a colour is not a code: it is
+    skipped, and counts as an attempt only.
 
     Returns ``(status, code, evaluations, attempts, filled)``: ``status`` is ``FOUND``,
     ``NEED_SPACE`` (``table`` holds ``filled`` keys and is half full: grow it and call again) or
