@@ -83,6 +83,9 @@ def test_the_live_game_limit():
     assert "--max-games" in response.json()["detail"]
     assert client.delete(f"/api/games/{first['id']}").status_code == 204  # leaving frees a place
     assert client.post("/api/games").status_code == 201
+    lone = TestClient(create_app(registry=GameRegistry(max_games=1, idle_minutes=1, clock=clock)))
+    lone.post("/api/games")
+    assert "already holds 1 live game, its limit" in lone.post("/api/games").json()["detail"]
     assert client.post("/api/games").status_code == 429
     clock.minutes(2)  # so does expiry
     assert client.post("/api/games").status_code == 201

@@ -262,7 +262,7 @@ class GameRegistry:
         self._expire()
         if len(self._games) >= self.max_games:
             raise TooManyGames(
-                f"the server already holds {len(self._games)} live games, its limit: leave a finished game "
-                f"(DELETE /api/games/ID) or try again once idle games expire (after {self.idle_minutes:g} minutes); "
-                "'mmlab serve --max-games' sets the limit"
+                f"the server already holds {len(self._games)} live game{'s' * (len(self._games) != 1)}, its limit: "
+                "leave a finished game (DELETE /api/games/ID) or try again once idle games expire "
+                f"(after {self.idle_minutes:g} minutes); 'mmlab serve --max-games' sets the limit"
             )
