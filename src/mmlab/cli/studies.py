@@ -27,11 +27,12 @@ def add_store_args(p: argparse.ArgumentParser) -> None:
 
 
 def add_execution_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--jobs", type=int, metavar="N",
-                   help="local worker processes (default: this process first, then one per core when the rest "
-                        "would take more than a few seconds; 1: this process only)")
-    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
-                   help="run on this Dask cluster instead; this process alone writes the store")
+    where = p.add_mutually_exclusive_group()  # the workers of a cluster are the cluster's
+    where.add_argument("--jobs", type=int, metavar="N",
+                       help="local worker processes (default: this process first, then one per core when the rest "
+                            "would take more than a few seconds; 1: this process only)")
+    where.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                       help="run on this Dask cluster instead; this process alone writes the store")
 
 
 def execute(study: Study, args: argparse.Namespace) -> RunSummary:
