@@ -27,7 +27,14 @@ from mmlab.trees import DecisionTree, Node
 
 
 class Codemaker:
-    """Answers guesses; ``secret`` is known once the game is won (or from the start)."""
+    """Answers guesses; ``secret`` is known once the game is won (or from the start).
+
+    >>> game = Game.parse_size("3x3")
+    >>> maker = make_codemaker("random")
+    >>> maker.start(game, np.random.default_rng(0))
+    >>> game.format(maker.secret), maker.answer(Knowledge.initial(game), game.parse("112"))
+    ('322', Feedback(black=1, white=0))
+    """
 
     name = ""
     #: Whether it answers from the consistent set, which play must then keep explicitly.
@@ -46,7 +53,14 @@ class Codemaker:
 
 
 class FixedSecret(Codemaker):
-    """Answers for one given secret."""
+    """Answers for one given secret (an index, or a code written out).
+
+    >>> game = Game.parse_size("3x3")
+    >>> maker = FixedSecret("321")
+    >>> maker.start(game)
+    >>> maker.secret, maker.answer(Knowledge.initial(game), game.parse("112"))
+    (21, Feedback(black=0, white=2))
+    """
 
     name = "fixed"
 
@@ -54,10 +68,12 @@ class FixedSecret(Codemaker):
         self.text = secret
 
     def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
+        """Read the secret for ``game``."""
         super().start(game, rng)
         self.secret = game.parse(self.text) if isinstance(self.text, str) else int(self.text)
 
     def answer(self, knowledge: Knowledge, guess: int) -> Feedback:
+        """The score of ``guess`` against the secret."""
         return self.game.score(self.secret, guess)
 
 
@@ -70,6 +86,7 @@ class RandomSecret(FixedSecret):
         super().__init__(0)
 
     def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
+        """Draw the secret from ``rng`` (a fresh generator if ``None``)."""
         rng = rng if rng is not None else np.random.default_rng()
         self.text = int(rng.integers(game.n_codes))
         super().start(game, rng)
@@ -83,6 +100,13 @@ class Adversary(Codemaker):
     answer in ``Game.feedbacks`` order). ``mode=worst``: the branch of ``strategy``'s decision
     tree that takes the most further guesses (ties: the larger class), so a deterministic strategy
     needs exactly its tree's worst case.
+
+    >>> from mmlab.strategies import make_strategy
+    >>> game = Game.parse_size("3x3")
+    >>> adversary = Adversary("worst", make_strategy("knuth"))
+    >>> adversary.start(game)
+    >>> adversary.answer(Knowledge.initial(game), game.parse("112"))
+    Feedback(black=2, white=0)
     """
 
     name = "adversary"
@@ -95,6 +119,7 @@ class Adversary(Codemaker):
         self.strategy = strategy
 
     def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
+        """Prepare a new game; ``mode=worst`` builds the strategy's decision tree here."""
         super().start(game, rng)
         game.require_enumerable("the adversary (it follows every consistent code)")
         self.node: Node | None = None
@@ -106,6 +131,7 @@ class Adversary(Codemaker):
             self.heights = _heights(self.node)
 
     def answer(self, knowledge: Knowledge, guess: int) -> Feedback:
+        """The answer that keeps the game longest (see the class docstring); needs explicit ``knowledge``."""
         game = self.game
         codes = knowledge.responses_of(guess)
         sizes = np.bincount(codes, minlength=game.n_responses)

@@ -23,7 +23,14 @@ from mmlab.strategies import Strategy, make_strategy
 
 @dataclass(frozen=True)
 class GameRecord:
-    """The guesses played and the answers they got."""
+    """The guesses played and the answers they got.
+
+    >>> record = play_game(Game.parse_size("3x3"), "knuth", "321")
+    >>> print(record)
+    secret 321: 112 0,2, 231 1,2, 321 3,0
+    >>> record.consistent, record.known_after   # codes left before each guess; 321 was deduced
+    ((27, 3, 1), 2)
+    """
 
     game: Game
     secret: int

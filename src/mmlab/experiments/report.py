@@ -83,7 +83,15 @@ class Report:
 
 
 def build_report(store: Store, name: str) -> Report:
-    """Read study ``name`` from ``store`` and compute its tables."""
+    """Read study ``name`` from ``store`` and compute its tables.
+
+    >>> import tempfile, os
+    >>> from mmlab.experiments.runner import run_study
+    >>> store = Store(os.path.join(tempfile.mkdtemp(), "r.duckdb"))
+    >>> _ = run_study(Study("demo", ("3x3",), ("knuth",)), store, jobs=1)
+    >>> build_report(store, "demo").histogram.values.tolist()   # games won in 1, 2, 3, 4 guesses
+    [[1, 7, 17, 2]]
+    """
     study = store.study(name)
     games, moves = store.games(name), store.moves(name)
     order = {s: i for i, s in enumerate(study.strategies)}

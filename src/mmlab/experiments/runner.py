@@ -112,6 +112,12 @@ def run_study(
     cluster whose scheduler listens at ``scheduler`` (``tcp://HOST:PORT``). A strategy registered in
     this process only (``strategies.register``) plays here whatever ``jobs`` says. ``on_progress(done,
     total)`` counts games.
+
+    >>> import tempfile, os
+    >>> store = Store(os.path.join(tempfile.mkdtemp(), "r.duckdb"))
+    >>> summary = run_study(Study("demo", ("3x3",), ("knuth",)), store, jobs=1)
+    >>> summary.played, summary.written, summary.scheduler
+    (27, 27, 'this process')
     """
     if jobs is not None and jobs < 1:
         raise BadArgument(f"jobs must be at least 1, got {jobs}")

@@ -24,12 +24,16 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
 import pandas as pd
 
 from mmlab.errors import StoreError
 from mmlab.experiments.study import Study
+
+if TYPE_CHECKING:
+    import polars
 
 DEFAULT_STORE = "mmlab-results.duckdb"
 
@@ -135,6 +139,7 @@ class Store:
                                  f"one with 'mmlab forget {study.name}'")
 
     def start_run(self, run_id: str, study: Study, metadata: dict) -> None:
+        """Record the start of run ``run_id`` of ``study``, with ``metadata`` (version, revision, machine, scheduler)."""
         with self.connect() as con:
             con.execute("INSERT INTO runs (run_id, study, started, mmlab_version, git_revision, machine, scheduler, "
                         "parameters) VALUES (?, ?, current_timestamp, ?, ?, ?, ?, ?)",
@@ -143,6 +148,7 @@ class Store:
                          json.dumps(study.definition())])
 
     def finish_run(self, run_id: str) -> None:
+        """Record that run ``run_id`` played to its end."""
         with self.connect() as con:
             con.execute("UPDATE runs SET finished = current_timestamp WHERE run_id = ?", [run_id])
 
@@ -210,6 +216,7 @@ class Store:
             return con.execute(sql, params or []).df()
 
     def studies(self) -> pd.DataFrame:
+        """One row per stored study: its games, strategies, creation time and description."""
         if not self.path.exists():
             return pd.DataFrame(columns=["study", "games", "strategies", "created", "description"])
         return self.query("SELECT s.study, count(g.study) AS games, count(DISTINCT g.strategy) AS strategies, "
@@ -267,7 +274,8 @@ class Store:
         return path
 
 
-def results(study: str, table: str = "games", store: str | Path = DEFAULT_STORE, kind: str = "pandas"):
+def results(study: str, table: str = "games", store: str | Path = DEFAULT_STORE,
+            kind: str = "pandas") -> pd.DataFrame | polars.DataFrame:
     """The rows of one table of a stored study as a pandas or polars frame, for notebooks.
 
     >>> import tempfile, os

@@ -19,7 +19,12 @@ from mmlab.errors import BadFeedback, shown
 
 
 class Feedback(NamedTuple):
-    """The codemaker's answer: pegs right in colour and place, and right in colour only."""
+    """The codemaker's answer: pegs right in colour and place, and right in colour only.
+
+    >>> fb = Feedback(1, 2)
+    >>> fb.black, str(fb), fb == (1, 2)
+    (1, '1,2', True)
+    """
 
     black: int
     white: int

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import operator
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -68,7 +69,11 @@ def split_code(text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Game:
-    """A Mastermind game: ``pegs`` positions, ``colours`` colours (1..colours)."""
+    """A Mastermind game: ``pegs`` positions, ``colours`` colours (1..colours).
+
+    >>> Game(4, 6, repeats=False).n_codes, str(Game(3, 4, feedback="black"))
+    (360, '3x4 (black feedback)')
+    """
 
     pegs: int
     colours: int
@@ -234,7 +239,7 @@ class Game:
             out.append(unused.pop(k))
         return tuple(out)
 
-    def index_of(self, digits) -> int:
+    def index_of(self, digits: Iterable[int]) -> int:
         """Index of a code given as 0-based colours.
 
         >>> Game.parse_size("4x6").index_of((0, 0, 1, 1))
@@ -259,7 +264,12 @@ class Game:
             index += k * math.perm(self.colours - i - 1, self.pegs - i - 1)
         return index
 
-    def counts_of(self, digits) -> np.ndarray:
+    def counts_of(self, digits: Sequence[int] | np.ndarray) -> np.ndarray:
+        """``uint8[colours]``: how often each colour occurs in a code given as 0-based colours.
+
+        >>> Game.parse_size("4x6").counts_of((0, 0, 1, 1)).tolist()
+        [2, 2, 0, 0, 0, 0]
+        """
         return np.bincount(np.asarray(digits, dtype=np.int64), minlength=self.colours).astype(np.uint8)
 
     # ----------------------------------------------------------------- feedback

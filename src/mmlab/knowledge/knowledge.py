@@ -12,6 +12,7 @@ hint can keep earlier states for free.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -33,6 +34,12 @@ class Knowledge:
     ``consistent`` holds the indices (ascending ``int64``) of the codes that fit every answer, or
     is ``None`` for games too large to enumerate: then the set is implicit, and ``is_consistent``
     checks a code against the history.
+
+    >>> from mmlab.game import Game, Feedback
+    >>> game = Game.parse_size("3x3")
+    >>> k = Knowledge.initial(game).update(game.parse("112"), Feedback(1, 0))
+    >>> [game.format(c) for c in k.consistent], Knowledge.initial(Game.parse_size("10x20")).explicit
+    (['133', '222', '232', '313', '322', '332'], False)
     """
 
     game: Game
@@ -349,7 +356,7 @@ def _fits_all(game: Game, answers) -> bool:
     return True
 
 
-def minimal_contradiction(game: Game, answers) -> list[int]:
+def minimal_contradiction(game: Game, answers: Sequence[tuple[int, Feedback]]) -> list[int]:
     """Positions of a smallest-by-deletion set of answers that no code fits together.
 
     The last answer is kept if it takes part, so the message points at the newest answer and

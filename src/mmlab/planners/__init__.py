@@ -11,7 +11,13 @@ ELSEWHERE.update({name: f"a planner: 'mmlab plan SIZE --planner {name} -o tree.j
 
 
 def make_planner(spec: str) -> Planner:
-    """Build a planner from its spec string, e.g. ``tpoa:variant=star,k=5,d=2,hash=e``."""
+    """Build a planner from its spec string, e.g. ``tpoa:variant=star,k=5,d=2,hash=e``.
+
+    >>> make_planner("tpoa:variant=star,k=5,d=2,hash=e")
+    <TPOA tpoa:variant=star,k=5,d=2>
+    >>> make_planner("optimal:objective=worst").values
+    {'objective': 'worst', 'max_depth': 0}
+    """
     return build(spec, PLANNERS, "planner")
 
 

@@ -61,7 +61,14 @@ class Deadline:
 
 
 class Planner(Configurable):
-    """An offline search that produces a ``DecisionTree``."""
+    """An offline search that produces a ``DecisionTree``.
+
+    >>> from mmlab.game import Game
+    >>> from mmlab.planners import make_planner
+    >>> result = make_planner("optimal").plan(Game.parse_size("3x3"))
+    >>> result.proved, result.to_dict()["histogram"]
+    (True, {'1': 1, '2': 7, '3': 18, '4': 1})
+    """
 
     def plan(
         self,

@@ -42,6 +42,16 @@ Cost = tuple[int, int]
 
 
 class TPOA(Planner):
+    """TPOA+ or TPOA*: explore the best ``k`` hash collision groups for ``d`` guess levels, then greedy.
+
+    >>> from mmlab.game import Game
+    >>> result = TPOA(k=2).plan(Game.parse_size("3x4"))
+    >>> result.tree.total_guesses, result.tree.worst, result.proved
+    (206, 4, False)
+    >>> [TPOA(variant="star", k=4, d=2).branching(level) for level in (1, 2, 3)]
+    [4, 2, 1]
+    """
+
     name = "tpoa"
     summary = "two-phase optimisation: explore the best k hash collision groups for d levels, then greedy"
     source = "Chen, Lin and Huang 2007, The Computer Journal (000)"
@@ -73,6 +83,9 @@ class TPOA(Planner):
         on_progress: Callable[[int, int], None] | None = None,
         time_limit: float | None = None,
     ) -> PlanResult:
+        """Build the tree; past ``time_limit`` seconds, the best first guess finished so far is kept
+        (the greedy tree if none is), with ``figures["stopped_by_time_limit"]``. ``on_progress(done,
+        total)`` counts first guesses."""
         self.check(game)
         start = time.perf_counter()
         search = _Search(self, game, on_progress, Deadline(time_limit))

@@ -74,7 +74,14 @@ def _knowledge(game: Game, answers: list[tuple[int, Feedback]]) -> Knowledge:
 
 
 class CodemakerSession:
-    """The person keeps a secret; mmlab plays ``strategy`` (a spec, a strategy or a decision tree)."""
+    """The person keeps a secret; mmlab plays ``strategy`` (a spec, a strategy or a decision tree).
+
+    >>> game = Game.parse_size("3x3")
+    >>> session = CodemakerSession(game, "knuth")
+    >>> session.answer((0, 2))   # to its first guess, 112
+    >>> [game.format(c) for c in session.candidates()], game.format(session.next_guess())
+    (['221', '231', '321'], '231')
+    """
 
     def __init__(self, game: Game, strategy: Strategy | DecisionTree | str = "knuth",
                  rng: np.random.Generator | None = None) -> None:
@@ -206,7 +213,12 @@ class Hint:
 
 
 class CodebreakerSession:
-    """mmlab keeps ``secret`` (drawn at random when not given); the person guesses."""
+    """mmlab keeps ``secret`` (drawn at random when not given); the person guesses.
+
+    >>> session = CodebreakerSession(Game.parse_size("3x3"), secret="321")
+    >>> session.guess("112"), session.remaining, session.guess("321"), session.won
+    (Feedback(black=0, white=2), 3, Feedback(black=3, white=0), True)
+    """
 
     def __init__(self, game: Game, secret: int | str | None = None, rng: np.random.Generator | None = None) -> None:
         self.game = game
@@ -237,6 +249,7 @@ class CodebreakerSession:
         return self.knowledge.n_consistent
 
     def guess(self, code: int | str) -> Feedback:
+        """Score ``code`` (an index, or a code written out) against the secret and record the move."""
         if self.over:
             raise BadArgument("the game is over: start a new one")
         code = self.game.code(code)
@@ -247,6 +260,7 @@ class CodebreakerSession:
         return feedback
 
     def undo(self) -> None:
+        """Take back the last guess (refused once the game is over)."""
         if self.over:
             raise BadArgument("the game is over: start a new one")
         if not self.moves:

@@ -166,7 +166,15 @@ class Configurable:
 
 
 class Strategy(Configurable):
-    """A codebreaker: ``start`` a game, then ``guess`` from the knowledge gathered."""
+    """A codebreaker: ``start`` a game, then ``guess`` from the knowledge gathered.
+
+    >>> from mmlab.game import Feedback
+    >>> from mmlab.strategies import make_strategy
+    >>> game, s = Game.parse_size("3x3"), make_strategy("knuth")
+    >>> s.start(game)
+    >>> game.format(s.guess(Knowledge.initial(game).update(game.parse("112"), Feedback(1, 0)))), s.deterministic
+    ('133', True)
+    """
 
     #: Whether the strategy needs every code of the game in memory.
     needs_enumeration: ClassVar[bool] = True

@@ -51,7 +51,15 @@ ELSEWHERE: dict[str, str] = {}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``name:key=value,key=value`` into the name and its raw parameter values."""
+    """Split ``name:key=value,key=value`` into the name and its raw parameter values.
+
+    >>> parse_spec("evo:pop=400, score=most-parts")
+    ('evo', {'pop': '400', 'score': 'most-parts'})
+    >>> parse_spec("knuth:first")
+    Traceback (most recent call last):
+    ...
+    mmlab.errors.UnknownStrategy: in 'knuth:first': 'first' should be key=value
+    """
     name, _, rest = spec.strip().partition(":")
     values: dict[str, str] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
@@ -80,7 +88,12 @@ def build(spec: str, registry: dict[str, type[Configurable]], kind: str):
 
 
 def make_strategy(spec: str) -> Strategy:
-    """Build a strategy from its spec string."""
+    """Build a strategy from its spec string.
+
+    >>> s = make_strategy("most-parts:ties=random")
+    >>> s, s.values["pool"], s.deterministic
+    (<MostParts most-parts:ties=random>, 'all', False)
+    """
     return build(spec, REGISTRY, "strategy")
 
 

@@ -80,7 +80,12 @@ def _require_whole(tree: DecisionTree) -> None:
 
 # ===================================================================== JSON
 def to_json(tree: DecisionTree, indent: int | None = 1) -> str:
-    """The tree as an ``mmlab-tree`` JSON document (see the module docstring)."""
+    """The tree as an ``mmlab-tree`` JSON document (see the module docstring); ``from_json`` reads it back.
+
+    >>> tree = DecisionTree.build(Game.parse_size("3x2"), "norvig:first=211")
+    >>> from_json(to_json(tree)).total_guesses, json.loads(to_json(tree))["root"]["guess"]
+    (18, '211')
+    """
     _require_whole(tree)
     game = tree.game
     doc = {
@@ -277,14 +282,21 @@ def _check_rules(tree: DecisionTree, mark_certain: bool = False) -> None:
 
 
 def save(tree: DecisionTree, path: str | os.PathLike[str]) -> None:
-    """Write ``tree`` as JSON to ``path``."""
+    """Write ``tree`` to ``path`` as an ``mmlab-tree`` JSON file; ``load`` reads it back.
+
+    >>> import tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "tree.json")
+    >>> save(DecisionTree.build(Game.parse_size("3x2"), "norvig:first=211"), path)
+    >>> load(path).worst
+    3
+    """
     with open(path, "w", encoding="utf-8") as f:
         f.write(to_json(tree))
         f.write("\n")
 
 
 def load(path: str | os.PathLike[str]) -> DecisionTree:
-    """Read a tree saved by ``save``; raises ``BadTree`` naming ``path`` if it cannot."""
+    """Read an ``mmlab-tree`` JSON file written by ``save``; raises ``BadTree`` naming ``path`` if it cannot."""
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -301,7 +313,11 @@ def load(path: str | os.PathLike[str]) -> DecisionTree:
 # ===================================================================== Graphviz
 def to_dot(tree: DecisionTree) -> str:
     """Graphviz DOT: a box per guess (``code`` and ``n=`` secrets reaching it), bold double
-    border where the guess wins; edges labelled ``black,white``."""
+    border where the guess wins; edges labelled ``black,white``.
+
+    >>> to_dot(DecisionTree.build(Game.parse_size("3x2"), "norvig:first=211")).splitlines()[1]
+    '  label="3x2 norvig:first=211: 8 secrets, 18 guesses, worst 3";'
+    """
     _require_whole(tree)
     game = tree.game
     title = f"{game} {tree.strategy}".strip()
@@ -336,7 +352,8 @@ def _dot_quote(text: str) -> str:
 
 # ===================================================================== Knuth 1976
 def to_knuth(tree: DecisionTree, multiline: bool = True) -> str:
-    """Knuth's condensed notation of the whole tree (reading given in the module docstring)."""
+    """Knuth's condensed notation of the whole tree (reading given in the module docstring, with an
+    example); ``multiline=False`` puts it on one line."""
     _require_whole(tree)
     if not multiline:
         return knuth_node(tree.root, tree.game)
@@ -377,6 +394,11 @@ def to_python(tree: DecisionTree, name: str = "master_mind") -> str:
 
     ``answer(guess)`` receives a code string and returns ``(black, white)``; the function returns
     the secret as a string and raises ``ValueError`` on answers no secret of the tree can give.
+
+    >>> game, namespace = Game.parse_size("3x2"), {}
+    >>> exec(to_python(DecisionTree.build(game, "norvig:first=211")), namespace)
+    >>> namespace["master_mind"](lambda guess: tuple(game.score(game.parse("221"), game.parse(guess))))
+    '221'
     """
     _require_whole(tree)
     if not name.isidentifier() or keyword.iskeyword(name):

@@ -22,7 +22,15 @@ from mmlab.trees.tree import DecisionTree
 
 
 class TreeStrategy(Strategy):
-    """Plays the guesses of ``tree``; raises ``BadTree`` once the game leaves the tree."""
+    """Plays the guesses of ``tree``; raises ``BadTree`` once the game leaves the tree.
+
+    >>> from mmlab.game import Feedback
+    >>> game = Game.parse_size("3x3")
+    >>> player = TreeStrategy(DecisionTree.build(game, "knuth"))
+    >>> player.start(game)
+    >>> game.format(player.guess(Knowledge.initial(game).update(game.parse("112"), Feedback(1, 0))))
+    '133'
+    """
 
     name = "tree"
     summary = "play a stored decision tree"
@@ -41,11 +49,13 @@ class TreeStrategy(Strategy):
         return True
 
     def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
+        """Prepare for a new game; raises ``BadTree`` if ``game`` is not the tree's game."""
         if game != self.tree.game:
             raise BadTree(f"the tree plays {self.tree.game}, not {game}")
         super().start(game, rng)
 
     def guess(self, knowledge: Knowledge) -> int:
+        """The tree's guess after the answers in ``knowledge``; ``BadTree`` if the tree never gets there."""
         if knowledge.game != self.tree.game:
             raise BadTree(f"the tree plays {self.tree.game}, not {knowledge.game}")
         return self.tree.path(list(knowledge.history)).guess

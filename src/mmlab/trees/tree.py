@@ -58,7 +58,14 @@ class Node:
 @dataclass(eq=False)
 class DecisionTree:
     """A complete strategy for ``game``: the guess to play after every possible history (or, built
-    over some secrets, after every history they give: ``over_some_secrets``)."""
+    over some secrets, after every history they give: ``over_some_secrets``).
+
+    >>> tree = DecisionTree.build(Game.parse_size("3x3"), "knuth")
+    >>> tree
+    DecisionTree(3x3, 'knuth', secrets=27, nodes=27, root=112)
+    >>> tree.game.format(tree.path([("112", (1, 0))]).guess)
+    '133'
+    """
 
     game: Game
     root: Node

@@ -24,7 +24,7 @@ import numpy as np
 
 from mmlab.errors import InconsistentFeedback
 from mmlab.strategies.base import Param
-from mmlab.variants.two_d import Knowledge2D, Strategy2D, line_tables
+from mmlab.variants.two_d import Game2D, Knowledge2D, Strategy2D, line_tables
 from mmlab.variants.two_d_kernels import find_consistent, line_split_scores, propagate
 
 #: Colours the search tries before its first restart in another order (later budgets follow Luby).
@@ -46,7 +46,8 @@ class Propagate2D(Strategy2D):
               kind=int, minimum=1, maximum=2**62),
     )
 
-    def start(self, game, rng=None) -> None:
+    def start(self, game: Game2D, rng: np.random.Generator | None = None) -> None:
+        """Prepare for a new game of ``game``, with ``search_restarts`` at 0."""
         super().start(game, rng)
         #: how often a search ran out of its budget and started again in another order
         self.search_restarts = 0

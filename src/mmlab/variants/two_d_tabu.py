@@ -92,9 +92,11 @@ class Tabu2D(Strategy2D):
         return tenure, restart
 
     def check(self, game: Game2D) -> None:
+        """Refuse a ``tenure`` or ``restart`` out of range for ``game``."""
         self.settings(game)
 
     def start(self, game: Game2D, rng: np.random.Generator | None = None) -> None:
+        """Prepare for a new game: an empty tabu list, no colour counted yet."""
         super().start(game, rng)
         self.tenure, self.period = self.settings(game)
         n, m = game.n, game.colours
@@ -107,6 +109,9 @@ class Tabu2D(Strategy2D):
         self.walk_draws = self.walk_moves = self.fallbacks = 0
 
     def guess(self, knowledge: Knowledge2D) -> np.ndarray:
+        """The next matrix: all colour 1 first; then the next colour's test (once every colour is
+        counted, the last guess), its stones swapped within rows by the tabu walk until every row
+        and column is consistent."""
         if not knowledge.history:
             return self.code.copy()
         n, m = self.game.n, self.game.colours
