@@ -71,16 +71,11 @@ def game_sizes(text: str) -> list[str]:
 def strategy_specs(text: str) -> str:
     """An argparse type: strategy specs, separated by commas or semicolons as ``split_specs``
     reads them, each one ``make_strategy`` builds; the text itself."""
-    from mmlab.strategies import make_strategy
-
     specs = split_specs(text)
     if not specs:
         raise argparse.ArgumentTypeError("name at least one strategy spec")
     for spec in specs:
-        try:
-            make_strategy(spec)
-        except MastermindError as e:
-            raise argparse.ArgumentTypeError(str(e)) from None
+        strategy_spec(spec)
     return text
 
 

@@ -162,10 +162,10 @@ def main() -> None:
     parser.add_argument("--jobs", type=at_least(1), default=min(2, os.cpu_count() or 1),
                         help="worker processes (default: 2, or 1 on one core)")
     args = parser.parse_args()
-    name, raw = parse_spec(args.spec)
-    if name != "shc":
-        parser.error(f"--spec {args.spec!r}: this benchmark plays shc only, e.g. shc:replace=equal,fps=60")
     try:
+        name, raw = parse_spec(args.spec)
+        if name != "shc":
+            parser.error(f"--spec {args.spec!r}: this benchmark plays shc only, e.g. shc:replace=equal,fps=60")
         build(raw, args.reading)  # refuse a bad spec before starting workers
     except MastermindError as e:
         parser.error(str(e))

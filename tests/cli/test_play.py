@@ -171,4 +171,4 @@ def test_codebreaker_words_that_are_codes_too():
     assert "Write 'hint' or 'hint STRATEGY'" in done.stdout and "You found it in 1 guess!" in done.stdout
     done = play("4x16", "--secret", "1234", lines=["help", "1122", "1122", "1234"])
     assert "'help' is also the code 8 5 12 16" in done.stdout and "e.g. '1 1 2 3' or AABC" in done.stdout
-    assert "You guessed 1 1 2 2 at move 1 already" in done.stdout and "You found it in 3 guesses!" in done.stdout
+    assert "You guessed 1 1 2 2 as guess 1 already" in done.stdout and "You found it in 3 guesses!" in done.stdout

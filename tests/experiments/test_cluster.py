@@ -39,3 +39,5 @@ def test_an_unreachable_scheduler_is_reported(tmp_path, monkeypatch):
     study = Study("lonely", ("3x3",), ("random",), seed=1)
     with pytest.raises(BadArgument, match="cannot reach a Dask scheduler at 'tcp://127.0.0.1:9'"):
         run_study(study, Store(tmp_path / "r.duckdb"), scheduler="tcp://127.0.0.1:9")
+    with pytest.raises(BadArgument, match="give jobs or a scheduler, not both"):  # (jobs were ignored)
+        run_study(study, Store(tmp_path / "r.duckdb"), jobs=2, scheduler="tcp://127.0.0.1:9")

@@ -56,10 +56,10 @@ def test_a_study_played_to_the_end_is_read_back_without_writing(tmp_path, monkey
     run_study(study, store, jobs=1)
     opened = Store.connect
 
-    def read_only(self, read_only=False):
+    def read_only(self, read_only=False, **options):
         if not read_only:
             raise StoreError("cannot open the results store: Read-only file system")
-        return opened(self, read_only=True)
+        return opened(self, read_only=True, **options)
 
     monkeypatch.setattr(Store, "connect", read_only)
     again = run_study(study, store, jobs=1)
@@ -68,20 +68,33 @@ def test_a_study_played_to_the_end_is_read_back_without_writing(tmp_path, monkey
         run_study(Study.from_toml(STUDY.replace("runs = 12", "runs = 3")), store, jobs=1)
 
 
+def test_an_empty_duckdb_file_becomes_a_store(tmp_path):
+    import duckdb
+
+    duckdb.connect(str(tmp_path / "empty.duckdb")).close()
+    study = Study.from_toml(STUDY.replace("runs = 12", "runs = 1"))
+    assert run_study(study, Store(tmp_path / "empty.duckdb"), jobs=1).written == study.n_games
+
+
 def test_the_git_revision_is_the_checkouts_only_when_mmlab_runs_from_its_source_tree(tmp_path, monkeypatch):
     import mmlab
     from mmlab.experiments import runner
 
-    checkout = Path(mmlab.__file__).resolve().parents[2]
-    if (checkout / ".git").exists():  # the tests run from a clone (an editable install)
-        assert runner._git_revision()
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(tmp_path)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "one"], check=True)
+    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+
+    def revision_with_package_at(folder: Path) -> str | None:
+        folder.mkdir(parents=True, exist_ok=True)
+        monkeypatch.setattr(mmlab, "__file__", str(folder / "__init__.py"))
+        return runner._git_revision()
+
     # an installed wheel inside someone else's repository: that repository is not mmlab's revision
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    package = tmp_path / "lib" / "python3" / "site-packages" / "mmlab"
-    package.mkdir(parents=True)
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'other'\n")
-    monkeypatch.setattr(mmlab, "__file__", str(package / "__init__.py"))
-    assert runner._git_revision() is None
+    assert revision_with_package_at(tmp_path / "lib" / "python3" / "site-packages" / "mmlab") is None
+    assert revision_with_package_at(tmp_path / "src" / "mmlab") is None  # no pyproject.toml: not a checkout
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'mmlab'\n")
+    assert revision_with_package_at(tmp_path / "src" / "mmlab") == head  # a source checkout
 
 
 def test_games_stored_meanwhile_by_another_run_are_kept_and_not_counted_as_written(tmp_path, monkeypatch):

@@ -9,14 +9,7 @@ from hypothesis import strategies as st
 
 from mmlab.game import Feedback, Game
 from mmlab.game import kernels
-
-
-def reference_feedback(secret: tuple[int, ...], guess: tuple[int, ...]) -> tuple[int, int]:
-    """Knuth's definition, written as plainly as possible."""
-    black = sum(s == g for s, g in zip(secret, guess))
-    cs, cg = Counter(secret), Counter(guess)
-    common = sum(min(cs[c], cg[c]) for c in cs)
-    return black, common - black
+from tests.references import answer
 
 
 @st.composite
@@ -32,7 +25,7 @@ def game_and_codes(draw, k=2):
 def test_score_matches_reference_on_every_size(gc):
     game, (secret, guess) = gc
     fb = game.score(game.index_of(secret), game.index_of(guess))
-    assert tuple(fb) == reference_feedback(secret, guess)
+    assert tuple(fb) == answer(secret, guess)
 
 
 @settings(max_examples=300, deadline=None)
@@ -71,7 +64,7 @@ def test_vector_kernels_match_reference_on_random_games(game, data):
     assert np.array_equal(kernels.feedback_rows(digits[some], counts[some], digits, counts, game.with_white),
                           table[some])
     for s in range(0, game.n_codes, max(1, game.n_codes // 50)):
-        b, w = reference_feedback(tuple(digits[s]), tuple(digits[g]))
+        b, w = answer(tuple(digits[s]), tuple(digits[g]))
         expected = b * (game.pegs + 1) + (w if game.with_white else 0)
         assert row[s] == expected
 
@@ -91,7 +84,7 @@ def test_feedback_against_and_table_match_reference():
         row = kernels.feedback_against(digits[g], counts[g], digits, counts, everyone, True)
         assert np.array_equal(row, table[g])
         for s in range(game.n_codes):
-            b, w = reference_feedback(tuple(digits[s]), tuple(digits[g]))
+            b, w = answer(tuple(digits[s]), tuple(digits[g]))
             assert row[s] == b * 4 + w
 
 

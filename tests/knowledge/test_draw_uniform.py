@@ -9,7 +9,8 @@ from scipy.stats import chisquare
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 
-from test_sample import knowledge_of, reference_answer, reference_consistent
+from test_sample import knowledge_of, reference_consistent
+from tests.references import answer
 
 KINDS = [("4x5", True, "black-white"), ("4x6", False, "black-white"), ("4x5", True, "black")]
 
@@ -17,7 +18,7 @@ KINDS = [("4x5", True, "black-white"), ("4x6", False, "black-white"), ("4x5", Tr
 def random_answers(game: Game, rng: np.random.Generator) -> list:
     """The answers a random secret gives two random guesses, as ``(guess digits, (black, white))``."""
     secret, *guesses = (tuple(game.digits(int(i))) for i in rng.integers(game.n_codes, size=3))
-    return [(g, reference_answer(secret, g, game.with_white)) for g in guesses]
+    return [(g, answer(secret, g, game.with_white)) for g in guesses]
 
 
 @pytest.mark.parametrize("size, repeats, feedback", KINDS)

@@ -1,7 +1,6 @@
 """``Knowledge.sample`` and its kernels against brute force: the two-level search (colour counts,
 then their arrangement), the one-level search over the pegs, and `random` on 10x20."""
 
-from collections import Counter
 from itertools import permutations, product
 
 import numpy as np
@@ -14,23 +13,17 @@ from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.knowledge import kernels
 from mmlab.strategies import make_strategy
+from tests.references import answer
 
 KINDS = [("3x4", True, "black-white"), ("4x5", True, "black-white"), ("4x6", False, "black-white"),
          ("3x4", True, "black"), ("4x5", True, "black"), ("4x5", False, "black")]
-
-
-def reference_answer(secret: tuple[int, ...], guess: tuple[int, ...], with_white: bool) -> tuple[int, int]:
-    black = sum(s == g for s, g in zip(secret, guess))
-    cs, cg = Counter(secret), Counter(guess)
-    total = sum(min(cs[c], cg[c]) for c in cs)
-    return black, (total - black if with_white else 0)
 
 
 def reference_consistent(game: Game, answers) -> set[tuple[int, ...]]:
     """Every code of ``game`` that gives each ``(guess digits, (black, white))`` its answer."""
     codes = (product(range(game.colours), repeat=game.pegs) if game.repeats
              else permutations(range(game.colours), game.pegs))
-    return {code for code in codes if all(reference_answer(code, g, game.with_white) == fb for g, fb in answers)}
+    return {code for code in codes if all(answer(code, g, game.with_white) == fb for g, fb in answers)}
 
 
 def knowledge_of(game: Game, answers) -> Knowledge:
@@ -63,7 +56,7 @@ def histories(draw):
     for _ in range(draw(st.integers(1, 4))):
         guess = draw(codes)
         answerer = secret if draw(st.booleans()) else draw(codes)
-        answers.append((guess, reference_answer(answerer, guess, game.with_white)))
+        answers.append((guess, answer(answerer, guess, game.with_white)))
     return game, answers
 
 
@@ -119,7 +112,7 @@ def test_every_consistent_code_comes_out(size, repeats, feedback):
     checked = 0
     for _ in range(30):
         secret, guess = (tuple(game.digits(int(i))) for i in rng.integers(game.n_codes, size=2))
-        answers = [(guess, reference_answer(secret, guess, game.with_white))]
+        answers = [(guess, answer(secret, guess, game.with_white))]
         expected = reference_consistent(game, answers)
         if not 2 <= len(expected) <= 12:
             continue

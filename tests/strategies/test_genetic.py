@@ -15,17 +15,10 @@ from mmlab.strategies import evolution_kernels as ek
 from mmlab.strategies import make_strategy
 from mmlab.strategies.evolution import ConsistentSearch, SearchResult
 from mmlab.strategies.genetic import GeneticAlgorithm, pattern_code
+from tests.references import answer
 
 
 # ----------------------------------------------------------------- pure-Python reference
-def answer(guess, code, with_white=True):
-    black = sum(a == b for a, b in zip(guess, code))
-    if not with_white:
-        return black, 0
-    common = sum(min(guess.count(c), code.count(c)) for c in set(guess))
-    return black, common - black
-
-
 def reference_distance(code, history, kind, w_black=1, w_white=1, with_white=True):
     """Distance of ``code`` to consistency with ``history`` [(guess, black, white)], as written in
     the docstring of ``evolution_kernels``."""

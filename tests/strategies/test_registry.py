@@ -1,9 +1,6 @@
 import numpy as np
 import pytest
 
-import mmlab.planners  # noqa: F401  (planners and 2-D strategies add their names to ELSEWHERE)
-import mmlab.variants  # noqa: F401
-
 from mmlab.errors import BadCode, SpaceTooLarge, UnknownStrategy
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
@@ -57,8 +54,21 @@ def test_parameters_given_in_python_are_checked_as_a_spec_would_check_them():
     with pytest.raises(UnknownStrategy, match="fps=4.5 should be a whole number"):
         StochasticHillClimber(fps=4.5)
     assert StochasticHillClimber(fps="45").values["fps"] == StochasticHillClimber(fps=np.int64(45)).values["fps"] == 45
+    for fps in ("200", np.int64(200), 0):  # read as numbers, then held to 1..100
+        with pytest.raises(UnknownStrategy, match=f"fps={int(fps)} is out of range"):
+            StochasticHillClimber(fps=fps)
+    with pytest.raises(UnknownStrategy, match="fps=101 is out of range; it must be from 1 to 100"):
+        make_strategy("shc:fps=101")
     assert TPOA(k="5").spec == TPOA(k=5).spec == "tpoa:k=5"
     assert Knuth(first=1123).spec == "knuth:first=1123"
+
+
+def test_the_names_that_are_not_codebreakers_are_the_planners_and_the_2d_strategies():
+    from mmlab.planners import PLANNERS
+    from mmlab.strategies.registry import NOT_CODEBREAKERS
+    from mmlab.variants import STRATEGIES_2D
+
+    assert set(NOT_CODEBREAKERS) == (set(PLANNERS) | set(STRATEGIES_2D)) - set(REGISTRY)  # (tabu is both)
 
 
 def test_bad_first_guess_is_refused_at_start(game46):
@@ -106,8 +116,8 @@ def test_an_empty_first_guess_means_the_strategys_own(game46):
         assert game46.format(strategy.guess(Knowledge.initial(game46))) == own
 
 
-@pytest.mark.parametrize("spec, message", [("evo:pop=1000001", "pop=1000001 is out of range; it must be at most 1000000"),
-                                           ("ga:pop=1000000000000", "it must be at most 1000000"),
+@pytest.mark.parametrize("spec, message", [("evo:pop=1000001", "pop=1000001 is out of range; it must be from 2 to 1000000"),
+                                           ("ga:pop=1000000000000", "it must be from 0 to 1000000"),
                                            ("ga:variant=berghman,eligible=10000000", "eligible=10000000 is out of range")])
 def test_populations_and_collections_too_large_to_allocate_are_refused(spec, message):
     with pytest.raises(UnknownStrategy, match=message):

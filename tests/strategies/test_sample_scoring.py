@@ -152,11 +152,11 @@ def test_no_endgame_or_look_ahead_with_black_pegs_only():
 @pytest.mark.parametrize("spec,message", [
     ("sample:sample=0", "sample='0'"),
     ("sample:score=best", "score"),
-    ("sample:endgame=257", "endgame=257 is out of range; it must be at most 256"),
+    ("sample:endgame=257", "endgame=257 is out of range; it must be from 0 to 256"),
     ("sample:lookahead=-1", "lookahead=-1 is out of range"),
-    ("sample:part=257", "part=257 is out of range; it must be at most 256"),
+    ("sample:part=257", "part=257 is out of range; it must be from 3 to 256"),
     ("sample:finalists=0", "finalists=0 is out of range"),
-    ("sample:others=201", "others=201 is out of range; it must be at most 200"),
+    ("sample:others=201", "others=201 is out of range; it must be from 0 to 200"),
 ])
 def test_bad_parameters_are_refused(spec, message):
     with pytest.raises(UnknownStrategy, match=message):

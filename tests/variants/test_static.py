@@ -25,24 +25,16 @@ from mmlab.variants.static import (
     separates,
     separation,
 )
+from tests.references import answer
 
 GREENWELL = ["1221", "2354", "3311", "4524", "5656", "6643"]  # 003 section 3.5
 
 
 # --------------------------------------------------------------------------------- references
-def reference_feedback(secret, guess, with_white=True):
-    """Knuth's definition, as plainly as possible."""
-    black = sum(s == g for s, g in zip(secret, guess))
-    if not with_white:
-        return black, 0
-    common = sum(min(secret.count(c), guess.count(c)) for c in set(secret))
-    return black, common - black
-
-
 def reference_vectors(game: Game, codes: list[str]) -> list[tuple]:
     """Every secret's answers to the guesses, in index order, without numba or numpy."""
     guesses = [game.digits(game.parse(c)) for c in codes]
-    return [tuple(reference_feedback(game.digits(s), g, game.with_white) for g in guesses)
+    return [tuple(answer(game.digits(s), g, game.with_white) for g in guesses)
             for s in range(game.n_codes)]
 
 
@@ -161,7 +153,7 @@ def test_score_candidates_and_refine_equal_the_reference(gs):
     classes, pairs = K.score_candidates(cands, labels, n, game.all_digits, game.all_counts, game.with_white,
                                         empty, game.n_responses, 3)
     for c in range(0, game.n_codes, max(1, game.n_codes // 7)):
-        sizes = Counter(v + (reference_feedback(game.digits(s), game.digits(c), game.with_white),)
+        sizes = Counter(v + (answer(game.digits(s), game.digits(c), game.with_white),)
                         for s, v in enumerate(vectors))
         assert classes[c] == len(sizes)
         assert pairs[c] == sum(m * (m - 1) // 2 for m in sizes.values())

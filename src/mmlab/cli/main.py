@@ -38,6 +38,7 @@ from mmlab.experiments.secret_sets import MAX_SECRETS, SecretSet
 from mmlab.experiments.store import Store
 from mmlab.experiments.study import Study
 from mmlab.game import Game, parse_feedback, split_code
+from mmlab.game.rules import MAX_PEGS, MIN_PEGS
 from mmlab.knowledge import Knowledge
 from mmlab.planners import PLANNERS, make_planner
 from mmlab.strategies import EXHAUSTIVE, REGISTRY, Strategy, make_strategy
@@ -310,13 +311,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
     specs = split_specs(args.strategies) if args.strategies is not None else list(EXHAUSTIVE) + ["random"]
     if not specs:
         raise BadArgument("--strategies is empty: name at least one strategy, e.g. --strategies knuth,random")
+    if not re.fullmatch(r"\s*(all|((sample|instance)\s*:)?\s*[0-9]+)\s*", args.secrets):  # (no list of codes here)
+        raise BadArgument(f"--secrets {shown(args.secrets)}: expected 'all', N (a sample of N secrets), sample:N "
+                          "or instance:N")
     try:
         secrets = SecretSet.parse(args.secrets)
     except MastermindError as e:
-        if "list of codes" not in str(e):  # (a study file's list has no command-line form)
-            raise BadArgument(f"--secrets: {e}") from None
-        raise BadArgument(f"--secrets {shown(args.secrets)}: expected 'all', N (a sample of N secrets), sample:N "
-                          "or instance:N") from None
+        raise BadArgument(f"--secrets: {e}") from None
     sizes = tuple(dict.fromkeys(g.size for g in games))
     base = Study("compare", sizes, tuple(specs), secrets, args.runs, args.seed, repeats, feedback)
     try:  # checked as a study file is, but told in the options' words
@@ -502,9 +503,9 @@ class _Parser(argparse.ArgumentParser):
     """Argument errors in one line, like every other mmlab error."""
 
     def error(self, message: str) -> NoReturn:
-        size = re.search(r"unrecognized arguments: (-\d+x\d+)", message)
+        size = re.search(r"unrecognized arguments: (-\d+x\d+)", message, re.IGNORECASE)
         if size:
-            message = f"size {size.group(1)}: pegs must be a whole number from 1 to 10"
+            message = f"size {size.group(1)}: pegs must be a whole number from {MIN_PEGS} to {MAX_PEGS}"
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
@@ -667,7 +668,7 @@ def _did_you_mean(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
-    negative = next((a for a in argv if re.fullmatch(r"-\d+x\d+", a)), None)
+    negative = next((a for a in argv if re.fullmatch(r"-\d+x\d+", a, re.IGNORECASE)), None)
     if negative is not None:  # argparse reads it as an option and then misses the size
         subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
         command = subs.choices.get(argv[0], parser) if argv else parser

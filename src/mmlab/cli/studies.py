@@ -248,7 +248,7 @@ def records(frame: pd.DataFrame) -> list[dict]:
     [{'mean': 4.47608024691358, 'n': 1296, 'sd': None}]
     """
     def plain(value):
-        if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        if pd.api.types.is_scalar(value) and pd.isna(value):  # None, NA, NaN of any float type
             return None
         return value.item() if hasattr(value, "item") else value  # numpy scalars to Python's
 

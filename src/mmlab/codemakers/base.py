@@ -37,8 +37,6 @@ class Codemaker:
     """
 
     name = ""
-    #: Whether it answers from the consistent set, which play must then keep explicitly.
-    needs_consistent_set = False
 
     def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
         """Prepare to answer a new game of ``game`` (drawing from ``rng`` if it draws)."""
@@ -110,7 +108,6 @@ class Adversary(Codemaker):
     """
 
     name = "adversary"
-    needs_consistent_set = True
 
     def __init__(self, mode: str = "largest", strategy: Strategy | None = None) -> None:
         if mode not in ("largest", "worst"):

@@ -107,7 +107,9 @@ def play_against(game: Game, strategy: Strategy | str, codemaker: Codemaker, rng
     codemaker.start(game, rng)
     held = getattr(codemaker, "secret", None)
     secret = int(held) if isinstance(held, (int, np.integer)) else None
-    explicit = strategy.tracks_consistent_set or codemaker.needs_consistent_set  # as play_game keeps it
+    # as play_game keeps it, and always for a codemaker with no secret yet (the adversary answers from the
+    # consistent set, and a lost game's secret is taken from it)
+    explicit = strategy.tracks_consistent_set or secret is None
     record, knowledge = _play(game, strategy, Knowledge.initial(game, explicit=explicit), codemaker.answer, secret,
                               max_guesses)
     if record.won:

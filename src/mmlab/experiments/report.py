@@ -78,7 +78,6 @@ class Report:
                 else:
                     text = figure_text(value, 4)
                 cells.loc[move, strategy] = text
-        cells.columns.name = None
         return cells
 
 

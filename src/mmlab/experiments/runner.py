@@ -121,6 +121,8 @@ def run_study(
     """
     if jobs is not None and jobs < 1:
         raise BadArgument(f"jobs must be at least 1, got {jobs}")
+    if jobs is not None and scheduler is not None:
+        raise BadArgument("give jobs or a scheduler, not both: a Dask cluster's workers are its own")
     Study.from_dict(study.definition())  # a study made in Python is checked as a file is, before anything runs
     local = sorted({make_strategy(spec).name for spec in study.strategies} - BUILT_IN)
     if local and scheduler is not None:

@@ -81,8 +81,9 @@ class Store:
         return f"Store({str(self.path)!r})"
 
     @contextmanager
-    def connect(self, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
-        """An open connection; waits while another process holds the file, then refuses."""
+    def connect(self, read_only: bool = False, empty_ok: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
+        """An open connection; waits while another process holds the file, then refuses. Read only,
+        a file without tables is refused unless ``empty_ok``."""
         if read_only and not self.path.exists():
             raise StoreError(f"there is no results store at {str(self.path)!r}: run a study first "
                              "(mmlab run or mmlab compare)")
@@ -114,7 +115,7 @@ class Store:
                                  "results store: choose another file with --store")
             if not read_only:
                 con.execute(SCHEMA)
-            elif not tables:
+            elif not tables and not empty_ok:
                 raise StoreError(f"{str(self.path)!r} is a DuckDB file without mmlab's tables, not a results store: "
                                  "choose another file with --store")
             yield con
@@ -198,7 +199,9 @@ class Store:
         """The fingerprint of the study stored as ``study``; ``None`` when there is none (read only)."""
         if not self.path.exists():
             return None
-        with self.connect(read_only=True) as con:
+        with self.connect(read_only=True, empty_ok=True) as con:  # (an empty file becomes a store on writing)
+            if not con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = 'studies'").fetchone()[0]:
+                return None
             row = con.execute("SELECT fingerprint FROM studies WHERE study = ?", [study]).fetchone()
         return None if row is None else row[0]
 

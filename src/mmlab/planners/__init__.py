@@ -3,11 +3,9 @@
 from mmlab.planners.base import Planner, PlanResult
 from mmlab.planners.optimal import Optimal
 from mmlab.planners.tpoa import TPOA
-from mmlab.strategies.registry import ELSEWHERE, build
+from mmlab.strategies.registry import build
 
 PLANNERS: dict[str, type[Planner]] = {cls.name: cls for cls in (TPOA, Optimal)}
-ELSEWHERE.update({name: f"a planner: 'mmlab plan SIZE --planner {name} -o tree.json' builds its decision tree "
-                        "and 'mmlab eval --tree tree.json' plays it" for name in PLANNERS})
 
 
 def make_planner(spec: str) -> Planner:

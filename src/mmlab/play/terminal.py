@@ -196,7 +196,7 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
                 guess = game.parse(line)
                 earlier = next((i for i, (g, _) in enumerate(session.moves, 1) if g == guess), None)
                 if earlier is not None:
-                    say(f"You guessed {game.format(guess)} at move {earlier} already: its answer stays the same.")
+                    say(f"You guessed {game.format(guess)} as guess {earlier} already: its answer stays the same.")
                 fb = session.guess(guess)
                 say(Text("  ").append(dialogue.code(guess)).append(f"  {dialogue.answer(fb)}"))
         except MastermindError as e:

@@ -38,10 +38,12 @@ class Param:
 
     def check(self, owner: str, value: Any) -> None:
         """Refuse a numeric value outside ``minimum``..``maximum``, naming the parameter and its range."""
-        if self.minimum is not None and value < self.minimum:
-            raise UnknownStrategy(f"{owner}: {self.name}={value} is out of range; it must be at least {self.minimum}")
-        if self.maximum is not None and value > self.maximum:
-            raise UnknownStrategy(f"{owner}: {self.name}={value} is out of range; it must be at most {self.maximum}")
+        low = self.minimum is not None and value < self.minimum
+        high = self.maximum is not None and value > self.maximum
+        if low or high:
+            bound = (f"from {self.minimum} to {self.maximum}" if None not in (self.minimum, self.maximum)
+                     else f"at least {self.minimum}" if low else f"at most {self.maximum}")
+            raise UnknownStrategy(f"{owner}: {self.name}={value} is out of range; it must be {bound}")
 
     def accept(self, owner: str, value: Any) -> Any:
         """A value given in Python: a text or a whole number is read as its text in a spec would be,
@@ -58,8 +60,10 @@ class Param:
             value = self.convert(owner, value)
         elif isinstance(value, (int, np.integer)) and not isinstance(value, bool):  # sample=200 too
             value = self.convert(owner, str(int(value)))
+        elif self.kind not in (str, int) and isinstance(value, self.kind):  # a kind of a strategy of one's own
+            pass
         else:
-            what = "a whole number" if self.kind is int else "a text"
+            what = {int: "a whole number", str: "a text"}.get(self.kind, f"a {self.kind.__name__}")
             raise UnknownStrategy(f"{owner}: {self.name}={value!r} should be {what}")
         self.check(owner, value)
         return value
@@ -151,15 +155,8 @@ class Configurable:
 
     @classmethod
     def from_raw(cls, raw: dict[str, str]):
-        """Build from the raw ``key=value`` texts of a spec, converting each by its ``Param``."""
-        params = {p.name: p for p in cls.params}
-        values = {}
-        for key, text in raw.items():
-            if key not in params:
-                names = ", ".join(params) or "none"
-                raise UnknownStrategy(f"{cls.name} has no parameter {shown(key)} (its parameters: {names})")
-            values[key] = params[key].convert(cls.name, text)
-        return cls(**values)
+        """Build from the raw ``key=value`` texts of a spec (each read by its ``Param``, as any text is)."""
+        return cls(**raw)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}>"

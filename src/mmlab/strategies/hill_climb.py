@@ -21,11 +21,9 @@ paper's open points are in ``docs/notes/shc-reading.md``.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from mmlab.errors import BadArgument, BadFeedback, SearchFailed, UnknownStrategy
+from mmlab.errors import BadArgument, BadFeedback, SearchFailed
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import hill_climb_kernels as hk
@@ -51,6 +49,7 @@ FPS = Param(
     f"FPS parameter F, {FPS_RANGE[0]}..{FPS_RANGE[1]}: a colour already carried p times weighs 100 - F*p (001 3.4)",
     kind=int,
     minimum=FPS_RANGE[0],
+    maximum=FPS_RANGE[1],  # (001 section 4; the paper uses 45)
 )
 REPLACE = Param(
     "replace",
@@ -144,15 +143,6 @@ class StochasticHillClimber(Strategy):
     shift_avoid_same: bool = False
     max_attempts: int = 10**9
     tracker_max_slots: int = 2**26  # 512 MiB: at most 2**25 codes tracked in one game
-
-    def __init__(self, **values: Any) -> None:
-        fps = values.get("fps", FPS.default)
-        if isinstance(fps, int) and not FPS_RANGE[0] <= fps <= FPS_RANGE[1]:
-            raise UnknownStrategy(
-                f"shc: fps={fps} is out of range; it must be a whole number from {FPS_RANGE[0]} to {FPS_RANGE[1]} "
-                "(001 section 4; the paper uses 45)"
-            )
-        super().__init__(**values)
 
     @property
     def deterministic(self) -> bool:

@@ -45,9 +45,16 @@ EXHAUSTIVE = ("knuth", "irving", "most-parts", "entropy", "plus", "plus2", "norv
 
 SPEC_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
-#: Names of what mmlab runs that is not a codebreaker (planners, 2-D strategies), with where to use
-#: them: the layers that define them add themselves, so a misplaced name gets a pointer.
-ELSEWHERE: dict[str, str] = {}
+_PLANNER = "a planner: 'mmlab plan SIZE --planner {0} -o tree.json' builds its decision tree and 'mmlab eval --tree " \
+           "tree.json' plays it"
+#: What else mmlab runs by name that is not a codebreaker of one row, and where to use it, so that
+#: a name given in the wrong place gets a pointer (``tests/strategies/test_registry.py`` checks
+#: that the planners and 2-D strategies hold these names).
+NOT_CODEBREAKERS: dict[str, str] = {
+    "tpoa": _PLANNER.format("tpoa"),
+    "optimal": _PLANNER.format("optimal"),
+    "propagate": "a 2-D strategy: 'mmlab mm2 play SIZE --strategy propagate' plays it",
+}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -77,8 +84,8 @@ def build(spec: str, registry: dict[str, type[Configurable]], kind: str):
     name, raw = parse_spec(spec)
     cls = registry.get(name)
     if cls is None:
-        if kind == "strategy" and name in ELSEWHERE:
-            raise UnknownStrategy(f"{name} is not a strategy but {ELSEWHERE[name]}")
+        if kind == "strategy" and name in NOT_CODEBREAKERS:
+            raise UnknownStrategy(f"{name} is not a strategy but {NOT_CODEBREAKERS[name]}")
         if kind != "strategy" and name in REGISTRY:
             raise UnknownStrategy(f"{name} is a codebreaker of one row, not a {kind} (those: {', '.join(registry)}); "
                                   f"'mmlab eval SIZE --strategy {name}' evaluates it, 'mmlab tree SIZE --strategy "

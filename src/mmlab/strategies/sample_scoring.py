@@ -200,7 +200,7 @@ class SampleScoring(Strategy):
 
     def __init__(self, **values) -> None:
         super().__init__(**values)
-        size = self.values["sample"] = str(self.values["sample"])  # (from Python, sample=200 is fine too)
+        size = self.values["sample"]  # a text: sample=200 from Python is read as "200"
         number = size.isascii() and size.isdigit() and len(size) <= len(str(MAX_SAMPLE))
         if size != "auto" and not (number and 1 <= int(size) <= MAX_SAMPLE):
             raise UnknownStrategy(f"{self.name}: sample={shown(size)} should be a whole number from 1 to "

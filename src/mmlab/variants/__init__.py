@@ -5,7 +5,7 @@ Mastermind MM2(n, m) (Singley 2005, 003 chapter 5), whose game, codebreakers and
 'tabu:tenure=8'
 """
 
-from mmlab.strategies.registry import ELSEWHERE, build
+from mmlab.strategies.registry import build
 from mmlab.variants.two_d import (
     Feedback2D,
     Game2D,
@@ -19,8 +19,6 @@ from mmlab.variants.two_d_tabu import Tabu2D
 
 #: The 2-D codebreakers by name, loadable by spec string like the 1-D ones.
 STRATEGIES_2D: dict[str, type[Strategy2D]] = {cls.name: cls for cls in (Tabu2D, Propagate2D)}
-ELSEWHERE.update({name: f"a 2-D strategy: 'mmlab mm2 play SIZE --strategy {name}' plays it"
-                  for name in STRATEGIES_2D if name != "tabu"})  # (tabu is 1-D too)
 
 
 def make_strategy_2d(spec: str) -> Strategy2D:
