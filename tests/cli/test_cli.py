@@ -122,6 +122,7 @@ def test_score_and_strategies(capsys):
         (["compare", "3x3", "--secrets", "1" + "0" * 20], "must be at most 10,000,000, got 1000"),
         (["eval", "-1x6"], "size -1x6: pegs must be a whole number"),
         (["compare", "-1x6"], "mmlab compare: error: size -1x6: pegs must be"),  # not 'SIZE is required'
+        (["mm2", "play", "-1X6"], "mmlab mm2 play: error: size -1X6: pegs must be"),
         (["compare", "3x3", "--jobs", "2", "--scheduler", "tcp://x:1"], "--scheduler: not allowed with argument --jobs"),
         (["eval", "4x6", "--runs", "x"], "expected a whole number"),
         (["tree", "3x3", "-o", "/nonexistent/dir/t.json"], "cannot write /nonexistent/dir/t.json"),

@@ -670,8 +670,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     negative = next((a for a in argv if re.fullmatch(r"-\d+x\d+", a, re.IGNORECASE)), None)
     if negative is not None:  # argparse reads it as an option and then misses the size
-        subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-        command = subs.choices.get(argv[0], parser) if argv else parser
+        command = parser
+        for word in argv:  # down the (sub)commands given, e.g. to the parser of 'mmlab mm2 play'
+            subs = [a for a in command._actions if isinstance(a, argparse._SubParsersAction)]
+            if not subs or word not in subs[0].choices:
+                break
+            command = subs[0].choices[word]
         command.error(f"unrecognized arguments: {negative}")
     args, extra = parser.parse_known_args(argv)
     if extra:  # blamed on the command that was given them, whose --help lists what it takes
