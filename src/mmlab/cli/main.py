@@ -642,14 +642,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _subcommands(parser: argparse.ArgumentParser) -> tuple[str | None, dict[str, argparse.ArgumentParser]]:
+    """Where ``parser`` stores the subcommand chosen, and the subcommands' parsers (``None, {}``: none)."""
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return (subs[0].dest, subs[0].choices) if subs else (None, {})
+
+
 def _chosen(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
     """The (sub)command parser that ``args`` went to, e.g. the one of ``mmlab mm2 play``."""
     while True:
-        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-        name = getattr(args, subs[0].dest, None) if subs else None
-        if name not in (subs[0].choices if subs else {}):
+        dest, choices = _subcommands(parser)
+        name = getattr(args, dest, None) if dest else None
+        if name not in choices:
             return parser
-        parser = subs[0].choices[name]
+        parser = choices[name]
 
 
 def _did_you_mean(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
@@ -672,10 +678,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if negative is not None:  # argparse reads it as an option and then misses the size
         command = parser
         for word in argv:  # down the (sub)commands given, e.g. to the parser of 'mmlab mm2 play'
-            subs = [a for a in command._actions if isinstance(a, argparse._SubParsersAction)]
-            if not subs or word not in subs[0].choices:
+            choices = _subcommands(command)[1]
+            if word not in choices:
                 break
-            command = subs[0].choices[word]
+            command = choices[word]
         command.error(f"unrecognized arguments: {negative}")
     args, extra = parser.parse_known_args(argv)
     if extra:  # blamed on the command that was given them, whose --help lists what it takes
