@@ -1,9 +1,11 @@
-"""Ctrl-C ends every long command with one line, ``interrupted``, and status 130: while the command
+"""Ctrl-C ends every long command with one line, ``interrupted``, and the process as Ctrl-C's
+default action would (killed by SIGINT, which a shell reports as status 130): while the command
 loads, while its worker processes start (a terminal sends Ctrl-C to every process of the job, and
 a worker interrupted while importing prints a traceback), and while they play (the run does not
 wait for their games)."""
 
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -36,14 +38,20 @@ def workers_of(pid: int) -> list[int]:
     return found
 
 
-def interrupt(args: list[str], when: str, folder: Path) -> tuple[int, str]:
+CTRL_C = -signal.SIGINT  # a subprocess's status when SIGINT killed it
+MMLAB = {"python -m mmlab": [sys.executable, "-m", "mmlab"],
+         "script": [sys.executable, "-c", "from mmlab.cli.entry import run; run()"]}  # (as the installed 'mmlab')
+
+
+def interrupt(args: list[str], when: str | float, folder: Path, mmlab: list[str] = MMLAB["python -m mmlab"],
+              ) -> tuple[int, str]:
     """Run ``mmlab ARGS`` in ``folder`` (where a store would go), in a job of its own, and Ctrl-C the
-    job at ``when``; status and stderr."""
-    proc = subprocess.Popen([sys.executable, "-m", "mmlab", *args], stdout=subprocess.DEVNULL,
+    job at ``when`` (seconds after the start, or "starting" or "playing"); status and stderr."""
+    proc = subprocess.Popen([*mmlab, *args], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=folder)
     try:
-        if when == "loading":
-            time.sleep(0.2)
+        if isinstance(when, float):
+            time.sleep(when)
         else:
             for _ in range(1200):  # until the first worker process exists
                 if workers_of(proc.pid) or proc.poll() is not None:
@@ -59,13 +67,31 @@ def interrupt(args: list[str], when: str, folder: Path) -> tuple[int, str]:
             proc.wait()
 
 
-def test_ctrl_c_while_the_command_loads(tmp_path):
-    status, err = interrupt(["compare", "4x6"], "loading", tmp_path)  # a fresh store: seconds of games
-    assert (status, err.strip()) == (130, "interrupted")
+@pytest.mark.parametrize("mmlab", sorted(MMLAB))
+@pytest.mark.parametrize("seconds", [0.2, 0.9])  # importing numba; DuckDB, whose import a KeyboardInterrupt can abort
+def test_ctrl_c_while_the_command_loads(tmp_path, seconds, mmlab):
+    status, err = interrupt(["compare", "4x6"], seconds, tmp_path, MMLAB[mmlab])  # a fresh store: seconds of games
+    assert (status, err.strip()) == (CTRL_C, "interrupted")
+
+
+def test_ctrl_c_stops_a_shell_loop_running_mmlab(tmp_path):
+    """bash goes on with a loop when the command it waits for exits by itself after a Ctrl-C."""
+    command = " ".join(shlex.quote(word) for word in [*MMLAB["python -m mmlab"], "compare", "4x6"])
+    proc = subprocess.Popen(["bash", "-c", f"for size in 1 2; do {command}; echo next; done"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=tmp_path)
+    time.sleep(0.5)
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert (out, err.strip(), proc.returncode) == ("", "interrupted", CTRL_C)
 
 
 @pytest.mark.parametrize("when", ["starting", "playing"])
 @pytest.mark.parametrize("command", sorted(LONG))
 def test_ctrl_c_stops_the_workers_with_one_line(command, when, tmp_path):
     status, err = interrupt(LONG[command], when, tmp_path)
-    assert (status, err.strip()) == (130, "interrupted")
+    assert (status, err.strip()) == (CTRL_C, "interrupted")

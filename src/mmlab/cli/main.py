@@ -25,6 +25,7 @@ from mmlab.cli.output import err, histogram_text, out, print_json, progress
 from mmlab.cli.play import add_command as add_play_command
 from mmlab.cli.reproduce import PAPER_OPTIONS, PAPERS, cmd_reproduce
 from mmlab.cli.arguments import int_at_least, positive, seed_arg, split_specs
+from mmlab.cli.entry import INTERRUPTED
 from mmlab.cli.serve import add_command as add_serve_command
 from mmlab.cli.static import add_command as add_static_command
 from mmlab.cli.studies import add_commands as add_study_commands
@@ -702,13 +703,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        return 130
+        return INTERRUPTED
     except RuntimeError as e:
         if str(e) != "Query interrupted":  # DuckDB's word for Ctrl-C during a query
             raise
         print("interrupted", file=sys.stderr)
-        return 130
+        return INTERRUPTED
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from mmlab.cli.entry import run
+
+    run()

@@ -1,0 +1,74 @@
+"""The entry point's watch over Ctrl-C, in this process: a Ctrl-C that Python could only report as
+"Exception ignored" is raised again where it stops the command, and one pressed while the command
+loads waits."""
+
+import ctypes
+import signal
+import sys
+import time
+
+import pytest
+
+from mmlab.cli.entry import watching_ctrl_c
+
+
+def busy(seconds: float) -> None:
+    """Run Python code (where a pending Ctrl-C is raised) for ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        pass
+
+
+@ctypes.CFUNCTYPE(None)
+def ctrl_c_inside_a_callback() -> None:
+    """A callback from C, as numba's compiler makes them, during which Ctrl-C is pressed."""
+    signal.raise_signal(signal.SIGINT)
+    busy(0.1)  # (the KeyboardInterrupt is raised here, and ctypes can only report it)
+
+
+@pytest.fixture(autouse=True)
+def python_handles_ctrl_c():
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_ctrl_c_swallowed_by_a_callback_is_raised_again_without_a_traceback(capsys):
+    hook = sys.unraisablehook
+    with pytest.raises(KeyboardInterrupt):
+        with watching_ctrl_c() as ctrl_c:
+            ctrl_c_inside_a_callback()
+            busy(5.0)
+    assert ctrl_c.pressed and capsys.readouterr().err == ""
+    assert sys.unraisablehook is hook and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_without_the_watch_python_reports_it_and_goes_on(monkeypatch):
+    """What the watch is for."""
+    reported = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: reported.append(unraisable.exc_type))
+    ctrl_c_inside_a_callback()
+    busy(0.1)
+    assert reported == [KeyboardInterrupt]
+
+
+def test_a_deferred_ctrl_c_is_only_remembered():
+    with watching_ctrl_c() as ctrl_c:
+        ctrl_c.deferred = True
+        signal.raise_signal(signal.SIGINT)
+        busy(0.1)
+        assert ctrl_c.pressed
+        ctrl_c.deferred = False
+        with pytest.raises(KeyboardInterrupt):
+            signal.raise_signal(signal.SIGINT)
+            busy(1.0)
+
+
+def test_no_watch_where_ctrl_c_is_ignored():
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with watching_ctrl_c() as ctrl_c:
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+            signal.raise_signal(signal.SIGINT)
+            busy(0.1)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN and not ctrl_c.pressed
+    finally:
+        signal.signal(signal.SIGINT, previous)
