@@ -4,7 +4,9 @@ loads waits."""
 
 import ctypes
 import signal
+import subprocess
 import sys
+import textwrap
 import time
 
 import pytest
@@ -72,3 +74,54 @@ def test_no_watch_where_ctrl_c_is_ignored():
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN and not ctrl_c.pressed
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def test_a_second_ctrl_c_does_not_interrupt_the_cleanup():
+    with watching_ctrl_c() as ctrl_c:
+        with pytest.raises(KeyboardInterrupt):
+            signal.raise_signal(signal.SIGINT)
+            busy(1.0)
+        signal.raise_signal(signal.SIGINT)  # e.g. while the finished games are written
+        busy(0.1)
+    assert ctrl_c.presses == 2
+
+
+def test_the_third_ctrl_c_ends_the_process_at_once():
+    code = textwrap.dedent("""
+        import signal
+        from mmlab.cli.entry import watching_ctrl_c
+        with watching_ctrl_c():
+            for _ in range(3):
+                try:
+                    signal.raise_signal(signal.SIGINT)
+                except KeyboardInterrupt:
+                    pass
+            print("went on")
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (-signal.SIGINT, "", "")
+
+
+def test_a_swallowed_ctrl_c_waits_while_workers_start_ignoring_it():
+    from mmlab.experiments.workers import sigint_ignored
+
+    with pytest.raises(KeyboardInterrupt):
+        with watching_ctrl_c():
+            ctrl_c_inside_a_callback()
+            with sigint_ignored():
+                busy(0.2)
+            busy(5.0)
+
+
+def test_an_error_a_library_makes_of_the_ctrl_c_is_reported_as_interrupted(capsys, monkeypatch):
+    from mmlab.cli import entry, main
+
+    def command(argv):
+        try:
+            signal.raise_signal(signal.SIGINT)
+            busy(1.0)
+        except KeyboardInterrupt as e:
+            raise RuntimeError("the library's own words") from e
+
+    monkeypatch.setattr(main, "main", command)
+    assert entry.main([]) == entry.INTERRUPTED and capsys.readouterr().err == "interrupted\n"

@@ -202,6 +202,10 @@ def test_compare_on_a_sample_of_every_code_is_exact(capsys, tmp_path):
                        "--store", str(tmp_path / "r.duckdb"), "--json")
     rows = json.loads(out)["strategies"]
     assert [r["games"] for r in rows] == [64, 128] and [r["exact"] for r in rows] == [True, False]
+    code, out, _ = run(capsys, "compare", "3x4", "4x4", "--strategies", "knuth", "--secrets", "100",
+                       "--store", str(tmp_path / "r.duckdb"))
+    out = " ".join(out.split())  # (the console wraps long lines)
+    assert "3x4: all 64 secrets (deterministic strategies exactly)" in out and "4x4: secrets sample:100" in out
 
 
 def test_a_foreign_duckdb_file_is_refused_and_left_as_it_was(capsys, tmp_path):

@@ -200,7 +200,11 @@ def test_index_of_checks_the_colours_it_is_given():
 
 def test_answers_as_mmlab_shows_them_and_the_hints_for_one_number():
     assert parse_feedback("-", with_white=True) == parse_feedback("none") == Feedback(0, 0)
-    with pytest.raises(BadFeedback, match="'1 2' \\(1 black, 2 white\\) or '12 0'"):
-        parse_feedback("12", with_white=True)
+    with pytest.raises(BadFeedback, match="give both, e.g. '1 2' \\(1 black, 2 white\\)$"):
+        parse_feedback("12", with_white=True)  # (no game has 12 pegs)
+    with pytest.raises(BadFeedback, match="'1 0' \\(1 black, 0 white\\) or '10 0'$"):
+        parse_feedback("10", with_white=True)
+    with pytest.raises(BadFeedback, match="give both, e.g. '1 0' or '1,0', or as pegs 'BW'$"):
+        parse_feedback("1122", with_white=True)  # a code, perhaps
     with pytest.raises(BadFeedback, match="answer 5: black cannot exceed the 4 pegs"):
         Game.parse_size("4x6", feedback="black").check_feedback(Feedback(5, 0))

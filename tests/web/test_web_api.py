@@ -231,6 +231,8 @@ def test_malformed_json_and_bodies(client):
     assert data["error"] == "MalformedRequest"
     refused(client.post("/api/games", content=b"size=4x6", headers={"Content-Type": "application/json"}), 422,
             "not valid JSON")
+    refused(client.post(url, content=b'{"code":"', headers={"Content-Type": "application/json"}), 422,
+            "(Unterminated string starting at character 8)")
     refused(client.post(url, content=b'{"code": "1122"}', headers={"Content-Type": "text/plain"}), 422,
             "Content-Type: application/json")
     refused(client.post(url, json=["1122"]), 422, "not an object")

@@ -1,8 +1,10 @@
 """The ``mmlab`` command's entry point. A Ctrl-C ends a command with one line, ``interrupted``: one
 pressed while it loads (a second or so: numpy, numba, DuckDB and the engine's kernels) once
 loading is done, one pressed while it runs at once, even inside a callback from compiled code
-(numba's compiler), where Python would print a traceback and go on. The process then ends as
-Ctrl-C's default action ends a program, so that a shell loop running it stops too.
+(numba's compiler), where Python would print a traceback and go on. A second Ctrl-C lets the
+command finish stopping (writing the games it finished); a third ends the process at once. The
+process then ends as Ctrl-C's default action ends a program, so that a shell loop running it
+stops too.
 
 >>> main(["score", "1234", "1122"])
 1,1
@@ -12,13 +14,13 @@ Ctrl-C's default action ends a program, so that a shell loop running it stops to
 from __future__ import annotations
 
 import _thread
-import atexit
-import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from types import TracebackType
 from typing import Any
 
 INTERRUPTED = 130
@@ -26,20 +28,67 @@ INTERRUPTED = 130
 
 
 class CtrlC:
-    """Whether Ctrl-C was ``pressed`` while it was watched (see ``watching_ctrl_c``); while
-    ``deferred``, a Ctrl-C is only remembered, not raised."""
+    """Ctrl-C as a command sees it while ``watching_ctrl_c``: ``pressed`` once it was. It is raised
+    as a ``KeyboardInterrupt`` once (a second one would interrupt the command's cleanup), and
+    raised again only where Python swallowed it; while ``deferred`` it is only remembered. The
+    third press ends the process at once, whatever it is doing.
+    """
 
     def __init__(self) -> None:
-        self.pressed = False
+        self.presses = 0
         self.deferred = False
+        self.closing = False  # (raised after the watch, it would be raised anywhere)
+        self._raised = False
+        self._in_hook = False
+        self._swallowed = False  # a KeyboardInterrupt Python could only report: to be raised again
+        self._simulated = 0  # Ctrl-Cs simulated to raise it again, not pressed
+        self._retrying: threading.Thread | None = None
+
+    @property
+    def pressed(self) -> bool:
+        return self.presses > 0
+
+    def on_signal(self, signum: int, frame: object) -> None:
+        """The SIGINT handler."""
+        if self._simulated:
+            self._simulated -= 1
+        else:
+            self.presses += 1
+        if self.presses >= 3:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.raise_signal(signal.SIGINT)
+        if self.closing or self.deferred or self._in_hook or self._raised:
+            return
+        self._raised, self._swallowed = True, False
+        raise KeyboardInterrupt
+
+    def on_unraisable(self, unraisable: Any, report: Callable[[Any], None]) -> None:
+        """The ``sys.unraisablehook``: a ``KeyboardInterrupt`` is raised again, from another thread,
+        until it lands where it stops the command; anything else is reported by ``report``."""
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            report(unraisable)
+            return
+        self._in_hook = True
+        try:
+            self._raised, self._swallowed = False, True
+            if self._retrying is None or not self._retrying.is_alive():
+                self._retrying = threading.Thread(target=self._raise_again, daemon=True)
+                self._retrying.start()
+        finally:
+            self._in_hook = False
+
+    def _raise_again(self) -> None:
+        while self._swallowed and not self.closing:
+            time.sleep(0.01)
+            if signal.getsignal(signal.SIGINT) == self.on_signal:  # (not while workers start, ignoring it)
+                self._simulated += 1
+                _thread.interrupt_main()
 
 
 @contextmanager
 def watching_ctrl_c() -> Iterator[CtrlC]:
-    """In the block, remember every Ctrl-C and raise it unless it is ``deferred``; raise again a
-    ``KeyboardInterrupt`` that Python could only report as "Exception ignored" (raised in a
-    callback from C, e.g. numba's compiler, or in a ``__del__``), so that it stops the block where
-    it can. Outside the main thread, or when Ctrl-C is not Python's to handle, do nothing.
+    """In the block, handle Ctrl-C as ``CtrlC`` says. Outside the main thread, or when Ctrl-C is not
+    Python's to handle, do nothing.
 
     >>> with watching_ctrl_c() as ctrl_c:
     ...     pass
@@ -52,35 +101,13 @@ def watching_ctrl_c() -> Iterator[CtrlC]:
     if not ours:
         yield ctrl_c
         return
-
-    closing = False  # (a Ctrl-C raised again after the block would be raised anywhere)
-    raised_again: list[threading.Timer] = []
-
-    def on_ctrl_c(signum: int, frame: object) -> None:
-        ctrl_c.pressed = True
-        if not (closing or ctrl_c.deferred):
-            raise KeyboardInterrupt
-
     report_unraisable = sys.unraisablehook
-
-    def on_unraisable(unraisable: Any) -> None:
-        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
-            report_unraisable(unraisable)
-            return
-        # Ctrl-C again in a moment, from another thread: raised now, it would be raised in this hook.
-        again = threading.Timer(0.01, _thread.interrupt_main)
-        again.daemon = True
-        again.start()
-        raised_again.append(again)
-
-    signal.signal(signal.SIGINT, on_ctrl_c)
-    sys.unraisablehook = on_unraisable
+    signal.signal(signal.SIGINT, ctrl_c.on_signal)
+    sys.unraisablehook = lambda unraisable: ctrl_c.on_unraisable(unraisable, report_unraisable)
     try:
         yield ctrl_c
     finally:
-        closing = True
-        for again in raised_again:
-            again.cancel()
+        ctrl_c.closing = True
         sys.unraisablehook = report_unraisable
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
@@ -100,29 +127,30 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return run_command(argv)  # (which says "interrupted" itself)
             except KeyboardInterrupt:  # (outside the command's own watch, e.g. while its options are read)
                 pass
+            except Exception:
+                if not ctrl_c.pressed:
+                    raise  # (after a Ctrl-C, a library may have turned the KeyboardInterrupt into its own error)
     print("interrupted", file=sys.stderr)
     return INTERRUPTED
 
 
 def run() -> None:
     """The process's entry (``mmlab``, ``python -m mmlab``): run the command and exit with its
-    status; after a Ctrl-C, end by Ctrl-C's own default action once Python has shut down
-    (a shell sees status 130 either way, but only this tells it to stop a loop)."""
-    status: list[int] = []
-    atexit.register(_end_as_interrupted, status)  # registered before the libraries' own, so run after them
-    status.append(main())
-    raise SystemExit(status[0])
+    status. After a Ctrl-C the process ends as Python ends one interrupted (by SIGINT's default
+    action, once it has shut down): a shell sees status 130 either way, but only this tells it to
+    stop a loop that runs mmlab."""
+    try:
+        status = main()
+    except KeyboardInterrupt:  # (a second Ctrl-C as the watch ended)
+        status = INTERRUPTED
+    if status != INTERRUPTED:
+        raise SystemExit(status)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # another Ctrl-C ends it at once
+    sys.excepthook = _quiet_ctrl_c
+    raise KeyboardInterrupt
 
 
-def _end_as_interrupted(status: list[int]) -> None:
-    """At exit, if the command's ``status`` says Ctrl-C, on a POSIX system: end this process by
-    SIGINT's default action."""
-    if status != [INTERRUPTED] or os.name != "posix":
-        return
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # (a closed pipe or stream)
-            pass
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    os.kill(os.getpid(), signal.SIGINT)
+def _quiet_ctrl_c(kind: type[BaseException], value: BaseException, traceback: TracebackType | None) -> None:
+    """``sys.excepthook`` once mmlab has said "interrupted": no traceback for the KeyboardInterrupt."""
+    if not issubclass(kind, KeyboardInterrupt):
+        sys.__excepthook__(kind, value, traceback)

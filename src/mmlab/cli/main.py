@@ -356,8 +356,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         write_figures(report, args.plots, args.html)
         return 0
     for game in (study.game(size) for size in sizes):
-        title = f"{game}: {'every secret' if secrets.kind == 'all' else f'secrets {secrets}'}" + \
-            (" (deterministic strategies exactly)" if secrets.kind == "all" else "")
+        every = "every secret" if secrets.kind == "all" else f"all {game.n_codes} secrets"  # (a sample that big)
+        title = (f"{game}: {every} (deterministic strategies exactly)" if secrets.every_code(game)
+                 else f"{game}: secrets {secrets}")
         table = Table(title=title)
         for col, justify in (("strategy", "left"), ("first", "left"), ("L", "right"), ("mean", "right"),
                              ("worst", "right"), ("game s", "right"), ("literature", "left")):

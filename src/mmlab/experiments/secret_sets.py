@@ -71,6 +71,14 @@ class SecretSet:
             return "list of " + str(self.n)
         return f"{self.kind}:{self.n}"
 
+    def every_code(self, game: Game) -> bool:
+        """Whether the set is every code of ``game`` once: ``all``, or a sample of at least as many.
+
+        >>> SecretSet.parse("sample:2000").every_code(Game.parse_size("4x4")), SecretSet.parse(500).every_code(Game.parse_size("4x6"))
+        (True, False)
+        """
+        return self.kind == "all" or (self.kind == "sample" and game.enumerable and self.n >= game.n_codes)
+
     def draw(self, game: Game, seed: int) -> np.ndarray:
         """The secrets' code indices, in playing order; the same for every strategy of a study."""
         rng = np.random.default_rng([seed, 0x5EC])
@@ -88,7 +96,7 @@ class SecretSet:
                 more = rng.integers(0, game.n_codes, size=self.n - chosen.shape[0], dtype=np.int64)
                 chosen = np.unique(np.concatenate([chosen, more]))
             return chosen
-        if self.kind == "sample" and self.n >= game.n_codes:
+        if self.every_code(game):
             return np.arange(game.n_codes, dtype=np.int64)  # a sweep's small sizes play every code
         if self.kind == "sample" or self.n < game.n_codes:
             return np.sort(rng.choice(game.n_codes, size=self.n, replace=False)).astype(np.int64)

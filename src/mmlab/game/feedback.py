@@ -82,7 +82,12 @@ def parse_feedback(text: str, with_white: bool | None = None) -> Feedback:
         return Feedback(int(m.group(1)), int(m.group(2)))
     if s.isascii() and s.isdigit():
         if with_white:
-            both = f"'{s[0]} {s[1]}' ({s[0]} black, {s[1]} white) or '{s} 0'" if len(s) == 2 else f"'{s} 0' or '{s},0'"
+            if len(s) == 1:
+                both = f"'{s} 0' or '{s},0'"
+            elif len(s) == 2:
+                both = f"'{s[0]} {s[1]}' ({s[0]} black, {s[1]} white)" + (" or '10 0'" if s == "10" else "")
+            else:  # (no game has that many pegs, MAX_PEGS: a code, perhaps)
+                both = "'1 0' or '1,0', or as pegs 'BW'"
             raise BadFeedback(f"the answer {shown(text)} is one number, and this game answers black and white: "
                               f"give both, e.g. {both}")
         return Feedback(int(s), 0)

@@ -169,9 +169,11 @@ class Game:
         if stray is not None:  # "-1122", "1.122": a sign or a point, not a peg too many
             self._parse_colour(stray, text)
         if len(tokens) != self.pegs:
+            split = len(tokens) > 1 and any(len(t) > 1 for t in tokens)  # '11 22': spaces part pegs
             raise BadCode(
                 f"code {shown(text)} has {len(tokens)} peg{'s' if len(tokens) != 1 else ''}, "
-                f"the {self.size} game needs {self.pegs}"
+                f"the {self.size} game needs {self.pegs}" + (" (spaces or commas part one peg from the next)"
+                                                             if split else "")
             )
         digits = [self._parse_colour(t, text) for t in tokens]
         if any(t.isdigit() for t in tokens) and any(t.isalpha() for t in tokens):

@@ -150,17 +150,27 @@ class CodemakerSession:
 
     def correct(self, move: int, feedback: Feedback | tuple[int, int]) -> None:
         """Replace the answer given to guess number ``move`` (1-based); every other answer stays,
-        except that the winning answer ends the game there (the later answers are dropped).
-        Refused, with the reason, if the answers would still contradict each other."""
+        except that the winning answer ends the game there: the later answers, which must fit that
+        secret too, are dropped. Refused, with the reason, if the answers would still contradict
+        each other.
+
+        >>> session = CodemakerSession(Game.parse_size("3x3"), "knuth")
+        >>> session.answer((0, 2)); session.answer((1, 2))   # to 112 and 231, keeping 321
+        >>> session.correct(1, (3, 0))   # then 231 would have got 0,2
+        Traceback (most recent call last):
+        mmlab.errors.InconsistentFeedback: no code fits all of these answers, so one of them is wrong: guess 1: 112 -> 3,0; guess 2: 231 -> 1,2
+        """
         if not 1 <= move <= len(self.answers):
             raise BadArgument(f"there is no answered guess number {shown(move)} "
                               f"(answered so far: {len(self.answers)})")
         feedback = self.game.check_feedback(Feedback(*feedback))
         answers = list(self.answers)
         answers[move - 1] = (answers[move - 1][0], feedback)
+        knowledge = _knowledge(self.game, answers)
         if feedback == self.game.win:
             answers = answers[:move]
-        self.knowledge = _knowledge(self.game, answers)
+            knowledge = _knowledge(self.game, answers)
+        self.knowledge = knowledge
         self.answers = answers
         self._changed()
 

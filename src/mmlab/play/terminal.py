@@ -6,6 +6,7 @@ in colour on a terminal, the digits always shown, plain text through pipes and s
 
 from __future__ import annotations
 
+import difflib
 import sys
 from typing import TextIO
 
@@ -32,6 +33,7 @@ CODEBREAKER_HELP = ("Type a guess (e.g. {examples}). Commands: 'hint [STRATEGY]'
                     "'history', 'give-up', 'help', 'quit'.")
 QUIT_WORDS = ("quit", "q", "exit")
 COMMAND_WORDS = ("hint", "candidates", "undo", "history", "give-up", "giveup", "help", "?")
+BARE_COMMANDS = ("candidates", "undo", "history", "give-up", "giveup", "help", "?")  # (they take no words after them)
 
 
 class Dialogue:
@@ -66,7 +68,10 @@ class Dialogue:
         return out
 
     def answer(self, fb: Feedback) -> str:
+        """``1,2 (BWW)``, or in a game that counts black pegs only, ``1 black (B)``."""
         pegs = "B" * fb.black + "W" * fb.white or "-"
+        if not self.game.with_white:
+            return f"{fb.black} black ({pegs})"
         return f"{fb.black},{fb.white} ({pegs})"
 
     def history(self, moves: list[tuple[int, Feedback]]) -> None:
@@ -110,6 +115,9 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
         if not line:
             continue
         command, *rest = line.split()
+        if rest and command.lower() in BARE_COMMANDS:
+            say(f"Write '{command.lower()}' alone.")
+            continue
         try:
             if command.lower() == "history":
                 dialogue.history(session.answers)
@@ -124,8 +132,14 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
                 if 1 <= move <= len(session.answers) and session.answers[move - 1][1] == feedback:
                     say(f"Guess {move} already has that answer.")
                     continue
+                answered = len(session.answers)
                 session.correct(move, feedback)
-                say(f"Corrected guess {move}; {fitting(session.remaining)} the answers.")
+                if session.won and answered > move:
+                    later = f"guess {answered}" if answered == move + 1 else f"guesses {move + 1}-{answered}"
+                    say(f"Corrected guess {move}: it is your secret, so the game ends there and the answers to "
+                        f"{later}, which fit it, are dropped.")
+                else:
+                    say(f"Corrected guess {move}; {fitting(session.remaining)} the answers.")
             elif command.lower() in ("help", "?"):
                 say(help_text)
             elif session.won:
@@ -135,8 +149,11 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
         except InconsistentFeedback as e:
             message = str(e)
             say(f"[bold]{message[0].upper()}{message[1:]}.[/bold]")
-            say(f"Answer guess {len(session.answers) + 1} again, or correct an earlier answer with {fix} "
-                "('history' lists them).")
+            if session.won:  # (a correction refused: the answers stay as they were)
+                say(f"The answers stay as they were: correct another with {fix}, or 'undo' ('history' lists them).")
+            else:
+                say(f"Answer guess {len(session.answers) + 1} again, or correct an earlier answer with {fix} "
+                    "('history' lists them).")
         except MastermindError as e:
             say(str(e))
     if not session.won:
@@ -154,7 +171,9 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
     say = dialogue.console.print
     say(("You gave the secret: " if secret_given else "I have chosen a secret of ")
         + f"{game.pegs} pegs from the colours 1-{game.colours}"
-        + (", repeats allowed." if game.repeats else ", no colour twice."))
+        + (", repeats allowed." if game.repeats else ", no colour twice.")
+        + ("" if game.with_white else " Each answer counts only the pegs of the right colour in the right place "
+           "(black); pegs of a right colour in a wrong place are not counted."))
     help_text = codebreaker_help(game)
     say(help_text)
     if hint_strategy is None:
@@ -173,6 +192,9 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
         if line is None or line.lower() in QUIT_WORDS:
             say(f"Game left unfinished. The secret was {game.format(session.give_up())}.")
             return 1
+        if rest and command.lower() in BARE_COMMANDS:
+            say(f"Write '{command.lower()}' alone.")
+            continue
         try:
             if command.lower() == "hint":
                 if len(rest) > 1:
@@ -192,11 +214,14 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
                 return 1
             elif command.lower() in ("help", "?"):
                 say(help_text)
+            elif _is_word(game, line):
+                say(f"'{line}' is neither a guess nor a command{_did_you_mean(line)}: type a guess, or 'help'.")
             elif line:
                 guess = game.parse(line)
                 earlier = next((i for i, (g, _) in enumerate(session.moves, 1) if g == guess), None)
                 if earlier is not None:
-                    say(f"You guessed {game.format(guess)} as guess {earlier} already: its answer stays the same.")
+                    say(f"You guessed {game.format(guess)} as guess {earlier} already: it counts as guess "
+                        f"{len(session.moves) + 1}, with the same answer.")
                 fb = session.guess(guess)
                 say(Text("  ").append(dialogue.code(guess)).append(f"  {dialogue.answer(fb)}"))
         except MastermindError as e:
@@ -228,6 +253,21 @@ def _code_or_none(game: Game, line: str) -> int | None:
         return game.parse(line)
     except MastermindError:
         return None
+
+
+def _is_word(game: Game, line: str) -> bool:
+    """Whether ``line`` holds a letter that is no colour of ``game`` (A for colour 1, ...): a word,
+    such as a mistyped command, rather than a code."""
+    colour_letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:game.colours]
+    return any(c.isalpha() and c.upper() not in colour_letters for c in line)
+
+
+def _did_you_mean(line: str) -> str:
+    """``" (did you mean 'give-up'?)"`` for a line close to a command, else nothing."""
+    words = QUIT_WORDS + COMMAND_WORDS
+    close = difflib.get_close_matches("-".join(line.lower().split()), words, n=1) or \
+        difflib.get_close_matches(line.lower().split()[0], words, n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def _guesses(n: int) -> str:

@@ -295,8 +295,9 @@ async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
     """The framework's own refusals (no such route, a method a route does not take, a body it cannot read), in the
     same shape."""
     if error.status_code == 404:
-        detail, kind = (f"there is no page or API route {shown(request.url.path)}: the API is under /api "
-                        "(its schema at /openapi.json)"), "NotFound"
+        where = ("the API's routes are listed in its schema at /openapi.json" if request.url.path.startswith("/api")
+                 else "the API is under /api (its schema at /openapi.json)")
+        detail, kind = f"there is no page or API route {shown(request.url.path)}: {where}", "NotFound"
     elif error.status_code == 405:
         detail, kind = f"{request.method} is not allowed on {shown(request.url.path)}", "MethodNotAllowed"
     elif error.status_code == 400:  # a body that is not UTF-8, or JSON that Python cannot read (a huge number)
@@ -319,7 +320,7 @@ def _problem(e: dict) -> str:
     """One pydantic error as a sentence saying what to send."""
     where = [str(x) for x in e["loc"][1:]]
     if e["type"] == "json_invalid":
-        reason = e.get("ctx", {}).get("error", "decode error")
+        reason = e.get("ctx", {}).get("error", "decode error").removesuffix(" at")  # ('... starting at')
         return f"the request body is not valid JSON ({reason} at character {e['loc'][-1]}): send a JSON object"
     if not where and e["loc"][0] == "body":
         if e["type"] == "missing":

@@ -1,0 +1,68 @@
+"""The terminal dialogue, driven in this process: what it says to a person's slips."""
+
+import io
+
+from rich.console import Console
+
+from mmlab.experiments import play_game
+from mmlab.game import Game
+from mmlab.play import CodebreakerSession, CodemakerSession
+from mmlab.play.terminal import Dialogue, play_codebreaker, play_codemaker
+from mmlab.strategies import make_strategy
+
+GAME = Game.parse_size("4x6")
+
+
+def codebreaker(lines: list[str], game: Game = GAME, secret: str = "3632") -> str:
+    """What the codebreaker dialogue says to ``lines`` (mmlab keeping ``secret``)."""
+    console = Console(file=io.StringIO(), width=400)
+    session = CodebreakerSession(game, secret=secret)
+    play_codebreaker(game, session, Dialogue(game, io.StringIO("\n".join(lines) + "\n"), console), "knuth", True)
+    return console.file.getvalue()
+
+
+def codemaker(lines: list[str]) -> tuple[str, CodemakerSession]:
+    """What the codemaker dialogue says to ``lines`` (Knuth guessing), and its session."""
+    console = Console(file=io.StringIO(), width=400)
+    session = CodemakerSession(GAME, "knuth")
+    play_codemaker(GAME, session, Dialogue(GAME, io.StringIO("\n".join(lines) + "\n"), console))
+    return console.file.getvalue(), session
+
+
+def test_a_mistyped_command_is_not_read_as_a_code():
+    said = codebreaker(["give up", "quit now", "hello", "11 22", "undo 2", "history x", "1234", "quit"])
+    assert "'give up' is neither a guess nor a command (did you mean 'give-up'?): type a guess, or 'help'." in said
+    assert "'quit now' is neither a guess nor a command (did you mean 'quit'?)" in said
+    assert "'hello' is neither a guess nor a command (did you mean 'help'?)" in said
+    assert "code '11 22' has 2 pegs, the 4x6 game needs 4 (spaces or commas part one peg from the next)" in said
+    assert "Write 'undo' alone." in said and "Write 'history' alone." in said
+    assert "guess 2>" in said and "guess 3>" not in said  # only 1234 was played
+    assert "ABCD" not in said and "1,1 (BW)" in codebreaker(["ABCD", "quit"])  # colour letters are a code
+
+
+def test_a_repeated_guess_is_said_to_count():
+    said = codebreaker(["1234", "1234", "quit"])
+    assert "You guessed 1234 as guess 1 already: it counts as guess 2, with the same answer." in said
+
+
+def test_a_black_only_game_says_that_its_answers_count_black_pegs_only():
+    game = Game.parse_size("4x6", feedback="black")
+    said = codebreaker(["1234", "quit"], game)
+    assert "Each answer counts only the pegs of the right colour in the right place (black)" in said
+    assert "1234  1 black (B)" in said and "1,0" not in said
+
+
+def test_an_answer_corrected_to_the_win_drops_the_later_answers_and_says_so():
+    secret = GAME.parse("3632")
+    answers = [f"{fb.black} {fb.white}" for fb in play_game(GAME, make_strategy("knuth"), secret).feedbacks]
+    said, session = codemaker([*answers[:3], "fix 1 4 0"])  # 1344 and 3526 answered as 3632 would
+    assert "No code fits all of these answers, so one of them is wrong: guess 1: 1122 -> 4,0" in said
+    assert not session.won and len(session.answers) == 3
+    # as if the secret were 1344, the answer to 3526 fits it: the game ends at guess 2
+    fitting = f"{GAME.score(GAME.parse('1344'), GAME.parse('3526')).black} " \
+              f"{GAME.score(GAME.parse('1344'), GAME.parse('3526')).white}"
+    said, session = codemaker(["1 0", "0 1", fitting, "fix 2 4 0", "fix 1 0 0", ""])
+    assert "Corrected guess 2: it is your secret, so the game ends there and the answers to guess 3, which fit it, " \
+           "are dropped." in said
+    assert "The answers stay as they were: correct another with 'fix N B W', or 'undo'" in said  # 1122 -> 0,0
+    assert "Answer guess 3 again" not in said and session.won and len(session.answers) == 2
