@@ -79,11 +79,21 @@ def test_tree_formats(capsys, fmt, marker):
     assert code == 0 and marker in out
 
 
+@pytest.mark.parametrize("name, marker", [("t.dot", "digraph"), ("t.gv", "digraph"), ("t.py", "def master_mind"),
+                                          ("t.txt", "64(123:"), ("t.json", '"mmlab-tree"'), ("t", '"mmlab-tree"')])
+def test_tree_format_follows_the_file_extension(capsys, tmp_path, name, marker):
+    code, _, err = run(capsys, "tree", "3x4", "-o", str(tmp_path / name))
+    assert code == 0 and marker in (tmp_path / name).read_text() and f"{name} (" in " ".join(err.split())
+    assert run(capsys, "tree", "3x4", "-o", str(tmp_path / "x.dot"), "--format", "json")[0] == 0
+    assert '"mmlab-tree"' in (tmp_path / "x.dot").read_text()  # --format, when given, wins
+
+
 def test_tree_saved_then_evaluated(capsys, tmp_path):
     path = tmp_path / "mp.json"
     assert run(capsys, "tree", "4x6", "--strategy", "most-parts", "-o", str(path))[0] == 0
     code, out, _ = run(capsys, "eval", "--tree", str(path), "--json")
     assert json.loads(out)["total_guesses"] == 5668
+    assert json.loads(out)["evaluations_mean"] is None  # (a tree from a file counts no evaluations)
 
 
 def test_score_and_strategies(capsys):
@@ -321,3 +331,12 @@ def test_running_out_of_memory_is_one_line(capsys, monkeypatch):
     code, _, err = run(capsys, "score", "1234", "4321")
     assert code == 2 and err.startswith("mmlab score: error: not enough memory (Unable to allocate")
     assert len(err.strip().splitlines()) == 1
+
+
+def test_a_sample_of_a_large_game_played_by_an_exhaustive_strategy_warns(capsys, monkeypatch):
+    from mmlab.cli import main as cli
+
+    monkeypatch.setattr(cli, "SLOW_GAME_CODES", 50)  # (3x4's 64 codes stand for 6x8's 262,144)
+    code, _, err = run(capsys, "eval", "3x4", "--strategy", "knuth", "--secrets", "5")
+    assert code == 0 and "warning: knuth scores the codes against those left at every guess; on 64 codes" in err
+    assert "warning" not in run(capsys, "eval", "3x4", "--strategy", "sample", "--secrets", "5")[2]

@@ -218,7 +218,8 @@ def test_search_below_the_counting_bound_returns_at_once():
     game = Game.parse_size("4x6")
     assert lower_bound(game) == 3
     found = search(game, 2, seed=0, time_limit=60)
-    assert found.tried == [(2, False, 0.0)] and found.restarts == 0  # no search was run
+    assert [t[:2] for t in found.tried] == [(2, False)] and found.restarts == 0  # no search was run
+    assert 0 < found.tried[0][2] < 1  # only the two greedy guesses reported
     assert not found.separates and found.size == 2
     assert found.n_classes == separation(game, found.codes).n_classes
 
@@ -383,3 +384,12 @@ def test_cli_prove_settles_a_size_the_search_did_not_reach(capsys, monkeypatch):
     data = json.loads(out)
     assert data["separates"] is False and code == 0
     assert len(data["proof"]["found"]) == 4 and run(["verify", "3x3", *data["proof"]["found"]], capsys)[0] == 0
+
+
+def test_the_time_limit_stops_the_first_set_while_its_guesses_are_chosen():
+    """A greedy step on 6x10 scores 4096 candidates against 10^6 secrets (about 10 s on 2 cores):
+    its scoring stops at the deadline (before, the first set was always completed: minutes)."""
+    found = search(Game.parse_size("6x10"), seed=0, time_limit=0.5)
+    assert found.target is None and not found.separates and 1 <= found.size < lower_bound(found.game)
+    assert [t[:2] for t in found.tried] == [(found.size, False)]
+    assert found.n_classes == separation(found.game, found.codes).n_classes

@@ -452,6 +452,9 @@ def test_cli_reproduce(mm2_main, capsys):
     assert "tenure=10 is out of range" in capsys.readouterr().err
     assert mm2_main(["mm2", "reproduce", "--sizes", "3x8", "--games", "20", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
-    assert "7.6136" in out and "margin" in out
+    assert "7.6136" in out and "margin" in out and "beside the tabu search on the same secrets" in out
+    assert mm2_main(["mm2", "reproduce", "--sizes", "3x8", "--games", "5", "--jobs", "1", "--methods", "propagate"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "beside the thesis's tabu search (margin = thesis tabu mean - propagate mean; tabu not played" in out
     assert mm2_main(["mm2", "reproduce", "--sizes", "3x5", "--games", "5"]) == 2
     assert "not in Singley's 2-D table" in capsys.readouterr().err

@@ -156,6 +156,7 @@ def cmd_partition(args: argparse.Namespace) -> int:
 #: Whole trees of the exhaustive strategies over more codes than 5x8's warn that they take long
 #: (5x8 takes 15-60 s here).
 LONG_TREE_CODES = 32_768
+SLOW_GAME_CODES = 100_000  # games where one game of an exhaustive strategy takes long (6x8 on)
 
 
 def _warn_long_tree(game: Game, strategy: Strategy, sample_hint: bool) -> None:
@@ -190,6 +191,9 @@ def _saved_tree(args: argparse.Namespace) -> DecisionTree:
     return export.load(args.tree)
 
 
+TREE_FORMAT_OF_SUFFIX = {".json": "json", ".dot": "dot", ".gv": "dot", ".py": "python", ".txt": "knuth"}
+
+
 def cmd_tree(args: argparse.Namespace) -> int:
     _check_output(args.output)
     if args.tree:
@@ -207,11 +211,12 @@ def cmd_tree(args: argparse.Namespace) -> int:
         "knuth": export.to_knuth,
         "python": export.to_python,
     }
-    text = writers[args.format](tree)
+    form = args.format or TREE_FORMAT_OF_SUFFIX.get(Path(args.output or "").suffix.lower(), "json")
+    text = writers[form](tree)
     if args.output is not None:
         _write(args.output, text if text.endswith("\n") else text + "\n")
         err.print(
-            f"wrote {args.output}: {game} {tree.strategy}, L={tree.total_guesses} "
+            f"wrote {args.output} ({form}): {game} {tree.strategy}, L={tree.total_guesses} "
             f"(mean {tree.mean:.4f}), worst {tree.worst}, {tree.n_nodes} nodes"
         )
     else:
@@ -237,6 +242,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     secrets: str | int = args.secrets if args.secrets == "all" else _secret_count(args.secrets)
     if secrets == "all" and not args.tree:
         _warn_long_tree(game, strategy, sample_hint=True)
+    elif not args.tree and strategy.name in EXHAUSTIVE and game.enumerable and game.n_codes > SLOW_GAME_CODES:
+        print(f"mmlab: warning: {strategy.spec} scores the codes against those left at every guess; on "
+              f"{game.n_codes:,} codes a game can take minutes (sample or evo play such games in about a second)",
+              file=sys.stderr)
     with progress(f"evaluating {strategy.spec}", game.n_codes) as update:
         result = evaluate(game, strategy, secrets=secrets, runs=args.runs, seed=args.seed, on_progress=update,
                           jobs=args.jobs)
@@ -246,7 +255,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
         err.print(f"{strategy.spec} is deterministic: every run would play the same games, so it played one "
                   f"(--runs {args.runs} read as 1)")
     if args.json:
-        print_json(result.to_dict())
+        data = result.to_dict()
+        if args.tree:  # a tree read from a file evaluates nothing: its strategy's count is unknown
+            data.update({key: None for key in result.evaluation_figures()})
+        print_json(data)
         return 0
     how = "exact, decision tree" if result.exact else "decision tree" if result.tree is not None else "simulated"
     table = Table(title=f"{game}: {result.strategy} ({how})")
@@ -585,8 +597,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_args(p, optional=True)
     p.add_argument("--strategy", help="strategy spec (default knuth)")
     p.add_argument("--tree", metavar="FILE", help="print a saved tree (from tree -o or plan -o) instead")
-    p.add_argument("--format", choices=("json", "dot", "knuth", "python"), default="json",
-                   help="json (loadable), dot (Graphviz), python (a generated player), or knuth: Knuth's "
+    p.add_argument("--format", choices=("json", "dot", "knuth", "python"),
+                   help="default: the -o file's by its extension (.json, .dot or .gv, .py, .txt for knuth), else "
+                        "json. json (loadable), dot (Graphviz), python (a generated player), or knuth: Knuth's "
                         "notation n(guess: a1, ..., ak), n the codes left, one entry per answer from all "
                         "black to 0,0 (4 pegs: 4,0 3,0 2,2 2,1 2,0 1,3 1,2 1,1 1,0 0,4 0,3 0,2 0,1 0,0): * "
                         "the guess wins, - no code gives it, 1(code) the last code, else the next node")

@@ -73,6 +73,12 @@ def cmd_search(args: argparse.Namespace) -> int:
         these = "this one" if result.size == 1 else f"these {result.size}"
         out.print(f"Static Mastermind is won in {result.guesses_to_win} guesses ({these}, then the "
                   f"secret). Found in {result.seconds:.2f} s with seed {result.seed} (sizes tried: {tried}).")
+    elif result.target is None or result.size < result.target:
+        # the time ran out while the first set was still being chosen, one guess after another
+        of = f"of {result.target} guesses " if result.target is not None else ""
+        out.print(f"{game}: no separating set {of}found in {result.seconds:.2f} s (seed {result.seed}): the time "
+                  f"ran out after choosing {result.size} guesses, {codes}, which leave {result.n_classes} answer "
+                  f"classes for {game.n_codes} secrets. Give a longer --time-limit.")
     else:
         out.print(f"{game}: no separating set of {result.size} guesses found in {result.seconds:.2f} s "
                   f"(seed {result.seed}); the best, {codes}, leaves {result.n_classes} answer classes for "

@@ -88,8 +88,10 @@ def cmd_reproduce_2d(args: argparse.Namespace) -> int:
                   "10 000, 1 000 at 7x8); its times are 2005 hardware, ours processor time per game on one core of this machine.")
     others = [m for m in methods if m != "tabu"]
     for spec in others:
-        table = Table(title=f"MM2 {spec} beside the tabu search on the same secrets "
-                            f"(margin = tabu mean - {spec} mean, paired)")
+        title = (f"MM2 {spec} beside the tabu search on the same secrets (margin = tabu mean - {spec} mean, paired)"
+                 if "tabu" in methods else f"MM2 {spec} beside the thesis's tabu search (margin = thesis tabu mean - "
+                                           f"{spec} mean; tabu not played here, add it to --methods for a paired margin)")
+        table = Table(title=title)
         for col in ("size", "games", "tabu mean" if "tabu" in methods else "thesis tabu mean",
                     f"{spec} mean", "margin", "max tabu | ours", "median", "ms/game"):
             table.add_column(col, justify="left" if col == "size" else "right")

@@ -38,6 +38,8 @@ from mmlab.variants import static_kernels as K
 
 #: Candidates scored per local-search step on games with more codes (a random sample of them).
 SAMPLE = 4096
+#: Answers worked out per piece of a step's scoring, between looks at the clock (about 1 s on 2 cores).
+PIECE_WORK = 2**28
 #: Local-search steps without improvement before a restart.
 STALL = 60
 
@@ -251,9 +253,22 @@ class _Space:
             labels, k = K.refine(labels, k, self.fb(g), self.n_resp)
         return labels, k
 
-    def score(self, cands: np.ndarray, labels: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-        return K.score_candidates(cands, labels, k, self.digits, self.counts, self.ww, self.table, self.n_resp,
-                                  4 * numba.get_num_threads())
+    def score(self, cands: np.ndarray, labels: np.ndarray, k: int,
+              deadline: float = math.inf) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each candidate's classes and pairs of secrets answered alike (``score_candidates``), scored
+        in pieces until every one is or the deadline passes: the candidates scored (at least one
+        piece), their classes and their pairs."""
+        piece = max(1, PIECE_WORK // self.n)
+        classes, pairs = [], []
+        for lo in range(0, cands.shape[0], piece):
+            cl, pr = K.score_candidates(cands[lo:lo + piece], labels, k, self.digits, self.counts, self.ww,
+                                        self.table, self.n_resp, 4 * numba.get_num_threads())
+            classes.append(cl)
+            pairs.append(pr)
+            if time.perf_counter() >= deadline:
+                break
+        scored = sum(c.shape[0] for c in classes)
+        return cands[:scored], np.concatenate(classes), np.concatenate(pairs)
 
     def candidates(self, rng: np.random.Generator) -> np.ndarray:
         if self.n <= SAMPLE:
@@ -287,21 +302,21 @@ def _search_size(space: _Space, k: int, rng: np.random.Generator, deadline: floa
         rows = [int(space.roots[rng.integers(space.roots.shape[0])])]
         labels, n_cls = space.labels(rows)
         pairs = classes = 0
-        while len(rows) < k:  # randomised greedy: fewest pairs left together
+        while len(rows) < k and time.perf_counter() < deadline:  # randomised greedy: fewest pairs left together
             cands = space.candidates(rng)
-            cl, pr = space.score(cands, labels, n_cls)
+            cands, cl, pr = space.score(cands, labels, n_cls, deadline)
             g, pairs, classes = _pick(rng, cands, pr, cl, rows)
             rows.append(g)
             labels, n_cls = K.refine(labels, n_cls, space.fb(g), space.n_resp)
         classes = n_cls
         pairs = _pairs(labels, n_cls)
         stall = 0
-        while pairs > 0 and stall < STALL and time.perf_counter() < deadline and k > 1:
+        while pairs > 0 and stall < STALL and time.perf_counter() < deadline and len(rows) == k > 1:
             i = int(rng.integers(1, k))  # local search: replace one code (not the first) by the best
             others = rows[:i] + rows[i + 1:]
             labels, n_cls = space.labels(others)
             cands = space.candidates(rng)
-            cl, pr = space.score(cands, labels, n_cls)
+            cands, cl, pr = space.score(cands, labels, n_cls, deadline)
             g, new_pairs, new_classes = _pick(rng, cands, pr, cl, rows)
             if new_pairs < pairs or (new_pairs == pairs and rng.random() < 0.5):
                 stall = 0 if new_pairs < pairs else stall + 1
@@ -361,18 +376,17 @@ def search(game: Game, size: int | None = None, seed: int | None = 0, time_limit
         return found
 
     if size is not None and size < floor:  # the counting bound rules it out: report the greedy start
-        rows = _greedy_set(space, rng)[:size]
+        t0 = time.perf_counter()
+        rows = _greedy_set(space, rng, deadline, size)
         result.codes, result.n_classes = tuple(rows), space.labels(rows)[1]
-        result.tried.append((size, False, 0.0))
+        result.tried.append((size, False, time.perf_counter() - t0))
     elif size is not None:
         attempt(size)
     else:
         t0 = time.perf_counter()
-        rows = _greedy_set(space, rng)
-        result.codes, result.n_classes = tuple(rows), space.n
-        result.tried.append((len(rows), True, time.perf_counter() - t0))
-        if on_progress is not None:
-            on_progress(len(rows), space.n)
+        rows = _greedy_set(space, rng, deadline, on_progress=on_progress)
+        result.codes, result.n_classes = tuple(rows), space.labels(rows)[1]
+        result.tried.append((len(rows), result.n_classes == space.n, time.perf_counter() - t0))
         k = len(rows) - 1
         while k >= floor and time.perf_counter() < deadline and attempt(k):
             k -= 1
@@ -380,15 +394,20 @@ def search(game: Game, size: int | None = None, seed: int | None = 0, time_limit
     return result
 
 
-def _greedy_set(space: _Space, rng: np.random.Generator) -> list[int]:
+def _greedy_set(space: _Space, rng: np.random.Generator, deadline: float, most: int | None = None,
+                on_progress: Progress | None = None) -> list[int]:
+    """Guesses added greedily (each leaving the fewest pairs of secrets answered alike) until they
+    separate the game, ``most`` of them are chosen or the deadline passes."""
     rows = [int(space.roots[rng.integers(space.roots.shape[0])])]
     labels, n_cls = space.labels(rows)
-    while n_cls < space.n:
+    while n_cls < space.n and len(rows) != most and time.perf_counter() < deadline:
         cands = space.candidates(rng)
-        cl, pr = space.score(cands, labels, n_cls)
+        cands, cl, pr = space.score(cands, labels, n_cls, deadline)
         g, _, _ = _pick(rng, cands, pr, cl, rows)
         rows.append(g)
         labels, n_cls = K.refine(labels, n_cls, space.fb(g), space.n_resp)
+        if on_progress is not None:
+            on_progress(len(rows), n_cls)
     return rows
 
 
