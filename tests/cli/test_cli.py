@@ -44,6 +44,7 @@ def test_partition_after_earlier_answers(capsys):
     code, out, _ = run(capsys, "partition", "4x6", "1344", "--after", "1122:1,1", "--json")
     data = json.loads(out)
     assert data["candidates"] == 208 and sum(data["classes"].values()) == 208
+    assert data["after"] == [{"guess": "1122", "black": 1, "white": 1}] and data["feedback"] == "black-white"
 
 
 def test_compare_prints_every_exhaustive_strategy_with_literature(capsys, tmp_path):
@@ -271,6 +272,8 @@ def test_reproduce_singley_names_the_games_of_each_size(capsys):
     assert code == 0 and out.count("games, mmlab") == 2
     row = [line for line in out.splitlines() if "games, mmlab" in line][1]
     assert [cell.strip() for cell in row.split("│")[2:-1]] == ["512", "600", "600", "600"]
+    code, out, _ = run(capsys, "reproduce", "singley", "--methods", "greedy1", "--seed", "7", "--json")
+    assert code == 0 and {row["seed"] for row in json.loads(out)} == {7}
 
 
 def test_compare_stores_the_command_that_made_it(capsys, tmp_path):
@@ -340,3 +343,18 @@ def test_a_sample_of_a_large_game_played_by_an_exhaustive_strategy_warns(capsys,
     code, _, err = run(capsys, "eval", "3x4", "--strategy", "knuth", "--secrets", "5")
     assert code == 0 and "warning: knuth scores the codes against those left at every guess; on 64 codes" in err
     assert "warning" not in run(capsys, "eval", "3x4", "--strategy", "sample", "--secrets", "5")[2]
+
+
+@pytest.mark.parametrize("args", [["strategies"], ["strategies", "--json"], ["tree", "3x3", "--format", "knuth"]])
+def test_a_reader_that_stops_early_ends_the_command_quietly(args):
+    """As 'mmlab strategies | head -1': the pipe is closed before mmlab writes."""
+    import os
+
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        done = subprocess.run([sys.executable, "-m", "mmlab", *args], stdout=writer, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
+    finally:
+        os.close(writer)
+    assert (done.returncode, done.stderr) == (0, "")

@@ -314,9 +314,10 @@ def _play_all(tree: DecisionTree) -> None:
     for secret in range(game.n_codes):
         asked = []
 
-        def answer(guess: str) -> tuple[int, int]:
+        def answer(guess: str) -> tuple[int, int] | int:
             asked.append(guess)
-            return tuple(game.score(secret, game.parse(guess)))
+            feedback = game.score(secret, game.parse(guess))
+            return tuple(feedback) if game.with_white else feedback.black  # (as a black-only game is answered)
 
         assert solve(answer) == game.format(secret)
         assert len(asked) == depths[secret]
@@ -327,6 +328,18 @@ def test_python_plays_every_secret(size, spec, trees46):
     game = Game.parse_size(size)
     tree = trees46["knuth"] if size == "4x6" else DecisionTree.build(game, make_strategy(spec))
     _play_all(tree)
+
+
+def test_a_black_only_tree_is_answered_by_black_pegs_alone():
+    tree = DecisionTree.build(Game.parse_size("3x4", feedback="black"), make_strategy("knuth"))
+    _play_all(tree)
+    assert "returns the number of black pegs" in to_python(tree)
+    edges = re.findall(r'-> n\d+ \[label="([^"]*)"\]', to_dot(tree))
+    assert edges and all(label.isdigit() for label in edges)  # '1', as the answers are given, not '1,0'
+    namespace: dict = {}
+    exec(to_python(tree), namespace)
+    with pytest.raises(ValueError, match="no secret gives 4 to 111"):
+        namespace["master_mind"](lambda guess: 4)
 
 
 def test_python_refuses_inconsistent_answers(norvig32):

@@ -126,17 +126,20 @@ def cmd_partition(args: argparse.Namespace) -> int:
     game = _game(args)
     game.require_enumerable("partition (it counts the answer classes over every code)")
     knowledge = Knowledge.initial(game)
+    after = []
     for item in args.after:
         code, sep, answer = item.partition(":")
         if not sep:
             raise MastermindError(f"--after {item!r}: write GUESS:BLACK,WHITE, for example 1122:1,1")
-        knowledge = knowledge.update(game.parse(code), parse_feedback(answer, game.with_white))
+        earlier, feedback = game.parse(code), parse_feedback(answer, game.with_white)
+        knowledge = knowledge.update(earlier, feedback)
+        after.append({"guess": game.format(earlier), "black": feedback.black, "white": feedback.white})
     guess = game.parse(args.guess)
     summary = partition_summary(knowledge, guess)
     classes = list(summary.pop("classes").items())
     if args.json:
-        print_json({"game": game.size, "guess": game.format(guess),
-                     "classes": {str(f): n for f, n in classes}, **summary})
+        print_json({"game": game.size, "repeats": game.repeats, "feedback": game.feedback, "after": after,
+                    "guess": game.format(guess), "classes": {str(f): n for f, n in classes}, **summary})
         return 0
     table = Table(title=f"{game}: answers to {game.format(guess)} among {knowledge.n_consistent} candidates")
     table.add_column("answer b,w" if game.with_white else "answer b")
@@ -634,7 +637,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--full", action="store_true",
                    help="singley: the thesis's protocol, 5 runs over every secret (20 000 secrets at 7x8); long")
     p.add_argument("--seed", type=int_at_least(0, "--seed"), default=2005,
-                   help="singley: seed of the tabu runs; large: seed of the secrets and games")
+                   help="singley: seed of the tabu runs; large: seed of the secrets and games (default 2005)")
     p.add_argument("--sizes", help="large: comma-separated sizes (default 5x8,6x9,8x12)")
     p.add_argument("--strategies", help="large: strategy specs (default sample, evo, ga:variant=berghman)")
     p.add_argument("--games", type=int_at_least(1, "--games"), default=500,

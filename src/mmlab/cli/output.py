@@ -11,9 +11,19 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColu
                            TimeElapsedColumn, TimeRemainingColumn)
 from rich.text import Text
 
+
+class PipeConsole(Console):
+    """rich's console, leaving a pipe closed by its reader to the command, which ends quietly with
+    status 0 (``mmlab strategies | head -1``); rich's own console exits with status 1."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError
+
+
 # Piped output is not cut to 80 columns: tables stay whole for files and scripts.
-out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
-err = Console(stderr=True, highlight=False)
+out = PipeConsole(highlight=False, width=None if sys.stdout.isatty() else 160)
+err = PipeConsole(stderr=True, highlight=False)
 
 
 def print_json(data) -> None:

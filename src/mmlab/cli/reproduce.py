@@ -92,7 +92,7 @@ def reproduce_singley(args: argparse.Namespace) -> int:
             rows.append(row)
             update(i + 1)
     if args.json:
-        print_json([row.to_dict() for row in rows])
+        print_json([{**row.to_dict(), "seed": args.seed} for row in rows])
         return 0
     for method in methods:
         mine = {r.size: r for r in rows if r.method == method}

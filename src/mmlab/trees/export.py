@@ -338,7 +338,8 @@ def to_dot(tree: DecisionTree) -> str:
         lines.append(f"  {name} [label={label}{style}];")
         for fb, child in _children_in_order(node, game):
             target = emit(child)
-            lines.append(f"  {name} -> {target} [label={_dot_quote(str(fb))}];")
+            answer = str(fb) if game.with_white else str(fb.black)  # (as a black-only game is answered)
+            lines.append(f"  {name} -> {target} [label={_dot_quote(answer)}];")
         return name
 
     emit(tree.root)
@@ -392,8 +393,9 @@ PYTHON_MAX_GUESSES = 95
 def to_python(tree: DecisionTree, name: str = "master_mind") -> str:
     """Source of ``def name(answer)``, which plays the tree (after Norvig's generated Lisp).
 
-    ``answer(guess)`` receives a code string and returns ``(black, white)``; the function returns
-    the secret as a string and raises ``ValueError`` on answers no secret of the tree can give.
+    ``answer(guess)`` receives a code string and returns ``(black, white)`` (in a game that counts
+    black pegs only, the number of black pegs); the function returns the secret as a string and
+    raises ``ValueError`` on answers no secret of the tree can give.
 
     >>> game, namespace = Game.parse_size("3x2"), {}
     >>> exec(to_python(DecisionTree.build(game, "norvig:first=211")), namespace)
@@ -415,13 +417,20 @@ def to_python(tree: DecisionTree, name: str = "master_mind") -> str:
         f"    {tree.n_secrets} secrets, {tree.total_guesses} guesses in all, {tree.worst} at worst.",
         "",
         f"    Call ``{name}(answer)``: ``answer(guess)`` receives a guess such as {example!r}",
-        "    and returns (black, white). Returns the secret as a string; raises ValueError on",
-        "    answers that no secret can give.",
+        "    and returns " + ("(black, white)." if game.with_white else "the number of black pegs (right colour, "
+                                                                       "right place).")
+        + " Returns the secret as a string;",
+        "    raises ValueError on answers that no secret can give.",
         '    """',
     ]
     lines = [f"def {name}(answer):", *doc]
     _python_node(tree.root, game, 1, [], lines)
     return "\n".join(lines) + "\n"
+
+
+def _python_answer(fb: Feedback, game: Game) -> str:
+    """An answer as the generated player compares it: ``(1, 2)``, or ``1`` in a black-only game."""
+    return repr(tuple(fb)) if game.with_white else repr(fb.black)
 
 
 def _docstring_safe(text: str) -> str:
@@ -432,18 +441,23 @@ def _docstring_safe(text: str) -> str:
 def _python_node(node: Node, game: Game, depth: int, path: list[str], lines: list[str]) -> None:
     pad = "    " * depth
     guess = game.format(node.guess)
-    lines.append(f"{pad}black, white = answer({guess!r})")
+    if game.with_white:
+        lines.append(f"{pad}black, white = answer({guess!r})")
+        said, told = "(black, white)", "{black},{white}"
+    else:  # answered by the black pegs alone
+        lines.append(f"{pad}black = answer({guess!r})")
+        said, told = "black", "{black}"
     branch = "if"
     if node.wins:
-        lines.append(f"{pad}if (black, white) == {tuple(game.win)!r}:")
+        lines.append(f"{pad}if {said} == {_python_answer(game.win, game)}:")
         lines.append(f"{pad}    return {guess!r}")
         branch = "elif"
     for fb, child in _children_in_order(node, game):
-        lines.append(f"{pad}{branch} (black, white) == {tuple(fb)!r}:")
+        lines.append(f"{pad}{branch} {said} == {_python_answer(fb, game)}:")
         _python_node(child, game, depth + 1, path + [f"{guess} -> {fb}"], lines)
         branch = "elif"
     context = f"after {'; '.join(path)}, " if path else ""
-    message = f"inconsistent answers: {context}no secret gives {{black}},{{white}} to {guess}"
+    message = f"inconsistent answers: {context}no secret gives {told} to {guess}"
     if branch == "elif":
         lines.append(f"{pad}else:")
         lines.append(f"{pad}    raise ValueError(f{message!r})")
