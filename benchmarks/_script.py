@@ -1,7 +1,7 @@
 """What every benchmark script shares: argument types that refuse nonsense at parse time (one
 ``error:`` line, status 2), ``mean_pm`` for a mean and its standard error, ``run_child`` for a
-script's subprocesses, and ``run_script``, which ends a Ctrl-C with one line, as the ``mmlab``
-command does (``mmlab.cli.entry``).
+script's subprocesses, and ``run_script``, which ends a Ctrl-C with one line, ``interrupted``, and
+status 130 (simpler than the ``mmlab`` command's ``mmlab.cli.entry``: a script's work is its own).
 
 Import it first: from then on, a Ctrl-C while the script still loads numpy, numba and mmlab
 ends it with the same line instead of a traceback.

@@ -72,6 +72,10 @@ def main() -> None:
     for size in QUICK if args.quick else FULL:
         g = Game.parse_size(size)
         r = search(g, seed=0, time_limit=args.time_limit)
+        if not r.separates:  # the time ran out while the first set was chosen
+            print(f"{size:5} {g.n_codes:>6} {lower_bound(g):>5} {'-':>5} {r.seconds:>6.2f} "
+                  f"{'no set within --time-limit':36}", flush=True)
+            continue
         last = max(i for i, (_, found, _) in enumerate(r.tried) if found)
         at = sum(s for _, _, s in r.tried[:last + 1])  # seconds until the size found was reached
         proof = exhaustive(g, r.size - 1, time_limit=args.proof_limit)
@@ -92,7 +96,8 @@ def main() -> None:
         g = Game.parse_size(size)
         r = search(g, seed=0, time_limit=args.time_limit)
         tried = ", ".join(f"{k} {'yes' if f else 'no'} {s:.2f}" for k, f, s in r.tried)
-        print(f"{size:5} {g.n_codes:>6} bound {lower_bound(g)}  smallest found {r.size}  ({tried})  "
+        smallest = r.size if r.separates else "none in time"
+        print(f"{size:5} {g.n_codes:>6} bound {lower_bound(g)}  smallest found {smallest}  ({tried})  "
               f"{' '.join(g.format(c) for c in r.codes)}", flush=True)
 
 

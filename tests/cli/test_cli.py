@@ -343,6 +343,7 @@ def test_a_sample_of_a_large_game_played_by_an_exhaustive_strategy_warns(capsys,
     code, _, err = run(capsys, "eval", "3x4", "--strategy", "knuth", "--secrets", "5")
     assert code == 0 and "warning: knuth scores the codes against those left at every guess; on 64 codes" in err
     assert "warning" not in run(capsys, "eval", "3x4", "--strategy", "sample", "--secrets", "5")[2]
+    assert "warning: most-parts:ties=random scores" in run(capsys, "eval", "3x4", "--strategy", "most-parts:ties=random")[2]
 
 
 @pytest.mark.parametrize("args", [["strategies"], ["strategies", "--json"], ["tree", "3x3", "--format", "knuth"]])

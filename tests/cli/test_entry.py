@@ -106,11 +106,12 @@ def test_a_swallowed_ctrl_c_waits_while_workers_start_ignoring_it():
     from mmlab.experiments.workers import sigint_ignored
 
     with pytest.raises(KeyboardInterrupt):
-        with watching_ctrl_c():
+        with watching_ctrl_c() as ctrl_c:
             ctrl_c_inside_a_callback()
             with sigint_ignored():
                 busy(0.2)
             busy(5.0)
+    assert ctrl_c.presses == 1 and ctrl_c._simulated == 0  # (no Ctrl-C simulated in vain: a later press counts)
 
 
 def test_an_error_a_library_makes_of_the_ctrl_c_is_reported_as_interrupted(capsys, monkeypatch):

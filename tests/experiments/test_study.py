@@ -109,3 +109,13 @@ def test_a_study_made_in_python_takes_plain_values_and_is_checked_before_it_runs
         run_study(Study("py", ["3x3"], ["knuht"]), store, jobs=1)
     assert not (tmp_path / "r.duckdb").exists() or "py" not in set(store.studies()["study"])
     assert run_study(study, store, jobs=1).played == 20
+
+
+def test_a_set_holding_every_code_once_is_known_as_such():
+    game = Game.parse_size("3x3")
+    for text, every in (("all", True), ("sample:27", True), ("sample:99", True), ("sample:26", False),
+                        ("instance:27", True), ("instance:28", False), ("instance:20", False)):
+        secrets = SecretSet.parse(text)
+        assert secrets.every_code(game) == every, text
+        if every:
+            assert np.array_equal(secrets.draw(game, seed=1), np.arange(27))

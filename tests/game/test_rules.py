@@ -208,3 +208,10 @@ def test_answers_as_mmlab_shows_them_and_the_hints_for_one_number():
         parse_feedback("1122", with_white=True)  # a code, perhaps
     with pytest.raises(BadFeedback, match="answer 5: black cannot exceed the 4 pegs"):
         Game.parse_size("4x6", feedback="black").check_feedback(Feedback(5, 0))
+
+
+def test_a_code_of_too_few_pegs_says_how_pegs_are_parted_only_when_it_may_help():
+    with pytest.raises(BadCode, match=r"has 2 pegs, the 4x6 game needs 4 \(spaces or commas part one peg"):
+        Game.parse_size("4x6").parse("11 22")
+    with pytest.raises(BadCode, match=r"has 3 pegs, the 4x12 game needs 4$"):
+        Game.parse_size("4x12").parse("10 11 12")  # parted as it should be: one peg short

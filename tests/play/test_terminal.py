@@ -66,3 +66,31 @@ def test_an_answer_corrected_to_the_win_drops_the_later_answers_and_says_so():
            "are dropped." in said
     assert "The answers stay as they were: correct another with 'fix N B W', or 'undo'" in said  # 1122 -> 0,0
     assert "Answer guess 3 again" not in said and session.won and len(session.answers) == 2
+
+
+def test_text_typed_with_brackets_is_shown_as_typed():
+    said = codebreaker(["hello[/x]", "[bold]", "quit"])
+    assert "'hello[/x]' is neither a guess nor a command" in said and "'[bold]' is neither" in said
+
+
+def test_a_mistyped_command_is_named_in_games_whose_letters_are_all_colours():
+    game = Game.parse_size("2x30")
+    said = codebreaker(["give up", "quit"], game, secret="3 5")
+    assert "(did you mean 'give-up'?)" in said and "guess 2>" not in said
+
+
+def test_the_codemaker_dialogue_takes_only_its_own_commands():
+    said, _ = codemaker(["candidates x", "undo x", "quit"])
+    assert "Write 'candidates' alone." not in said and "cannot read the answer 'candidates x'" in said
+    assert "Write 'undo' alone." in said
+
+
+def test_a_refused_correction_before_the_win_asks_for_the_pending_answer():
+    said, session = codemaker(["1 0", "0 1", "fix 1 4 0", "quit"])
+    assert "The answers stay as they were: answer guess 3, or correct another with 'fix N B W'" in said
+    assert "Answer guess 3 again" not in said and len(session.answers) == 2
+
+
+def test_a_black_only_hint_table_gives_black_pegs_alone():
+    said = codebreaker(["hint", "quit"], Game.parse_size("3x4", feedback="black"), secret="123")
+    assert "3:1 " in said and ",0:" not in said

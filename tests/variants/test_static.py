@@ -393,3 +393,18 @@ def test_the_time_limit_stops_the_first_set_while_its_guesses_are_chosen():
     assert found.target is None and not found.separates and 1 <= found.size < lower_bound(found.game)
     assert [t[:2] for t in found.tried] == [(found.size, False)]
     assert found.n_classes == separation(found.game, found.codes).n_classes
+
+
+def test_cli_prove_checks_the_size_asked_for_when_the_time_cut_the_first_set(capsys, monkeypatch):
+    import mmlab.cli.static as cli_static
+    from mmlab.variants.static import SearchResult
+
+    def cut(game, size, **kwargs):  # the time ran out after 1 of the 3 guesses asked for
+        return SearchResult(game, (0,), n_classes=5, seconds=1.0, seed=0, target=size, tried=[(1, False, 1.0)])
+
+    monkeypatch.setattr(cli_static, "search", cut)
+    code, out, _ = run(["search", "3x3", "--size", "3", "--time-limit", "5", "--prove", "--json"], capsys)
+    assert json.loads(out)["proof"]["size"] == 3  # not 1, the guesses chosen
+    code, out, _ = run(["search", "3x3", "--size", "3", "--time-limit", "5"], capsys)
+    out = " ".join(out.split())
+    assert code == 1 and "no separating set of 3 guesses found" in out and "after choosing 1 guess, 111" in out

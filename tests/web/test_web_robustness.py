@@ -105,7 +105,8 @@ def test_new_game_fields_must_have_their_types(client):
 def test_unknown_routes_and_methods_answer_json(client):
     data = refused(client.get("/api/nothing-here"), 404, "no page or API route", "/openapi.json")
     assert data["error"] == "NotFound" and "the API's routes are listed in its schema" in data["detail"]
-    assert "the API is under /api" in refused(client.get("/nothing-here"), 404, "no page or API route")["detail"]
+    for path in ("/nothing-here", "/apifoo"):
+        assert "the API is under /api" in refused(client.get(path), 404, "no page or API route")["detail"]
     data = refused(client.put("/api/games"), 405, "PUT is not allowed on '/api/games'")
     assert data["error"] == "MethodNotAllowed"
 

@@ -159,7 +159,7 @@ def cmd_partition(args: argparse.Namespace) -> int:
 #: Whole trees of the exhaustive strategies over more codes than 5x8's warn that they take long
 #: (5x8 takes 15-60 s here).
 LONG_TREE_CODES = 32_768
-SLOW_GAME_CODES = 100_000  # games where one game of an exhaustive strategy takes long (6x8 on)
+SLOW_GAME_CODES = 100_000  # games where one game of an exhaustive strategy takes long (6x7, 7x6 and larger)
 
 
 def _warn_long_tree(game: Game, strategy: Strategy, sample_hint: bool) -> None:
@@ -243,7 +243,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
                                   "in this process: give no --secrets or --jobs with it")
         return _eval_against(game, strategy, args)
     secrets: str | int = args.secrets if args.secrets == "all" else _secret_count(args.secrets)
-    if secrets == "all" and not args.tree:
+    if secrets == "all" and not args.tree and strategy.deterministic:
         _warn_long_tree(game, strategy, sample_hint=True)
     elif not args.tree and strategy.name in EXHAUSTIVE and game.enumerable and game.n_codes > SLOW_GAME_CODES:
         print(f"mmlab: warning: {strategy.spec} scores the codes against those left at every guess; on "
@@ -356,8 +356,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         moves = report.moves
         first = moves[(moves["size"] == row.size) & (moves["strategy"] == row.strategy) & (moves["move"] == 1)]["guess"]
         exact = bool(row.exact)
-        figure = LITERATURE.get((row.size, strategy.name)) if row.strategy == strategy.name and secrets.kind == "all" \
-            and repeats and feedback == "black-white" else None
+        figure = LITERATURE.get((row.size, strategy.name)) if row.strategy == strategy.name \
+            and secrets.every_code(game) and repeats and feedback == "black-white" else None
         rows.append({"strategy": row.strategy, "game": row.size, "repeats": game.repeats, "feedback": game.feedback,
                      "exact": exact, "first": first.iloc[0] if first.nunique() == 1 else "random",
                      "games": row.games, "runs": study.runs_of(row.strategy), "total_guesses": row.total,
@@ -371,7 +371,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         write_figures(report, args.plots, args.html)
         return 0
     for game in (study.game(size) for size in sizes):
-        every = "every secret" if secrets.kind == "all" else f"all {game.n_codes} secrets"  # (a sample that big)
+        every = "every secret" if secrets.kind == "all" else f"all {game.n_codes} secrets"  # (a sample or instance set)
         title = (f"{game}: {every} (deterministic strategies exactly)" if secrets.every_code(game)
                  else f"{game}: secrets {secrets}")
         table = Table(title=title)

@@ -77,7 +77,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         # the time ran out while the first set was still being chosen, one guess after another
         of = f"of {result.target} guesses " if result.target is not None else ""
         out.print(f"{game}: no separating set {of}found in {result.seconds:.2f} s (seed {result.seed}): the time "
-                  f"ran out after choosing {result.size} guesses, {codes}, which leave {result.n_classes} answer "
+                  f"ran out after choosing {result.size} guess{'es' if result.size != 1 else ''}, {codes}, which leave {result.n_classes} answer "
                   f"classes for {game.n_codes} secrets. Give a longer --time-limit.")
     else:
         out.print(f"{game}: no separating set of {result.size} guesses found in {result.seconds:.2f} s "
@@ -100,7 +100,12 @@ def _prove(game: Game, result: SearchResult, args: argparse.Namespace) -> Exhaus
     """The exhaustive check behind ``--prove``: of one guess fewer than the set found, or of the
     size searched in vain (which settles it either way); None when there is nothing to check (a
     set of one guess) or counting shows no set of the size searched can exist."""
-    size = result.size - 1 if result.separates else result.size
+    if result.separates:
+        size = result.size - 1
+    elif result.target is not None:
+        size = result.target
+    else:  # (the time ran out before a first set: nothing to compare with)
+        return None
     if size < 1 or (not result.separates and size < lower_bound(game)):
         return None
     with progress(f"exhaustive check: {size} guesses", 1000) as update:

@@ -72,12 +72,16 @@ class SecretSet:
         return f"{self.kind}:{self.n}"
 
     def every_code(self, game: Game) -> bool:
-        """Whether the set is every code of ``game`` once: ``all``, or a sample of at least as many.
+        """Whether the set is every code of ``game`` once: ``all``, a sample of at least as many, or an
+        instance set of exactly as many.
 
         >>> SecretSet.parse("sample:2000").every_code(Game.parse_size("4x4")), SecretSet.parse(500).every_code(Game.parse_size("4x6"))
         (True, False)
         """
-        return self.kind == "all" or (self.kind == "sample" and game.enumerable and self.n >= game.n_codes)
+        if self.kind == "all":
+            return True
+        return game.enumerable and ((self.kind == "sample" and self.n >= game.n_codes)
+                                    or (self.kind == "instance" and self.n == game.n_codes))
 
     def draw(self, game: Game, seed: int) -> np.ndarray:
         """The secrets' code indices, in playing order; the same for every strategy of a study."""

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from mmlab.errors import InconsistentFeedback, MastermindError
+from mmlab.errors import BadCode, InconsistentFeedback, MastermindError
 from mmlab.game import Feedback, Game, parse_feedback
 from mmlab.game.feedback import NUMBER_DIGITS
 from mmlab.play.session import CodebreakerSession, CodemakerSession
@@ -34,6 +34,7 @@ CODEBREAKER_HELP = ("Type a guess (e.g. {examples}). Commands: 'hint [STRATEGY]'
 QUIT_WORDS = ("quit", "q", "exit")
 COMMAND_WORDS = ("hint", "candidates", "undo", "history", "give-up", "giveup", "help", "?")
 BARE_COMMANDS = ("candidates", "undo", "history", "give-up", "giveup", "help", "?")  # (they take no words after them)
+CODEMAKER_BARE_COMMANDS = ("undo", "history", "help", "?")
 
 
 class Dialogue:
@@ -52,7 +53,7 @@ class Dialogue:
             self.console.print()
             return None
         if not self.stdin.isatty():
-            self.console.print(line.rstrip("\n"))  # echo piped input so the transcript reads as a dialogue
+            self.console.print(line.rstrip("\n"), markup=False)  # echo piped input: the transcript reads as a dialogue
         return line.strip()
 
     def code(self, index: int) -> Text:
@@ -115,7 +116,7 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
         if not line:
             continue
         command, *rest = line.split()
-        if rest and command.lower() in BARE_COMMANDS:
+        if rest and command.lower() in CODEMAKER_BARE_COMMANDS:
             say(f"Write '{command.lower()}' alone.")
             continue
         try:
@@ -148,14 +149,17 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
                 session.answer(parse_feedback(line, game.with_white))
         except InconsistentFeedback as e:
             message = str(e)
-            say(f"[bold]{message[0].upper()}{message[1:]}.[/bold]")
-            if session.won:  # (a correction refused: the answers stay as they were)
-                say(f"The answers stay as they were: correct another with {fix}, or 'undo' ('history' lists them).")
-            else:
+            say(Text(f"{message[0].upper()}{message[1:]}.", style="bold"))
+            if command.lower() != "fix":
                 say(f"Answer guess {len(session.answers) + 1} again, or correct an earlier answer with {fix} "
                     "('history' lists them).")
+            elif session.won:
+                say(f"The answers stay as they were: correct another with {fix}, or 'undo' ('history' lists them).")
+            else:
+                say(f"The answers stay as they were: answer guess {len(session.answers) + 1}, or correct another "
+                    f"with {fix} ('history' lists them).")
         except MastermindError as e:
-            say(str(e))
+            say(Text(str(e)))
     if not session.won:
         say("Game left unfinished.")
         return 1
@@ -215,9 +219,13 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
             elif command.lower() in ("help", "?"):
                 say(help_text)
             elif _is_word(game, line):
-                say(f"'{line}' is neither a guess nor a command{_did_you_mean(line)}: type a guess, or 'help'.")
+                say(Text(f"'{line}' is neither a guess nor a command{_did_you_mean(line)}: type a guess, or 'help'."))
             elif line:
-                guess = game.parse(line)
+                try:
+                    guess = game.parse(line)
+                except BadCode as e:  # (with 26 colours or more, every letter is a colour)
+                    meant = _did_you_mean(line) if any(c.isalpha() for c in line) else ""
+                    raise BadCode(f"{e}{meant}") from None
                 earlier = next((i for i, (g, _) in enumerate(session.moves, 1) if g == guess), None)
                 if earlier is not None:
                     say(f"You guessed {game.format(guess)} as guess {earlier} already: it counts as guess "
@@ -225,7 +233,7 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
                 fb = session.guess(guess)
                 say(Text("  ").append(dialogue.code(guess)).append(f"  {dialogue.answer(fb)}"))
         except MastermindError as e:
-            say(str(e))
+            say(Text(str(e)))
     say(f"You found it in {_guesses(len(session.moves))}!")
     return 0
 
@@ -292,7 +300,8 @@ def show_hint(session: CodebreakerSession, dialogue: Dialogue, strategy: str) ->
     for column in ("guess", "consistent", "parts", "largest", "expected size", "classes"):
         table.add_column(column)
     for option in hint.options:
-        classes = " ".join(f"{fb.black},{fb.white}:{n}" for fb, n in option["classes"].items() if n)
+        classes = " ".join(f"{fb.black},{fb.white}:{n}" if game.with_white else f"{fb.black}:{n}"
+                           for fb, n in option["classes"].items() if n)
         table.add_row(dialogue.code(option["guess"]), "yes" if option["consistent"] else "no", str(option["parts"]),
                       str(option["largest"]), f"{option['expected_size']:.2f}", classes)
     dialogue.console.print(table)

@@ -454,7 +454,8 @@ def _python_node(node: Node, game: Game, depth: int, path: list[str], lines: lis
         branch = "elif"
     for fb, child in _children_in_order(node, game):
         lines.append(f"{pad}{branch} {said} == {_python_answer(fb, game)}:")
-        _python_node(child, game, depth + 1, path + [f"{guess} -> {fb}"], lines)
+        said_as = str(fb) if game.with_white else str(fb.black)
+        _python_node(child, game, depth + 1, path + [f"{guess} -> {said_as}"], lines)
         branch = "elif"
     context = f"after {'; '.join(path)}, " if path else ""
     message = f"inconsistent answers: {context}no secret gives {told} to {guess}"

@@ -295,7 +295,8 @@ async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
     """The framework's own refusals (no such route, a method a route does not take, a body it cannot read), in the
     same shape."""
     if error.status_code == 404:
-        where = ("the API's routes are listed in its schema at /openapi.json" if request.url.path.startswith("/api")
+        under_api = request.url.path == "/api" or request.url.path.startswith("/api/")
+        where = ("the API's routes are listed in its schema at /openapi.json" if under_api
                  else "the API is under /api (its schema at /openapi.json)")
         detail, kind = f"there is no page or API route {shown(request.url.path)}: {where}", "NotFound"
     elif error.status_code == 405:

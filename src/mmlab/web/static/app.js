@@ -98,11 +98,13 @@ function plural(n, word) {
 
 // ------------------------------------------------------------------ messages
 function say(text) { $("message").textContent = text; }
-function fail(error) {
+function fail(error, fixing = false) {
   let text = error.message;
   if (error.kind === "InconsistentFeedback") {
-    text = text[0].toUpperCase() + text.slice(1) +
-      ". Answer this guess again, or correct an earlier answer with its Correct button.";
+    const next = !fixing ? ". Answer this guess again, or correct an earlier answer with its Correct button."
+      : state.won ? ". The answers stay as they were: correct another with its Correct button, or Undo."
+      : ". The answers stay as they were: answer this guess, or correct another with its Correct button.";
+    text = text[0].toUpperCase() + text.slice(1) + next;
   }
   $("error").textContent = text;
 }
@@ -210,14 +212,20 @@ function editAnswer(row, fixed) {
   const form = el("form", { class: "fix", onsubmit: async (event) => {
     event.preventDefault();
     try {
+      const answered = state.moves.length;
       const next = await move("correct", { move: fixed.move, black: Number(black.value), white: Number(white.value) });
       if (!next) return;
       state = next;
       clearError();
-      say(`Corrected the answer to guess ${fixed.move}; ${plural(state.remaining, "code")} fit the answers.`);
+      if (state.won && state.moves.length < answered) {
+        say(`Corrected the answer to guess ${fixed.move}: it is your secret, so the game ends there, and the ` +
+            `answers to the later guesses, which fit it, are dropped.`);
+      } else {
+        say(`Corrected the answer to guess ${fixed.move}; ${plural(state.remaining, "code")} fit the answers.`);
+      }
       render();
-      $("black").focus();
-    } catch (error) { fail(error); }
+      if (!state.won) $("black").focus();
+    } catch (error) { fail(error, true); }
   } }, black, white, el("button", { type: "submit", class: "small" }, "Save"),
      el("button", { type: "button", class: "small", onclick: () => render() }, "Cancel"));
   row.cells[2].replaceChildren(form);
