@@ -260,7 +260,7 @@ def test_python_dash_m_mmlab_is_the_command_line():
 
 
 def test_console_script_exits_non_zero_without_traceback():
-    done = subprocess.run([sys.executable, "-m", "mmlab.cli.main", "eval", "4x6", "--strategy", "nope"],
+    done = subprocess.run([sys.executable, "-m", "mmlab", "eval", "4x6", "--strategy", "nope"],
                           capture_output=True, text=True)
     assert done.returncode == 2
     assert "unknown strategy" in done.stderr and "Traceback" not in done.stderr

@@ -16,7 +16,7 @@ def free_port() -> int:
 
 
 def serve(*args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "mmlab.cli.main", "serve", *args], stdout=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, "-m", "mmlab", "serve", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
 
 
