@@ -7,6 +7,7 @@ in colour on a terminal, the digits always shown, plain text through pipes and s
 from __future__ import annotations
 
 import difflib
+import string
 import sys
 from typing import TextIO
 
@@ -31,6 +32,7 @@ CODEMAKER_HELP_BLACK = ("Reply with the number of exact matches: '2' or pegs 'BB
 CODEBREAKER_HELP = ("Type a guess (e.g. {examples}). Commands: 'hint [STRATEGY]' (codes "
                     "left and the best next guesses), 'candidates' (list the codes left when few), 'undo', "
                     "'history', 'give-up', 'help', 'quit'.")
+LETTERS = string.ascii_uppercase  # colour 1 is A, as codes may be written
 QUIT_WORDS = ("quit", "q", "exit")
 COMMAND_WORDS = ("hint", "candidates", "undo", "history", "give-up", "giveup", "help", "?")
 BARE_COMMANDS = ("candidates", "undo", "history", "give-up", "giveup", "help", "?")  # (they take no words after them)
@@ -251,7 +253,7 @@ def codebreaker_help(game: Game) -> str:
     examples = [game.format(game.index_of(colours))] if game.colours <= 9 else []
     examples += [f"'{spaced}'"] if game.pegs > 1 or game.colours > 9 else []
     if game.colours <= 26:
-        examples.append("".join("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[c] for c in colours))
+        examples.append("".join(LETTERS[c] for c in colours))
     return CODEBREAKER_HELP.format(examples=", ".join(examples[:-1]) + " or " + examples[-1] if len(examples) > 1
                                    else examples[0])
 
@@ -266,8 +268,7 @@ def _code_or_none(game: Game, line: str) -> int | None:
 def _is_word(game: Game, line: str) -> bool:
     """Whether ``line`` holds a letter that is no colour of ``game`` (A for colour 1, ...): a word,
     such as a mistyped command, rather than a code."""
-    colour_letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:game.colours]
-    return any(c.isalpha() and c.upper() not in colour_letters for c in line)
+    return any(c.isalpha() and c.upper() not in LETTERS[:game.colours] for c in line)
 
 
 def _did_you_mean(line: str) -> str:

@@ -377,15 +377,15 @@ def search(game: Game, size: int | None = None, seed: int | None = 0, time_limit
 
     if size is not None and size < floor:  # the counting bound rules it out: report the greedy start
         t0 = time.perf_counter()
-        rows = _greedy_set(space, rng, deadline, size)
-        result.codes, result.n_classes = tuple(rows), space.labels(rows)[1]
+        rows, result.n_classes = _greedy_set(space, rng, deadline, size)
+        result.codes = tuple(rows)
         result.tried.append((size, False, time.perf_counter() - t0))
     elif size is not None:
         attempt(size)
     else:
         t0 = time.perf_counter()
-        rows = _greedy_set(space, rng, deadline, on_progress=on_progress)
-        result.codes, result.n_classes = tuple(rows), space.labels(rows)[1]
+        rows, result.n_classes = _greedy_set(space, rng, deadline, on_progress=on_progress)
+        result.codes = tuple(rows)
         result.tried.append((len(rows), result.n_classes == space.n, time.perf_counter() - t0))
         k = len(rows) - 1
         while k >= floor and time.perf_counter() < deadline and attempt(k):
@@ -395,9 +395,10 @@ def search(game: Game, size: int | None = None, seed: int | None = 0, time_limit
 
 
 def _greedy_set(space: _Space, rng: np.random.Generator, deadline: float, most: int | None = None,
-                on_progress: Progress | None = None) -> list[int]:
+                on_progress: Progress | None = None) -> tuple[list[int], int]:
     """Guesses added greedily (each leaving the fewest pairs of secrets answered alike) until they
-    separate the game, ``most`` of them are chosen or the deadline passes."""
+    separate the game, ``most`` of them are chosen or the deadline passes; with their number of
+    answer classes."""
     rows = [int(space.roots[rng.integers(space.roots.shape[0])])]
     labels, n_cls = space.labels(rows)
     while n_cls < space.n and len(rows) != most and time.perf_counter() < deadline:
@@ -408,7 +409,7 @@ def _greedy_set(space: _Space, rng: np.random.Generator, deadline: float, most: 
         labels, n_cls = K.refine(labels, n_cls, space.fb(g), space.n_resp)
         if on_progress is not None:
             on_progress(len(rows), n_cls)
-    return rows
+    return rows, n_cls
 
 
 # --------------------------------------------------------------------------------- proof
