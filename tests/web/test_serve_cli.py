@@ -45,6 +45,8 @@ def test_mmlab_serve_serves_the_page_and_the_api():
         _, err = process.communicate(timeout=20)
     assert f"serving on http://127.0.0.1:{port}" in err
     assert "Traceback" not in err
+    # Ctrl-C ends it as it ends every command, by SIGINT's default action, so that a shell loop stops
+    assert (process.returncode, err.strip().splitlines()[-1]) == (-signal.SIGINT, "interrupted")
 
 
 def test_a_port_in_use_is_refused_with_a_message():

@@ -29,8 +29,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     host = f"[{args.host}]" if ":" in args.host else args.host
     err.print(f"mmlab: serving on http://{host}:{args.port}  (API schema at /openapi.json; Ctrl-C stops)",
               soft_wrap=True)  # one line even when stderr is a file
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
-    return 0
+    server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning"))
+    server.run()  # (not uvicorn.run, which swallows the Ctrl-C that the server raises again once stopped)
+    return 0 if server.started else 1  # (uvicorn has said why it could not start)
 
 
 def _check_free(host: str, port: int) -> None:
