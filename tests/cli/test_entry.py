@@ -126,3 +126,14 @@ def test_an_error_a_library_makes_of_the_ctrl_c_is_reported_as_interrupted(capsy
 
     monkeypatch.setattr(main, "main", command)
     assert entry.main([]) == entry.INTERRUPTED and capsys.readouterr().err == "interrupted\n"
+
+
+def test_a_ctrl_c_swallowed_as_the_command_finishes_still_ends_it_as_interrupted(capsys, monkeypatch):
+    from mmlab.cli import entry, main
+
+    def command(argv):
+        ctrl_c_inside_a_callback()  # (and the command returns before it is raised again)
+        return 0
+
+    monkeypatch.setattr(main, "main", command)
+    assert entry.main([]) == entry.INTERRUPTED and capsys.readouterr().err == "interrupted\n"

@@ -124,7 +124,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         ctrl_c.deferred = False
         if not ctrl_c.pressed:
             try:
-                return run_command(argv)  # (which says "interrupted" itself)
+                status = run_command(argv)  # (which says "interrupted" itself)
+                if status == INTERRUPTED or not ctrl_c.pressed:
+                    return status
+                # else a Ctrl-C a library swallowed as the command finished: it still asked to stop
             except KeyboardInterrupt:  # (outside the command's own watch, e.g. while its options are read)
                 pass
             except Exception:
