@@ -24,7 +24,7 @@ import pandas as pd
 from mmlab.experiments.evaluation import play_seeded
 from mmlab.experiments.figures import GuessFigures
 from mmlab.experiments.secret_sets import SecretSet
-from mmlab.experiments.workers import WorkerPool
+from mmlab.experiments.workers import WorkerPool, first_time
 from mmlab.game import Game
 from mmlab.strategies import make_strategy
 
@@ -103,6 +103,10 @@ def _play(size: str, spec: str, seed: int, secret: int) -> tuple[int, float, int
 
 
 def _play_batch(size: str, spec: str, seed: int, secrets: list[int]) -> list[tuple[int, float, int, int]]:
+    """The games of ``secrets``; a worker's first batch of a strategy and size starts with an untimed
+    game, so that loading the numba kernels is charged to no strategy's seconds."""
+    if first_time(("large", size, spec)):
+        _play(size, spec, seed, secrets[0])
     return [_play(size, spec, seed, s) for s in secrets]
 
 

@@ -14,9 +14,25 @@ import contextlib
 import multiprocessing
 import signal
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from typing import Any
+
+
+_MET: set[Hashable] = set()
+
+
+def first_time(key: Hashable) -> bool:
+    """Whether this process meets ``key`` for the first time (then it is remembered): a worker
+    plays one untimed game of each strategy first, so its start-up is charged to none of them.
+
+    >>> first_time(("doctest", 1)), first_time(("doctest", 1))
+    (True, False)
+    """
+    if key in _MET:
+        return False
+    _MET.add(key)
+    return True
 
 
 def single_threaded() -> None:
