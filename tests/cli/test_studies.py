@@ -257,3 +257,39 @@ def test_the_first_strategy_of_reproduce_large_is_not_charged_the_start_up(tmp_p
                         "--games", "4", "--jobs", "1", cwd=tmp_path)
     first, second = [r["seconds_per_game"] for r in rows]
     assert first < 3 * second + 0.03, (first, second)
+
+
+def test_equivalent_comparisons_are_one_study(capsys, tmp_path):
+    store = str(tmp_path / "r.duckdb")
+    code, _, err = run(capsys, "compare", "3x4", "--strategies", "knuth", "--store", store)
+    assert code == 0 and "played 64 games" in err
+    for same in (["--strategies", "knuth:pool=all,ties=first"], ["--strategies", "knuth", "--seed", "5"],
+                 ["--strategies", "knuth", "--runs", "4"], ["--strategies", "knuth", "--secrets", "99999"],
+                 ["--strategies", "knuth", "--secrets", "instance:64"]):
+        code, _, err = run(capsys, "compare", "3x4", *same, "--store", store)
+        assert code == 0 and "all 64 games already stored" in err, same
+    code, _, err = run(capsys, "compare", "3x4", "--strategies", "entropy:ties=first,random", "--store", store)
+    code, _, err = run(capsys, "compare", "3x4", "--strategies", "entropy,random", "--store", store)
+    assert code == 0 and "all 128 games already stored" in err
+    code, _, err = run(capsys, "compare", "3x4", "--strategies", "knuth", "--secrets", "10", "--seed", "5",
+                       "--store", store)  # the seed draws the sample: another study
+    assert code == 0 and "played 10 games" in err
+    code, out, _ = run(capsys, "studies", "--store", store, "--json")
+    assert len(json.loads(out)) == 3
+
+
+def test_a_comparison_stored_under_the_name_its_options_gave_before_is_read_back(capsys, tmp_path):
+    """Before the names were canonical, a comparison was named by the hash of its options as typed."""
+    from dataclasses import replace
+
+    from mmlab.experiments.runner import run_study
+    from mmlab.experiments.store import Store
+    from mmlab.experiments.study import Study
+
+    typed = Study("compare", ("3x4",), ("knuth:ties=first",), runs=1, seed=7)
+    old = replace(typed, name=f"compare-3x4-{typed.fingerprint[:8]}")
+    store = Store(tmp_path / "r.duckdb")
+    run_study(old, store, jobs=1)
+    code, out, err = run(capsys, "compare", "3x4", "--strategies", "knuth:ties=first", "--seed", "7",
+                         "--store", str(store.path), "--json")
+    assert code == 0 and "all 64 games already stored" in err and json.loads(out)["study"] == old.name

@@ -321,6 +321,27 @@ def _eval_against(game: Game, strategy, args: argparse.Namespace) -> int:
     return 0
 
 
+def _compare_name(study: Study) -> Study:
+    """``study`` named by its sizes and fingerprint, and described by the command that makes it."""
+    command = ["mmlab", "compare", *study.sizes, "--strategies", ",".join(study.strategies),
+               "--secrets", str(study.secrets), "--runs", str(study.runs), "--seed", str(study.seed)]
+    command += ["--no-repeats"] * (not study.repeats) + ["--black-only"] * (study.feedback == "black")
+    return replace(study, name=f"compare-{'-'.join(study.sizes)}-{study.fingerprint[:8]}",
+                   description=shlex.join(command))
+
+
+def _compare_study(typed: Study, store: Store) -> Study:
+    """The study of a comparison: named by its canonical form (``Study.canonical``), so equivalent
+    comparisons are one study. A store holding it under the name the options as typed gave (as
+    mmlab named comparisons before) keeps serving that study."""
+    study = _compare_name(typed.canonical())
+    if store.fingerprint(study.name) is None:
+        legacy = _compare_name(typed)
+        if store.fingerprint(legacy.name) == legacy.fingerprint:
+            return legacy
+    return study
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     repeats, feedback = not args.no_repeats, "black" if args.black_only else "black-white"
     games = [Game.parse_size(size, repeats=repeats, feedback=feedback) for size in args.sizes]
@@ -343,10 +364,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
             raise
         option = {"sizes": "SIZE", "strategies": "--strategies", "secrets": "--secrets"}.get(e.key, f"--{e.key}")
         raise BadArgument(f"{option}: {e.problem}") from None
-    command = ["mmlab", "compare", *sizes, "--strategies", ",".join(specs), "--secrets", str(secrets),
-               "--runs", str(args.runs), "--seed", str(args.seed)]
-    command += ["--no-repeats"] * (not repeats) + ["--black-only"] * (feedback == "black")
-    study = replace(base, name=f"compare-{'-'.join(sizes)}-{base.fingerprint[:8]}", description=shlex.join(command))
+    study = _compare_study(base, Store(args.store))
+    secrets = study.secrets
     execute(study, args)
     report = build_report(Store(args.store), study.name)
     rows = []
@@ -366,8 +385,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
                      "evaluations_mean": row.evaluations_mean, "seconds": row.seconds_per_game * row.games,
                      "literature": str(figure) if figure else None})
     if args.json:
-        print_json({"study": study.name, "store": str(args.store), "secrets": str(secrets), "runs": args.runs,
-                    "seed": args.seed, "strategies": rows})
+        print_json({"study": study.name, "store": str(args.store), "secrets": str(secrets), "runs": study.runs,
+                    "seed": study.seed, "strategies": rows})
         write_figures(report, args.plots, args.html)
         return 0
     for game in (study.game(size) for size in sizes):
@@ -387,8 +406,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
                           f"{r['seconds']:.3f}", r["literature"] or "")
         out.print(table)
     if any(not r["exact"] for r in rows):
-        per_run = ", L per run (the mean over them)" if args.runs > 1 else ""
-        out.print(f"random strategies and samples: {args.runs} run(s){per_run}, secrets {secrets}, seed {args.seed}")
+        per_run = ", L per run (the mean over them)" if study.runs > 1 else ""
+        out.print(f"random strategies and samples: {study.runs} run(s){per_run}, secrets {secrets}, seed {study.seed}")
     out.print("game s: seconds spent on the games, summed over the worker processes")
     figures = "" if args.plots or args.html else ", --plots DIR for figures"
     out.print(f"stored as study {study.name} in {args.store} ('mmlab report {study.name}' for every table{figures})")

@@ -23,7 +23,7 @@ import hashlib
 import json
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -208,6 +208,24 @@ class Study:
             "feedback": self.feedback,
             "max_guesses": self.max_guesses,
         }
+
+    def canonical(self) -> "Study":
+        """The same games in one spelling: strategy specs as ``make_strategy`` writes them (defaults
+        left out), a set holding every code of each size as ``all``, and, when every strategy is
+        deterministic, one run, and seed 0 unless it draws the secrets. ``mmlab compare`` names its
+        studies by this, so equivalent comparisons are one study.
+
+        >>> Study("c", ("4x5",), ("knuth:pool=all,ties=first",), secrets=99999, runs=4, seed=5).canonical().definition()
+        {'name': 'c', 'sizes': ['4x5'], 'strategies': ['knuth'], 'secrets': 'all', 'runs': 1, 'seed': 0, \
+'repeats': True, 'feedback': 'black-white', 'max_guesses': None}
+        """
+        specs = tuple(make_strategy(spec).spec for spec in self.strategies)
+        every = self.secrets.kind != "list" and all(self.secrets.every_code(self.game(s)) for s in self.sizes)
+        secrets = SecretSet("all") if every else self.secrets
+        deterministic = all(make_strategy(spec).deterministic for spec in specs)
+        runs = 1 if deterministic else self.runs
+        seed = 0 if deterministic and secrets.kind in ("all", "list") else self.seed
+        return replace(self, strategies=specs, secrets=secrets, runs=runs, seed=seed)
 
     @property
     def fingerprint(self) -> str:
