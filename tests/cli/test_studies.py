@@ -293,3 +293,21 @@ def test_a_comparison_stored_under_the_name_its_options_gave_before_is_read_back
     code, out, err = run(capsys, "compare", "3x4", "--strategies", "knuth:ties=first", "--seed", "7",
                          "--store", str(store.path), "--json")
     assert code == 0 and "all 64 games already stored" in err and json.loads(out)["study"] == old.name
+
+
+def test_a_comparison_not_played_to_the_end_says_which_command_plays_the_rest(capsys, tmp_path):
+    import duckdb
+
+    store = str(tmp_path / "r.duckdb")
+    code, out, _ = run(capsys, "compare", "3x4", "--strategies", "random,entropy:ties=random", "--runs", "2",
+                       "--seed", "5", "--store", store, "--json")
+    study = json.loads(out)["study"]
+    with duckdb.connect(store) as con:  # as a Ctrl-C before any game of the second strategy was stored leaves it
+        con.execute("DELETE FROM games WHERE strategy = 'entropy:ties=random'")
+    code, out, _ = run(capsys, "report", study, "--store", store)
+    command = f"mmlab compare 3x4 --strategies random,entropy:ties=random --secrets all --runs 2 --seed 5 --store {store}"
+    assert code == 0 and f"128 of 256 games not played yet: run the same comparison again, which plays only " \
+                         f"the missing games: {command}" in " ".join(out.split())
+    assert "strategies:" not in out  # no row of the table is labelled 'entropy'
+    code, _, err = run(capsys, *command.split()[1:])
+    assert code == 0 and "played 128 games" in " ".join(err.split())

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import shlex
 from pathlib import Path
 
 import pandas as pd
@@ -57,11 +58,12 @@ def execute(study: Study, args: argparse.Namespace) -> RunSummary:
 def cmd_run(args: argparse.Namespace) -> int:
     study = Study.load(args.study)
     execute(study, args)
-    report = build_report(Store(args.store), study.name)
+    store = Store(args.store)
+    report = build_report(store, study.name)
     if args.json:
         print_json(report_json(report))
     else:
-        print_summary(report)
+        print_summary(report, store)
     return 0
 
 
@@ -107,13 +109,13 @@ def cmd_report(args: argparse.Namespace) -> int:
         err.print(f"note: {args.study} no longer matches the stored study {name!r}; this reports the stored one "
                   f"(seed {report.study.seed}, {report.study.runs} run(s), secrets {report.study.secrets})")
     if report.games.empty:
-        raise BadArgument(f"study {name!r} has no games stored yet (of {report.expected_games}): play them with "
-                          f"'mmlab run STUDY.toml', which resumes where a run stopped")
+        raise BadArgument(f"study {name!r} has no games stored yet (of {report.expected_games}): "
+                          f"{resume_hint(report.study, store)}")
     write_figures(report, args.plots, args.html)
     if args.json:
         print_json(report_json(report))
         return 0
-    print_summary(report)
+    print_summary(report, store)
     print_details(report, args.moves)
     return 0
 
@@ -158,7 +160,21 @@ def labels(specs: list[str]) -> dict[str, str]:
     return {s: label(s, specs) for s in specs}
 
 
-def print_summary(report: Report) -> None:
+def resume_hint(study: Study, store: Store) -> str:
+    """How to play the games of ``study`` still missing from ``store``: the command that made it.
+
+    >>> resume_hint(Study("s", ["3x3"], ["knuth"], description="mmlab compare 3x3 --strategies knuth"), Store())
+    'run the same comparison again, which plays only the missing games: mmlab compare 3x3 --strategies knuth'
+    """
+    where = "" if str(store.path) == DEFAULT_STORE else f" --store {shlex.quote(str(store.path))}"
+    if study.description.startswith("mmlab compare ") and not study.source:
+        return f"run the same comparison again, which plays only the missing games: {study.description}{where}"
+    if study.source:
+        return f"'mmlab run' the study file again{where}, which plays only the missing games"
+    return "run the study again (run_study from Python), which plays only the missing games"
+
+
+def print_summary(report: Report, store: Store) -> None:
     study = report.study
     short = labels(list(study.strategies))
     deduced = bool((report.summary["known_mean"] != report.summary["mean"]).any())
@@ -194,9 +210,10 @@ def print_summary(report: Report) -> None:
                   "(Singley's count, 003)")
     missing = report.expected_games - len(report.games)
     if missing:
-        out.print(f"{missing} of {report.expected_games} games not played yet: 'mmlab run' the study file again")
-    if any(":" in s for s in study.strategies):
-        out.print("strategies: " + "; ".join(f"{short[s]} = {s}" for s in study.strategies if short[s] != s))
+        out.print(f"{missing} of {report.expected_games} games not played yet: {resume_hint(study, store)}")
+    shown_specs = [s for s in study.strategies if short[s] != s and s in set(report.summary["strategy"])]
+    if shown_specs:  # the labels of the table's rows (a strategy without games stored has none)
+        out.print("strategies: " + "; ".join(f"{short[s]} = {s}" for s in shown_specs))
 
 
 def print_details(report: Report, last_move: int) -> None:
