@@ -13,7 +13,7 @@ import os
 import re
 import shlex
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import NoReturn
@@ -194,9 +194,6 @@ def _saved_tree(args: argparse.Namespace) -> DecisionTree:
     return export.load(args.tree)
 
 
-TREE_FORMAT_OF_SUFFIX = {".json": "json", ".dot": "dot", ".gv": "dot", ".py": "python", ".txt": "knuth"}
-
-
 def cmd_tree(args: argparse.Namespace) -> int:
     _check_output(args.output)
     if args.tree:
@@ -208,14 +205,8 @@ def cmd_tree(args: argparse.Namespace) -> int:
         game = _game(args)
         spec = args.strategy or "knuth"
         tree = _build_tree(game, spec, f"compiling {spec}")
-    writers: dict[str, Callable[[DecisionTree], str]] = {
-        "json": export.to_json,
-        "dot": export.to_dot,
-        "knuth": export.to_knuth,
-        "python": export.to_python,
-    }
-    form = args.format or TREE_FORMAT_OF_SUFFIX.get(Path(args.output or "").suffix.lower(), "json")
-    text = writers[form](tree)
+    form = args.format or export.format_of(args.output or "")
+    text = export.WRITERS[form](tree)
     if args.output is not None:
         _write(args.output, text if text.endswith("\n") else text + "\n")
         err.print(

@@ -12,20 +12,20 @@ from __future__ import annotations
 import numbers
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from mmlab.errors import BadArgument
 from mmlab.experiments.figures import GuessFigures
-from mmlab.experiments.playout import GameRecord, play_game
+from mmlab.experiments.playout import GameRecord, play_game, strategy_of
 from mmlab.experiments.secret_sets import SecretSet
 from mmlab.experiments.workers import WorkerPool
 from mmlab.game import Game
 from mmlab.strategies import Strategy, make_strategy
 from mmlab.strategies.registry import BUILT_IN
-from mmlab.trees import DecisionTree, TreeStrategy
+from mmlab.trees import DecisionTree
 
 #: Simulated games run in worker processes (``jobs``) only in games of more codes than this: in
 #: smaller ones a game takes less time than starting a worker.
@@ -60,6 +60,12 @@ class Evaluation(GuessFigures):
     @property
     def games(self) -> int:
         return int(self.guesses.shape[0])
+
+    @property
+    def stderr(self) -> float:
+        """Standard error of the mean: 0 for an exact evaluation (every secret, one deterministic
+        game each), whose mean is no estimate."""
+        return 0.0 if self.exact else super().stderr
 
     @property
     def total_guesses(self) -> int:
@@ -127,8 +133,10 @@ def draw_seed() -> int:
     return int(np.random.SeedSequence().entropy % 2**32)
 
 
-def choose_secrets(game: Game, secrets: str | int, seed: int) -> tuple[np.ndarray, str]:
-    """``"all"`` codes, or a sample of ``N`` distinct codes drawn with ``seed``."""
+def choose_secrets(game: Game, secrets: str | int | np.ndarray, seed: int) -> tuple[np.ndarray, str]:
+    """``"all"`` codes, a sample of ``N`` distinct codes drawn with ``seed``, or the code indices given."""
+    if isinstance(secrets, np.ndarray):
+        return secrets, f"{secrets.shape[0]} chosen secret{'s' if secrets.shape[0] != 1 else ''}"
     if secrets == "all" or (isinstance(secrets, int) and game.enumerable and secrets >= game.n_codes):
         return SecretSet("all").draw(game, seed), "all"
     return SecretSet.parse(int(secrets)).draw(game, seed), f"sample of {int(secrets)}"
@@ -137,7 +145,7 @@ def choose_secrets(game: Game, secrets: str | int, seed: int) -> tuple[np.ndarra
 def evaluate(
     game: Game | str,
     strategy: str | Strategy | DecisionTree,
-    secrets: str | int = "all",
+    secrets: str | int | Iterable[int | str] = "all",
     runs: int = 1,
     seed: int | None = None,
     on_progress: Callable[[int, int], None] | None = None,
@@ -152,7 +160,8 @@ def evaluate(
     in ``jobs`` worker processes (``None``: one per core in games of more than ``PARALLEL_MIN_CODES``
     codes, else one); the games, and so the figures, are the same for any ``jobs``. A
     ``DecisionTree`` (built, or loaded from a file) is played as its ``TreeStrategy``.
-    ``on_progress(done, total)`` reports the games done. ``game`` may be a size such as ``"4x6"``.
+    ``on_progress(done, total)`` reports the games done. ``game`` may be a size such as ``"4x6"``;
+    ``secrets`` is ``"all"``, a number of secrets to draw, or the secrets themselves (codes).
 
     >>> e = evaluate("3x3", "knuth")
     >>> e.total_guesses, round(e.mean, 3), e.exact
@@ -160,17 +169,18 @@ def evaluate(
     >>> e = evaluate("4x6", "random", secrets=5, seed=1)
     >>> e.guesses.tolist(), round(e.mean, 2), e.exact
     ([5, 4, 6, 4, 5], 4.8, False)
+    >>> evaluate("4x6", "knuth", secrets=["1122", "3632"]).guesses.tolist()
+    [1, 5]
     """
-    if isinstance(game, str):
-        game = Game.parse_size(game)
-    if isinstance(strategy, str):
-        strategy = make_strategy(strategy)
-    elif isinstance(strategy, DecisionTree):  # a tree built here or loaded from a file
-        strategy = TreeStrategy(strategy)
+    game, strategy = Game.of(game), strategy_of(strategy)
     runs = _whole(runs, "runs")
     if runs < 1:
         raise BadArgument(f"runs must be at least 1, got {runs}")
-    if secrets != "all":
+    if not isinstance(secrets, (str, numbers.Integral)):  # the secrets themselves
+        secrets = game.codes(secrets)
+        if secrets.size == 0:
+            raise BadArgument("secrets must not be empty: give 'all', a number of secrets or some codes")
+    elif secrets != "all":
         secrets = _whole(secrets, "secrets", "'all' or a positive number")
         if secrets < 1:
             raise BadArgument(f"secrets must be 'all' or a positive number, got {secrets!r}")
@@ -179,7 +189,7 @@ def evaluate(
         if seed < 0:
             raise BadArgument(f"a seed must be 0 or more, got {seed}")
     strategy.start(game)  # refuses unsuitable games before any work
-    if seed is None and (not strategy.deterministic or secrets != "all"):
+    if seed is None and (not strategy.deterministic or not isinstance(secrets, str)):
         seed = draw_seed()
     codes, description = choose_secrets(game, secrets, seed or 0)
     by_tree = strategy.deterministic and game.enumerable

@@ -10,15 +10,18 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from mmlab.codemakers.base import Codemaker
+from mmlab.codemakers.base import Adversary, Codemaker, make_codemaker
+from mmlab.errors import BadArgument, shown
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import Strategy, make_strategy
+from mmlab.trees import DecisionTree, TreeStrategy
 
 
 @dataclass(frozen=True)
@@ -67,41 +70,69 @@ class GameRecord:
         return f"secret {self.game.format(self.secret)}: {moves}"
 
 
+def strategy_of(strategy: Strategy | str | DecisionTree) -> Strategy:
+    """A strategy given as itself, its spec string or a decision tree (played as its ``TreeStrategy``).
+
+    >>> strategy_of("knuth")
+    <Knuth knuth>
+    """
+    if isinstance(strategy, Strategy):
+        return strategy
+    if isinstance(strategy, str):
+        return make_strategy(strategy)
+    if isinstance(strategy, DecisionTree):  # a tree built here or loaded from a file
+        return TreeStrategy(strategy)
+    raise BadArgument(f"expected a strategy spec such as 'knuth', a Strategy or a DecisionTree, got "
+                      f"{shown(strategy)} ({type(strategy).__name__})")
+
+
+def rng_of(rng: np.random.Generator | int | None) -> np.random.Generator | None:
+    """A random generator given as itself or by its seed (``None`` stays ``None``: the callee draws one)."""
+    if rng is None or isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, numbers.Integral) and not isinstance(rng, bool) and rng >= 0:
+        return np.random.default_rng(int(rng))
+    raise BadArgument(f"rng must be a numpy Generator or a seed (a whole number, 0 or more), got {shown(rng)}")
+
+
 def play_game(
-    game: Game,
-    strategy: Strategy | str,
+    game: Game | str,
+    strategy: Strategy | str | DecisionTree,
     secret: int | str,
-    rng: np.random.Generator | None = None,
+    rng: np.random.Generator | int | None = None,
     max_guesses: int | None = None,
 ) -> GameRecord:
-    """Play ``strategy`` (or a spec string) against a fixed ``secret`` (an index, or a code written
-    out) until it wins (or ``max_guesses`` run out).
+    """Play ``strategy`` (or a spec string, or a decision tree) against a fixed ``secret`` (an
+    index, or a code written out) until it wins (or ``max_guesses`` run out). ``game`` may be a
+    size such as ``"4x6"``, ``rng`` a seed.
 
-    >>> play_game(Game.parse_size("4x6"), "knuth", "3632").n_guesses
+    >>> play_game("4x6", "knuth", "3632").n_guesses
     5
     """
-    if isinstance(strategy, str):
-        strategy = make_strategy(strategy)
+    game, strategy, rng = Game.of(game), strategy_of(strategy), rng_of(rng)
     secret = game.code(secret)
     strategy.start(game, rng)
     knowledge = Knowledge.initial(game, explicit=strategy.tracks_consistent_set)
     return _play(game, strategy, knowledge, lambda _, guess: game.score(secret, guess), secret, max_guesses)[0]
 
 
-def play_against(game: Game, strategy: Strategy | str, codemaker: Codemaker, rng: np.random.Generator | None = None,
-                 max_guesses: int | None = None) -> GameRecord:
-    """Play ``strategy`` against any ``codemaker`` until it answers a win (the secret may be decided
-    only at the end, as the adversary's is). The record's secret is the code found; for a lost game
-    the codemaker's secret if it holds one, else the first code still consistent.
+def play_against(game: Game | str, strategy: Strategy | str | DecisionTree, codemaker: Codemaker | str,
+                 rng: np.random.Generator | int | None = None, max_guesses: int | None = None) -> GameRecord:
+    """Play ``strategy`` against any ``codemaker`` (or its spec, e.g. ``"adversary:mode=worst"``)
+    until it answers a win (the secret may be decided only at the end, as the adversary's is). The
+    record's secret is the code found; for a lost game the codemaker's secret if it holds one, else
+    the first code still consistent.
 
-    >>> from mmlab.codemakers import make_codemaker
-    >>> from mmlab.strategies import make_strategy
-    >>> game = Game.parse_size("4x6")
-    >>> play_against(game, make_strategy("knuth"), make_codemaker("adversary")).n_guesses
+    >>> play_against("4x6", "knuth", "adversary").n_guesses
+    5
+    >>> play_against("4x6", "knuth", "adversary:mode=worst").n_guesses   # Knuth's worst case
     5
     """
-    if isinstance(strategy, str):
-        strategy = make_strategy(strategy)
+    game, strategy, rng = Game.of(game), strategy_of(strategy), rng_of(rng)
+    if isinstance(codemaker, str):
+        codemaker = make_codemaker(codemaker, strategy)
+    elif isinstance(codemaker, Adversary) and codemaker.strategy is None:
+        codemaker.strategy = strategy  # (mode=worst answers along the tree of the strategy it plays)
     rng = rng if rng is not None else np.random.default_rng()
     strategy.start(game, rng)
     codemaker.start(game, rng)

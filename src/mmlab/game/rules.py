@@ -26,7 +26,7 @@ import numpy as np
 
 from mmlab.errors import BadCode, BadFeedback, BadSize, SpaceTooLarge, shown
 from mmlab.game import kernels
-from mmlab.game.feedback import NUMBER_DIGITS, Feedback, possible_feedbacks
+from mmlab.game.feedback import NUMBER_DIGITS, Feedback, parse_feedback, possible_feedbacks
 
 MIN_PEGS, MAX_PEGS = 1, 10
 MIN_COLOURS, MAX_COLOURS = 2, 36
@@ -88,6 +88,8 @@ class Game:
             raise BadSize(
                 f"colours must be a whole number from {MIN_COLOURS} to {MAX_COLOURS}, got {self.colours!r}"
             )
+        if not isinstance(self.repeats, (bool, np.bool_)):
+            raise BadSize(f"repeats must be True or False, got {self.repeats!r}")
         if self.feedback not in FEEDBACK_KINDS:
             raise BadSize(f"feedback must be one of {', '.join(FEEDBACK_KINDS)}, got {self.feedback!r}")
         if not self.repeats and self.colours < self.pegs:
@@ -106,6 +108,20 @@ class Game:
         if max(len(m.group(1)), len(m.group(2))) > NUMBER_DIGITS:
             raise BadSize(f"the size {shown(text)} is far too large: at most {MAX_PEGS} pegs and {MAX_COLOURS} colours")
         return Game(int(m.group(1)), int(m.group(2)), repeats=repeats, feedback=feedback)
+
+    @staticmethod
+    def of(game: "Game | str") -> "Game":
+        """``game`` itself, or the game of a size written ``"4x6"``: what every function taking a
+        game accepts.
+
+        >>> Game.of("5x8") == Game(5, 8), Game.of(Game(4, 6)).size
+        (True, '4x6')
+        """
+        if isinstance(game, Game):
+            return game
+        if isinstance(game, str):
+            return Game.parse_size(game)
+        raise BadSize(f"expected a Game or a size such as '4x6', got {shown(game)} ({type(game).__name__})")
 
     def __reduce__(self):
         return (Game, (self.pegs, self.colours, self.repeats, self.feedback))
@@ -225,6 +241,21 @@ class Game:
             raise BadCode(f"code index {index} is outside 0..{self.n_codes - 1} for {self}")
         return index
 
+    def codes(self, codes: Iterable[int | str] | np.ndarray) -> np.ndarray:
+        """``int64[]``: the indices of several codes, each given by its index or written out.
+
+        >>> Game.parse_size("4x6").codes(["1122", 7, "6666"]).tolist()
+        [7, 7, 1295]
+        """
+        if isinstance(codes, (str, bytes)) or not isinstance(codes, Iterable):
+            raise BadCode(f"expected several codes (a list of indices or written codes), got {shown(codes)}")
+        array = np.asarray(codes) if isinstance(codes, np.ndarray) else None
+        if array is not None and array.dtype.kind in "iu":  # (checked at once, not code by code)
+            if array.size and (array.min() < 0 or array.max() >= self.n_codes):
+                raise BadCode(f"code indices must be in 0..{self.n_codes - 1} for {self}")
+            return array.astype(np.int64).ravel()
+        return np.array([self.code(c) for c in codes], dtype=np.int64)
+
     def digits(self, index: int | str) -> tuple[int, ...]:
         """The colours (0-based) of the code with this index (or of a code written out)."""
         index = self.code(index)
@@ -282,6 +313,24 @@ class Game:
         g = np.array(self.digits(guess), dtype=np.uint8)
         code = kernels.feedback_pair(g, self.counts_of(g), s, self.counts_of(s), self.with_white)
         return Feedback.from_code(code, self.pegs)
+
+    def answer(self, answer: Feedback | tuple[int, int] | str) -> Feedback:
+        """An answer of this game given as ``Feedback``, a pair ``(black, white)`` or written
+        (``"1,2"``, ``"BWW"``, ``"2"`` where answers count black pegs only), checked to occur.
+
+        >>> game = Game.parse_size("4x6")
+        >>> game.answer("1,2"), game.answer((1, 2)), game.answer("BWW")
+        (Feedback(black=1, white=2), Feedback(black=1, white=2), Feedback(black=1, white=2))
+        """
+        if isinstance(answer, str):
+            return self.check_feedback(parse_feedback(answer, with_white=self.with_white))
+        try:
+            black, white = answer
+            black, white = operator.index(black), operator.index(white)
+        except (TypeError, ValueError):
+            raise BadFeedback(f"expected an answer (black, white) or one written like '1,2', got "
+                              f"{shown(answer)}") from None
+        return self.check_feedback(Feedback(black, white))
 
     def check_feedback(self, fb: Feedback) -> Feedback:
         """Return ``fb`` if it can occur in this game, else raise ``BadFeedback`` saying why."""

@@ -47,9 +47,10 @@ class Knowledge:
     consistent: np.ndarray | None = field(default=None, repr=False)
 
     @staticmethod
-    def initial(game: Game, explicit: bool = True) -> "Knowledge":
+    def initial(game: Game | str, explicit: bool = True) -> "Knowledge":
         """No answers yet: every code is consistent, listed explicitly when the game is enumerable
-        and ``explicit`` is true, implicit otherwise."""
+        and ``explicit`` is true, implicit otherwise. ``game`` may be a size such as ``"4x6"``."""
+        game = Game.of(game)
         if explicit and game.enumerable:
             return Knowledge(game, (), np.arange(game.n_codes, dtype=np.int64))
         return Knowledge(game, (), None)
@@ -280,11 +281,17 @@ class Knowledge:
             game.all_digits[guess], game.all_counts[guess], game.all_digits, game.all_counts, cand, game.with_white
         )
 
-    def update(self, guess: int, feedback: Feedback) -> "Knowledge":
-        """Knowledge after ``guess`` got ``feedback``. Explicit knowledge raises ``InconsistentFeedback``
-        if no code fits; implicit knowledge records the answer, and its searches find out."""
-        feedback = self.game.check_feedback(Feedback(*feedback))
+    def update(self, guess: int | str, feedback: Feedback | tuple[int, int] | str) -> "Knowledge":
+        """Knowledge after ``guess`` (an index or written out) got ``feedback`` (as ``Game.answer``
+        reads it: ``Feedback(1, 1)``, ``(1, 1)`` or ``"1,1"``). Explicit knowledge raises
+        ``InconsistentFeedback`` if no code fits; implicit knowledge records the answer, and its
+        searches find out.
+
+        >>> Knowledge.initial(Game.parse_size("4x6")).update("1122", "1,1").n_consistent
+        208
+        """
         guess = self.game.code(guess)  # an index in range (numpy would read -1 from the end), or '1122'
+        feedback = self.game.answer(feedback)
         if self.consistent is None:
             return Knowledge(self.game, self.history + ((guess, feedback),), None)
         subset = _filter(self.game, self.consistent, guess, feedback)

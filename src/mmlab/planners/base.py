@@ -10,10 +10,12 @@ figures of the search (seconds, nodes expanded, whether optimality was proved).
 
 from __future__ import annotations
 
+import numbers
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from mmlab.errors import BadArgument
 from mmlab.game import Game
 from mmlab.strategies.base import Configurable
 from mmlab.trees import DecisionTree
@@ -53,6 +55,9 @@ class Deadline:
     """A time limit in seconds from now (``None``: no limit); ``check`` raises ``Timeout``."""
 
     def __init__(self, seconds: float | None) -> None:
+        if seconds is not None and not (isinstance(seconds, numbers.Real) and seconds >= 0):
+            raise BadArgument(f"time_limit must be a number of seconds, 0 or more (or None: no limit), got "
+                              f"{seconds!r}")
         self.at = None if seconds is None else time.perf_counter() + seconds
 
     def check(self) -> None:

@@ -91,13 +91,14 @@ class Optimal(Planner):
 
     def plan(
         self,
-        game: Game,
+        game: Game | str,
         on_progress: Callable[[int, int], None] | None = None,
         time_limit: float | None = None,
     ) -> PlanResult:
         """Solve ``game`` exactly (``proved`` is True); past ``time_limit`` seconds, return the best
         tree found so far with a proven lower bound in ``figures``. Raises ``BadArgument`` if no
         tree fits ``max_depth``."""
+        game = Game.of(game)
         self.check(game)
         start = time.perf_counter()
         deadline = Deadline(time_limit)

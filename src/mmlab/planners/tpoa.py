@@ -79,13 +79,14 @@ class TPOA(Planner):
 
     def plan(
         self,
-        game: Game,
+        game: Game | str,
         on_progress: Callable[[int, int], None] | None = None,
         time_limit: float | None = None,
     ) -> PlanResult:
         """Build the tree; past ``time_limit`` seconds, the best first guess finished so far is kept
         (the greedy tree if none is), with ``figures["stopped_by_time_limit"]``. ``on_progress(done,
         total)`` counts first guesses."""
+        game = Game.of(game)
         self.check(game)
         start = time.perf_counter()
         search = _Search(self, game, on_progress, Deadline(time_limit))

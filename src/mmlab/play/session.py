@@ -78,13 +78,14 @@ class CodemakerSession:
 
     >>> game = Game.parse_size("3x3")
     >>> session = CodemakerSession(game, "knuth")
-    >>> session.answer((0, 2))   # to its first guess, 112
+    >>> session.answer("0,2")   # to its first guess, 112
     >>> [game.format(c) for c in session.candidates()], game.format(session.next_guess())
     (['221', '231', '321'], '231')
     """
 
-    def __init__(self, game: Game, strategy: Strategy | DecisionTree | str = "knuth",
+    def __init__(self, game: Game | str, strategy: Strategy | DecisionTree | str = "knuth",
                  rng: np.random.Generator | None = None) -> None:
+        game = Game.of(game)
         game.require_enumerable("playing against a person's answers")
         self.game = game
         self.strategy = _strategy(strategy)
@@ -130,10 +131,10 @@ class CodemakerSession:
                 self.improvised = True
         return int(self.knowledge.consistent[0])
 
-    def answer(self, feedback: Feedback | tuple[int, int]) -> None:
+    def answer(self, feedback: Feedback | tuple[int, int] | str) -> None:
         """Answer the current guess. A contradiction raises ``InconsistentFeedback`` naming the
         answers that cannot all be true, and changes nothing: answer again, or ``correct`` one."""
-        feedback = self.game.check_feedback(Feedback(*feedback))
+        feedback = self.game.answer(feedback)
         guess = self.next_guess()
         knowledge = self.knowledge.update(guess, feedback)
         kept = self.knowledge, self._proposal, self.improvised
@@ -148,7 +149,7 @@ class CodemakerSession:
                 self.knowledge, self._proposal, self.improvised = kept
                 raise
 
-    def correct(self, move: int, feedback: Feedback | tuple[int, int]) -> None:
+    def correct(self, move: int, feedback: Feedback | tuple[int, int] | str) -> None:
         """Replace the answer given to guess number ``move`` (1-based); every other answer stays,
         except that the winning answer ends the game there: the later answers, which must fit that
         secret too, are dropped. Refused, with the reason, if the answers would still contradict
@@ -163,7 +164,7 @@ class CodemakerSession:
         if not 1 <= move <= len(self.answers):
             raise BadArgument(f"there is no answered guess number {shown(move)} "
                               f"(answered so far: {len(self.answers)})")
-        feedback = self.game.check_feedback(Feedback(*feedback))
+        feedback = self.game.answer(feedback)
         answers = list(self.answers)
         answers[move - 1] = (answers[move - 1][0], feedback)
         knowledge = _knowledge(self.game, answers)
@@ -230,8 +231,9 @@ class CodebreakerSession:
     (Feedback(black=0, white=2), 3, Feedback(black=3, white=0), True)
     """
 
-    def __init__(self, game: Game, secret: int | str | None = None, rng: np.random.Generator | None = None) -> None:
-        self.game = game
+    def __init__(self, game: Game | str, secret: int | str | None = None,
+                 rng: np.random.Generator | None = None) -> None:
+        self.game = game = Game.of(game)
         self.rng = rng if rng is not None else np.random.default_rng()
         self.secret = int(self.rng.integers(game.n_codes)) if secret is None else game.code(secret)
         self.moves: list[tuple[int, Feedback]] = []

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from mmlab.errors import INT64_MAX, UnknownStrategy, shown, shown_number, whole_number
+from mmlab.errors import INT64_MAX, BadCode, UnknownStrategy, shown, shown_number, whole_number
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 
@@ -216,11 +216,17 @@ class Strategy(Configurable):
     def fixed_first(self, game: Game) -> int | None:
         """The code given as ``first=CODE``, parsed for ``game``; ``None`` when not given."""
         text = self.values.get("first", "")
-        return game.parse(text) if text else None
+        if not text:
+            return None
+        try:
+            return game.parse(text)
+        except BadCode as e:
+            raise BadCode(f"{self.name}: first={text} is not a first guess of {game.size}: {e}") from None
 
     def guess(self, knowledge: Knowledge) -> int:
         """The index of the next code to play."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must define guess(self, knowledge) -> int, the index "
+                                  "of its next guess")
 
     def certain(self, knowledge: Knowledge, guess: int) -> bool:
         """Whether the strategy knew that ``guess``, just chosen from ``knowledge``, is the secret.

@@ -106,7 +106,8 @@ def make_strategy(spec: str) -> Strategy:
 
 def register(cls: type[Strategy]) -> type[Strategy]:
     """Add a strategy class made outside mmlab to the registry, so that its ``name`` works as a spec
-    everywhere (``make_strategy``, studies, ``evaluate``). Usable as a class decorator. Worker
+    everywhere (``make_strategy``, studies, ``evaluate``). Usable as a class decorator; a class
+    defined again under the same name (a notebook cell run again) replaces the one before. Worker
     processes start afresh and would not know it, so ``evaluate`` and ``run_study`` play such a
     strategy in this process whatever ``jobs`` says (and a Dask cluster is refused).
 
@@ -126,7 +127,9 @@ def register(cls: type[Strategy]) -> type[Strategy]:
         raise UnknownStrategy(f"{cls.__name__}.name {cls.name!r} cannot be a spec name: give it letters, digits, "
                               "'-', '_' or '.'")
     known = REGISTRY.get(cls.name)
-    if known is not None and known is not cls:
+    redefined = (known is not None and cls.name not in BUILT_IN
+                 and (known.__module__, known.__qualname__) == (cls.__module__, cls.__qualname__))
+    if known is not None and known is not cls and not redefined:  # (a cell run again replaces its class)
         raise UnknownStrategy(f"the name {cls.name!r} is taken by {known.__name__}; give {cls.__name__} another")
     REGISTRY[cls.name] = cls
     return cls

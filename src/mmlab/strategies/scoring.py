@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mmlab.errors import BadArgument
 from mmlab.game import kernels
 from mmlab.knowledge import Knowledge, is_member
 
@@ -56,11 +57,21 @@ def best(values: np.ndarray) -> np.ndarray:
     return values <= values.min() + TOLERANCE
 
 
-def partition_summary(knowledge: Knowledge, guess: int) -> dict:
+def partition_summary(knowledge: Knowledge, guess: int | str) -> dict:
     """How ``guess`` (an index, or a code written out) splits the candidates: class sizes per answer (``Game.feedbacks`` order),
-    number of parts, largest part, expected size, entropy, and whether it is consistent."""
+    number of parts, largest part, expected size, entropy, and whether it is consistent. Needs the
+    candidates listed (explicit knowledge of an enumerable game).
+
+    >>> from mmlab.game import Game
+    >>> partition_summary(Knowledge.initial(Game.parse_size("4x6")), "1122")["parts"]
+    13
+    """
     game = knowledge.game
     guess = game.code(guess)
+    if not knowledge.explicit:
+        game.require_enumerable("a partition summary (it scores every candidate)")
+        raise BadArgument("a partition summary needs the candidates listed: use Knowledge.initial(game) "
+                          "(explicit=True)")
     hist = partition_histograms(knowledge, np.array([guess]))[0]
     stats = partition_stats(knowledge, np.array([guess]))[0]
     return {

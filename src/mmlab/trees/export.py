@@ -47,10 +47,10 @@ import json
 import keyword
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from mmlab.errors import BadCode, BadFeedback, BadSize, BadTree, shown
+from mmlab.errors import BadArgument, BadCode, BadFeedback, BadSize, BadTree, shown
 from mmlab.game import Feedback, Game
 from mmlab.game.feedback import NUMBER_DIGITS
 from mmlab.knowledge import Knowledge
@@ -281,18 +281,33 @@ def _check_rules(tree: DecisionTree, mark_certain: bool = False) -> None:
     visit(tree.root, Knowledge.initial(game), [])
 
 
-def save(tree: DecisionTree, path: str | os.PathLike[str]) -> None:
-    """Write ``tree`` to ``path`` as an ``mmlab-tree`` JSON file; ``load`` reads it back.
+def save(tree: DecisionTree, path: str | os.PathLike[str], form: str | None = None) -> None:
+    """Write ``tree`` to ``path`` in ``form`` (``json``, ``dot``, ``knuth`` or ``python``; by default
+    the one of the file's extension, ``FORMAT_OF_SUFFIX``, else ``json``). ``load`` reads the
+    ``mmlab-tree`` JSON back.
 
     >>> import tempfile
-    >>> path = os.path.join(tempfile.mkdtemp(), "tree.json")
-    >>> save(DecisionTree.build(Game.parse_size("3x2"), "norvig:first=211"), path)
-    >>> load(path).worst
+    >>> folder = tempfile.mkdtemp()
+    >>> tree = DecisionTree.build(Game.parse_size("3x2"), "norvig:first=211")
+    >>> save(tree, os.path.join(folder, "tree.json")); save(tree, os.path.join(folder, "tree.dot"))
+    >>> load(os.path.join(folder, "tree.json")).worst
     3
     """
+    form = form or format_of(path)
+    if form not in WRITERS:
+        raise BadArgument(f"cannot write a tree as {form!r}: choose one of {', '.join(WRITERS)}")
+    text = WRITERS[form](tree)
     with open(path, "w", encoding="utf-8") as f:
-        f.write(to_json(tree))
-        f.write("\n")
+        f.write(text if text.endswith("\n") else text + "\n")
+
+
+def format_of(path: str | os.PathLike[str]) -> str:
+    """The format ``save`` writes to ``path``, from its extension.
+
+    >>> format_of("knuth.txt"), format_of("t.gv"), format_of("tree")
+    ('knuth', 'dot', 'json')
+    """
+    return FORMAT_OF_SUFFIX.get(os.path.splitext(os.fspath(path))[1].lower(), "json")
 
 
 def load(path: str | os.PathLike[str]) -> DecisionTree:
@@ -464,3 +479,10 @@ def _python_node(node: Node, game: Game, depth: int, path: list[str], lines: lis
         lines.append(f"{pad}    raise ValueError(f{message!r})")
     else:
         lines.append(f"{pad}raise ValueError(f{message!r})")
+
+
+#: The format of a tree file by its extension (``save``, ``mmlab tree -o``); JSON for any other.
+FORMAT_OF_SUFFIX = {".json": "json", ".dot": "dot", ".gv": "dot", ".py": "python", ".txt": "knuth"}
+#: Each format's writer.
+WRITERS: dict[str, Callable[[DecisionTree], str]] = {"json": to_json, "dot": to_dot, "knuth": to_knuth,
+                                                     "python": to_python}

@@ -12,7 +12,7 @@ every response evaluates the strategy exactly over all secrets.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -78,15 +78,16 @@ class DecisionTree:
     # ----------------------------------------------------------------- building
     @staticmethod
     def build(
-        game: Game,
+        game: Game | str,
         strategy: Strategy | str,
         rng: np.random.Generator | None = None,
         on_progress: Callable[[int], None] | None = None,
-        secrets: np.ndarray | None = None,
+        secrets: Iterable[int | str] | np.ndarray | None = None,
     ) -> "DecisionTree":
-        """Compile a deterministic strategy (or its spec string) by exploring every response to every guess.
+        """Compile a deterministic strategy (or its spec string) by exploring every response to every
+        guess. ``game`` may be a size such as ``"4x6"``.
 
-        With ``secrets`` (code indices), only the answers that some of them get are explored: the
+        With ``secrets`` (codes: indices or written out), only the answers that some of them get are explored: the
         tree of the strategy's games against those secrets, each node's ``size`` counting the ones
         that reach it, at the cost of their paths rather than of every game.
         ``on_progress(k)`` is called as ``k`` more secrets are solved.
@@ -96,7 +97,10 @@ class DecisionTree:
         >>> part = DecisionTree.build(game, make_strategy("knuth"), secrets=np.array([0, 7, 1295]))
         >>> part.n_secrets, part.depths()[[0, 7, 1295]].tolist(), part.n_nodes
         (3, [4, 1, 3], 6)
+        >>> DecisionTree.build("4x6", "knuth", secrets=["1122", "3632"]).n_secrets
+        2
         """
+        game = Game.of(game)
         if isinstance(strategy, str):
             strategy = make_strategy(strategy)
         if not strategy.deterministic:
@@ -105,9 +109,9 @@ class DecisionTree:
             raise BadTree(f"{strategy.spec} draws at random, so it has no single decision tree{hint}")
         game.require_enumerable(f"compiling {strategy.spec} into a decision tree")
         strategy.start(game, rng)
-        targets = None if secrets is None else np.unique(np.asarray(secrets, dtype=np.int64))
-        if targets is not None and (targets.size == 0 or targets[0] < 0 or targets[-1] >= game.n_codes):
-            raise BadArgument(f"secrets must be some of the {game.n_codes} code indices of {game}")
+        targets = None if secrets is None else np.unique(game.codes(secrets))
+        if targets is not None and targets.size == 0:
+            raise BadArgument(f"secrets must be some of the {game.n_codes} codes of {game}, not none")
         root = _expand(strategy, Knowledge.initial(game), 1, on_progress, targets)
         return DecisionTree(game, root, strategy.spec)
 
@@ -181,17 +185,23 @@ class DecisionTree:
                 out[node.guess] = depth - int(node.certain)
         return out
 
-    def path(self, history: list[tuple[int, Feedback]]) -> Node:
-        """The node reached after ``history`` (guesses as indices or written out); raises ``BadTree``
-        if the tree never goes there."""
+    def path(self, history: list[tuple[int | str, Feedback | tuple[int, int] | str]]) -> Node:
+        """The node reached after ``history`` (guesses as indices or written out, answers as
+        ``Game.answer`` reads them); raises ``BadTree`` if the tree never goes there.
+
+        >>> tree = DecisionTree.build("3x3", "knuth")
+        >>> tree.path([("112", "0,2")]).size
+        3
+        """
         node = self.root
         for guess, fb in history:
             guess = self.game.code(guess)
-            code = Feedback(*fb).code(self.game.pegs)
+            fb = self.game.answer(fb)
+            code = fb.code(self.game.pegs)
             if guess != node.guess:
                 raise BadTree(f"the tree plays {self.game.format(node.guess)} here, not {self.game.format(guess)}")
             if code not in node.children:
-                raise BadTree(f"the tree has no move after {self.game.format(guess)} -> {Feedback(*fb)}: it does not "
+                raise BadTree(f"the tree has no move after {self.game.format(guess)} -> {fb}: it does not "
                               "cover the secrets that give this answer")
             node = node.children[code]
         return node

@@ -47,7 +47,7 @@ Codes = Sequence[str | int]
 
 
 # --------------------------------------------------------------------------------- the set
-def parse_set(game: Game, codes: Codes) -> tuple[int, ...]:
+def parse_set(game: Game | str, codes: Codes) -> tuple[int, ...]:
     """Indices of a set of guesses written as codes (``"1221"``, ``"A B B A"``) or given as indices.
 
     Refuses, with a message naming the code, a code that does not fit ``game`` and a code given twice.
@@ -55,6 +55,7 @@ def parse_set(game: Game, codes: Codes) -> tuple[int, ...]:
     >>> parse_set(Game.parse_size("4x6"), ["1221", "2354"])
     (42, 315)
     """
+    game = Game.of(game)
     rows: list[int] = []
     seen: dict[int, int] = {}
     for pos, code in enumerate(codes, start=1):
@@ -83,13 +84,14 @@ def _arrays(game: Game):
     return game.all_digits, game.all_counts, table
 
 
-def answer_keys(game: Game, codes: Codes) -> np.ndarray:
+def answer_keys(game: Game | str, codes: Codes) -> np.ndarray:
     """``int64[n_codes]``: one key per secret, equal exactly when two secrets get the same answers.
 
     >>> game = Game.parse_size("2x3")
     >>> answer_keys(game, ["12"]).tolist()     # 1,0 -> 3; 2,0 -> 6; 0,2 -> 2; 0,1 -> 1; 0,0 -> 0
     [3, 6, 3, 2, 3, 1, 1, 3, 0]
     """
+    game = Game.of(game)
     rows = np.array(parse_set(game, codes), dtype=np.int64)
     digits, counts, table = _arrays(game)
     return K.answer_keys_table(rows, digits, counts, game.with_white, game.n_responses, table)
@@ -149,8 +151,9 @@ class Separation:
         }
 
 
-def separation(game: Game, codes: Codes) -> Separation:
+def separation(game: Game | str, codes: Codes) -> Separation:
     """The answer classes of a set of guesses (see ``separates``)."""
+    game = Game.of(game)
     rows = parse_set(game, codes)
     keys = answer_keys(game, rows)
     uniq, inverse, sizes = np.unique(keys, return_inverse=True, return_counts=True)
@@ -162,7 +165,7 @@ def separation(game: Game, codes: Codes) -> Separation:
     return Separation(game, rows, int(uniq.shape[0]), int(sizes[biggest]), collision)
 
 
-def separates(game: Game, codes: Codes) -> tuple[bool, Separation]:
+def separates(game: Game | str, codes: Codes) -> tuple[bool, Separation]:
     """Whether every secret gets its own answers to the guesses ``codes``, and the details.
 
     >>> game = Game.parse_size("3x2")
@@ -170,16 +173,18 @@ def separates(game: Game, codes: Codes) -> tuple[bool, Separation]:
     >>> ok, details.n_classes, [game.format(s) for s in details.collision]
     (False, 7, ['111', '122'])
     """
+    game = Game.of(game)
     details = separation(game, codes)
     return details.separates, details
 
 
-def lower_bound(game: Game) -> int:
+def lower_bound(game: Game | str) -> int:
     """The counting bound: ``k`` guesses give at most ``answers**k`` classes, so ``k >= log(N)/log(answers)``.
 
     >>> lower_bound(Game.parse_size("4x6"))   # 14**2 = 196 < 1296 <= 14**3
     3
     """
+    game = Game.of(game)
     answers = len(game.feedbacks())
     k = 0
     while answers**k < game.n_codes:
@@ -336,7 +341,7 @@ def _pairs(labels: np.ndarray, n_cls: int) -> int:
     return int((sizes * (sizes - 1) // 2).sum())
 
 
-def search(game: Game, size: int | None = None, seed: int | None = 0, time_limit: float = 10.0,
+def search(game: Game | str, size: int | None = None, seed: int | None = 0, time_limit: float = 10.0,
            on_progress: Progress | None = None) -> SearchResult:
     """Look for a set of ``size`` guesses that separates ``game``; without ``size``, for the smallest.
 
@@ -352,6 +357,7 @@ def search(game: Game, size: int | None = None, seed: int | None = 0, time_limit
     >>> found.separates, found.size
     (True, 3)
     """
+    game = Game.of(game)
     if size is not None and (not isinstance(size, int) or isinstance(size, bool) or size < 1):
         raise BadArgument(f"size {size!r}: a set holds at least one guess")
     if size is not None and size > game.n_codes:
@@ -448,7 +454,7 @@ class ExhaustiveResult:
                 "found": None if self.found is None else [self.game.format(c) for c in self.found]}
 
 
-def exhaustive(game: Game, size: int, time_limit: float | None = None,
+def exhaustive(game: Game | str, size: int, time_limit: float | None = None,
                on_progress: Callable[[float], None] | None = None) -> ExhaustiveResult:
     """Every set of ``size`` guesses, up to colour and peg permutations: one that separates, or a proof
     that none does (so at least ``size + 1`` guesses are needed, ``size + 2`` counting the secret).
@@ -465,6 +471,7 @@ def exhaustive(game: Game, size: int, time_limit: float | None = None,
     >>> result.proves_none, result.complete
     (True, True)
     """
+    game = Game.of(game)
     if not isinstance(size, int) or isinstance(size, bool) or size < 0:
         raise BadArgument(f"size {size!r}: expected a whole number of guesses")
     if size > game.n_codes:

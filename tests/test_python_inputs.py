@@ -1,0 +1,157 @@
+"""What a Python user hands the library: a size for a game, a spec, a tree or a seed for a strategy
+and its random generator, written codes and answers. Each is accepted wherever the others are, or
+refused with an mmlab error that says what was expected (never a raw AttributeError)."""
+
+import numpy as np
+import pytest
+
+from mmlab.errors import BadArgument, BadCode, BadFeedback, BadSize, SpaceTooLarge
+from mmlab.experiments import evaluate, play_against, play_game
+from mmlab.game import Feedback, Game
+from mmlab.knowledge import Knowledge
+from mmlab.planners import make_planner
+from mmlab.play.session import CodebreakerSession, CodemakerSession
+from mmlab.strategies import REGISTRY, Strategy, make_strategy, register
+from mmlab.strategies.scoring import partition_summary
+from mmlab.trees import DecisionTree
+from mmlab.trees.export import load, save
+from mmlab.variants import static
+
+
+def test_a_size_stands_for_its_game_everywhere():
+    assert play_game("4x6", "knuth", "3632").n_guesses == 5
+    assert DecisionTree.build("3x3", "knuth").total_guesses == 74
+    assert make_planner("optimal").plan("3x3").tree.total_guesses == 73
+    assert static.separates("3x2", ["112", "121", "211"])[0] is not None
+    assert CodebreakerSession("4x6", secret="1234").game == Game(4, 6)
+    assert CodemakerSession("3x3").game == Game(3, 3)
+    assert Knowledge.initial("4x6").n_consistent == 1296
+
+
+@pytest.mark.parametrize("game", [(4, 6), None, 46])
+def test_what_is_no_game_is_refused_with_what_is_expected(game):
+    with pytest.raises(BadSize, match="expected a Game or a size such as '4x6'"):
+        evaluate(game, "knuth")
+
+
+def test_a_game_allows_repeats_or_not_and_nothing_else():
+    with pytest.raises(BadSize, match="repeats must be True or False, got 'no'"):
+        Game(4, 6, repeats="no")
+
+
+@pytest.mark.parametrize("strategy", [None, 3])
+def test_what_is_no_strategy_is_refused_with_what_is_expected(strategy):
+    with pytest.raises(BadArgument, match="expected a strategy spec such as 'knuth'"):
+        evaluate("4x6", strategy)
+
+
+def test_a_tree_and_a_seed_play_a_game(tmp_path):
+    game = Game(4, 6)
+    save(DecisionTree.build(game, "knuth"), tmp_path / "k.json")
+    assert play_game(game, load(tmp_path / "k.json"), "3632").n_guesses == 5
+    first = play_game(game, "random", "3632", rng=1)
+    assert first.guesses == play_game(game, "random", "3632", rng=np.random.default_rng(1)).guesses
+    with pytest.raises(BadArgument, match="rng must be a numpy Generator or a seed"):
+        play_game(game, "random", "3632", rng=-1)
+
+
+def test_the_worst_case_adversary_plays_against_the_strategy_it_is_given():
+    """It answers along the strategy's tree: given as a spec, or made without a strategy, it takes
+    the one it plays against."""
+    assert play_against("4x6", "knuth", "adversary:mode=worst").n_guesses == 5
+    from mmlab.codemakers import make_codemaker
+
+    worst = DecisionTree.build("4x6", "irving").worst
+    assert play_against("4x6", make_strategy("irving"), make_codemaker("adversary:mode=worst")).n_guesses == worst == 6
+
+
+def test_chosen_secrets_are_evaluated_and_written_codes_are_read_not_taken_for_indices():
+    game = Game(4, 6)
+    assert evaluate(game, "knuth", secrets=["1122", "3632"]).guesses.tolist() == [1, 5]
+    assert evaluate(game, "knuth", secrets=np.array([7, game.parse("3632")])).guesses.tolist() == [1, 5]
+    tree = DecisionTree.build(game, "knuth", secrets=["1122"])  # not the code of index 1122
+    assert tree.n_secrets == 1 and tree.depths()[game.parse("1122")] == 1
+    with pytest.raises(BadCode, match="6667.*not a colour of the 4x6 game"):  # read, not an index out of range
+        evaluate(game, "knuth", secrets=["6667"])
+    with pytest.raises(BadArgument, match="must not be empty"):
+        evaluate(game, "knuth", secrets=[])
+    with pytest.raises(BadCode, match="several codes"):
+        evaluate(game, "knuth", secrets=game)
+
+
+def test_answers_can_be_written():
+    knowledge = Knowledge.initial("4x6").update("1122", "1,1")
+    assert knowledge.history[-1][1] == Feedback(1, 1)
+    assert DecisionTree.build("3x3", "knuth").path([("112", "0,2")]).size == 3
+    session = CodemakerSession("3x3", "knuth")
+    session.answer("BWW")
+    assert session.answers == [(Game(3, 3).parse("112"), Feedback(1, 2))]
+    with pytest.raises(BadFeedback, match="cannot read the answer"):
+        session.answer("one black")
+
+
+def test_a_no_repeats_guess_is_blamed_before_its_answer():
+    with pytest.raises(BadCode, match="repeats a colour"):
+        Knowledge.initial(Game(4, 6, repeats=False)).update("1122", (1, 0))
+
+
+def test_a_partition_summary_of_a_large_game_says_why_it_cannot_be_made():
+    with pytest.raises(SpaceTooLarge, match="partition summary"):
+        partition_summary(Knowledge.initial("8x12"), "1 2 3 4 5 6 7 8")
+
+
+def test_a_planner_time_limit_is_a_number_of_seconds():
+    with pytest.raises(BadArgument, match="time_limit must be a number of seconds, 0 or more"):
+        make_planner("optimal").plan("3x3", time_limit=-1)
+
+
+def test_a_tree_is_saved_in_the_format_of_its_extension(tmp_path):
+    tree = DecisionTree.build("3x2", "knuth")
+    save(tree, tmp_path / "t.dot")
+    assert (tmp_path / "t.dot").read_text().startswith("digraph")
+    with pytest.raises(BadArgument, match="choose one of json, dot, knuth, python"):
+        save(tree, tmp_path / "t.x", form="svg")
+
+
+def test_an_exact_evaluation_has_no_standard_error():
+    assert evaluate("3x3", "knuth").stderr == 0.0 and evaluate("3x3", "random", secrets=20, seed=1).stderr > 0
+
+
+def test_a_bad_first_guess_names_the_parameter():
+    with pytest.raises(BadCode, match="knuth: first=random is not a first guess of 4x6"):
+        evaluate("4x6", "knuth:first=random")
+
+
+def test_a_strategy_without_guess_says_what_it_must_define():
+    class Lazy(Strategy):
+        name = "lazy"
+
+    with pytest.raises(NotImplementedError, match=r"Lazy must define guess\(self, knowledge\)"):
+        Lazy().guess(Knowledge.initial("3x3"))
+
+
+def test_a_class_defined_again_under_its_name_replaces_the_one_before():
+    """As when a notebook cell is run again; another class still cannot take the name."""
+
+    def define(summary: str) -> type[Strategy]:
+        class Again(Strategy):
+            name = "again-consistent"
+
+            def guess(self, knowledge: Knowledge) -> int:
+                return int(knowledge.consistent[0])
+
+        Again.summary = summary
+        return Again
+
+    try:
+        register(define("first"))
+        register(define("second"))
+        assert REGISTRY["again-consistent"].summary == "second"
+
+        class Other(Strategy):
+            name = "again-consistent"
+
+        with pytest.raises(Exception, match="is taken by Again"):
+            register(Other)
+    finally:
+        REGISTRY.pop("again-consistent", None)
