@@ -35,6 +35,17 @@ def test_cli_json_counts_games_by_guesses_and_plots(capsys, tmp_path):
     assert sorted(p.name for p in (tmp_path / "figs").iterdir()) == ["large-guesses.png", "large-guesses.svg"]
 
 
+def test_cli_plot_names_the_strategies_as_the_table_does(capsys, tmp_path, monkeypatch):
+    from mmlab.experiments import plots
+
+    drawn = []
+    monkeypatch.setattr(plots, "save", lambda figure, stem: drawn.append(figure) or [])
+    assert main(["reproduce", "large", "--sizes", "4x6", "--strategies", "sample:sample=30", "--games", "3",
+                 "--jobs", "1", "--plots", str(tmp_path)]) == 0
+    (ax,) = drawn[0].axes
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["sample:sample=30"]
+
+
 def test_cli_refuses_a_plots_folder_it_cannot_make_before_playing(capsys, tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("")

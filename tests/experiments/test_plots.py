@@ -85,7 +85,7 @@ def test_label_is_the_name_unless_two_strategies_share_it():
 def test_histogram_counts_won_games_per_guess_one_panel_per_size(games):
     figure = guesses_histogram(games)
     assert isinstance(figure, Figure) and len(figure.axes) == 2
-    assert [ax.get_title().split(":")[0] for ax in figure.axes] == ["3x3", "4x6"]  # sizes in order
+    assert [ax.get_title().split(":")[0] for ax in figure.axes] == ["4x6", "3x3"]  # in the games' (a study's) order
     for ax in figure.axes:
         size = ax.get_title().split(":")[0]
         assert ax.get_xlabel() == "guesses to find the secret" and ax.get_ylabel() == "games"
@@ -205,6 +205,39 @@ def test_sweep_max_and_one_line_per_fixed_size(sweep_games):
     assert sorted(lines_by_label(ax)) == ["a (n=4)", "a (n=5)", "b (n=4)", "b (n=5)"]
     with pytest.raises(BadArgument, match="choose 'colours' or 'pegs'"):
         sweep(grid, by="stones")
+
+
+def test_each_fixed_value_of_a_sweep_has_its_own_style_and_the_legend_stands_beside_the_lines():
+    grid = make_games([(s, z, 0, 0, 5, True) for s in ("a", "b") for z in ("4x6", "4x7", "5x6", "5x7")])
+    (ax,) = sweep(grid, by="colours", stat="max").axes
+    lines = lines_by_label(ax)
+    looks = {text: (line.get_color(), line.get_linestyle(), line.get_marker()) for text, line in lines.items()}
+    assert looks["a (n=4)"][0] == looks["a (n=5)"][0] != looks["b (n=4)"][0]  # a colour per strategy
+    assert looks["a (n=4)"][1:] != looks["a (n=5)"][1:] and looks["a (n=4)"][1:] == looks["b (n=4)"][1:]
+    figure = ax.figure
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    assert ax.get_legend().get_window_extent(renderer).x0 >= ax.get_window_extent(renderer).x1
+
+
+def test_panels_lines_and_styles_follow_the_order_of_the_study(moves):
+    """A report's frames come in the study's order of sizes and strategies; every figure keeps it."""
+    study_order = pd.concat([moves.assign(size="4x6"), moves.assign(size="3x3")])
+    study_order = pd.concat([study_order[study_order["strategy"] == s] for s in (B, A, C)])
+    study_order = pd.concat([study_order[study_order["size"] == z] for z in ("4x6", "3x3")])
+    games = study_order[study_order["move"] == 1].assign(guesses=3, won=True)
+    for figure in (consistent_per_move(study_order), guesses_histogram(games)):
+        assert [ax.get_title().split(":")[0] for ax in figure.axes] == ["4x6", "3x3"]
+        legend = [t.get_text() for t in figure.axes[0].get_legend().get_texts()]
+        assert legend[:2] == ["most-parts", "entropy"]
+        assert lines_by_label(figure.axes[0])["most-parts"].get_color() == "C0"
+
+
+def test_counts_of_games_get_whole_ticks_and_legends_the_names_given():
+    games = make_games([("ga:variant=berghman", "5x8", 0, slot, 4 + slot % 3, True) for slot in range(25)])
+    (ax,) = guesses_histogram(games, labels={"ga:variant=berghman": "ga:variant=berghman"}).axes
+    assert all(float(tick).is_integer() for tick in ax.get_yticks())
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["ga:variant=berghman"]
 
 
 # ---------------------------------------------------------------------- files and choice

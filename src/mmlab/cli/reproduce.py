@@ -168,7 +168,8 @@ def write_histogram(rows: list[LargeRow], folder: Path) -> None:
     from mmlab.experiments.plots import guesses_histogram, save
 
     try:
-        written = save(guesses_histogram(games_frame(rows)), folder / "large-guesses")
+        specs = {row.spec: row.spec for row in rows}  # named as the table names them
+        written = save(guesses_histogram(games_frame(rows), labels=specs), folder / "large-guesses")
     except OSError as e:
         raise BadArgument(f"cannot write the plots into {str(folder)!r}: {e.strerror}") from None
     err.print(f"wrote {', '.join(str(p) for p in written)}")

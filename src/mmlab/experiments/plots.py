@@ -15,7 +15,7 @@ made from threads and without a display. A study with several sizes gets one pan
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -49,11 +49,6 @@ _SCORED_X = "move (scored games: 2+ codes left)"
 
 
 # ---------------------------------------------------------------------- labels and layout
-def _size_key(size: str) -> tuple[int, int, str]:
-    pegs, colours = _pegs_colours(size)
-    return pegs, colours, size
-
-
 def _pegs_colours(size: str) -> tuple[int, int]:
     try:
         game = Game.parse_size(str(size))
@@ -88,16 +83,18 @@ def _new_figure(panels: int, width: float = 5.0, height: float = 3.8) -> tuple[F
 
 
 def _styles(specs: Iterable[str]) -> dict[str, dict]:
-    """A fixed colour, line style and marker per strategy, the same in every figure of a study."""
+    """A fixed colour, line style and marker per strategy, in the order given (a study's), so the
+    same in every figure of a study."""
     styles = {}
-    for i, spec in enumerate(sorted(dict.fromkeys(specs))):
+    for i, spec in enumerate(dict.fromkeys(specs)):
         styles[spec] = {"color": f"C{i % 10}", "linestyle": _LINESTYLES[i % len(_LINESTYLES)],
                         "marker": _MARKERS[i % len(_MARKERS)]}
     return styles
 
 
 def _sizes(frame: pd.DataFrame) -> list[str]:
-    return sorted(pd.unique(frame["size"]), key=_size_key)
+    """The sizes of ``frame`` in the order they first appear (a report's frames: the study's)."""
+    return list(pd.unique(frame["size"]))
 
 
 def _numeric(series: pd.Series) -> pd.Series:
@@ -108,15 +105,17 @@ def _numeric(series: pd.Series) -> pd.Series:
 
 
 # ---------------------------------------------------------------------- 004: games
-def guesses_histogram(games: pd.DataFrame) -> Figure:
+def guesses_histogram(games: pd.DataFrame, labels: Mapping[str, str] | None = None) -> Figure:
     """Games won per number of guesses, one line per strategy, one panel per size (004 Fig. 1).
 
     Lost games (a study's ``max_guesses`` reached) are left out and counted in the legend. Where
     the strategies of a panel played different numbers of runs (a deterministic one plays each
     secret once, a random one once per run), the lines show each strategy's share of its games.
+    ``labels`` names the strategies in the legend (default: ``label``, the short names).
     """
     games = _check(games, ["strategy", "size", "guesses", "won"], "games")
     specs = list(pd.unique(games["strategy"]))
+    labels = labels or {spec: label(spec, specs) for spec in specs}
     styles = _styles(specs)
     sizes = _sizes(games)
     figure, axes = _new_figure(len(sizes))
@@ -132,10 +131,12 @@ def guesses_histogram(games: pd.DataFrame) -> Figure:
             mine = here[here["strategy"] == spec]
             counts = mine.loc[mine["won"].astype(bool), "guesses"].value_counts().reindex(ks, fill_value=0)
             lost = int((~mine["won"].astype(bool)).sum())
-            text = label(spec, specs) + (f" ({lost} lost)" if lost else "")
+            text = labels.get(spec, spec) + (f" ({lost} lost)" if lost else "")
             values = counts.to_numpy() * (100 / len(mine) if shares else 1)
             ax.plot(ks, values, label=text, **styles[spec])
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        if not shares:  # a count of games
+            ax.yaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
         ax.set_xlabel("guesses to find the secret")
         ax.set_ylabel("share of its games (%)" if shares else "games")
         ax.set_title(f"{size}: games per number of guesses")
@@ -164,7 +165,7 @@ def wins_difference(games: pd.DataFrame, first: str, second: str, score: bool = 
     a, b = _over_runs(mine, theirs).set_index(key), _over_runs(theirs, mine).set_index(key)
     common = a.index.intersection(b.index)
     a, b = a.loc[common], b.loc[common]
-    sizes = sorted(pd.unique(common.get_level_values("size")), key=_size_key)
+    sizes = [size for size in _sizes(games) if size in set(common.get_level_values("size"))]
     if not sizes:
         raise BadArgument(f"{first!r} and {second!r} played no game in common (same size, run and slot)")
     one, two = label(first, specs), label(second, specs)
@@ -219,11 +220,11 @@ def _per_move(moves: pd.DataFrame, column: str, ylabel: str, title: str, xlabel:
     data = table.assign(_value=_numeric(table[column])).dropna(subset=["_value"])
     if data.empty:
         raise BadArgument(f"no strategy of these results recorded {column!r} (search strategies leave it unknown)")
-    sizes = _sizes(data)
+    sizes = [size for size in _sizes(moves) if size in set(data["size"])]  # (the table is sorted by size)
     figure, axes = _new_figure(len(sizes))
     for ax, size in zip(axes, sizes):
         here = data[data["size"] == size]
-        for spec in pd.unique(here["strategy"]):
+        for spec in (s for s in specs if s in set(here["strategy"])):
             line = here[here["strategy"] == spec].sort_values("move")
             ax.plot(line["move"].to_numpy(), line["_value"].to_numpy(), label=label(spec, specs), **styles[spec])
         if log:
@@ -265,7 +266,8 @@ def sweep(games: pd.DataFrame, by: str = "colours", stat: str = "mean") -> Figur
     """Mean (± standard error) or max guesses against colours or pegs, a line per strategy (003 Figs. 6-1..6-8).
 
     The other dimension stays fixed along a line; when the sizes hold several values of it (say
-    4x6..4x10 and 3x8..7x8), each value with two sizes or more gets its own line, labelled ``n=4``.
+    4x6..4x10 and 3x8..7x8), each value with two sizes or more gets its own line, labelled ``n=4``,
+    in the strategy's colour with a line style and marker of its value.
     """
     if by not in ("colours", "pegs"):
         raise BadArgument(f"sweep by {by!r}: choose 'colours' or 'pegs'")
@@ -287,7 +289,7 @@ def sweep(games: pd.DataFrame, by: str = "colours", stat: str = "mean") -> Figur
             mine = data[(data["strategy"] == spec) & (data[fixed] == value)]
             grouped = mine.groupby(by)["guesses"]
             text = label(spec, specs) + (f" ({symbol[fixed]}={value})" if len(keep) > 1 else "")
-            style = styles[spec]
+            style = styles[spec] if len(keep) == 1 else {**styles[spec], **_value_style(list(keep).index(value))}
             if stat == "mean":
                 means = grouped.mean()
                 sem = grouped.std(ddof=1) / np.sqrt(grouped.count())
@@ -302,8 +304,13 @@ def sweep(games: pd.DataFrame, by: str = "colours", stat: str = "mean") -> Figur
     ax.set_ylabel("mean guesses (± standard error)" if stat == "mean" else "maximum guesses")
     held = ", ".join(f"{symbol[fixed]} = {v}" for v in keep)
     ax.set_title(f"{stat} guesses against {by} ({held})")
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0)  # beside the lines
     return figure
+
+
+def _value_style(i: int) -> dict:
+    """The line style and marker of the ``i``-th value of a sweep's fixed dimension."""
+    return {"linestyle": _LINESTYLES[i % len(_LINESTYLES)], "marker": _MARKERS[i % len(_MARKERS)]}
 
 
 # ---------------------------------------------------------------------- output
