@@ -155,3 +155,8 @@ def test_a_class_defined_again_under_its_name_replaces_the_one_before():
             register(Other)
     finally:
         REGISTRY.pop("again-consistent", None)
+
+
+def test_parse_reads_written_codes_and_points_to_code_for_indices():
+    with pytest.raises(BadCode, match="parse reads a code written out.*Game.code takes an index too"):
+        Game(4, 6).parse(7)

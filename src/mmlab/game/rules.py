@@ -175,6 +175,9 @@ class Game:
     # ----------------------------------------------------------------- codes
     def parse(self, text: str) -> int:
         """Index of a code written ``1122``, ``1 1 2 2``, ``1,1,2,2`` or ``AABB``."""
+        if not isinstance(text, str):
+            raise BadCode(f"parse reads a code written out, like '{'1' * self.pegs}', got {shown(text)} "
+                          f"({type(text).__name__}); Game.code takes an index too")
         if len(str(text)) > CODE_CHARS_PER_PEG * self.pegs:  # refused before it is split into a list
             raise BadCode(f"code {shown(text)} is {len(str(text)):,} characters long, too long for a code of "
                           f"{self.pegs} pegs")
