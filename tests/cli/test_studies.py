@@ -84,12 +84,13 @@ def test_compare_writes_its_plots_and_page(capsys, tmp_path):
     assert any(n.startswith("compare-3x4-") and n.endswith("-guesses.svg") for n in names)
     page = html.read_text()
     assert page.startswith("<!DOCTYPE html>") and page.count("<svg") >= 1 and "knuth" in page
-    code, _, err = run(capsys, "compare", "3x4", "--strategies", "knuth", "--store", str(tmp_path / "r.duckdb"),
-                       "--plots", str(html))  # a file, not a folder
-    assert code == 2 and err.splitlines()[-1].startswith("mmlab compare: error: cannot write the plots into")
-    assert "knuth" in out  # the table comes first; the games stay stored for the next try
+    for where in (["--plots", str(html)], ["--html", str(plots)], ["--html", str(html / "page.html")]):
+        code, out, err = run(capsys, "compare", "3x4", "--strategies", "knuth", "--store",
+                             str(tmp_path / "r.duckdb"), *where)  # a file for a folder, a folder for a file
+        assert code == 2 and out == "" and err.count("\n") == 1, where  # refused before any game
+        assert err.startswith("mmlab compare: error: ") and ("cannot write" in err or "give the page" in err)
     code, _, err = run(capsys, "compare", "3x4", "--strategies", "knuth", "--store", str(tmp_path / "r.duckdb"))
-    assert code == 0 and "all 64 games already stored" in err
+    assert code == 0 and "played 64 games" in err
 
 
 def test_files_and_stores_that_are_not_what_they_should_be_get_one_line(capsys, tmp_path):

@@ -30,7 +30,7 @@ from mmlab.cli.serve import add_command as add_serve_command
 from mmlab.cli.static import add_command as add_static_command
 from mmlab.cli.studies import add_commands as add_study_commands
 from mmlab.cli.variants import add_command as add_mm2_command
-from mmlab.cli.studies import add_execution_args, add_store_args, execute, write_figures
+from mmlab.cli.studies import add_execution_args, add_store_args, check_figure_paths, execute, write_figures
 from mmlab.errors import BadArgument, BadStudy, MastermindError, shown, whole_number
 from mmlab.experiments import evaluate
 from mmlab.experiments.evaluation import PARALLEL_MIN_CODES, draw_seed
@@ -334,6 +334,7 @@ def _compare_study(typed: Study, store: Store) -> Study:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    check_figure_paths(args.plots, args.html)  # before the games, not after
     repeats, feedback = not args.no_repeats, "black" if args.black_only else "black-white"
     games = [Game.parse_size(size, repeats=repeats, feedback=feedback) for size in args.sizes]
     specs = split_specs(args.strategies) if args.strategies is not None else list(EXHAUSTIVE) + ["random"]

@@ -9,6 +9,7 @@ from rich.table import Table
 
 from mmlab.cli.output import err, out, print_json, progress
 from mmlab.cli.arguments import listed, split_specs
+from mmlab.cli.studies import check_figure_paths
 from mmlab.errors import BadArgument
 from mmlab.experiments.large_tables import (ANCHORS, SIZES as LARGE_SIZES, STRATEGIES as LARGE_STRATEGIES, TARGETS,
                                             LargeRow, games_frame, run_large)
@@ -127,14 +128,8 @@ def reproduce_large(args: argparse.Namespace) -> int:
     sizes = listed(args.sizes, "--sizes", list(LARGE_SIZES))
     specs = listed(args.strategies, "--strategies", list(LARGE_STRATEGIES), split_specs)
     total = len(sizes) * len(specs) * args.games
-    if args.plots == "":
-        raise BadArgument("--plots is empty: give the folder to write the plots into")
+    check_figure_paths(args.plots, None)  # before the games, not after
     folder = Path(args.plots) if args.plots is not None else None
-    if folder is not None:  # refuse a folder that cannot be written before the games, not after
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise BadArgument(f"cannot write the plots into {str(folder)!r}: {e.strerror}") from None
     rows = []
     with progress(f"playing {args.games} games per size and strategy", total) as update:
         for row in run_large(sizes, specs, games=args.games, seed=args.seed, workers=args.jobs, on_progress=update):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import shlex
 from pathlib import Path
 
@@ -73,6 +74,33 @@ def _stored_name(store: Store, name: str) -> bool:
     return not Path(name).exists() and store.path.exists() and name in set(store.studies()["study"])
 
 
+def check_figure_paths(plots: str | None, html: str | None) -> None:
+    """Make the folder ``plots`` and the folder of the page ``html``, and refuse either that cannot
+    be written, before any work that would fill them."""
+    if plots == "":
+        raise BadArgument("--plots is empty: give the folder to write the plots into")
+    if plots is not None:
+        _writable_folder(Path(plots), f"cannot write the plots into {shown(plots)}")
+    if html is not None:
+        if not html or Path(html).is_dir():
+            raise BadArgument(f"--html {shown(html)}: give the page to write, e.g. --html report.html")
+        _writable_folder(Path(html).parent, f"cannot write {shown(html)}")
+        if Path(html).exists() and not os.access(html, os.W_OK):
+            raise BadArgument(f"cannot write {shown(html)}: not allowed")
+
+
+def _writable_folder(folder: Path, failure: str) -> None:
+    """Make ``folder`` (and its parents); ``failure``, with the reason, when it cannot be written."""
+    if folder.exists() and not folder.is_dir():
+        raise BadArgument(f"{failure}: it is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise BadArgument(f"{failure}: {e.strerror}") from None
+    if not os.access(folder, os.W_OK):
+        raise BadArgument(f"{failure}: not allowed")
+
+
 def write_figures(report: Report, plots: str | None, html: str | None) -> None:
     """Write the report's plots as PNG and SVG into the folder ``plots`` and/or one HTML page to ``html``.
 
@@ -101,6 +129,7 @@ def write_figures(report: Report, plots: str | None, html: str | None) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    check_figure_paths(args.plots, args.html)
     store = Store(args.store)
     given = Study.load(args.study) if args.study.endswith(".toml") and not _stored_name(store, args.study) else None
     name = given.name if given is not None else args.study
