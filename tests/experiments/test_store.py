@@ -68,6 +68,18 @@ def test_a_study_played_to_the_end_is_read_back_without_writing(tmp_path, monkey
         run_study(Study.from_toml(STUDY.replace("runs = 12", "runs = 3")), store, jobs=1)
 
 
+def test_a_store_that_cannot_be_written_says_to_choose_another_with_store(tmp_path, monkeypatch):
+    import duckdb
+
+    def refused(path, read_only=False):
+        raise duckdb.IOException(f'IO Error: Cannot open file "{path}": Read-only file system')
+
+    monkeypatch.setattr(duckdb, "connect", refused)
+    with pytest.raises(StoreError, match="Read-only file system; to keep the results elsewhere, give a file in a "
+                                         "folder you can write with --store PATH"):
+        Store(tmp_path / "r.duckdb").register(Study.from_toml(STUDY))
+
+
 def test_an_empty_duckdb_file_becomes_a_store(tmp_path):
     import duckdb
 

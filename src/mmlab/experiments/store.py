@@ -67,6 +67,7 @@ GAME_COLUMNS = ["study", "strategy", "size", "run", "slot", "secret", "seed", "g
                 "evaluations", "seconds", "run_id"]
 MOVE_COLUMNS = ["study", "strategy", "size", "run", "slot", "move", "guess", "black", "white", "consistent",
                 "evaluations", "top_size", "secret_in_top", "chance"]
+WRITE_ELSEWHERE = "; to keep the results elsewhere, give a file in a folder you can write with --store PATH"
 NULLABLE = {"consistent": "Int64", "top_size": "Int64", "secret_in_top": "boolean", "chance": "Float64"}  # move columns
 
 
@@ -95,7 +96,8 @@ class Store:
                 break
             except duckdb.IOException as e:
                 if "lock" not in str(e).lower():
-                    raise StoreError(f"cannot open the results store {str(self.path)!r}: {e}") from None
+                    raise StoreError(f"cannot open the results store {str(self.path)!r}: {e}"
+                                     f"{'' if read_only else WRITE_ELSEWHERE}") from None
                 if time.monotonic() >= deadline:
                     pid = re.search(r"\(PID (\d+)\)", str(e))
                     holder = f" (PID {pid.group(1)})" if pid else ""
