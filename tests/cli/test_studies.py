@@ -312,3 +312,16 @@ def test_a_comparison_not_played_to_the_end_says_which_command_plays_the_rest(ca
     assert "strategies:" not in out  # no row of the table is labelled 'entropy'
     code, _, err = run(capsys, *command.split()[1:])
     assert code == 0 and "played 128 games" in " ".join(err.split())
+
+
+def test_a_paired_test_without_any_difference_has_no_p_value(capsys, tmp_path):
+    store = str(tmp_path / "r.duckdb")
+    code, out, _ = run(capsys, "compare", "2x2", "--strategies", "knuth,most-parts", "--store", store, "--json")
+    study = json.loads(out)["study"]
+    code, out, _ = run(capsys, "report", study, "--store", store, "--json", "--html", str(tmp_path / "r.html"))
+    test, = json.loads(out)["wilcoxon"]
+    assert test["mean_difference"] == 0 and test["p_value"] is None and test["statistic"] is None
+    assert "n/a" in (tmp_path / "r.html").read_text() and "no difference to test" in (tmp_path / "r.html").read_text()
+    code, out, _ = run(capsys, "report", study, "--store", store)
+    row = next(line for line in out.splitlines() if "knuth" in line and "most-parts" in line)
+    assert row.split()[-2:] == ["n/a", "│"] and "no difference to test" in " ".join(out.split())

@@ -17,7 +17,7 @@ from mmlab.cli.arguments import int_at_least
 from mmlab.cli.output import err, out, print_json, progress
 from mmlab.errors import BadArgument, StoreError, shown
 from mmlab.experiments.labels import label
-from mmlab.experiments.report import PER_MOVE, Report, build_report, to_html
+from mmlab.experiments.report import NO_TEST, PER_MOVE, Report, build_report, p_value_text, to_html
 from mmlab.experiments.runner import RunSummary, run_study
 from mmlab.experiments.store import DEFAULT_STORE, Store
 from mmlab.experiments.study import Study
@@ -269,8 +269,10 @@ def print_details(report: Report, last_move: int) -> None:
             table.add_column(column, justify="right" if column in ("games", "mean difference", "p-value") else "left")
         for t in report.tests:
             table.add_row(t.size, short[t.first], short[t.second], str(t.games), f"{t.mean_difference:+.4f}",
-                          f"{t.p_value:.4g}")
+                          p_value_text(t.p_value))
         out.print(table)
+        if any(t.p_value is None for t in report.tests):
+            out.print(NO_TEST)
     for column, title in PER_MOVE.items():
         if not report.has_per_move(column):
             continue

@@ -23,6 +23,10 @@ from mmlab.experiments import stats
 from mmlab.experiments.store import Store
 from mmlab.experiments.study import Study
 
+#: What a p-value of n/a means.
+NO_TEST = ("p-value n/a: the two strategies took as many guesses in every paired game, so there is no "
+           "difference to test")
+
 PER_MOVE = {
     "consistent": "consistent set before the move, mean ± s.d. over the games that play it (004 Tables 4, 7, 13)",
     "secret_seen": "share of games whose secret has been among the top scorers by this move, over the games "
@@ -134,8 +138,10 @@ def to_html(report: Report, figures: dict | None = None) -> str:
     if report.tests:
         rows = pd.DataFrame([{"size": t.size, "first": t.first, "second": t.second, "games": t.games,
                               "mean difference": round(t.mean_difference, 4), "p (Wilcoxon, paired)":
-                              f"{t.p_value:.4g}"} for t in report.tests])
+                              p_value_text(t.p_value)} for t in report.tests])
         parts.append("<h2>Paired Wilcoxon signed-rank tests</h2>" + _table(rows))
+        if any(t.p_value is None for t in report.tests):
+            parts.append(f"<p>{html.escape(NO_TEST)}</p>")
     for column, title in PER_MOVE.items():
         if report.has_per_move(column):
             for size in study.sizes:
@@ -156,6 +162,15 @@ def to_html(report: Report, figures: dict | None = None) -> str:
              "text-align:right}th{background:#eee}figure{margin:1em 0}svg{max-width:100%;height:auto}")
     return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(study.name)} - mmlab"
             f"</title><style>{style}</style></head><body>{''.join(parts)}</body></html>")
+
+
+def p_value_text(p_value: float | None) -> str:
+    """A test's p-value as the tables print it: ``n/a`` where there was nothing to test.
+
+    >>> p_value_text(0.012345), p_value_text(None)
+    ('0.01235', 'n/a')
+    """
+    return "n/a" if p_value is None else f"{p_value:.4g}"
 
 
 def figure_text(value: float, digits: int) -> str:

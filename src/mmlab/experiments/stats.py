@@ -64,8 +64,8 @@ class PairedTest:
     second: str
     games: int
     mean_difference: float  # first minus second
-    statistic: float  # scipy's: the smaller of the two rank sums (R prints V, the positive one)
-    p_value: float
+    statistic: float | None  # scipy's: the smaller of the two rank sums (R prints V, the positive one)
+    p_value: float | None  # None when every pair is equal: there is no difference to test
 
 
 def wilcoxon(games: pd.DataFrame, first: str, second: str, size: str | None = None) -> PairedTest:
@@ -75,7 +75,8 @@ def wilcoxon(games: pd.DataFrame, first: str, second: str, size: str | None = No
     secret is one pair: its mean guesses over the runs.
 
     Pairs with equal values are dropped and the normal approximation is used with a continuity
-    correction, as R's ``wilcox.test(paired = TRUE)`` does with ties.
+    correction, as R's ``wilcox.test(paired = TRUE)`` does with ties. When every pair is equal
+    nothing is left to test: the statistic and p-value are ``None``.
     """
     sizes = [size] if size is not None else list(dict.fromkeys(games["size"]))
     if len(sizes) != 1:
@@ -96,7 +97,7 @@ def wilcoxon(games: pd.DataFrame, first: str, second: str, size: str | None = No
     joined = pd.concat([a.rename("a"), b.rename("b")], axis=1, join="inner")
     diff = (joined["a"] - joined["b"]).to_numpy()
     if not diff.any():
-        return PairedTest(sizes[0], first, second, len(diff), 0.0, 0.0, 1.0)
+        return PairedTest(sizes[0], first, second, len(diff), 0.0, None, None)
     result = sps.wilcoxon(joined["a"], joined["b"], zero_method="wilcox", correction=True, method="approx")
     return PairedTest(sizes[0], first, second, len(diff), float(diff.mean()), float(result.statistic),
                       float(result.pvalue))
