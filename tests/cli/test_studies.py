@@ -46,7 +46,10 @@ def test_run_report_export_studies_forget(capsys, tmp_path):
     code, out, _ = run(capsys, "report", str(path), "--store", store, "--json")
     data = json.loads(out)
     assert data["games_stored"] == data["games_expected"] == 120
-    assert len(data["wilcoxon"]) == 1 and 0 <= data["wilcoxon"][0]["p_value"] <= 1
+    assert len(data["wilcoxon"]) == 1 and data["wilcoxon"][0]["p_value"] is None  # alike in every game on 3x4
+    assert [(h["size"], h["strategy"]) for h in data["histogram"]] == [(s["size"], s["strategy"])
+                                                                       for s in data["summary"]]
+    assert [sum(h["games_by_guesses"].values()) for h in data["histogram"]] == [60, 60]
 
     code, _, err = run(capsys, "export", "cli-demo", str(tmp_path / "moves.csv"), "--table", "moves", "--store", store)
     assert code == 0 and len(pd.read_csv(tmp_path / "moves.csv")) > 120

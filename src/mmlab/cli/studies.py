@@ -309,8 +309,9 @@ def report_json(report: Report) -> dict:
         "games_stored": len(report.games),
         "games_expected": report.expected_games,
         "summary": records(report.summary),
-        "histogram": {f"{size} {strategy}": {str(k): int(v) for k, v in row.items() if v}
-                      for (size, strategy), row in report.histogram.iterrows()},
+        "histogram": [{"size": size, "strategy": strategy,
+                       "games_by_guesses": {str(k): int(v) for k, v in row.items() if v}}
+                      for (size, strategy), row in report.histogram.iterrows()],
         "wilcoxon": [t.__dict__ for t in report.tests],
         "per_move": records(report.per_move),
     }
