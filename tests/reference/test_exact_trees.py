@@ -47,3 +47,51 @@ def test_norvig_3x2_generated_tree_002():
     # With B as colour 1 (first=211) the totals agree, but two ties fall the other way.
     other = DecisionTree.build(game, make_strategy("norvig:first=211"))
     assert (other.total_guesses, other.worst) == (18, 3) and shape(other.root) != his
+    # Norvig's own tie rule (ties=lisp) with his colour list (B W), B = 1 and W = 2, plays his tree
+    # from his first guess on, with nothing fixed.
+    lisp = DecisionTree.build(game, make_strategy("norvig:ties=lisp"))
+    assert shape(lisp.root) == ("211", {"0,2": ("122", {}), "1,2": ("121", {"1,2": ("112", {})}), "1,0": ("222", {}),
+                                        "2,0": ("221", {"1,2": ("212", {}), "1,0": ("111", {})})})
+
+
+def all_possibilities(colours: int, pegs: int) -> list[tuple[int, ...]]:
+    """002's ALL-POSSIBILITIES as written in Lisp: for each colour and each shorter sequence in
+    its list's order, PUSH the two joined onto the result (so the list comes out reversed)."""
+    if pegs == 1:
+        return [(c,) for c in range(colours)]
+    results: list[tuple[int, ...]] = []
+    for colour in range(colours):
+        for p in all_possibilities(colours, pegs - 1):
+            results.insert(0, (colour, *p))  # push
+    return results
+
+
+@pytest.mark.parametrize("size", ["3x2", "4x6", "3x5"])
+def test_lisp_order_is_the_list_norvigs_program_builds(size):
+    from mmlab.strategies.exhaustive import lisp_order
+
+    game = Game.parse_size(size)
+    theirs = [game.index_of(code) for code in all_possibilities(game.colours, game.pegs)]
+    assert lisp_order(game).tolist() == sorted(range(game.n_codes), key=theirs.index)
+
+
+def test_norvig_4x6_with_his_tie_rule_002(game46):
+    """002: 'S' has a worst case of 6 guesses, and an average of 4.47 guesses.' With his program's
+    tie rule, 5799 guesses (4.4745); with ours (ties=first), 5828 (4.4969)."""
+    tree = DecisionTree.build(game46, make_strategy("norvig:ties=lisp"))
+    assert (tree.total_guesses, tree.worst, round(tree.mean, 2)) == (5799, 6, 4.47)
+
+
+@pytest.mark.parametrize("answers, his_guesses", [
+    ("0 2, 1 2, 0 3, 2 0, 4 0", "PGPG GPYB OPGY GOBP GYRP"),
+    ("0 0, 0 1, 2 1, 3 0, 4 0", "PGPG YOYB ORRR RBRR RYRR"),
+])
+def test_norvig_sample_games_002(game46, answers, his_guesses):
+    """002's two sample games, guess for guess, his colours (G Y B R O P) being 1-6."""
+    tree = DecisionTree.build(game46, make_strategy("norvig:ties=lisp"))
+    node, played = tree.root, []
+    for answer in answers.split(", "):
+        played.append(game46.format(node.guess))
+        if answer != "4 0":
+            node = node.children[game46.answer(answer).code(game46.pegs)]
+    assert " ".join(played) == his_guesses.translate(str.maketrans("GYBROP", "123456"))
