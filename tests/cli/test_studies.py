@@ -67,7 +67,7 @@ def test_a_malformed_study_file_gets_one_line_naming_key_and_line(capsys, tmp_pa
     path.write_text(STUDY.replace("runs = 2", 'runs = "two"'))
     code, _, err = run(capsys, "run", str(path), "--store", str(tmp_path / "r.duckdb"))
     assert code == 2 and err.count("\n") == 1
-    assert "bad.toml, line 6: runs: 'two' is not a positive whole number" in err
+    assert 'bad.toml, line 6: runs: "two" is not a positive whole number' in err
 
 
 def test_compare_on_a_sample_is_not_exact(capsys, tmp_path):

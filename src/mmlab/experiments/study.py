@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from mmlab.errors import BadStudy, MastermindError, shown
+from mmlab.errors import ECHO_CHARS, BadStudy, MastermindError, shown
 from mmlab.experiments.secret_sets import SecretSet
 from mmlab.game import Game
 from mmlab.strategies import make_strategy
@@ -121,27 +121,30 @@ class Study:
                 raise BadStudy(f"{where}: the key {key!r} is missing ({key}: {KEYS[key]})")
         name = data["name"]
         if not isinstance(name, str) or not NAME.match(name):
-            raise fail("name", f"{name!r} is not a usable name")
+            raise fail("name", f"{toml_text(name)} is not a usable name")
         sizes = _list_of_strings(data["sizes"], lambda p: fail("sizes", p))
         strategies = _list_of_strings(data["strategies"], lambda p: fail("strategies", p))
         runs, seed = data.get("runs", 1), data.get("seed", 0)
         if type(runs) is not int or runs < 1:
-            raise fail("runs", f"{runs!r} is not a positive whole number")
+            raise fail("runs", f"{toml_text(runs)} is not a positive whole number")
         if type(seed) is not int or not 0 <= seed < 2**63:
-            raise fail("seed", f"{seed!r} is not a whole number from 0 to 2**63 - 1")
+            raise fail("seed", f"{toml_text(seed)} is not a whole number from 0 to 2**63 - 1")
         repeats, feedback = data.get("repeats", True), data.get("feedback", "black-white")
         if not isinstance(repeats, bool):
-            raise fail("repeats", f"{repeats!r} is not true or false")
+            raise fail("repeats", f"{toml_text(repeats)} is not true or false")
         if feedback not in ("black-white", "black"):
-            raise fail("feedback", f"{feedback!r} is not allowed")
+            raise fail("feedback", f"{toml_text(feedback)} is not allowed")
         max_guesses = data.get("max_guesses")
         if max_guesses is not None and (type(max_guesses) is not int or max_guesses < 1):
-            raise fail("max_guesses", f"{max_guesses!r} is not a positive whole number")
+            raise fail("max_guesses", f"{toml_text(max_guesses)} is not a positive whole number")
         description = data.get("description", "")
         if not isinstance(description, str):
             raise fail("description", "not a string")
+        secrets = data.get("secrets", "all")
+        if isinstance(secrets, bool) or not isinstance(secrets, (str, int, list)):
+            raise fail("secrets", f"{toml_text(secrets)} is not a set of secrets")
         try:
-            secrets = SecretSet.parse(data.get("secrets", "all"))
+            secrets = SecretSet.parse(secrets)
         except MastermindError as e:
             raise fail("secrets", str(e)) from None
         games = []
@@ -237,8 +240,28 @@ def _list_of_strings(value: Any, fail) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value):
-        raise fail(f"{value!r} is not a non-empty list of strings")
+        raise fail(f"{toml_text(value)} is not a non-empty list of strings")
     return tuple(v.strip() for v in value)
+
+
+def toml_text(value: Any) -> str:
+    """``value`` as a TOML file spells it, for a message naming what a file holds; its middle
+    elided when long.
+
+    >>> toml_text(True), toml_text("two"), toml_text([1, "a"]), toml_text({"x": 1.5})
+    ('true', '"two"', '[1, "a"]', '{x = 1.5}')
+    """
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, str):
+        text = json.dumps(value, ensure_ascii=False)
+    elif isinstance(value, (list, tuple)):
+        text = "[" + ", ".join(toml_text(v) for v in value) + "]"
+    elif isinstance(value, dict):
+        text = "{" + ", ".join(f"{k} = {toml_text(v)}" for k, v in value.items()) + "}"
+    else:
+        text = shown(value)
+    return text if len(text) <= ECHO_CHARS else f"{text[:ECHO_CHARS // 2 - 2]} ... {text[-(ECHO_CHARS // 2 - 3):]}"
 
 
 def _line_of(text: str, key: str) -> int | None:
