@@ -328,3 +328,23 @@ def test_a_paired_test_without_any_difference_has_no_p_value(capsys, tmp_path):
     code, out, _ = run(capsys, "report", study, "--store", store)
     row = next(line for line in out.splitlines() if "knuth" in line and "most-parts" in line)
     assert row.split()[-2:] == ["n/a", "│"] and "no difference to test" in " ".join(out.split())
+
+
+def test_an_empty_file_or_empty_duckdb_file_is_a_fresh_store(capsys, tmp_path):
+    import duckdb
+
+    blank, empty = tmp_path / "blank.duckdb", tmp_path / "empty.duckdb"
+    blank.touch()  # as touch or mktemp leave it
+    duckdb.connect(str(empty)).close()
+    for path in (blank, empty):
+        code, out, _ = run(capsys, "studies", "--store", str(path))
+        assert code == 0 and "holds no study yet" in out
+        code, _, err = run(capsys, "report", "x", "--store", str(path))
+        assert code == 2 and "no study named 'x'" in err and "it holds no studies yet" in err
+        code, _, err = run(capsys, "compare", "2x2", "--strategies", "knuth", "--store", str(path))
+        assert code == 0 and "played 4 games" in err
+        code, out, _ = run(capsys, "studies", "--store", str(path), "--json")
+        assert json.loads(out)[0]["games"] == 4
+    (tmp_path / "text.duckdb").write_text("not a database\n")
+    code, _, err = run(capsys, "studies", "--store", str(tmp_path / "text.duckdb"))
+    assert code == 2 and "is not a DuckDB file, so not a results store: choose another file with --store" in err

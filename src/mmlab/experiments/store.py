@@ -82,19 +82,48 @@ class Store:
         return f"Store({str(self.path)!r})"
 
     @contextmanager
-    def connect(self, read_only: bool = False, empty_ok: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
-        """An open connection; waits while another process holds the file, then refuses. Read only,
-        a file without tables is refused unless ``empty_ok``."""
+    def connect(self, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
+        """An open connection; waits while another process holds the file, then refuses. A file of
+        0 bytes or a DuckDB file without tables is a fresh store: writing makes mmlab's tables in
+        it, reading finds no study."""
         if read_only and not self.path.exists():
             raise StoreError(f"there is no results store at {str(self.path)!r}: run a study first "
                              "(mmlab run or mmlab compare)")
+        if _zero_bytes(self.path):
+            if read_only:
+                con = _empty_store()
+            else:
+                self.path.unlink()  # (DuckDB refuses to open it; writing makes the file anew)
+                con = self._open(read_only)
+        else:
+            con = self._open(read_only)
+        try:
+            tables = sorted(r[0] for r in con.execute("SELECT table_name FROM information_schema.tables "
+                                                      "WHERE table_catalog = current_database()").fetchall())
+            if tables and "studies" not in tables:  # someone else's database: add nothing to it
+                listed = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "")
+                raise StoreError(f"{str(self.path)!r} is a DuckDB file with tables of its own ({listed}), not a "
+                                 "results store: choose another file with --store")
+            if not read_only:
+                con.execute(SCHEMA)
+            elif not tables:  # an empty DuckDB file, opened read only: a store without studies
+                con.close()
+                con = _empty_store()
+            yield con
+        finally:
+            con.close()
+
+    def _open(self, read_only: bool) -> duckdb.DuckDBPyConnection:
+        """A connection to the file; waits while another process holds it (up to ``wait``), then refuses."""
         deadline = time.monotonic() + self.wait
         pause = 0.05
         while True:
             try:
-                con = duckdb.connect(str(self.path), read_only=read_only)
-                break
+                return duckdb.connect(str(self.path), read_only=read_only)
             except duckdb.IOException as e:
+                if "not a valid DuckDB" in str(e):
+                    raise StoreError(f"{str(self.path)!r} is not a DuckDB file, so not a results store: choose "
+                                     "another file with --store PATH") from None
                 if "lock" not in str(e).lower():
                     raise StoreError(f"cannot open the results store {str(self.path)!r}: {e}"
                                      f"{'' if read_only else WRITE_ELSEWHERE}") from None
@@ -108,21 +137,6 @@ class Store:
                 pause = min(pause * 2, 1.0)
             except duckdb.Error as e:
                 raise StoreError(f"cannot open the results store {str(self.path)!r}: {e}") from None
-        try:
-            tables = sorted(r[0] for r in con.execute("SELECT table_name FROM information_schema.tables "
-                                                      "WHERE table_catalog = current_database()").fetchall())
-            if tables and "studies" not in tables:  # someone else's database: add nothing to it
-                listed = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "")
-                raise StoreError(f"{str(self.path)!r} is a DuckDB file with tables of its own ({listed}), not a "
-                                 "results store: choose another file with --store")
-            if not read_only:
-                con.execute(SCHEMA)
-            elif not tables and not empty_ok:
-                raise StoreError(f"{str(self.path)!r} is a DuckDB file without mmlab's tables, not a results store: "
-                                 "choose another file with --store")
-            yield con
-        finally:
-            con.close()
 
     # ------------------------------------------------------------------ writing
     def register(self, study: Study) -> None:
@@ -201,9 +215,7 @@ class Store:
         """The fingerprint of the study stored as ``study``; ``None`` when there is none (read only)."""
         if not self.path.exists():
             return None
-        with self.connect(read_only=True, empty_ok=True) as con:  # (an empty file becomes a store on writing)
-            if not con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = 'studies'").fetchone()[0]:
-                return None
+        with self.connect(read_only=True) as con:
             row = con.execute("SELECT fingerprint FROM studies WHERE study = ?", [study]).fetchone()
         return None if row is None else row[0]
 
@@ -231,8 +243,9 @@ class Store:
     def require(self, name: str) -> None:
         """Refuse a study name the store does not hold, listing the ones it does."""
         if self.query("SELECT count(*) AS n FROM studies WHERE study = ?", [name])["n"].iloc[0] == 0:
-            known = ", ".join(self.studies()["study"]) or "none"
-            raise StoreError(f"no study named {name!r} in {str(self.path)!r} (stored: {known})")
+            known = ", ".join(self.studies()["study"])
+            stored = f"stored: {known}" if known else "it holds no studies yet"
+            raise StoreError(f"no study named {name!r} in {str(self.path)!r} ({stored})")
 
     def study(self, name: str) -> Study:
         """The stored definition of study ``name``."""
@@ -277,6 +290,21 @@ class Store:
             except duckdb.Error as e:
                 raise StoreError(f"cannot write {str(path)!r}: {str(e).splitlines()[0]}") from None
         return path
+
+
+def _zero_bytes(path: Path) -> bool:
+    """Whether ``path`` is a file of 0 bytes (made by touch or mktemp, say)."""
+    try:
+        return path.is_file() and path.stat().st_size == 0
+    except OSError:
+        return False
+
+
+def _empty_store() -> duckdb.DuckDBPyConnection:
+    """A store in memory with mmlab's tables and nothing in them: what a blank file holds."""
+    con = duckdb.connect(":memory:")
+    con.execute(SCHEMA)
+    return con
 
 
 def results(study: str, table: str = "games", store: str | Path = DEFAULT_STORE,
