@@ -359,3 +359,13 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(args):
     finally:
         os.close(writer)
     assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_a_message_to_a_piped_stderr_stays_on_one_line(tmp_path):
+    """Scripts read stderr line by line: rich would wrap it at 80 columns."""
+    store = tmp_path / ("a-folder-whose-name-is-long-enough-to-pass-eighty-columns-" * 2) / "results.duckdb"
+    store.parent.mkdir()
+    done = subprocess.run([sys.executable, "-m", "mmlab", "compare", "3x3", "--strategies", "knuth", "--store",
+                           str(store)], capture_output=True, text=True, timeout=120)
+    played = [line for line in done.stderr.splitlines() if "played" in line]
+    assert done.returncode == 0 and len(played) == 1 and played[0].endswith(str(store))

@@ -21,9 +21,10 @@ class PipeConsole(Console):
         raise BrokenPipeError
 
 
-# Piped output is not cut to 80 columns: tables stay whole for files and scripts.
+# Piped output is not cut to 80 columns: tables stay whole, and a message stays on one line, for
+# files and scripts.
 out = PipeConsole(highlight=False, width=None if sys.stdout.isatty() else 160)
-err = PipeConsole(stderr=True, highlight=False)
+err = PipeConsole(stderr=True, highlight=False, soft_wrap=not sys.stderr.isatty())
 
 
 def print_json(data) -> None:
