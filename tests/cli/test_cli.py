@@ -116,14 +116,16 @@ def test_score_and_strategies(capsys):
         (["partition", "4x6", "1123", "--after", "1122:3,1"], "cannot occur"),
         (["partition", "4x6", "1123", "--after", "1122:2"], "give both, e.g. '2 0'"),
         (["eval", "--tree", "/nonexistent/tree.json"], "tree.json"),
-        (["eval", "4x6", "--secrets", "many"], "expected 'all' or a whole number"),
+        (["eval", "4x6", "--secrets", "many"], "expected 'all', N or sample:N (a random sample of N secrets)"),
+        (["eval", "4x6", "--secrets", "instance:700"], "instance sets are for 'mmlab compare' and study files"),
         (["eval", "3x3", "--strategy", "random", "--runs", "0"], "a count must be 1 or more"),
         (["compare", "3x3", "--runs", "-2"], "a count must be 1 or more"),
         (["eval", "3x3", "--strategy", "random", "--seed", "-1"], "a seed must be 0 or more"),
         (["eval", "3x3", "--secrets", "0"], "expected a number of secrets from 1 to 10,000,000"),
         (["eval", "3x3", "--secrets", "1" + "0" * 20], "expected a number of secrets from 1 to 10,000,000"),
-        (["eval", "3x3", "--secrets", "\u00b2"], "expected 'all' or a whole number"),
-        (["compare", "3x3", "--secrets", "\u00b2"], "--secrets '\u00b2': expected 'all', N (a sample of N secrets), sample:N"),
+        (["eval", "3x3", "--secrets", "\u00b2"], "expected 'all', N or sample:N"),
+        (["compare", "3x3", "--secrets", "\u00b2"], "--secrets '\u00b2': expected 'all', N or sample:N (a sample of N "
+                                                   "secrets), or instance:N"),
         (["compare", "3x3", "--secrets", "123,132"], "--secrets '123,132': expected 'all', N"),  # no list of codes
         (["compare", "3x3", "--strategies", "knuth,knuth"], "--strategies: a strategy is listed twice"),
         (["compare", "3x3", "--strategies", "knuth:first=12"], "--strategies: knuth:first=12 cannot play 3x3"),
@@ -369,3 +371,11 @@ def test_a_message_to_a_piped_stderr_stays_on_one_line(tmp_path):
                            str(store)], capture_output=True, text=True, timeout=120)
     played = [line for line in done.stderr.splitlines() if "played" in line]
     assert done.returncode == 0 and len(played) == 1 and played[0].endswith(str(store))
+
+
+def test_eval_takes_a_sample_written_as_compare_writes_it(capsys):
+    plain = json.loads(run(capsys, "eval", "3x4", "--strategy", "random", "--secrets", "10", "--seed", "2",
+                           "--json")[1])
+    written = json.loads(run(capsys, "eval", "3x4", "--strategy", "random", "--secrets", "sample:10", "--seed", "2",
+                             "--json")[1])
+    assert written["games"] == 10 and written["total_guesses"] == plain["total_guesses"]

@@ -341,8 +341,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if not specs:
         raise BadArgument("--strategies is empty: name at least one strategy, e.g. --strategies knuth,random")
     if not re.fullmatch(r"\s*(all|((sample|instance)\s*:)?\s*[0-9]+)\s*", args.secrets):  # (no list of codes here)
-        raise BadArgument(f"--secrets {shown(args.secrets)}: expected 'all', N (a sample of N secrets), sample:N "
-                          "or instance:N")
+        raise BadArgument(f"--secrets {shown(args.secrets)}: expected 'all', N or sample:N (a sample of N secrets), "
+                          "or instance:N (every code once, some twice)")
     try:
         secrets = SecretSet.parse(args.secrets)
     except MastermindError as e:
@@ -538,10 +538,15 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _secret_count(text: str) -> int:
-    """``--secrets N`` of ``eval``: a whole number from 1 to ``MAX_SECRETS``."""
-    value = whole_number(text)
+    """``--secrets N`` (or ``sample:N``) of ``eval``: a whole number from 1 to ``MAX_SECRETS``."""
+    kind, colon, number = text.partition(":")
+    if colon and kind.strip() == "instance":
+        raise MastermindError(f"--secrets {shown(text)}: eval seeds each game by its secret, so a secret played "
+                              "twice would repeat its game; instance sets are for 'mmlab compare' and study files. "
+                              "Give 'all', N or sample:N (a random sample of N secrets)")
+    value = whole_number(number if colon and kind.strip() == "sample" else text)
     if value is None:
-        raise MastermindError(f"--secrets {shown(text)}: expected 'all' or a whole number")
+        raise MastermindError(f"--secrets {shown(text)}: expected 'all', N or sample:N (a random sample of N secrets)")
     if not 1 <= value <= MAX_SECRETS:
         raise MastermindError(f"--secrets {shown(text)}: expected a number of secrets from 1 to {MAX_SECRETS:,}")
     return value
@@ -574,8 +579,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                           "play every run the same)")
     p.add_argument("--seed", type=seed_arg, default=0, help="seed of random strategies and samples (default 0)")
     p.add_argument("--secrets", default="all",
-                   help="'all' (default), N (a sample of N distinct secrets, the same for every strategy) or "
-                        "instance:N (every code once, some twice: 004's instance sets)")
+                   help="'all' (default), N or sample:N (a sample of N distinct secrets, the same for every "
+                        "strategy), or instance:N (every code once, some twice: 004's instance sets)")
     add_store_args(p)
     add_execution_args(p)
     p.add_argument("--plots", metavar="DIR", help="also write the plots (guesses per game, per move) as PNG and SVG "
@@ -587,7 +592,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_args(p, optional=True)
     p.add_argument("--strategy", help="strategy spec (default knuth)")
     p.add_argument("--tree", help="evaluate a saved decision tree (JSON from 'mmlab tree' or 'mmlab plan') instead")
-    p.add_argument("--secrets", default="all", help="'all' (default) or N: a random sample of N secrets")
+    p.add_argument("--secrets", default="all",
+                   help="'all' (default), or N or sample:N: a random sample of N secrets (instance sets: compare)")
     p.add_argument("--runs", type=_count, default=1, help="games per secret for random strategies (default 1; a "
                                                           "deterministic strategy plays one, the same every run)")
     p.add_argument("--seed", type=seed_arg, help="seed for random strategies and samples (default: drawn and printed)")
