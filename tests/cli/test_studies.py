@@ -348,3 +348,35 @@ def test_an_empty_file_or_empty_duckdb_file_is_a_fresh_store(capsys, tmp_path):
     (tmp_path / "text.duckdb").write_text("not a database\n")
     code, _, err = run(capsys, "studies", "--store", str(tmp_path / "text.duckdb"))
     assert code == 2 and "is not a DuckDB file, so not a results store: choose another file with --store" in err
+
+
+def test_a_resumed_study_counts_the_games_it_has_left(capsys, tmp_path, monkeypatch):
+    """The bar showed the whole study (0/120), then jumped to what was left."""
+    import duckdb
+
+    from mmlab.cli import studies
+
+    path = tmp_path / "demo.toml"
+    path.write_text(STUDY)
+    store = str(tmp_path / "r.duckdb")
+    run(capsys, "run", str(path), "--store", store, "--jobs", "1")
+    with duckdb.connect(store) as con:  # as a run stopped after 110 of its 120 games leaves it
+        con.execute("DELETE FROM games WHERE slot >= 25 AND run = 1")
+    bars, updates = [], []
+    real_progress, real_run_study = studies.progress, studies.run_study
+
+    def progress(description, total):
+        bars.append(total)
+        return real_progress(description, total)
+
+    def run_study(*args, on_progress, **options):
+        def seen(done, total):
+            updates.append((done, total))
+            on_progress(done, total)
+        return real_run_study(*args, on_progress=seen, **options)
+
+    monkeypatch.setattr(studies, "progress", progress)
+    monkeypatch.setattr(studies, "run_study", run_study)
+    code, _, err = run(capsys, "run", str(path), "--store", store, "--jobs", "1")
+    assert code == 0 and "played 10 games" in err
+    assert bars == [10] and updates[0] == (0, 10) and updates[-1] == (10, 10)

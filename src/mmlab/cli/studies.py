@@ -8,6 +8,8 @@ import json
 import math
 import os
 import shlex
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import pandas as pd
@@ -40,9 +42,8 @@ def add_execution_args(p: argparse.ArgumentParser) -> None:
 def execute(study: Study, args: argparse.Namespace) -> RunSummary:
     """Run ``study`` with a progress bar (games done, rate, time left) and report what was done."""
     store = Store(args.store)
-    with progress(f"{study.name}", study.n_games) as update:
-        summary = run_study(study, store, jobs=args.jobs, scheduler=args.scheduler,
-                            on_progress=lambda done, total: update(done, total))
+    with games_left_bar(study.name) as update:
+        summary = run_study(study, store, jobs=args.jobs, scheduler=args.scheduler, on_progress=update)
     if summary.played:
         rate = summary.played / summary.seconds if summary.seconds else math.inf
         err.print(f"{study.name}: played {summary.played} games in {summary.seconds:.1f} s ({rate:.0f} games/s) "
@@ -53,6 +54,22 @@ def execute(study: Study, args: argparse.Namespace) -> RunSummary:
     else:
         err.print(f"{study.name}: all {summary.skipped} games already stored in {store.path}")
     return summary
+
+
+@contextmanager
+def games_left_bar(description: str) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar shown from the first ``update(done, total)``: a resumed study counts the games
+    it has left, from 0, not from the whole study's total."""
+    with ExitStack() as stack:
+        bar: Callable[[int, int], None] | None = None
+
+        def update(done: int, total: int) -> None:
+            nonlocal bar
+            if bar is None:
+                bar = stack.enter_context(progress(description, total))
+            bar(done, total)
+
+        yield update
 
 
 # --------------------------------------------------------------------------------- commands

@@ -111,7 +111,7 @@ def run_study(
     starting them, this process otherwise; 1 plays in this process), or the Dask
     cluster whose scheduler listens at ``scheduler`` (``tcp://HOST:PORT``). A strategy registered in
     this process only (``strategies.register``) plays here whatever ``jobs`` says. ``on_progress(done,
-    total)`` counts games.
+    total)`` counts the games left to play: first ``(0, total)`` once they are known, before any is played.
 
     >>> import tempfile, os
     >>> store = Store(os.path.join(tempfile.mkdtemp(), "r.duckdb"))
@@ -142,6 +142,8 @@ def run_study(
         return RunSummary(study.name, run_id, 0, len(done), 0, 0.0, "")
     planned = scheduler or (f"up to {workers} local processes" if workers > 1 else "this process")
     store.start_run(run_id, study, run_metadata(planned))
+    if on_progress is not None:
+        on_progress(0, total)
     where: list[str] = []
     played = written = 0
     pending: list[PlayedChunk] = []
