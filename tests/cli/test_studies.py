@@ -380,3 +380,19 @@ def test_a_resumed_study_counts_the_games_it_has_left(capsys, tmp_path, monkeypa
     code, _, err = run(capsys, "run", str(path), "--store", store, "--jobs", "1")
     assert code == 0 and "played 10 games" in err
     assert bars == [10] and updates[0] == (0, 10) and updates[-1] == (10, 10)
+
+
+def test_games_lost_at_max_guesses_stand_beside_the_mean(capsys, tmp_path):
+    import re
+
+    path = tmp_path / "capped.toml"
+    path.write_text('name = "capped"\nsizes = ["3x3"]\nstrategies = ["knuth"]\nmax_guesses = 2\n')
+    store, page = str(tmp_path / "r.duckdb"), tmp_path / "capped.html"
+    code, out, _ = run(capsys, "run", str(path), "--store", store, "--jobs", "1")
+    header = next(line for line in out.splitlines() if "strategy" in line and "mean" in line)
+    assert re.search(r"lost\W+mean", header) and "count each with the guesses it played" in " ".join(out.split())
+    code, out, _ = run(capsys, "report", "capped", "--store", store, "--html", str(page), "--json")
+    summary, = json.loads(out)["summary"]
+    assert list(summary)[list(summary).index("mean") - 1] == "lost" and summary["lost"] == 19
+    text = page.read_text()
+    assert re.search(r"<th>lost</th>\s*<th>mean</th>", text) and "count each with the guesses it played" in text

@@ -19,7 +19,7 @@ from mmlab.cli.arguments import int_at_least
 from mmlab.cli.output import err, out, print_json, progress
 from mmlab.errors import BadArgument, StoreError, shown
 from mmlab.experiments.labels import label
-from mmlab.experiments.report import NO_TEST, PER_MOVE, Report, build_report, p_value_text, to_html
+from mmlab.experiments.report import LOST, NO_TEST, PER_MOVE, Report, build_report, p_value_text, to_html
 from mmlab.experiments.runner import RunSummary, run_study
 from mmlab.experiments.store import DEFAULT_STORE, Store
 from mmlab.experiments.study import Study
@@ -250,7 +250,7 @@ def print_summary(report: Report, store: Store) -> None:
     if any_exact:
         out.print("a mean without ± is exact: a deterministic strategy played every secret once")
     if lost:
-        out.print("lost: games stopped at max_guesses without finding the secret (the figures count their guesses)")
+        out.print(LOST)
     if deduced:
         out.print("until known: guesses until the strategy knew the secret, a deduced last guess not counted "
                   "(Singley's count, 003)")

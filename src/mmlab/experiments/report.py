@@ -23,6 +23,10 @@ from mmlab.experiments import stats
 from mmlab.experiments.store import Store
 from mmlab.experiments.study import Study
 
+#: What the lost games of a summary are, and how its figures count them.
+LOST = ("lost: games stopped at max_guesses without finding the secret; the mean, median, max and total "
+        "count each with the guesses it played")
+
 #: What a p-value of n/a means.
 NO_TEST = ("p-value n/a: the two strategies took as many guesses in every paired game, so there is no "
            "difference to test")
@@ -111,7 +115,7 @@ def build_report(store: Store, name: str) -> Report:
     per_move = ordered(stats.per_move(moves), ["move"]) if not moves.empty else stats.per_move(moves)
     summary = stats.summary(games)
     if not summary.empty:  # an exact mean has no sampling error (Study.exact_mean)
-        summary.insert(3, "exact", [study.exact_mean(strategy, size, n) for size, strategy, n
+        summary.insert(summary.columns.get_loc("mean") - 1, "exact", [study.exact_mean(strategy, size, n) for size, strategy, n
                                     in zip(summary["size"], summary["strategy"], summary["games"])])
     return Report(study, games, moves, summary, stats.histogram(games) if not games.empty else
                   pd.DataFrame(), stats.pairwise(games) if not games.empty else [], per_move, store.runs(name))
@@ -133,6 +137,8 @@ def to_html(report: Report, figures: dict | None = None) -> str:
     parts.append("<h2>Guesses</h2>" + _table(summary))
     if not summary.empty and summary["exact"].any():
         parts.append("<p>An exact mean has no stderr: a deterministic strategy played every secret once.</p>")
+    if not summary.empty and summary["lost"].any():
+        parts.append(f"<p>{html.escape(LOST)}</p>")
     if not report.histogram.empty:
         parts.append("<h2>Games per number of guesses</h2>" + _table(report.histogram.reset_index()))
     if report.tests:

@@ -21,8 +21,9 @@ KEY = ["size", "run", "slot"]  # one game of a study, played by every strategy
 
 
 def summary(games: pd.DataFrame) -> pd.DataFrame:
-    """Per size and strategy (in the order they appear): games, mean ± standard error, standard
-    deviation, median, max, total guesses, games lost, evaluations and seconds per game."""
+    """Per size and strategy (in the order they appear): games, games lost (stopped at a study's
+    ``max_guesses``: the figures count their guesses, so ``lost`` stands beside the mean), mean ±
+    standard error, standard deviation, median, max, total guesses, evaluations and seconds per game."""
     rows = []
     for (size, strategy), g in games.groupby(["size", "strategy"], sort=False):
         guesses = g["guesses"].to_numpy()
@@ -33,13 +34,13 @@ def summary(games: pd.DataFrame) -> pd.DataFrame:
             "size": size,
             "strategy": strategy,
             "games": n,
+            "lost": int((~g["won"].astype(bool)).sum()),
             "mean": float(guesses.mean()),
             "stderr": std / np.sqrt(n) if n > 1 else 0.0,
             "std": std,
             "median": float(np.median(guesses)),
             "max": int(guesses.max()),
             "total": int(guesses.sum()),
-            "lost": int((~g["won"].astype(bool)).sum()),
             "known_mean": float(g["known"].mean()),
             "evaluations_mean": float(evaluations.mean()),
             "evaluations_std": float(evaluations.std(ddof=1)) if n > 1 else 0.0,
