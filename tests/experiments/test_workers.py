@@ -87,3 +87,28 @@ def test_workers_ignore_ctrl_c_also_when_started_outside_the_main_thread():
     thread.start()
     thread.join(timeout=BUSY)
     assert answers == [True]
+
+
+def test_a_script_without_a_main_guard_is_told_to_add_one(tmp_path):
+    """Spawned workers import the main script again; one running mmlab at its top level started
+    the study in every worker (BrokenProcessPool, a RuntimeError from multiprocessing)."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "unguarded.py"
+    script.write_text("from mmlab.experiments import Store, Study, run_study\n"
+                      "run_study(Study('s1', ['3x4'], ['random'], runs=4), Store('s1.duckdb'), jobs=2)\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    last = done.stderr.strip().splitlines()[-1]
+    assert done.returncode == 1 and last.startswith("mmlab.errors.MastermindError: a worker process ended")
+    assert 'under `if __name__ == "__main__":`' in last and "or pass jobs=1" in last
+    assert "ran the main script, which starts mmlab's work again" in done.stderr  # said in each worker
+    assert "BrokenProcessPool" not in done.stderr and "RuntimeError" not in done.stderr
+
+
+def test_a_worker_importing_the_main_script_refuses_to_start_work(monkeypatch):
+    from mmlab.errors import MastermindError
+
+    monkeypatch.setattr(multiprocessing.current_process(), "_inheriting", True, raising=False)
+    with pytest.raises(MastermindError, match="if __name__"):
+        WorkerPool(2)

@@ -30,7 +30,7 @@ from mmlab.experiments.chunk import Chunk, PlayedChunk, play_chunk
 from mmlab.experiments.cluster import on_dask
 from mmlab.experiments.store import Store
 from mmlab.experiments.study import Study
-from mmlab.experiments.workers import WorkerPool, single_threaded
+from mmlab.experiments.workers import WorkerPool, refuse_while_a_worker_starts, single_threaded
 from mmlab.game import Game
 from mmlab.strategies import Strategy, make_strategy
 from mmlab.strategies.registry import BUILT_IN
@@ -119,6 +119,7 @@ def run_study(
     >>> summary.played, summary.written, summary.scheduler
     (27, 27, 'this process')
     """
+    refuse_while_a_worker_starts()  # a script without a main guard, imported by a worker: before writing anything
     if jobs is not None and jobs < 1:
         raise BadArgument(f"jobs must be at least 1, got {jobs}")
     if jobs is not None and scheduler is not None:

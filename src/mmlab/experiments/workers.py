@@ -16,7 +16,14 @@ import signal
 import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
+
+from mmlab.errors import MastermindError
+
+#: What to do when worker processes run the script that starts them again.
+MAIN_GUARD = ('put the script\'s code that runs mmlab under `if __name__ == "__main__":` (each worker process '
+              "imports the main script again), or pass jobs=1")
 
 
 _MET: set[Hashable] = set()
@@ -33,6 +40,25 @@ def first_time(key: Hashable) -> bool:
         return False
     _MET.add(key)
     return True
+
+
+def refuse_while_a_worker_starts() -> None:
+    """Refuse to start work in a worker process that is still importing the main script: the script
+    runs mmlab at its top level, so every worker would start the study (and workers) again."""
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise MastermindError(f"a worker process that mmlab started ran the main script, which starts mmlab's "
+                              f"work again: {MAIN_GUARD}")
+
+
+def _result(future: Future) -> Any:
+    """``future.result()``; a worker that died (a script without a main guard, the system stopping
+    it) is told in one message saying what to do."""
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        raise MastermindError(f"a worker process ended before its work was done. If a script started it, "
+                              f"{MAIN_GUARD}; otherwise the system may have stopped it (out of memory?): try "
+                              "fewer jobs") from None
 
 
 def single_threaded() -> None:
@@ -74,6 +100,7 @@ class WorkerPool:
     """
 
     def __init__(self, workers: int, initializer: Callable[[], None] = single_threaded) -> None:
+        refuse_while_a_worker_starts()
         self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                                          initializer=_start_worker, initargs=(initializer,))
 
@@ -91,12 +118,12 @@ class WorkerPool:
         """``fn`` over the arguments, as the built-in ``map``, every call submitted at once; the
         results in the order of the arguments."""
         futures = self.submit_all(fn, zip(*iterables))
-        return (future.result() for future in futures)
+        return (_result(future) for future in futures)
 
     @staticmethod
     def as_completed(futures: Iterable[Future]) -> Iterator[Any]:
         """The results of ``futures`` in the order they finish."""
-        return (future.result() for future in as_completed(futures))
+        return (_result(future) for future in as_completed(futures))
 
     def stop(self) -> None:
         """Cancel the work not started and end this pool's workers now; the work they were doing is lost."""
