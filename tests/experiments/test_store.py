@@ -281,3 +281,17 @@ def test_a_study_forgotten_while_it_runs_gets_no_more_games(tmp_path):
     with pytest.raises(StoreError, match="was deleted from .* while this run played it"):
         store.write("r1", played.games, played.moves)
     assert store.query("SELECT count(*) AS n FROM games")["n"].iloc[0] == 0
+
+
+def test_run_report_and_results_take_a_store_or_its_path(tmp_path):
+    from mmlab.experiments import build_report, results
+
+    path = tmp_path / "s1.duckdb"
+    study = Study("s1", ["3x3"], ["knuth"])
+    assert run_study(study, str(path), jobs=1).played == 27
+    assert run_study(study, path, jobs=1).played == 0
+    for store in (str(path), path, Store(path)):
+        assert build_report(store, "s1").summary["total"].iloc[0] == 74
+        assert results("s1", store=store)["guesses"].sum() == 74
+    with pytest.raises(StoreError, match="expected a Store or the path of a results file, got 3"):
+        results("s1", store=3)

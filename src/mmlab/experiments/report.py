@@ -16,11 +16,12 @@ from __future__ import annotations
 import html
 import io
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
 from mmlab.experiments import stats
-from mmlab.experiments.store import Store
+from mmlab.experiments.store import Store, as_store
 from mmlab.experiments.study import Study
 
 #: What the lost games of a summary are, and how its figures count them.
@@ -89,8 +90,8 @@ class Report:
         return cells
 
 
-def build_report(store: Store, name: str) -> Report:
-    """Read study ``name`` from ``store`` and compute its tables.
+def build_report(store: Store | str | Path, name: str) -> Report:
+    """Read study ``name`` from ``store`` (a ``Store``, or the path of one) and compute its tables.
 
     >>> import tempfile, os
     >>> from mmlab.experiments.runner import run_study
@@ -99,6 +100,7 @@ def build_report(store: Store, name: str) -> Report:
     >>> build_report(store, "demo").histogram.values.tolist()   # games won in 1, 2, 3, 4 guesses
     [[1, 7, 17, 2]]
     """
+    store = as_store(store)
     study = store.study(name)
     games, moves = store.games(name), store.moves(name)
     order = {s: i for i, s in enumerate(study.strategies)}

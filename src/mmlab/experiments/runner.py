@@ -28,7 +28,7 @@ import mmlab
 from mmlab.errors import BadArgument
 from mmlab.experiments.chunk import Chunk, PlayedChunk, play_chunk
 from mmlab.experiments.cluster import on_dask
-from mmlab.experiments.store import Store
+from mmlab.experiments.store import Store, as_store
 from mmlab.experiments.study import Study
 from mmlab.experiments.workers import WorkerPool, refuse_while_a_worker_starts, single_threaded
 from mmlab.game import Game
@@ -99,13 +99,13 @@ def _interleave(chunks: list[Chunk]) -> list[Chunk]:
 
 def run_study(
     study: Study,
-    store: Store,
+    store: Store | str | Path,
     jobs: int | None = None,
     scheduler: str | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     chunk_games: int | None = None,
 ) -> RunSummary:
-    """Play every game of ``study`` not yet in ``store`` and store it.
+    """Play every game of ``study`` not yet in ``store`` (a ``Store``, or the path of one) and store it.
 
     ``jobs`` local worker processes (default: every core when the study is long enough to pay for
     starting them, this process otherwise; 1 plays in this process), or the Dask
@@ -120,6 +120,7 @@ def run_study(
     (27, 27, 'this process')
     """
     refuse_while_a_worker_starts()  # a script without a main guard, imported by a worker: before writing anything
+    store = as_store(store)
     if jobs is not None and jobs < 1:
         raise BadArgument(f"jobs must be at least 1, got {jobs}")
     if jobs is not None and scheduler is not None:

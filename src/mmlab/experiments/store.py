@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -29,7 +30,7 @@ from typing import TYPE_CHECKING
 import duckdb
 import pandas as pd
 
-from mmlab.errors import StoreError
+from mmlab.errors import StoreError, shown
 from mmlab.experiments.study import Study
 
 if TYPE_CHECKING:
@@ -292,6 +293,19 @@ class Store:
         return path
 
 
+def as_store(store: Store | str | os.PathLike) -> Store:
+    """``store`` itself, or the store at the path ``store``.
+
+    >>> as_store("r.duckdb")
+    Store('r.duckdb')
+    """
+    if isinstance(store, Store):
+        return store
+    if isinstance(store, (str, os.PathLike)):
+        return Store(store)
+    raise StoreError(f"expected a Store or the path of a results file, got {shown(store)}")
+
+
 def _zero_bytes(path: Path) -> bool:
     """Whether ``path`` is a file of 0 bytes (made by touch or mktemp, say)."""
     try:
@@ -307,9 +321,10 @@ def _empty_store() -> duckdb.DuckDBPyConnection:
     return con
 
 
-def results(study: str, table: str = "games", store: str | Path = DEFAULT_STORE,
+def results(study: str, table: str = "games", store: Store | str | Path = DEFAULT_STORE,
             kind: str = "pandas") -> pd.DataFrame | polars.DataFrame:
-    """The rows of one table of a stored study as a pandas or polars frame, for notebooks.
+    """The rows of one table of a stored study as a pandas or polars frame, for notebooks; ``store``
+    is a ``Store`` or the path of one.
 
     >>> import tempfile, os
     >>> from mmlab.experiments.runner import run_study
@@ -321,7 +336,7 @@ def results(study: str, table: str = "games", store: str | Path = DEFAULT_STORE,
     readers = {"games": Store.games, "moves": Store.moves, "runs": Store.runs}
     if table not in readers:
         raise StoreError(f"no table {table!r}: choose games, moves or runs")
-    frame = readers[table](Store(store), study)
+    frame = readers[table](as_store(store), study)
     if kind == "pandas":
         return frame
     if kind == "polars":
