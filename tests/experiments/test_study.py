@@ -124,3 +124,19 @@ def test_a_set_holding_every_code_once_is_known_as_such():
         assert secrets.every_code(game) == every, text
         if every:
             assert np.array_equal(secrets.draw(game, seed=1), np.arange(27))
+
+
+def test_a_study_made_in_python_is_checked_when_it_is_made():
+    """As run_study checked it: the same messages, before any store is opened."""
+    with pytest.raises(BadStudy, match=r"^study: runs: 0 is not a positive whole number \(expected games per"):
+        Study("x", ["4by6"], ["knut"], runs=0, seed=-1)
+    for options, message in (({"seed": -1}, "study: seed: -1 is not a whole number from 0"),
+                             ({"sizes": ["4by6"]}, "study: sizes: cannot read the size '4by6'"),
+                             ({"strategies": ["knut"]}, "study: strategies: unknown strategy 'knut'"),
+                             ({"strategies": ["knuth", "knuth:ties=first"]}, "a strategy is listed twice"),
+                             ({"sizes": ["8x12"]}, "study: secrets: playing every secret needs"),
+                             ({"max_guesses": 0}, "study: max_guesses: 0 is not a positive whole number"),
+                             ({"repeats": "no"}, 'study: repeats: "no" is not true or false')):
+        given = {"name": "x", "sizes": ["4x6"], "strategies": ["knuth"], **options}
+        with pytest.raises(BadStudy, match=message):
+            Study(**given)

@@ -348,9 +348,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     except MastermindError as e:
         raise BadArgument(f"--secrets: {e}") from None
     sizes = tuple(dict.fromkeys(g.size for g in games))
-    base = Study("compare", sizes, tuple(specs), secrets, args.runs, args.seed, repeats, feedback)
     try:  # checked as a study file is, but told in the options' words
-        Study.from_dict(base.definition())
+        base = Study("compare", sizes, tuple(specs), secrets, args.runs, args.seed, repeats, feedback)
     except BadStudy as e:
         if e.key is None:
             raise

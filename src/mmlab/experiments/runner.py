@@ -120,18 +120,17 @@ def run_study(
     (27, 27, 'this process')
     """
     refuse_while_a_worker_starts()  # a script without a main guard, imported by a worker: before writing anything
-    store = as_store(store)
     if jobs is not None and jobs < 1:
         raise BadArgument(f"jobs must be at least 1, got {jobs}")
     if jobs is not None and scheduler is not None:
         raise BadArgument("give jobs or a scheduler, not both: a Dask cluster's workers are its own")
-    Study.from_dict(study.definition())  # a study made in Python is checked as a file is, before anything runs
     local = sorted({make_strategy(spec).name for spec in study.strategies} - BUILT_IN)
     if local and scheduler is not None:
         raise BadArgument(f"{', '.join(local)} is registered in this process only, so a Dask cluster cannot play it; "
                           "run the study without a scheduler")
     if local:
         jobs = 1  # worker processes start afresh and would not know it
+    store = as_store(store)
     if store.fingerprint(study.name) != study.fingerprint:
         store.register(study)  # (a study played to the end is only read, so a read-only store serves it too)
     done = store.done(study.name)

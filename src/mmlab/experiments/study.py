@@ -70,24 +70,84 @@ class Study:
     source: str = field(default="", compare=False)  # the TOML text it was read from
 
     def __post_init__(self) -> None:
-        """Take the plain values a study made in Python may give (``secrets=200``, lists of sizes);
-        ``Study.from_dict`` checks every value against the games before anything runs."""
+        """Take the plain values a study made in Python may give (``secrets=200``, lists of sizes),
+        and check every value against the games before anything runs, as a study file is checked;
+        a bad one raises ``BadStudy`` naming its key."""
         if not isinstance(self.secrets, SecretSet):
             given = list(self.secrets) if isinstance(self.secrets, tuple) else self.secrets
             try:
                 object.__setattr__(self, "secrets", SecretSet.parse(given))
             except MastermindError as e:
-                raise BadStudy(f"secrets: {e}") from None
+                raise _refused("secrets", str(e)) from None
         for key in ("sizes", "strategies"):
             value = getattr(self, key)
             if isinstance(value, str):
                 raise BadStudy(f"{key} must be a list, e.g. [{value!r}], not the string {shown(value)}")
             object.__setattr__(self, key, tuple(value))
+        self._check_values()
+        self._check_games()
+
+    def _check_values(self) -> None:
+        """Refuse a value of the wrong kind or out of range (``BadStudy`` naming the key)."""
+        if not isinstance(self.name, str) or not NAME.match(self.name):
+            raise _refused("name", f"{toml_text(self.name)} is not a usable name")
+        for key in ("sizes", "strategies"):
+            value = getattr(self, key)
+            if not value or not all(isinstance(v, str) and v.strip() for v in value):
+                raise _refused(key, f"{toml_text(list(value))} is not a non-empty list of strings")
+        if type(self.runs) is not int or self.runs < 1:
+            raise _refused("runs", f"{toml_text(self.runs)} is not a positive whole number")
+        if type(self.seed) is not int or not 0 <= self.seed < 2**63:
+            raise _refused("seed", f"{toml_text(self.seed)} is not a whole number from 0 to 2**63 - 1")
+        if not isinstance(self.repeats, bool):
+            raise _refused("repeats", f"{toml_text(self.repeats)} is not true or false")
+        if self.feedback not in ("black-white", "black"):
+            raise _refused("feedback", f"{toml_text(self.feedback)} is not allowed")
+        if self.max_guesses is not None and (type(self.max_guesses) is not int or self.max_guesses < 1):
+            raise _refused("max_guesses", f"{toml_text(self.max_guesses)} is not a positive whole number")
+        if not isinstance(self.description, str):
+            raise _refused("description", "not a string")
+
+    def _check_games(self) -> None:
+        """Refuse a size that is no game or is listed twice, a strategy that is unknown, listed twice
+        or cannot play one of the sizes, and secrets the games cannot give."""
+        games = []
+        for size in self.sizes:
+            try:
+                games.append(Game.parse_size(size, repeats=self.repeats, feedback=self.feedback))
+            except MastermindError as e:
+                raise _refused("sizes", str(e)) from None
+        if len({g.size for g in games}) != len(games):  # "4X6 " and "4x6" are one size
+            raise _refused("sizes", "a size is listed twice")
+        players = []
+        for spec in self.strategies:
+            try:
+                players.append(make_strategy(spec))
+            except MastermindError as e:
+                raise _refused("strategies", str(e)) from None
+        if len({p.spec for p in players}) != len(players):
+            raise _refused("strategies", "a strategy is listed twice (perhaps with its default parameters spelt out)")
+        for game in games:
+            try:
+                self.secrets.draw(game, self.seed)
+            except MastermindError as e:
+                raise _refused("secrets", str(e)) from None
+            for spec, player in zip(self.strategies, players):
+                try:
+                    player.start(game)  # refuses a game the strategy cannot play, before anything runs
+                except MastermindError as e:
+                    raise _refused("strategies", f"{spec} cannot play {game}: {e}") from None
 
     # ------------------------------------------------------------------ reading
     @staticmethod
     def from_toml(text: str, where: str = "study") -> "Study":
-        """Read a study; a malformed file or a bad value raises ``BadStudy`` naming key and line."""
+        """The study a TOML text describes (``load`` reads a file); a malformed text or a bad value
+        raises ``BadStudy`` naming the key and its line, with ``where`` (the file) first.
+
+        >>> Study.from_toml('name = "d"\\nsizes = ["3x3"]\\nstrategies = ["knuth"]\\nruns = 0', "d.toml")
+        Traceback (most recent call last):
+        mmlab.errors.BadStudy: d.toml, line 4: runs: 0 is not a positive whole number (expected games per secret (a positive whole number; deterministic strategies play each secret once))
+        """
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
@@ -96,6 +156,11 @@ class Study:
 
     @staticmethod
     def load(path: str | Path) -> "Study":
+        """Read the study file at ``path`` (TOML, keys as in docs/experiments.md).
+
+        Example: ``run_study(Study.load("studies/merelo-4x6.toml"), "mmlab-results.duckdb")``;
+        an unreadable file or a bad value raises ``BadStudy`` naming the file, line and key.
+        """
         path = Path(path)
         try:
             text = path.read_text(encoding="utf-8")
@@ -107,6 +172,8 @@ class Study:
 
     @staticmethod
     def from_dict(data: dict[str, Any], where: str = "study", text: str = "") -> "Study":
+        """The study of a dict of a study file's keys; ``where`` and ``text`` (the file's name and
+        TOML text) name the file and line of a bad value."""
         def fail(key: str, problem: str) -> BadStudy:
             line = _line_of(text, key)
             at = f", line {line}" if line else ""
@@ -119,62 +186,20 @@ class Study:
         for key in ("name", "sizes", "strategies"):
             if key not in data:
                 raise BadStudy(f"{where}: the key {key!r} is missing ({key}: {KEYS[key]})")
-        name = data["name"]
-        if not isinstance(name, str) or not NAME.match(name):
-            raise fail("name", f"{toml_text(name)} is not a usable name")
         sizes = _list_of_strings(data["sizes"], lambda p: fail("sizes", p))
         strategies = _list_of_strings(data["strategies"], lambda p: fail("strategies", p))
-        runs, seed = data.get("runs", 1), data.get("seed", 0)
-        if type(runs) is not int or runs < 1:
-            raise fail("runs", f"{toml_text(runs)} is not a positive whole number")
-        if type(seed) is not int or not 0 <= seed < 2**63:
-            raise fail("seed", f"{toml_text(seed)} is not a whole number from 0 to 2**63 - 1")
-        repeats, feedback = data.get("repeats", True), data.get("feedback", "black-white")
-        if not isinstance(repeats, bool):
-            raise fail("repeats", f"{toml_text(repeats)} is not true or false")
-        if feedback not in ("black-white", "black"):
-            raise fail("feedback", f"{toml_text(feedback)} is not allowed")
-        max_guesses = data.get("max_guesses")
-        if max_guesses is not None and (type(max_guesses) is not int or max_guesses < 1):
-            raise fail("max_guesses", f"{toml_text(max_guesses)} is not a positive whole number")
-        description = data.get("description", "")
-        if not isinstance(description, str):
-            raise fail("description", "not a string")
         secrets = data.get("secrets", "all")
         if isinstance(secrets, bool) or not isinstance(secrets, (str, int, list)):
             raise fail("secrets", f"{toml_text(secrets)} is not a set of secrets")
         try:
-            secrets = SecretSet.parse(secrets)
-        except MastermindError as e:
-            raise fail("secrets", str(e)) from None
-        games = []
-        for size in sizes:
-            try:
-                games.append(Game.parse_size(size, repeats=repeats, feedback=feedback))
-            except MastermindError as e:
-                raise fail("sizes", str(e)) from None
-        sizes = tuple(g.size for g in games)  # "4X6 " and "4x6" are one size
-        if len(set(sizes)) != len(sizes):
-            raise fail("sizes", "a size is listed twice")
-        players = []
-        for spec in strategies:
-            try:
-                players.append(make_strategy(spec))
-            except MastermindError as e:
-                raise fail("strategies", str(e)) from None
-        if len({p.spec for p in players}) != len(players):
-            raise fail("strategies", "a strategy is listed twice (perhaps with its default parameters spelt out)")
-        for game in games:
-            try:
-                secrets.draw(game, seed)
-            except MastermindError as e:
-                raise fail("secrets", str(e)) from None
-            for spec, player in zip(strategies, players):
-                try:
-                    player.start(game)  # refuses a game the strategy cannot play, before anything runs
-                except MastermindError as e:
-                    raise fail("strategies", f"{spec} cannot play {game}: {e}") from None
-        return Study(name, sizes, strategies, secrets, runs, seed, repeats, feedback, max_guesses, description, text)
+            return Study(data["name"], tuple(_size_text(s) for s in sizes), strategies, secrets,
+                         data.get("runs", 1), data.get("seed", 0), data.get("repeats", True),
+                         data.get("feedback", "black-white"), data.get("max_guesses"), data.get("description", ""),
+                         text)
+        except BadStudy as e:
+            if e.key is None:
+                raise
+            raise fail(e.key, e.problem) from None
 
     # ------------------------------------------------------------------ content
     def game(self, size: str) -> Game:
@@ -234,6 +259,22 @@ class Study:
     def fingerprint(self) -> str:
         """A hash of ``definition()``: two studies with one name must have the same fingerprint."""
         return hashlib.sha256(json.dumps(self.definition(), sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _refused(key: str, problem: str) -> BadStudy:
+    """The error of a bad value of ``key`` in a study made in Python (``from_dict`` names the file
+    and line instead of ``study``)."""
+    expected = f" (expected {KEYS[key]})" if key in KEYS else ""
+    return BadStudy(f"study: {key}: {problem}{expected}", key, problem)
+
+
+def _size_text(size: str) -> str:
+    """``size`` as mmlab writes it ("4X6 " is "4x6"), or as given when it is no size (the study's
+    check says why)."""
+    try:
+        return Game.parse_size(size).size
+    except MastermindError:
+        return size
 
 
 def _list_of_strings(value: Any, fail) -> tuple[str, ...]:
