@@ -362,12 +362,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     rows = []
     for row in report.summary.itertuples(index=False):
         game = study.game(row.size)
-        strategy = make_strategy(row.strategy)
         moves = report.moves
         first = moves[(moves["size"] == row.size) & (moves["strategy"] == row.strategy) & (moves["move"] == 1)]["guess"]
         exact = bool(row.exact)
-        figure = LITERATURE.get((row.size, strategy.name)) if row.strategy == strategy.name \
-            and secrets.every_code(game) and repeats and feedback == "black-white" else None
+        figure = LITERATURE.get((row.size, row.strategy)) if secrets.every_code(game) and repeats \
+            and feedback == "black-white" else None  # (a published figure is for one spec, defaults left out)
         rows.append({"strategy": row.strategy, "game": row.size, "repeats": game.repeats, "feedback": game.feedback,
                      "exact": exact, "first": first.iloc[0] if first.nunique() == 1 else "random",
                      "games": row.games, "runs": study.runs_of(row.strategy), "total_guesses": row.total,

@@ -9,6 +9,7 @@ deterministic, by reproducible simulation when it draws at random.
 
 from __future__ import annotations
 
+import copy
 import numbers
 import os
 import time
@@ -21,7 +22,7 @@ from mmlab.errors import BadArgument
 from mmlab.experiments.figures import GuessFigures
 from mmlab.experiments.playout import GameRecord, play_game, strategy_of
 from mmlab.experiments.secret_sets import SecretSet
-from mmlab.experiments.workers import WorkerPool
+from mmlab.experiments.workers import WorkerPool, first_time
 from mmlab.game import Game
 from mmlab.strategies import Strategy, make_strategy
 from mmlab.strategies.registry import BUILT_IN
@@ -159,7 +160,9 @@ def evaluate(
     per secret, game ``(run, secret)`` drawing from ``numpy.random.default_rng([seed, run, secret])``,
     in ``jobs`` worker processes (``None``: one per core in games of more than ``PARALLEL_MIN_CODES``
     codes, else one); the games, and so the figures, are the same for any ``jobs``. A
-    ``DecisionTree`` (built, or loaded from a file) is played as its ``TreeStrategy``.
+    ``DecisionTree`` (built, or loaded from a file) is played as its ``TreeStrategy``. ``seconds``
+    is the wall time of the work, not of loading the kernels: the first evaluation of a strategy
+    on an enumerable game in a process plays one untimed game first.
     ``on_progress(done, total)`` reports the games done. ``game`` may be a size such as ``"4x6"``;
     ``secrets`` is ``"all"``, a number of secrets to draw, or the secrets themselves (codes).
 
@@ -195,6 +198,9 @@ def evaluate(
     by_tree = strategy.deterministic and game.enumerable
     if on_progress is not None:
         on_progress(0, codes.shape[0] * (1 if by_tree else runs))
+    if game.enumerable and first_time(("evaluate", strategy.spec, game)):
+        # one untimed game (of a copy, whose caches stay out of the timed work) loads the kernels
+        play_game(game, copy.deepcopy(strategy), int(codes[0]), np.random.default_rng(0))
     start = time.perf_counter()
     if by_tree:
         done, everyone = 0, description == "all"
