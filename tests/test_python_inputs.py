@@ -62,7 +62,9 @@ def test_the_worst_case_adversary_plays_against_the_strategy_it_is_given():
     from mmlab.codemakers import make_codemaker
 
     worst = DecisionTree.build("4x6", "irving").worst
-    assert play_against("4x6", make_strategy("irving"), make_codemaker("adversary:mode=worst")).n_guesses == worst == 6
+    adversary = make_codemaker("adversary:mode=worst")
+    assert play_against("4x6", make_strategy("irving"), adversary).n_guesses == worst == 6
+    assert play_against("4x6", "knuth", adversary).n_guesses == 5  # (the adversary is left as it was given)
 
 
 def test_chosen_secrets_are_evaluated_and_written_codes_are_read_not_taken_for_indices():
@@ -77,6 +79,10 @@ def test_chosen_secrets_are_evaluated_and_written_codes_are_read_not_taken_for_i
         evaluate(game, "knuth", secrets=[])
     with pytest.raises(BadCode, match="several codes"):
         evaluate(game, "knuth", secrets=game)
+    with pytest.raises(BadArgument, match="1122 more than once: each game is seeded by its secret"):
+        evaluate(game, "random", secrets=["1122", "3632", "AABB"], seed=1)
+    with pytest.raises(BadArgument, match="a whole number of secrets or some codes, got 10.0"):
+        evaluate(game, "knuth", secrets=10.0)
 
 
 def test_answers_can_be_written():
@@ -160,3 +166,37 @@ def test_a_class_defined_again_under_its_name_replaces_the_one_before():
 def test_parse_reads_written_codes_and_points_to_code_for_indices():
     with pytest.raises(BadCode, match="parse reads a code written out.*Game.code takes an index too"):
         Game(4, 6).parse(7)
+
+
+def test_the_play_sessions_take_a_seed():
+    first = CodebreakerSession("4x6", rng=5).secret
+    assert first == CodebreakerSession("4x6", rng=np.random.default_rng(5)).secret
+    assert CodemakerSession("4x6", "random", rng=5).next_guess() == CodemakerSession("4x6", "random",
+                                                                                      rng=5).next_guess()
+
+
+def test_a_study_plays_the_class_registered_last(tmp_path):
+    """Worker-side caches of strategies and trees follow a class registered again under its name."""
+    from mmlab.experiments import Store, Study, run_study, results
+
+    def define(offset: int) -> type[Strategy]:
+        class Again(Strategy):
+            name = "again-offset"
+
+            def guess(self, knowledge: Knowledge) -> int:
+                return int(knowledge.consistent[min(offset, knowledge.n_consistent - 1)])
+
+        return Again
+
+    store = Store(tmp_path / "r.duckdb")
+    try:
+        totals = []
+        for offset in (0, 1):
+            register(define(offset))
+            name = f"again-{offset}"
+            run_study(Study(name, ["3x3"], ["again-offset"], seed=1), store, jobs=1)
+            totals.append(int(results(name, store=store)["guesses"].sum()))
+            assert totals[-1] == evaluate("3x3", "again-offset").total_guesses
+        assert totals[0] != totals[1]
+    finally:
+        REGISTRY.pop("again-offset", None)

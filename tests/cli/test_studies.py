@@ -238,31 +238,6 @@ def test_a_study_named_like_a_file_is_reported_by_its_name(capsys, tmp_path, mon
     assert code == 2 and "cannot read the study file 'missing.toml'" in err
 
 
-def _fresh_mmlab(*args: str, cwd) -> dict | list:
-    """``mmlab ARGS --json`` in a new process, where the numba kernels have not been loaded yet."""
-    import subprocess
-    import sys
-
-    done = subprocess.run([sys.executable, "-m", "mmlab", *args, "--json"], capture_output=True, text=True,
-                          cwd=cwd, check=True)
-    return json.loads(done.stdout)
-
-
-def test_the_first_strategy_of_a_compare_is_not_charged_the_start_up(tmp_path):
-    """Loading the kernels (about 0.4 s) was counted in the first strategy's seconds, 15 times its own."""
-    rows = _fresh_mmlab("compare", "3x6", "--strategies", "irving,knuth,entropy", "--jobs", "1",
-                        "--store", str(tmp_path / "r.duckdb"), cwd=tmp_path)["strategies"]
-    first, *others = [r["seconds"] for r in rows]
-    assert first < 3 * max(others) + 0.1, [r["seconds"] for r in rows]
-
-
-def test_the_first_strategy_of_reproduce_large_is_not_charged_the_start_up(tmp_path):
-    rows = _fresh_mmlab("reproduce", "large", "--sizes", "4x6", "--strategies", "sample:sample=20,sample:sample=21",
-                        "--games", "4", "--jobs", "1", cwd=tmp_path)
-    first, second = [r["seconds_per_game"] for r in rows]
-    assert first < 3 * second + 0.03, (first, second)
-
-
 def test_equivalent_comparisons_are_one_study(capsys, tmp_path):
     store = str(tmp_path / "r.duckdb")
     code, _, err = run(capsys, "compare", "3x4", "--strategies", "knuth", "--store", store)

@@ -295,3 +295,19 @@ def test_run_report_and_results_take_a_store_or_its_path(tmp_path):
         assert results("s1", store=store)["guesses"].sum() == 74
     with pytest.raises(StoreError, match="expected a Store or the path of a results file, got 3"):
         results("s1", store=3)
+
+
+def test_an_empty_file_that_cannot_be_replaced_is_refused_with_what_to_do(tmp_path, monkeypatch):
+    """(A folder that forbids deleting; as root only an immutable folder does, so it is simulated.)"""
+    from mmlab.experiments.store import Store
+
+    blank = tmp_path / "blank.duckdb"
+    blank.touch()
+
+    def refuse(self, missing_ok=False):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(Path, "unlink", refuse)
+    with pytest.raises(StoreError, match="an empty file: Operation not permitted; to keep the results elsewhere"):
+        with Store(blank).connect():
+            pass

@@ -127,3 +127,16 @@ def test_first_guess_with_random_ties_covers_every_code_of_the_best_pattern(game
     # Knuth's best first guesses are the 90 codes of pattern AABB.
     assert len(seen) > 60
     assert all(sorted(Counter(code).values()) == [2, 2] for code in seen)
+
+
+def test_norvig_lisp_ties_guess_from_the_possible_codes_and_hint_what_they_play():
+    from mmlab.errors import UnknownStrategy
+
+    game = Game.parse_size("4x6")
+    with pytest.raises(UnknownStrategy, match="ties=lisp follows Norvig's list"):
+        make_strategy("norvig:pool=all,ties=lisp").start(game)
+    norvig = make_strategy("norvig:ties=lisp")
+    norvig.start(game)
+    after = Knowledge.initial(game).update("6161", "0,2")
+    best = norvig.best_guesses(after, 3)
+    assert game.format(best[0]) == game.format(norvig.guess(after)) == "1623" and len(set(best.tolist())) == 3

@@ -27,7 +27,7 @@ from mmlab.experiments.playout import GameRecord, play_game
 from mmlab.experiments.workers import first_time
 from mmlab.game import Feedback, Game
 from mmlab.game.kernels import feedback_against
-from mmlab.strategies import Strategy, make_strategy
+from mmlab.strategies import REGISTRY, Strategy, make_strategy
 from mmlab.trees import DecisionTree
 from mmlab.trees.tree import Node
 
@@ -65,14 +65,28 @@ class PlayedChunk:
         return len(self.games["run"])
 
 
-@lru_cache(maxsize=64)
 def _strategy(spec: str) -> Strategy:
     """One strategy object per spec and process: ``start`` resets it, its caches carry over."""
+    return _cached_strategy(spec, _registered(spec))
+
+
+def _tree(spec: str, game: Game) -> DecisionTree:
+    return _cached_tree(spec, _registered(spec), game)
+
+
+def _registered(spec: str) -> type | None:
+    """The class a spec names now: a strategy registered again (a notebook cell run again) is a
+    new class, and the caches must not play the one before."""
+    return REGISTRY.get(spec.partition(":")[0].strip())
+
+
+@lru_cache(maxsize=64)
+def _cached_strategy(spec: str, cls: type | None) -> Strategy:
     return make_strategy(spec)
 
 
 @lru_cache(maxsize=128)
-def _tree(spec: str, game: Game) -> DecisionTree:
+def _cached_tree(spec: str, cls: type | None, game: Game) -> DecisionTree:
     return DecisionTree.build(game, make_strategy(spec))
 
 

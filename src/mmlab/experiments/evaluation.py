@@ -20,13 +20,13 @@ import numpy as np
 
 from mmlab.errors import BadArgument
 from mmlab.experiments.figures import GuessFigures
-from mmlab.experiments.playout import GameRecord, play_game, strategy_of
+from mmlab.experiments.playout import GameRecord, play_game
 from mmlab.experiments.secret_sets import SecretSet
 from mmlab.experiments.workers import WorkerPool, first_time
 from mmlab.game import Game
 from mmlab.strategies import Strategy, make_strategy
 from mmlab.strategies.registry import BUILT_IN
-from mmlab.trees import DecisionTree
+from mmlab.trees import DecisionTree, strategy_of
 
 #: Simulated games run in worker processes (``jobs``) only in games of more codes than this: in
 #: smaller ones a game takes less time than starting a worker.
@@ -161,8 +161,9 @@ def evaluate(
     in ``jobs`` worker processes (``None``: one per core in games of more than ``PARALLEL_MIN_CODES``
     codes, else one); the games, and so the figures, are the same for any ``jobs``. A
     ``DecisionTree`` (built, or loaded from a file) is played as its ``TreeStrategy``. ``seconds``
-    is the wall time of the work, not of loading the kernels: the first evaluation of a strategy
-    on an enumerable game in a process plays one untimed game first.
+    is the wall time of the work, not of loading the kernels in this process: its first evaluation
+    of a strategy on an enumerable game plays one untimed game first (worker processes, when
+    ``jobs`` starts them, load theirs within the time).
     ``on_progress(done, total)`` reports the games done. ``game`` may be a size such as ``"4x6"``;
     ``secrets`` is ``"all"``, a number of secrets to draw, or the secrets themselves (codes).
 
@@ -179,10 +180,17 @@ def evaluate(
     runs = _whole(runs, "runs")
     if runs < 1:
         raise BadArgument(f"runs must be at least 1, got {runs}")
+    if isinstance(secrets, numbers.Real) and not isinstance(secrets, numbers.Integral):
+        raise BadArgument(f"secrets must be 'all', a whole number of secrets or some codes, got {secrets!r}")
     if not isinstance(secrets, (str, numbers.Integral)):  # the secrets themselves
         secrets = game.codes(secrets)
         if secrets.size == 0:
             raise BadArgument("secrets must not be empty: give 'all', a number of secrets or some codes")
+        values, counts = np.unique(secrets, return_counts=True)
+        if (counts > 1).any():
+            raise BadArgument(f"secrets holds {game.format(int(values[counts > 1][0]))} more than once: each "
+                              "game is seeded by its secret, so it would play the same game again; give "
+                              "runs for more games a secret")
     elif secrets != "all":
         secrets = _whole(secrets, "secrets", "'all' or a positive number")
         if secrets < 1:

@@ -10,18 +10,17 @@
 
 from __future__ import annotations
 
-import numbers
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from mmlab.codemakers.base import Adversary, Codemaker, make_codemaker
-from mmlab.errors import BadArgument, shown
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
-from mmlab.strategies import Strategy, make_strategy
-from mmlab.trees import DecisionTree, TreeStrategy
+from mmlab.strategies import Strategy, rng_of
+from mmlab.trees import DecisionTree, strategy_of
 
 
 @dataclass(frozen=True)
@@ -70,31 +69,6 @@ class GameRecord:
         return f"secret {self.game.format(self.secret)}: {moves}"
 
 
-def strategy_of(strategy: Strategy | str | DecisionTree) -> Strategy:
-    """A strategy given as itself, its spec string or a decision tree (played as its ``TreeStrategy``).
-
-    >>> strategy_of("knuth")
-    <Knuth knuth>
-    """
-    if isinstance(strategy, Strategy):
-        return strategy
-    if isinstance(strategy, str):
-        return make_strategy(strategy)
-    if isinstance(strategy, DecisionTree):  # a tree built here or loaded from a file
-        return TreeStrategy(strategy)
-    raise BadArgument(f"expected a strategy spec such as 'knuth', a Strategy or a DecisionTree, got "
-                      f"{shown(strategy)} ({type(strategy).__name__})")
-
-
-def rng_of(rng: np.random.Generator | int | None) -> np.random.Generator | None:
-    """A random generator given as itself or by its seed (``None`` stays ``None``: the callee draws one)."""
-    if rng is None or isinstance(rng, np.random.Generator):
-        return rng
-    if isinstance(rng, numbers.Integral) and not isinstance(rng, bool) and rng >= 0:
-        return np.random.default_rng(int(rng))
-    raise BadArgument(f"rng must be a numpy Generator or a seed (a whole number, 0 or more), got {shown(rng)}")
-
-
 def play_game(
     game: Game | str,
     strategy: Strategy | str | DecisionTree,
@@ -132,7 +106,8 @@ def play_against(game: Game | str, strategy: Strategy | str | DecisionTree, code
     if isinstance(codemaker, str):
         codemaker = make_codemaker(codemaker, strategy)
     elif isinstance(codemaker, Adversary) and codemaker.strategy is None:
-        codemaker.strategy = strategy  # (mode=worst answers along the tree of the strategy it plays)
+        codemaker = copy.copy(codemaker)  # (for this game: mode=worst answers along the strategy's tree)
+        codemaker.strategy = strategy
     rng = rng if rng is not None else np.random.default_rng()
     strategy.start(game, rng)
     codemaker.start(game, rng)

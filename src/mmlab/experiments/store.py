@@ -94,7 +94,11 @@ class Store:
             if read_only:
                 con = _empty_store()
             else:
-                self.path.unlink()  # (DuckDB refuses to open it; writing makes the file anew)
+                try:
+                    self.path.unlink(missing_ok=True)  # (DuckDB refuses to open it; writing makes the file anew)
+                except OSError as e:
+                    raise StoreError(f"cannot open the results store {str(self.path)!r}, an empty file: "
+                                     f"{e.strerror}{WRITE_ELSEWHERE}") from None
                 con = self._open(read_only)
         else:
             con = self._open(read_only)

@@ -25,12 +25,11 @@ import numpy as np
 from mmlab.errors import BadArgument, MastermindError, shown
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
-from mmlab.strategies import Strategy, make_strategy
+from mmlab.strategies import Strategy, make_strategy, rng_of
 from mmlab.strategies.exhaustive import PartitionStrategy
 from mmlab.strategies.scoring import partition_summary
 from mmlab.strategies.scripted import ScriptedStrategy
-from mmlab.trees import DecisionTree
-from mmlab.trees.strategy import TreeStrategy
+from mmlab.trees import DecisionTree, strategy_of
 
 
 def check_coach(game: Game, spec: str) -> Strategy:
@@ -56,14 +55,6 @@ def _same_split(a: dict, b: dict) -> bool:
     return a["classes"] == b["classes"] and a["consistent"] == b["consistent"]
 
 
-def _strategy(strategy: Strategy | DecisionTree | str) -> Strategy:
-    if isinstance(strategy, DecisionTree):
-        return TreeStrategy(strategy)
-    if isinstance(strategy, str):
-        return make_strategy(strategy)
-    return strategy
-
-
 def _knowledge(game: Game, answers: list[tuple[int, Feedback]]) -> Knowledge:
     """The knowledge after ``answers``; raises ``InconsistentFeedback`` naming the answers that
     cannot all be true."""
@@ -84,12 +75,12 @@ class CodemakerSession:
     """
 
     def __init__(self, game: Game | str, strategy: Strategy | DecisionTree | str = "knuth",
-                 rng: np.random.Generator | None = None) -> None:
+                 rng: np.random.Generator | int | None = None) -> None:
         game = Game.of(game)
         game.require_enumerable("playing against a person's answers")
         self.game = game
-        self.strategy = _strategy(strategy)
-        self.rng = rng if rng is not None else np.random.default_rng()
+        self.strategy = strategy_of(strategy)
+        self.rng = rng_of(rng) or np.random.default_rng()
         self._restart()
         self.answers: list[tuple[int, Feedback]] = []
         self.knowledge = Knowledge.initial(game)
@@ -232,9 +223,9 @@ class CodebreakerSession:
     """
 
     def __init__(self, game: Game | str, secret: int | str | None = None,
-                 rng: np.random.Generator | None = None) -> None:
+                 rng: np.random.Generator | int | None = None) -> None:
         self.game = game = Game.of(game)
-        self.rng = rng if rng is not None else np.random.default_rng()
+        self.rng = rng_of(rng) or np.random.default_rng()
         self.secret = int(self.rng.integers(game.n_codes)) if secret is None else game.code(secret)
         self.moves: list[tuple[int, Feedback]] = []
         self.gave_up = False

@@ -13,12 +13,13 @@
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
-from mmlab.errors import INT64_MAX, BadCode, UnknownStrategy, shown, shown_number, whole_number
+from mmlab.errors import INT64_MAX, BadArgument, BadCode, UnknownStrategy, shown, shown_number, whole_number
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 
@@ -236,3 +237,15 @@ class Strategy(Configurable):
         """
         return knowledge.explicit and knowledge.n_consistent == 1 and int(knowledge.consistent[0]) == guess
 
+
+def rng_of(rng: np.random.Generator | int | None) -> np.random.Generator | None:
+    """A random generator given as itself or by its seed (``None`` stays ``None``: the callee draws one).
+
+    >>> rng_of(7).integers(100) == np.random.default_rng(7).integers(100)
+    True
+    """
+    if rng is None or isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, numbers.Integral) and not isinstance(rng, bool) and rng >= 0:
+        return np.random.default_rng(int(rng))
+    raise BadArgument(f"rng must be a numpy Generator or a seed (a whole number, 0 or more), got {shown(rng)}")

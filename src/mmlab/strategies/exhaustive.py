@@ -21,7 +21,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from mmlab.errors import SearchFailed
+from mmlab.errors import SearchFailed, UnknownStrategy
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.knowledge.symmetry import representatives
@@ -204,6 +204,20 @@ class Norvig(PartitionStrategy):
     params = (Param("pool", "consistent", POOL.help, POOL.choices),
               Param("ties", "first", TIES.help + "; or as Norvig's Lisp program (lisp)", ("first", "random", "lisp")),
               FIRST)
+
+    def start(self, game: Game, rng: np.random.Generator | None = None) -> None:
+        if self.ties == "lisp" and self.pool != "consistent":
+            raise UnknownStrategy("norvig: ties=lisp follows Norvig's list of the codes still possible, so it "
+                                  "guesses from them only (pool=consistent)")
+        super().start(game, rng)
+
+    def best_guesses(self, knowledge: Knowledge, n: int) -> np.ndarray:
+        """As for every partition strategy; with ``ties=lisp`` the guess it plays comes first."""
+        ranked = super().best_guesses(knowledge, n)
+        if self.ties != "lisp" or ranked.shape[0] == 0:
+            return ranked
+        played = self.guess(knowledge)
+        return np.concatenate([[played], ranked[ranked != played]])[:n].astype(np.int64)
 
     def pick(self, top: np.ndarray, knowledge: Knowledge) -> int:
         if self.ties != "lisp":

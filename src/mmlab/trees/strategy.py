@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from mmlab.errors import BadTree
+from mmlab.errors import BadArgument, BadTree, shown
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
-from mmlab.strategies import Strategy
+from mmlab.strategies import Strategy, make_strategy
 from mmlab.trees.tree import DecisionTree
 
 
@@ -64,3 +64,19 @@ class TreeStrategy(Strategy):
         """Whether the tree's strategy had deduced that ``guess`` is the secret (kept in the tree)."""
         node = self.tree.path(list(knowledge.history))
         return node.certain and node.guess == guess
+
+
+def strategy_of(strategy: Strategy | str | DecisionTree) -> Strategy:
+    """A strategy given as itself, its spec string or a decision tree (played as its ``TreeStrategy``).
+
+    >>> strategy_of("knuth"), strategy_of(DecisionTree.build("3x3", "knuth")).spec
+    (<Knuth knuth>, 'tree:knuth')
+    """
+    if isinstance(strategy, Strategy):
+        return strategy
+    if isinstance(strategy, str):
+        return make_strategy(strategy)
+    if isinstance(strategy, DecisionTree):  # a tree built here or loaded from a file
+        return TreeStrategy(strategy)
+    raise BadArgument(f"expected a strategy spec such as 'knuth', a Strategy or a DecisionTree, got "
+                      f"{shown(strategy)} ({type(strategy).__name__})")
