@@ -200,3 +200,11 @@ def test_a_study_plays_the_class_registered_last(tmp_path):
         assert totals[0] != totals[1]
     finally:
         REGISTRY.pop("again-offset", None)
+
+
+def test_answers_and_code_lists_of_the_wrong_kind_are_refused():
+    game = Game(4, 6)
+    with pytest.raises(BadFeedback, match="expected an answer"):
+        game.answer((True, 0))
+    with pytest.raises(BadCode, match=r"shape \(2, 2\)"):
+        game.codes(np.array([[1, 2], [3, 4]]))

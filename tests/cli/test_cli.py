@@ -379,3 +379,9 @@ def test_eval_takes_a_sample_written_as_compare_writes_it(capsys):
     written = json.loads(run(capsys, "eval", "3x4", "--strategy", "random", "--secrets", "sample:10", "--seed", "2",
                              "--json")[1])
     assert written["games"] == 10 and written["total_guesses"] == plain["total_guesses"]
+
+
+def test_compare_makes_no_plot_folder_for_options_it_refuses(capsys, tmp_path):
+    code, _, err = run(capsys, "compare", "3x3", "--strategies", "knut", "--plots", str(tmp_path / "figs"),
+                       "--store", str(tmp_path / "r.duckdb"))
+    assert code == 2 and "knut" in err and not (tmp_path / "figs").exists()

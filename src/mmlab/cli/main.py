@@ -334,7 +334,6 @@ def _compare_study(typed: Study, store: Store) -> Study:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    check_figure_paths(args.plots, args.html)  # before the games, not after
     repeats, feedback = not args.no_repeats, "black" if args.black_only else "black-white"
     games = [Game.parse_size(size, repeats=repeats, feedback=feedback) for size in args.sizes]
     specs = split_specs(args.strategies) if args.strategies is not None else list(EXHAUSTIVE) + ["random"]
@@ -355,6 +354,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
             raise
         option = {"sizes": "SIZE", "strategies": "--strategies", "secrets": "--secrets"}.get(e.key, f"--{e.key}")
         raise BadArgument(f"{option}: {e.problem}") from None
+    check_figure_paths(args.plots, args.html)  # before the games, not after; once the options hold
     study = _compare_study(base, Store(args.store))
     secrets = study.secrets
     execute(study, args)

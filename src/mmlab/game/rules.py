@@ -253,10 +253,12 @@ class Game:
         if isinstance(codes, (str, bytes)) or not isinstance(codes, Iterable):
             raise BadCode(f"expected several codes (a list of indices or written codes), got {shown(codes)}")
         array = np.asarray(codes) if isinstance(codes, np.ndarray) else None
+        if array is not None and array.ndim != 1:
+            raise BadCode(f"expected a list of codes, got an array of shape {array.shape}")
         if array is not None and array.dtype.kind in "iu":  # (checked at once, not code by code)
             if array.size and (array.min() < 0 or array.max() >= self.n_codes):
                 raise BadCode(f"code indices must be in 0..{self.n_codes - 1} for {self}")
-            return array.astype(np.int64).ravel()
+            return array.astype(np.int64)
         return np.array([self.code(c) for c in codes], dtype=np.int64)
 
     def digits(self, index: int | str) -> tuple[int, ...]:
@@ -329,6 +331,8 @@ class Game:
             return self.check_feedback(parse_feedback(answer, with_white=self.with_white))
         try:
             black, white = answer
+            if isinstance(black, (bool, np.bool_)) or isinstance(white, (bool, np.bool_)):
+                raise TypeError
             black, white = operator.index(black), operator.index(white)
         except (TypeError, ValueError):
             raise BadFeedback(f"expected an answer (black, white) or one written like '1,2', got "
