@@ -28,6 +28,9 @@ from mmlab.strategies import Strategy, make_strategy
 from mmlab.strategies.registry import BUILT_IN
 from mmlab.trees import DecisionTree, strategy_of
 
+#: Games of up to this many codes get one untimed game before an evaluation is timed (loading
+#: the kernels, about 0.4 s, is most of the time of small games, and one game is cheap there).
+WARM_UP_MAX_CODES = 2**16
 #: Simulated games run in worker processes (``jobs``) only in games of more codes than this: in
 #: smaller ones a game takes less time than starting a worker.
 PARALLEL_MIN_CODES = 10_000
@@ -162,8 +165,9 @@ def evaluate(
     codes, else one); the games, and so the figures, are the same for any ``jobs``. A
     ``DecisionTree`` (built, or loaded from a file) is played as its ``TreeStrategy``. ``seconds``
     is the wall time of the work, not of loading the kernels in this process: its first evaluation
-    of a strategy on an enumerable game plays one untimed game first (worker processes, when
-    ``jobs`` starts them, load theirs within the time).
+    of a strategy on a game of up to ``WARM_UP_MAX_CODES`` codes plays one untimed game first (in
+    larger games one game can cost more than the loading; worker processes, when ``jobs`` starts
+    them, load theirs within the time).
     ``on_progress(done, total)`` reports the games done. ``game`` may be a size such as ``"4x6"``;
     ``secrets`` is ``"all"``, a number of secrets to draw, or the secrets themselves (codes).
 
@@ -206,7 +210,7 @@ def evaluate(
     by_tree = strategy.deterministic and game.enumerable
     if on_progress is not None:
         on_progress(0, codes.shape[0] * (1 if by_tree else runs))
-    if game.enumerable and first_time(("evaluate", strategy.spec, game)):
+    if game.n_codes <= WARM_UP_MAX_CODES and first_time(("evaluate", strategy.spec, game)):
         # one untimed game (of a copy, whose caches stay out of the timed work) loads the kernels
         play_game(game, copy.deepcopy(strategy), int(codes[0]), np.random.default_rng(0))
     start = time.perf_counter()
