@@ -34,7 +34,7 @@ LITERATURE: dict[tuple[str, str], Figure] = {
     ("4x6", "irving"): Figure("Kooi 2005", 5696),
     ("4x6", "most-parts"): Figure("Kooi 2005; 000 Table 3", 5668, None, 6),
     ("4x6", "entropy"): Figure("Kooi 2005", 5722),
-    ("4x6", "norvig"): Figure("Norvig 1984, 002, his tie rule: norvig:ties=lisp", None, 4.47, 6),
+    ("4x6", "norvig"): Figure("Norvig 1984, 002; ties=lisp is his tie rule", None, 4.47, 6),
     ("4x6", "norvig:ties=lisp"): Figure("Norvig 1984, 002", None, 4.47, 6),
     ("4x6", "random"): Figure("Rosu 1997, in 003", None, 4.66, 8),
 }
