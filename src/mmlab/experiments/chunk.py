@@ -27,7 +27,7 @@ from mmlab.experiments.playout import GameRecord, play_game
 from mmlab.experiments.workers import first_time
 from mmlab.game import Feedback, Game
 from mmlab.game.kernels import feedback_against
-from mmlab.strategies import REGISTRY, Strategy, make_strategy
+from mmlab.strategies import REGISTRY, Strategy, make_strategy, parse_spec
 from mmlab.trees import DecisionTree
 from mmlab.trees.tree import Node
 
@@ -77,7 +77,7 @@ def _tree(spec: str, game: Game) -> DecisionTree:
 def _registered(spec: str) -> type | None:
     """The class a spec names now: a strategy registered again (a notebook cell run again) is a
     new class, and the caches must not play the one before."""
-    return REGISTRY.get(spec.partition(":")[0].strip())
+    return REGISTRY.get(parse_spec(spec)[0])
 
 
 @lru_cache(maxsize=64)

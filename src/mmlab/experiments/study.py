@@ -247,10 +247,11 @@ class Study:
         {'name': 'c', 'sizes': ['4x5'], 'strategies': ['knuth'], 'secrets': 'all', 'runs': 1, 'seed': 0, \
 'repeats': True, 'feedback': 'black-white', 'max_guesses': None}
         """
-        specs = tuple(make_strategy(spec).spec for spec in self.strategies)
+        players = [make_strategy(spec) for spec in self.strategies]
+        specs = tuple(player.spec for player in players)
         every = self.secrets.kind != "list" and all(self.secrets.every_code(self.game(s)) for s in self.sizes)
         secrets = SecretSet("all") if every else self.secrets
-        deterministic = all(make_strategy(spec).deterministic for spec in specs)
+        deterministic = all(player.deterministic for player in players)
         runs = 1 if deterministic else self.runs
         seed = 0 if deterministic and secrets.kind in ("all", "list") else self.seed
         return replace(self, strategies=specs, secrets=secrets, runs=runs, seed=seed)

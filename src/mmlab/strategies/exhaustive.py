@@ -210,6 +210,7 @@ class Norvig(PartitionStrategy):
             raise UnknownStrategy("norvig: ties=lisp follows Norvig's list of the codes still possible, so it "
                                   "guesses from them only (pool=consistent)")
         super().start(game, rng)
+        self._lisp_place = lisp_order(game) if self.ties == "lisp" else None  # (once a game, not at every node)
 
     def best_guesses(self, knowledge: Knowledge, n: int) -> np.ndarray:
         """As for every partition strategy; with ``ties=lisp`` the guess it plays comes first."""
@@ -224,7 +225,7 @@ class Norvig(PartitionStrategy):
             return super().pick(top, knowledge)
         pool = tie_pool(top, knowledge.consistent)
         self.last_choice = Choice.of(pool, uniform=False)
-        place = lisp_order(knowledge.game)[pool]
+        place = self._lisp_place[pool]
         reversed_list = len(knowledge.history) % 2 == 1
         return int(pool[np.argmax(place) if reversed_list else np.argmin(place)])
 
