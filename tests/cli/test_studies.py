@@ -371,3 +371,17 @@ def test_games_lost_at_max_guesses_stand_beside_the_mean(capsys, tmp_path):
     assert list(summary)[list(summary).index("mean") - 1] == "lost" and summary["lost"] == 19
     text = page.read_text()
     assert re.search(r"<th>lost</th>\s*<th>mean</th>", text) and "count each with the guesses it played" in text
+
+
+def test_an_80_column_terminal_gets_every_name_and_figure_whole(capsys, tmp_path, monkeypatch):
+    from mmlab.cli import output
+    monkeypatch.setattr(output.out, "_width", 80)
+    store = str(tmp_path / "r.duckdb")
+    code, out, _ = run(capsys, "compare", "3x4", "--strategies", "knuth,most-parts,random", "--store", store,
+                       "--jobs", "1", "--runs", "2")
+    assert code == 0
+    code, out, _ = run(capsys, "report", re.search(r"stored as study (\S+)", out)[1], "--store", store)
+    rows = [line for line in out.splitlines() if line.startswith(("knuth ", "most-parts ", "random "))]
+    assert code == 0 and len(rows) == 3 and "…" not in out
+    assert all(len(line) <= 80 for line in out.splitlines())
+    assert re.search(r"^random +\d+ +\d\.\d{4} ± \d\.\d{4} ", rows[2])

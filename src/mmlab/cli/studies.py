@@ -229,13 +229,14 @@ def print_summary(report: Report, store: Store) -> None:
     for size in study.sizes:
         part = report.summary[report.summary["size"] == size]
         table = Table(title=f"{study.name}: {size}, secrets {study.secrets}, {study.runs} run(s), seed {study.seed}")
-        columns = ["strategy", "games", "mean ± s.e.", "median", "max", "total", "evaluations", "ms/game"]
+        columns = ["strategy", "games", "mean ± s.e.", "median", "max", "total", "evals per game", "ms/game"]
         if deduced:
             columns.insert(3, "until known")
         if lost:
             columns.insert(2, "lost")
-        for column in columns:
-            table.add_column(column, justify="left" if column == "strategy" else "right")
+        for column in columns:  # a row's name and mean are never wrapped, nor cut ("most-p…")
+            table.add_column(column, justify="left" if column == "strategy" else "right",
+                             no_wrap=column in ("strategy", "mean ± s.e."))
         for row in part.itertuples(index=False):
             any_exact |= row.exact
             mean = f"{row.mean:.4f}" + ("" if row.exact else f" ± {row.stderr:.4f}")
