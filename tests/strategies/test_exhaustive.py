@@ -140,3 +140,15 @@ def test_norvig_lisp_ties_guess_from_the_possible_codes_and_hint_what_they_play(
     after = Knowledge.initial(game).update("6161", "0,2")
     best = norvig.best_guesses(after, 3)
     assert game.format(best[0]) == game.format(norvig.guess(after)) == "1623" and len(set(best.tolist())) == 3
+
+
+@pytest.mark.parametrize("spec", ["knuth", "entropy:pool=consistent", "norvig:ties=lisp"])
+def test_an_exhaustive_strategy_refuses_knowledge_without_its_list_of_codes(spec):
+    from mmlab.errors import BadArgument
+    game = Game.parse_size("4x6")
+    strategy = make_strategy(spec)
+    strategy.start(game)
+    implicit = Knowledge.initial(game, explicit=False)
+    for knowledge in (implicit, implicit.update(game.parse("1122"), Feedback(1, 1))):
+        with pytest.raises(BadArgument, match="explicit=False"):
+            strategy.guess(knowledge)

@@ -21,7 +21,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from mmlab.errors import SearchFailed, UnknownStrategy
+from mmlab.errors import BadArgument, SearchFailed, UnknownStrategy
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.knowledge.symmetry import representatives
@@ -96,6 +96,9 @@ class PartitionStrategy(Strategy):
         self._fixed_first = self.fixed_first(game)
 
     def guess(self, knowledge: Knowledge) -> int:
+        if not knowledge.explicit:
+            raise BadArgument(f"{self.spec} scores the list of consistent codes, which this knowledge does not "
+                              "keep (explicit=False); start from Knowledge.initial(game)")
         if not knowledge.history:
             return self.first_guess(knowledge)
         return self.pick(self.top_scorers(knowledge), knowledge)
