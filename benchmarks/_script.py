@@ -1,7 +1,8 @@
 """What every benchmark script shares: argument types that refuse nonsense at parse time (one
 ``error:`` line, status 2), ``mean_pm`` for a mean and its standard error, ``run_child`` for a
 script's subprocesses, and ``run_script``, which ends a Ctrl-C with one line, ``interrupted``, and
-status 130 (simpler than the ``mmlab`` command's ``mmlab.cli.entry``: a script's work is its own).
+status 130, and an mmlab error with one ``error:`` line, status 2 (simpler than the ``mmlab``
+command's ``mmlab.cli.entry``: a script's work is its own).
 
 Import it first: from then on, a Ctrl-C while the script still loads numpy, numba and mmlab
 ends it with the same line instead of a traceback.
@@ -14,6 +15,7 @@ import math
 import signal
 import subprocess
 import sys
+from pathlib import Path
 from collections.abc import Callable, Sequence
 
 
@@ -90,6 +92,65 @@ def strategy_spec(text: str) -> str:
     return text
 
 
+def position_problem(spec: str, own_game: bool) -> str | None:
+    """Why the strategy ``spec`` cannot guess at the positions of a benchmark that plays from
+    ``Knowledge.initial(game, explicit=False)`` (no list of the consistent codes) and asks for
+    guesses at a position more than once; ``None`` where it can. With ``own_game`` the positions
+    are those of a game the strategy played itself; otherwise of any game (another codebreaker's
+    moves, or a first guess not its own)."""
+    from mmlab.strategies import make_strategy
+    from mmlab.strategies.hill_climb import StochasticHillClimber
+    from mmlab.strategies.scripted import ScriptedStrategy
+
+    strategy = make_strategy(spec)
+    if strategy.needs_enumeration:
+        return (f"{spec} scores the list of consistent codes, which this benchmark's positions do not keep "
+                "(its games are played without it)")
+    if isinstance(strategy, StochasticHillClimber):
+        return f"{spec} learns from one game's answers in the order they come, so it cannot guess at a position out of that order"
+    if isinstance(strategy, ScriptedStrategy):
+        if not strategy.deterministic:
+            return f"{spec} draws at random, so it can only continue the game it is playing, not guess at a position again"
+        if not own_game:
+            return f"{spec} follows a script of its own and can only continue games it played itself"
+    return None
+
+
+def position_strategies(own_game: bool) -> list[str]:
+    """The registered strategies that ``position_problem`` accepts with their defaults."""
+    from mmlab.strategies import REGISTRY
+
+    return [name for name in REGISTRY if position_problem(name, own_game) is None]
+
+
+def position_spec(own_game: bool) -> Callable[[str], str]:
+    """An argparse type: one strategy spec that ``make_strategy`` builds and ``position_problem``
+    accepts; the text itself. A refusal names the strategies that can play there."""
+
+    def check(text: str) -> str:
+        strategy_spec(text)
+        problem = position_problem(text, own_game)
+        if problem:
+            raise argparse.ArgumentTypeError(f"{problem}; choose one of {', '.join(position_strategies(own_game))}")
+        return text
+
+    return check
+
+
+def position_specs(own_game: bool) -> Callable[[str], str]:
+    """An argparse type: strategy specs as ``strategy_specs`` reads them, each one that
+    ``position_spec`` accepts; the text itself."""
+    one = position_spec(own_game)
+
+    def check(text: str) -> str:
+        strategy_specs(text)
+        for spec in split_specs(text):
+            one(spec)
+        return text
+
+    return check
+
+
 def spread_text(spread: float | None, digits: int = 4) -> str:
     """A standard error or s.d. to ``digits`` decimals, or ``n/a`` where it is ``None`` or not a
     number (there is one value)."""
@@ -126,11 +187,16 @@ def run_child(command: Sequence[str], what: str) -> subprocess.CompletedProcess:
 
 
 def run_script(main: Callable[[], object]) -> None:
-    """Run a script's ``main``; Ctrl-C prints ``interrupted`` and exits with status 130."""
+    """Run a script's ``main``; Ctrl-C prints ``interrupted`` and exits with status 130, and an
+    mmlab error that the options let through (``MastermindError``, raised here or in a worker)
+    prints one ``error:`` line and exits with status 2, as argparse does."""
     signal.signal(signal.SIGINT, signal.default_int_handler)  # loaded: Ctrl-C is KeyboardInterrupt again
     try:
         status = main()
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
+    except MastermindError as e:
+        print(f"{Path(sys.argv[0]).name}: error: {e}", file=sys.stderr)
+        sys.exit(2)
     sys.exit(status if isinstance(status, int) else 0)

@@ -23,7 +23,7 @@ holds the guesses worth playing.
 from __future__ import annotations
 
 # first: a Ctrl-C while the rest loads ends in one line
-from _script import at_least, game_size, mean_pm, run_script, strategy_spec
+from _script import at_least, game_size, mean_pm, position_spec, position_strategies, run_script
 
 import argparse
 import os
@@ -91,9 +91,12 @@ def measure(size: str, spec: str, seed: int, index: int, limit: int, others: int
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=game_size, default="8x12", help="game size (default 8x12)")
-    parser.add_argument("--strategy", type=strategy_spec, default="sample:endgame=0,lookahead=0",
+    parser.add_argument("--strategy", type=position_spec(own_game=True), default="sample:endgame=0,lookahead=0",
                         help="the codebreaker played to the position and valued to the end "
-                             "(default sample:endgame=0,lookahead=0, one-step Entropy)")
+                             "(default sample:endgame=0,lookahead=0, one-step Entropy); its games keep no list "
+                             "of the consistent codes and it guesses at each position again, which "
+                             f"{', '.join(position_strategies(own_game=True))} can do (not the exhaustive "
+                             "strategies such as knuth, nor tabu or shc)")
     parser.add_argument("--games", type=at_least(1), default=200, help="games played to a position (default 200)")
     parser.add_argument("--limit", type=at_least(1), default=100,
                         help=f"largest consistent set solved exactly (default 100, at most {MAX_CODES})")

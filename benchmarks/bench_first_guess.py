@@ -15,7 +15,7 @@ codebreaker's own random picks: run two ``--seed`` values to see how much the fi
 from __future__ import annotations
 
 # first: a Ctrl-C while the rest loads ends in one line
-from _script import at_least, game_size, run_script, strategy_spec
+from _script import at_least, game_size, position_spec, position_strategies, run_script
 
 import argparse
 import os
@@ -68,8 +68,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=game_size, default="8x12", help="game size (default 8x12)")
     parser.add_argument("--codes", default="", help="first guesses, comma-separated (default: every colour pattern)")
-    parser.add_argument("--strategy", type=strategy_spec, default="sample",
-                        help="the codebreaker that picks the second guess (default sample)")
+    parser.add_argument("--strategy", type=position_spec(own_game=False), default="sample",
+                        help="the codebreaker that picks the second guess (default sample), after a first guess "
+                             "not its own and with no list of the consistent codes: "
+                             f"{', '.join(position_strategies(own_game=False))} can (not the exhaustive "
+                             "strategies such as knuth, nor Singley's scripted methods or shc)")
     parser.add_argument("--sample", type=at_least(1), default=1_000_000,
                         help="uniform sample of every code (default 1000000)")
     parser.add_argument("--min-codes", type=at_least(1), default=200,

@@ -16,7 +16,7 @@ position. The saving is the difference of the mean further guesses, averaged ove
 from __future__ import annotations
 
 # first: a Ctrl-C while the rest loads ends in one line
-from _script import at_least, game_size, mean_pm, run_script, strategy_specs
+from _script import at_least, game_size, mean_pm, position_specs, position_strategies, run_script
 
 import argparse
 import hashlib
@@ -88,8 +88,11 @@ def measure(size: str, specs: tuple[str, ...], seed: int, index: int, limit: int
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=game_size, default="8x12", help="game size (default 8x12)")
-    parser.add_argument("--strategies", type=strategy_specs, default="sample:lookahead=0,sample",
-                        help="codebreakers, the first is the baseline (default sample:lookahead=0,sample)")
+    parser.add_argument("--strategies", type=position_specs(own_game=False), default="sample:lookahead=0,sample",
+                        help="codebreakers, the first is the baseline (default sample:lookahead=0,sample); "
+                             "they guess at positions of sample's games, which keep no list of the consistent "
+                             f"codes: {', '.join(position_strategies(own_game=False))} can (not the exhaustive "
+                             "strategies such as knuth, nor Singley's scripted methods or shc)")
     parser.add_argument("--games", type=at_least(1), default=100, help="games played to a position (default 100)")
     parser.add_argument("--limit", type=at_least(ENDGAME_SIZE + 1), default=5000,
                         help=f"largest consistent set a position may hold (more than {ENDGAME_SIZE}; default 5000)")

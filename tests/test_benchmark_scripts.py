@@ -1,0 +1,58 @@
+"""The benchmark scripts (benchmarks/) refuse what they cannot run with one ``error:`` line and
+status 2, before any game is played. Each test runs a script in a subprocess (the scripts install
+their own Ctrl-C handler when imported) with options refused at parse time, so none of them plays."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def run(cwd: Path, script: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(BENCHMARKS / script), *args], capture_output=True, text=True,
+                          cwd=cwd, timeout=300)
+
+
+def assert_refused(done: subprocess.CompletedProcess, *words: str) -> str:
+    """The run ended with status 2 and one ``error:`` line holding ``words``, no traceback; that line."""
+    errors = [line for line in done.stderr.splitlines() if "error:" in line]
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and len(errors) == 1, done.stderr
+    assert done.stdout == ""
+    for word in words:
+        assert word in errors[0]
+    return errors[0]
+
+
+@pytest.mark.parametrize("script, args, words", [
+    ("bench_endgame.py", ["--size", "4x6", "--strategy", "knuth"], ["knuth scores the list", "sample"]),
+    ("bench_endgame.py", ["--size", "4x6", "--strategy", "tabu"], ["tabu draws at random"]),
+    ("bench_endgame.py", ["--size", "4x6", "--strategy", "shc"], ["shc learns"]),
+    ("bench_lookahead.py", ["--size", "4x6", "--strategies", "sample;knuth"], ["knuth scores the list"]),
+    ("bench_lookahead.py", ["--size", "4x6", "--strategies", "sample;greedy1"], ["greedy1 follows a script"]),
+    ("bench_first_guess.py", ["--size", "4x6", "--strategy", "knuth"], ["knuth scores the list"]),
+    ("bench_first_guess.py", ["--size", "4x6", "--strategy", "local-search"], ["local-search follows a script"]),
+])
+def test_a_strategy_that_cannot_play_from_the_benchmarks_positions_is_refused(tmp_path, script, args, words):
+    assert_refused(run(tmp_path, script, *args), "argument --strateg", *words)
+
+
+def test_the_help_names_the_strategies_that_play_there(tmp_path):
+    done = run(tmp_path, "bench_endgame.py", "--help")
+    assert done.returncode == 0
+    text = " ".join(done.stdout.split())
+    assert "random, greedy1, greedy2, greedy3, local-search, sample, evo, ga can do" in text
+
+
+def test_an_mmlab_error_while_running_is_one_line(tmp_path):
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from _script import run_script; "
+            "from mmlab.errors import BadArgument\n"
+            "def main():\n    raise BadArgument('no such thing')\n"
+            "run_script(main)")
+    done = subprocess.run([sys.executable, "-c", code, str(BENCHMARKS)], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=300)
+    assert done.returncode == 2 and done.stderr.strip().endswith("error: no such thing")
+    assert len(done.stderr.splitlines()) == 1
