@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import signal
 import subprocess
 import sys
@@ -49,6 +50,22 @@ def fraction(text: str) -> float:
     if not 0 <= value <= 1:
         raise argparse.ArgumentTypeError(f"it must be from 0 to 1, got {text}")
     return value
+
+
+def output_file(text: str) -> str:
+    """An argparse type: a file the script can write at the end of its run, checked now (opened to
+    append, so an existing file keeps its contents; one made for the check is removed); the text itself."""
+    if not text:
+        raise argparse.ArgumentTypeError("give the file to write, e.g. out.json")
+    existed = os.path.lexists(text)
+    try:
+        with open(text, "a"):
+            pass
+    except OSError as e:
+        raise argparse.ArgumentTypeError(f"cannot write {text!r}: {e.strerror}") from None
+    if not existed:
+        os.remove(text)
+    return text
 
 
 def game_size(text: str) -> str:

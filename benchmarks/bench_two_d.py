@@ -18,7 +18,7 @@ tabu's at every size; tabu at least 20x faster than Singley's Table 6-2 at 6x8 a
 
 from __future__ import annotations
 
-from _script import at_least, run_script  # first: a Ctrl-C while the rest loads ends in one line
+from _script import at_least, output_file, run_script  # first: a Ctrl-C while the rest loads ends in one line
 
 import argparse
 import json
@@ -42,7 +42,8 @@ def main() -> int:
                         help="1 000 secrets per size, 100 at 7x8 (default: 10 000, 1 000 at 7x8)")
     parser.add_argument("--seed", type=at_least(0), default=2005, help="seed of the secrets (default 2005)")
     parser.add_argument("--jobs", type=at_least(1), default=None, help="worker processes (default: one per core)")
-    parser.add_argument("--json", metavar="PATH", help="write every row as JSON to PATH (default: no JSON)")
+    parser.add_argument("--json", metavar="PATH", type=output_file,
+                        help="write every row as JSON to PATH at the end, checked before the run (default: no JSON)")
     args = parser.parse_args()
 
     def games(size: str) -> int:

@@ -56,3 +56,9 @@ def test_an_mmlab_error_while_running_is_one_line(tmp_path):
                           cwd=tmp_path, timeout=300)
     assert done.returncode == 2 and done.stderr.strip().endswith("error: no such thing")
     assert len(done.stderr.splitlines()) == 1
+
+
+def test_bench_two_d_checks_its_json_file_before_the_run(tmp_path):
+    assert_refused(run(tmp_path, "bench_two_d.py", "--json", str(tmp_path / "no such folder" / "rows.json")),
+                   "argument --json", "No such file or directory")
+    assert_refused(run(tmp_path, "bench_two_d.py", "--json", str(tmp_path)), "argument --json", "Is a directory")
