@@ -103,6 +103,14 @@ def mean_se(x: np.ndarray) -> tuple[float, float | None]:
     return float(x.mean()), float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else None
 
 
+def finished(rows: np.ndarray, label: str) -> np.ndarray:
+    """The rows of the games that ended; says how many raised SearchFailed (left out of the row)."""
+    failed = int((rows[:, 0] < 0).sum())
+    if failed:
+        print(f"{label}: {failed} of {len(rows)} games raised SearchFailed (left out below)", flush=True)
+    return rows[rows[:, 0] >= 0]
+
+
 def sizes_table(pool, args, raw: dict[str, str]) -> None:
     tracker = build(raw, args.reading).values["tracker"]
     print(f"shc {','.join(f'{k}={v}' for k, v in raw.items()) or '(defaults)'}, reading {args.reading}, "
@@ -113,10 +121,9 @@ def sizes_table(pool, args, raw: dict[str, str]) -> None:
     for size in args.sizes:
         games = args.games or DEFAULT_GAMES.get(size, 100)
         rows, rss, wall = run(pool, size, raw, args.reading, args.seed, games, args.jobs)
-        failed = int((rows[:, 0] < 0).sum())
-        if failed:
-            print(f"{size}: {failed} of {games} games raised SearchFailed (left out below)")
-            rows = rows[rows[:, 0] >= 0]
+        rows = finished(rows, size)
+        if not len(rows):
+            continue
         g, e, s, cpu, mem = rows.T
         gm, gse = mean_se(g)
         em, ese = mean_se(e)
@@ -140,6 +147,9 @@ def table2(pool, args, raw: dict[str, str]) -> None:
         for selection in ("random", "fps"):
             spec = {**raw, "tracker": tracker, "selection": selection}
             rows, _, _ = run(pool, "4x6", spec, args.reading, args.seed, games, args.jobs)
+            rows = finished(rows, f"tracker {tracker}, selection {selection}")
+            if not len(rows):
+                continue
             g, e = rows[:, 0], rows[:, 1]
             (gm, gse), (em, ese) = mean_se(g), mean_se(e)
             p = PAPER_T2[(tracker, selection)]
