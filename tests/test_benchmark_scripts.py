@@ -62,3 +62,7 @@ def test_bench_two_d_checks_its_json_file_before_the_run(tmp_path):
     assert_refused(run(tmp_path, "bench_two_d.py", "--json", str(tmp_path / "no such folder" / "rows.json")),
                    "argument --json", "No such file or directory")
     assert_refused(run(tmp_path, "bench_two_d.py", "--json", str(tmp_path)), "argument --json", "Is a directory")
+
+
+def test_bench_ga_refuses_a_bad_extra_before_its_header(tmp_path):
+    assert_refused(run(tmp_path, "bench_ga.py", "--extra", "nosuch=1"), "nosuch")
