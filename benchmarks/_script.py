@@ -69,22 +69,23 @@ def output_file(text: str) -> str:
 
 
 def game_size(text: str) -> str:
-    """An argparse type: a size such as ``4x6`` that ``Game.parse_size`` reads; the text itself."""
+    """An argparse type: a size such as ``4x6`` that ``Game.parse_size`` reads, written as
+    ``Game.size`` writes it (``" 5X8"`` gives ``5x8``)."""
     from mmlab.game import Game
 
     try:
-        Game.parse_size(text)
+        return Game.parse_size(text).size
     except MastermindError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
-    return text
 
 
 def game_sizes(text: str) -> list[str]:
-    """An argparse type: comma-separated sizes, each read by ``game_size``, at least one."""
+    """An argparse type: comma-separated sizes, each read by ``game_size``, at least one; a size
+    named twice is played once (the first place counts)."""
     sizes = [size.strip() for size in text.split(",") if size.strip()]
     if not sizes:
         raise argparse.ArgumentTypeError("name at least one size, e.g. 5x8,6x9")
-    return [game_size(size) for size in sizes]
+    return list(dict.fromkeys(game_size(size) for size in sizes))
 
 
 def strategy_specs(text: str) -> str:

@@ -118,7 +118,7 @@ def sizes_table(pool, args, raw: dict[str, str]) -> None:
     print(f"{'size':5} {'games':>6} {'guesses':>14} {'sd':>5} {'max':>3} {'evals':>19} {'sd':>9} {'max evals':>10} "
           f"{'s/game':>7} {'cpu s':>6} {'max s':>6} {'tracker MiB':>11} {'peak RSS MiB':>12} {'wall s':>7} | "
           "paper guesses, evals")
-    for size in args.sizes:
+    for size in dict.fromkeys(args.sizes):  # (a size named twice is played once)
         games = args.games or DEFAULT_GAMES.get(size, 100)
         rows, rss, wall = run(pool, size, raw, args.reading, args.seed, games, args.jobs)
         rows = finished(rows, size)

@@ -13,7 +13,7 @@ Secrets and games are those of ``mmlab reproduce large --sizes SIZES --games N -
 
 from __future__ import annotations
 
-from _script import at_least, run_script, strategy_spec  # first: a Ctrl-C while the rest loads ends in one line
+from _script import at_least, game_sizes, run_script, strategy_spec  # first: a Ctrl-C while the rest loads ends in one line
 
 import argparse
 import os
@@ -28,7 +28,7 @@ SIZES = ("5x8", "6x9", "8x8", "7x10", "7x11")
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", default=",".join(SIZES),
+    parser.add_argument("--sizes", type=game_sizes, default=",".join(SIZES),
                         help=f"comma-separated sizes, of {', '.join(EXACT_ENTROPY)} (default {','.join(SIZES)})")
     parser.add_argument("--strategy", type=strategy_spec, default="sample", help="the codebreaker (default sample)")
     parser.add_argument("--games", type=at_least(1), default=2000, help="random secrets per size (default 2000)")
@@ -36,7 +36,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=at_least(1), default=os.cpu_count(),
                         help="worker processes (default: one per core)")
     args = parser.parse_args()
-    sizes = args.sizes.split(",")
+    sizes = args.sizes
     unknown = [s for s in sizes if s not in EXACT_ENTROPY]
     if unknown:
         parser.error(f"no exact Entropy figure for {', '.join(unknown)}; sizes with one: {', '.join(EXACT_ENTROPY)}")

@@ -66,3 +66,12 @@ def test_bench_two_d_checks_its_json_file_before_the_run(tmp_path):
 
 def test_bench_ga_refuses_a_bad_extra_before_its_header(tmp_path):
     assert_refused(run(tmp_path, "bench_ga.py", "--extra", "nosuch=1"), "nosuch")
+
+
+@pytest.mark.parametrize("sizes, words", [
+    ("", ["argument --sizes", "name at least one size"]),
+    ("5x8,zz", ["argument --sizes", "'zz'"]),
+    ("5x8, 4X6", ["no exact Entropy figure for 4x6;"]),  # read as game_sizes reads them
+])
+def test_bench_vs_entropy_reads_its_sizes_as_the_other_scripts_do(tmp_path, sizes, words):
+    assert_refused(run(tmp_path, "bench_vs_entropy.py", "--sizes", sizes), *words)
