@@ -172,3 +172,21 @@ def test_codebreaker_words_that_are_codes_too():
     done = play("4x16", "--secret", "1234", lines=["help", "1122", "1122", "1234"])
     assert "'help' is also the code 8 5 12 16" in done.stdout and "e.g. '1 1 2 3' or AABC" in done.stdout
     assert "You guessed 1 1 2 2 as guess 1 already" in done.stdout and "You found it in 3 guesses!" in done.stdout
+
+
+def test_ctrl_c_leaves_a_codebreaker_game_saying_the_secret(capsys, monkeypatch):
+    """As 'quit' and the end of the input do."""
+    from mmlab.cli.main import main
+
+    class CtrlC:
+        def readline(self):
+            raise KeyboardInterrupt
+
+        def isatty(self):
+            return False
+
+    monkeypatch.setattr(sys, "stdin", CtrlC())
+    code = main(["play", "--secret", "3632"])
+    captured = capsys.readouterr()
+    assert code == 130 and "Game left unfinished. The secret was 3632." in captured.out
+    assert "interrupted" in captured.err

@@ -35,6 +35,14 @@ def test_contradiction_names_the_answers_that_clash(game46):
     assert "move 2" not in message
 
 
+
+def test_a_black_only_contradiction_names_black_pegs_only():
+    game = Game.parse_size("4x6", feedback="black")
+    k = Knowledge.initial(game).update(game.parse("1111"), Feedback(0, 0))
+    with pytest.raises(InconsistentFeedback, match="guess 1: 1111 -> 0 black; guess 2: 1122 -> 3 black$"):
+        k.update(game.parse("1122"), Feedback(3, 0))
+
+
 @pytest.mark.parametrize("guess", [-1, 1296])
 def test_a_guess_outside_the_game_is_refused(game46, guess):
     """(numpy would have read -1 as the last code, 6666, and filtered by it.)"""

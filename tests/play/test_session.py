@@ -64,6 +64,7 @@ def test_undo_takes_a_random_strategy_back_with_the_answer(spec):
 
     secret = GAME.parse("3632")
     session = CodemakerSession(GAME, spec, np.random.default_rng(5))
+    first = session.next_guess()
     for _ in range(2):
         session.answer(GAME.score(secret, session.next_guess()))
     third = session.next_guess()
@@ -71,7 +72,8 @@ def test_undo_takes_a_random_strategy_back_with_the_answer(spec):
     session.undo()
     assert not session.improvised and session.next_guess() == third
     session.undo()
-    session.undo()  # back to the start: it starts afresh
+    session.undo()  # back to the start: the same first guess, from the same draws
+    assert not session.improvised and session.next_guess() == first
     while not session.won:
         session.answer(GAME.score(secret, session.next_guess()))
     assert not session.improvised and session.answers[-1][0] == secret

@@ -58,7 +58,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         check_coach(game, coach)  # a hint strategy that could not give hints is refused now
     elif args.hint_strategy is not None:
         game.require_enumerable("--hint-strategy (a hint counts the codes that remain)")
-    return play_codebreaker(game, CodebreakerSession(game, secret, rng), dialogue, coach, secret_given=secret is not None)
+    session = CodebreakerSession(game, secret, rng)
+    try:
+        return play_codebreaker(game, session, dialogue, coach, secret_given=secret is not None)
+    except KeyboardInterrupt:  # Ctrl-C leaves the game as 'quit' does: saying the secret
+        if not session.over:
+            dialogue.console.print(f"\nGame left unfinished. The secret was {game.format(session.give_up())}.")
+        raise
 
 
 def add_command(command) -> None:

@@ -333,7 +333,9 @@ class Knowledge:
         answers = list(self.history) + [(guess, feedback)]
         core = minimal_contradiction(self.game, answers)
         game = self.game
-        listed = "; ".join(f"guess {i + 1}: {game.format(g)} -> {fb}" for i, (g, fb) in enumerate(answers) if i in core)
+        said = (lambda fb: str(fb)) if game.with_white else (lambda fb: f"{fb.black} black")
+        listed = "; ".join(f"guess {i + 1}: {game.format(g)} -> {said(fb)}"
+                           for i, (g, fb) in enumerate(answers) if i in core)
         if len(core) == 1:
             return f"no code of {game} can give that answer: {listed}"
         return f"no code fits all of these answers, so one of them is wrong: {listed}"

@@ -176,14 +176,15 @@ class CodemakerSession:
 
     def _changed(self) -> None:
         """After a correction or an undo the strategy is asked again (it may follow the new
-        history); with no answers left it starts afresh. One that draws at random starts again
-        from the same draws and replays the answers kept, so after an undo it plays on as before."""
+        history). One that draws at random starts again from the same draws and replays the
+        answers kept, so after an undo it plays on as before, and back at the start it plays the
+        same first guess (with a seed, the game the seed names)."""
         self._proposal = None
         self.improvised = False
-        if not self.answers:
-            self._restart()
-        elif not self.strategy.deterministic:
+        if not self.strategy.deterministic:
             self.improvised = not self._replay()
+        elif not self.answers:
+            self.strategy.start(self.game, self.rng)
 
     def _restart(self) -> None:
         self._draws = copy.deepcopy(self.rng)  # where the strategy's random draws start

@@ -176,7 +176,7 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
     hints). Returns 0 on a win, 1 otherwise."""
     say = dialogue.console.print
     say(("You gave the secret: " if secret_given else "I have chosen a secret of ")
-        + f"{game.pegs} pegs from the colours 1-{game.colours}"
+        + f"{game.pegs} peg{'s' if game.pegs > 1 else ''} from the colours 1-{game.colours}"
         + (", repeats allowed." if game.repeats else ", no colour twice.")
         + ("" if game.with_white else " Each answer counts only the pegs of the right colour in the right place "
            "(black); pegs of a right colour in a wrong place are not counted."))
