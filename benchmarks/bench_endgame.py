@@ -117,7 +117,7 @@ def main() -> None:
                  "play more games or widen --limit")
     a = np.array(rows)
     gap = a[:, 2] - a[:, 3]
-    print(f"{args.size} {args.strategy}: {len(a)} positions with <= {args.limit} consistent codes "
+    print(f"{args.size} {args.strategy}: {len(a)} position{'s' if len(a) != 1 else ''} with <= {args.limit} consistent codes "
           f"(mean {a[:, 0].mean():.1f}) after {a[:, 1].mean():.2f} guesses")
     print(f"  further guesses: {args.strategy} {a[:, 2].mean():.4f}, optimum {a[:, 3].mean():.4f}, "
           f"gap {mean_pm(gap, sign=True)} per game")

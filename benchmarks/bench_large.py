@@ -11,7 +11,7 @@ every core, so ``wall s / games`` is the throughput of the whole machine.
 from __future__ import annotations
 
 # first: a Ctrl-C while the rest loads ends in one line
-from _script import at_least, game_sizes, run_script, strategy_specs
+from _script import at_least, game_sizes, run_script, spread_text, strategy_specs
 
 import argparse
 import os
@@ -41,8 +41,9 @@ def main() -> None:
             met = row.target_met
             verdict = f"target ≤ {target:g}" + (f" at ≤ {target_s:g} s" if target_s else "")
             verdict += "" if met is None else (": met" if met else ": NOT met")
+        se = spread_text(row.stderr if row.games > 1 else None)  # n/a for one game (LargeRow.stderr: 0.0)
         anchors = "; ".join(f"{a} {m:g}" for a, m, _ in ANCHORS.get(row.size, ()))
-        print(f"{row.size:5} {row.spec:28} {row.games:5d} {row.mean:7.4f} {row.stderr:6.4f} {row.max:3d} "
+        print(f"{row.size:5} {row.spec:28} {row.games:5d} {row.mean:7.4f} {se:>6} {row.max:3d} "
               f"{row.seconds_per_game:7.3f} {row.wall:7.1f} {row.evaluations.mean():9.0f} {row.fallbacks:6d}  "
               f"{'; '.join(part for part in (verdict, anchors) if part)}", flush=True)
 

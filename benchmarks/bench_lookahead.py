@@ -109,7 +109,7 @@ def main() -> None:
         sys.exit(f"{args.size}: no game reached a position with {ENDGAME_SIZE} < codes <= {args.limit}; "
                  "play more games or widen --limit")
     a = np.array(rows)
-    print(f"{args.size}: {len(a)} positions with {ENDGAME_SIZE} < codes <= {args.limit} "
+    print(f"{args.size}: {len(a)} position{'s' if len(a) != 1 else ''} with {ENDGAME_SIZE} < codes <= {args.limit} "
           f"(mean {a[:, 0].mean():.0f}, median {np.median(a[:, 0]):.0f}); wall {time.time() - start:.0f} s")
     for j, spec in enumerate(specs):
         further, seconds = a[:, 1 + 2 * j], a[:, 2 + 2 * j]

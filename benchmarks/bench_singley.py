@@ -73,7 +73,7 @@ def main() -> None:
     args = parser.parse_args()
 
     print("tabu (Singley 1-D), per game; guesses counted until n blacks")
-    print(f"{'size':>6} {'games':>6} {'mean ± se':>16} {'max':>4} {'evals':>9} {'max evals':>10} "
+    print(f"{'size':>6} {'games':>6} {'mean ± se':>17} {'max':>4} {'evals':>9} {'max evals':>10} "
           f"{'ms/game':>9} {'Singley ms':>11} {'speed-up':>9} {'peak MiB':>9}")
     for size, games in SIZES:
         games = min(games, 200 if games >= 1000 else 20) if args.quick else games

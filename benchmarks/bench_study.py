@@ -36,7 +36,9 @@ def main() -> None:
     four_4x8 = dataclasses.replace(four_4x8, strategies=four_4x8.strategies[:4])  # the four methods, first 1234
     rows = [("4x8, 4 methods x 5000 (004 Table 11)", four_4x8, "about 90 minutes (004 section 5)"),
             ("4x6, 4 methods x 10 x 1296 (004 Table 9)", Study.load(STUDIES / "merelo-4x6.toml"), "")]
-    print(f"{'study':<42} {'games':>7} {'moves':>8} {'seconds':>8} {'games/s':>8} {'where':<34} published")
+    published_width = max(len(published) for _, _, published in rows)
+    print(f"{'study':<42} {'games':>7} {'moves':>8} {'seconds':>8} {'games/s':>8} {'published':<{published_width}} "
+          "where")  # (where last: its width depends on the worker processes)
     for title, study, published in rows:
         with tempfile.TemporaryDirectory() as folder:
             store = Store(Path(folder) / "bench.duckdb")
@@ -46,7 +48,7 @@ def main() -> None:
             moves = len(store.moves(study.name))
             table = stats.summary(store.games(study.name))
         print(f"{title:<42} {summary.played:>7} {moves:>8} {seconds:>8.1f} {summary.played / seconds:>8.0f} "
-              f"{summary.scheduler:<34} {published}", flush=True)
+              f"{published:<{published_width}} {summary.scheduler}", flush=True)
         for r in table.itertuples():
             print(f"    {r.strategy:<52} {r.mean:.4f} ± {r.stderr:.4f}  max {r.max}")
 

@@ -13,7 +13,7 @@ Secrets and games are those of ``mmlab reproduce large --sizes SIZES --games N -
 
 from __future__ import annotations
 
-from _script import at_least, game_sizes, run_script, strategy_spec  # first: a Ctrl-C while the rest loads ends in one line
+from _script import at_least, game_sizes, run_script, spread_text, strategy_spec  # first: a Ctrl-C while the rest loads ends in one line
 
 import argparse
 import os
@@ -44,7 +44,8 @@ def main() -> None:
           f"{'wall s':>7}   ({args.strategy}, seed {args.seed})")
     for row in run_large(sizes, [args.strategy], games=args.games, seed=args.seed, workers=args.jobs):
         exact = EXACT_ENTROPY[row.size]
-        print(f"{row.size:5} {row.games:5d} {row.mean:7.4f} {row.stderr:6.4f} {exact:13.4f} {row.mean - exact:+7.4f} "
+        se = spread_text(row.stderr if row.games > 1 else None)  # n/a for one game (LargeRow.stderr: 0.0)
+        print(f"{row.size:5} {row.games:5d} {row.mean:7.4f} {se:>6} {exact:13.4f} {row.mean - exact:+7.4f} "
               f"{row.seconds_per_game:7.3f} {row.wall:7.1f}", flush=True)
 
 
