@@ -118,7 +118,7 @@ def sizes_table(pool, args, raw: dict[str, str]) -> None:
     print(f"{'size':5} {'games':>6} {'guesses':>14} {'sd':>5} {'max':>3} {'evals':>19} {'sd':>9} {'max evals':>10} "
           f"{'s/game':>7} {'cpu s':>6} {'max s':>6} {'tracker MiB':>11} {'peak RSS MiB':>12} {'wall s':>7} | "
           "paper guesses, evals")
-    for size in dict.fromkeys(args.sizes):  # (a size named twice is played once)
+    for size in dict.fromkeys(args.sizes or DEFAULT_GAMES):  # (a size named twice is played once)
         games = args.games or DEFAULT_GAMES.get(size, 100)
         rows, rss, wall = run(pool, size, raw, args.reading, args.seed, games, args.jobs)
         rows = finished(rows, size)
@@ -164,14 +164,16 @@ def main() -> None:
     parser.add_argument("--games", type=at_least(1),
                         help="games per row (default: 1000/100/20 by size; 100 000 for --table2)")
     parser.add_argument("--seed", type=at_least(0), default=2003, help="seed of the games (default 2003)")
-    parser.add_argument("--sizes", nargs="+", type=game_size, default=list(DEFAULT_GAMES),
-                        help=f"game sizes (default {' '.join(DEFAULT_GAMES)})")
+    parser.add_argument("--sizes", nargs="+", type=game_size,
+                        help=f"game sizes (default {' '.join(DEFAULT_GAMES)}; not with --table2, which plays 4x6)")
     parser.add_argument("--spec", default="shc", help="shc parameters, e.g. shc:replace=equal,fps=60 (default shc)")
     parser.add_argument("--reading", choices=list(READINGS), default="literal",
                         help="reading of the paper's open points (default literal; see above)")
     parser.add_argument("--jobs", type=at_least(1), default=min(2, os.cpu_count() or 1),
                         help="worker processes (default: 2, or 1 on one core)")
     args = parser.parse_args()
+    if args.table2 and args.sizes:
+        parser.error("--table2 plays 001 Table 2's size, 4x6, only: leave out --sizes")
     try:
         name, raw = parse_spec(args.spec)
         if name != "shc":

@@ -75,3 +75,7 @@ def test_bench_ga_refuses_a_bad_extra_before_its_header(tmp_path):
 ])
 def test_bench_vs_entropy_reads_its_sizes_as_the_other_scripts_do(tmp_path, sizes, words):
     assert_refused(run(tmp_path, "bench_vs_entropy.py", "--sizes", sizes), *words)
+
+
+def test_bench_shc_table2_refuses_sizes_it_would_not_play(tmp_path):
+    assert_refused(run(tmp_path, "bench_shc.py", "--table2", "--sizes", "5x8"), "--table2", "--sizes")
