@@ -391,10 +391,12 @@ class Game:
     def all_digits(self) -> np.ndarray:
         """``uint8[N, pegs]``: the colours of every code, in index order."""
         self.require_enumerable("enumerating the code space")
-        if self.repeats:
-            idx = np.arange(self.n_codes, dtype=np.int64)
-            powers = self.colours ** np.arange(self.pegs - 1, -1, -1, dtype=np.int64)
-            return ((idx[:, None] // powers[None, :]) % self.colours).astype(np.uint8)
+        if self.repeats:  # peg p cycles through the colours in blocks of colours**(pegs - 1 - p) codes
+            out = np.empty((self.n_codes, self.pegs), dtype=np.uint8)  # (no int64 temporaries: 8x8 is 134 MB)
+            colours = np.arange(self.colours, dtype=np.uint8)
+            for p in range(self.pegs):
+                out.reshape(self.colours**p, self.colours, -1, self.pegs)[:, :, :, p] = colours[None, :, None]
+            return out
         codes = np.arange(self.colours, dtype=np.uint8)[:, None]
         for _ in range(1, self.pegs):  # extend every prefix by each unused colour, in order
             used = (codes[:, :, None] == np.arange(self.colours, dtype=np.uint8)).any(axis=1)
@@ -405,6 +407,13 @@ class Game:
     @cached_property
     def all_counts(self) -> np.ndarray:
         """``uint8[N, colours]``: how often each colour occurs in every code."""
+        if self.repeats:  # the counts of a code's first pegs plus its last peg, level by level
+            self.require_enumerable("enumerating the code space")
+            one = np.eye(self.colours, dtype=np.uint8)
+            counts = np.zeros((1, self.colours), dtype=np.uint8)
+            for _ in range(self.pegs):
+                counts = (counts[:, None, :] + one[None, :, :]).reshape(-1, self.colours)
+            return counts
         return colour_counts(self.all_digits, self.colours)
 
     def table(self, budget: int = TABLE_BUDGET) -> np.ndarray | None:
