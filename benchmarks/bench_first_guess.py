@@ -82,6 +82,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=at_least(1), default=os.cpu_count(),
                         help="worker processes (default: one per core)")
     args = parser.parse_args()
+    if args.min_codes > args.sample:
+        parser.error(f"--min-codes {args.min_codes} is more than --sample {args.sample}: no answer could count in H2")
     game = Game.parse_size(args.size)
     try:
         firsts = ([tuple(game.digits(game.parse(c))) for c in args.codes.split(",")] if args.codes

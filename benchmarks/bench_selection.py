@@ -22,6 +22,7 @@ from _script import at_least, game_size, mean_pm, run_script  # first: a Ctrl-C 
 
 import argparse
 import os
+import sys
 import time
 
 import numpy as np
@@ -31,7 +32,7 @@ from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import make_strategy
 from mmlab.strategies.code_rows import distinct_rows, sample_stats
-from mmlab.strategies.sample_scoring import LIST_FACTOR, LIST_NODES, REFERENCE_FACTOR, ranking
+from mmlab.strategies.sample_scoring import LIST_FACTOR, LIST_NODES, REFERENCE_FACTOR, auto_sample_size, ranking
 from mmlab.strategies.scoring import ENTROPY
 
 
@@ -94,12 +95,22 @@ def main() -> None:
     parser.add_argument("--jobs", type=at_least(1), default=os.cpu_count(),
                         help="worker processes (default: one per core)")
     args = parser.parse_args()
+    game = Game.parse_size(args.size)
+    reference = REFERENCE_FACTOR * auto_sample_size(game)  # sample scores every consistent code up to this
+    if game.n_codes <= reference:
+        parser.error(f"--size {args.size}: sample scores the whole consistent set wherever it holds at most "
+                     f"{reference} codes, and {args.size} has {game.n_codes} in all, so sample never chooses on a "
+                     "sample there; choose a larger size, e.g. 6x9")
     start = time.time()
     tasks = [(args.size, args.seed, i, args.truth) for i in range(args.games)]
     with WorkerPool(args.jobs) as pool:
         games = list(pool.map(play, *zip(*tasks)))
     rows = np.array([row for game in games for row in game]).reshape(-1, 4)
-    print(f"{args.size}, {args.games} games of sample, seed {args.seed}: exact entropy lost by the choice, in bits")
+    games_text = f"{args.games} game{'s' if args.games != 1 else ''}"
+    if not len(rows):
+        sys.exit(f"{args.size}: no position of the {games_text} had more than {reference} consistent codes, "
+                 "so sample never chose on a sample; play more games or a larger size")
+    print(f"{args.size}, {games_text} of sample, seed {args.seed}: exact entropy lost by the choice, in bits")
     print("guess  positions  vs best finalist   vs best candidate   all rescored vs best candidate")
     for move in np.unique(rows[:, 0]).astype(int):
         at = rows[rows[:, 0] == move]

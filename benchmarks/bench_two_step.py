@@ -23,6 +23,7 @@ from _script import at_least, fraction, game_size, mean_pm, run_script, strategy
 
 import argparse
 import os
+import sys
 import time
 
 import numpy as np
@@ -59,9 +60,9 @@ def two_step_bits(strategy, knowledge: Knowledge, guess: np.ndarray, reference: 
 
 
 def measure(size: str, depth: int, index: int, seed: int, finalists: int, reference: int, part: int,
-            min_share: float, inner_spec: str) -> tuple[float, int, float]:
+            min_share: float, inner_spec: str) -> tuple[float, int, float] | None:
     """(gain in bits of the best two-step finalist over the top scorer, its rank, the top scorer's
-    entropy) at the position of game ``index``."""
+    entropy) at the position of game ``index``; ``None`` when the game was won within ``depth`` guesses."""
     game = Game.parse_size(size)
     rng = np.random.default_rng([seed, index])
     secret = game.index_of(rng.integers(game.colours, size=game.pegs))
@@ -71,7 +72,10 @@ def measure(size: str, depth: int, index: int, seed: int, finalists: int, refere
     knowledge = Knowledge.initial(game, explicit=False)
     for _ in range(depth):
         guess = strategy.guess(knowledge)
-        knowledge = knowledge.update(guess, game.score(secret, guess))
+        answer = game.score(secret, guess)
+        if answer == game.win:
+            return None
+        knowledge = knowledge.update(guess, answer)
     codes, _ = knowledge.sample_distinct(rng, reference)
     candidates, stats = strategy.scored_finalists(codes)
     order = ranking(stats, "entropy")
@@ -116,10 +120,17 @@ def main() -> None:
     tasks = [(args.size, args.depth, i, args.seed, args.finalists, args.reference, args.part, args.min_share,
               args.next) for i in range(args.positions)]
     with WorkerPool(args.jobs) as pool:
-        rows = np.array(list(pool.map(measure, *zip(*tasks))))
+        found = list(pool.map(measure, *zip(*tasks)))
+    guesses = f"{args.depth} guess{'es' if args.depth != 1 else ''}"
+    rows = np.array([row for row in found if row is not None])
+    if not len(rows):
+        sys.exit(f"{args.size}: every one of the {args.positions} games was won within {guesses}, so no position "
+                 "was reached; lower --depth")
+    won = len(found) - len(rows)
+    ended = f" ({won} game{'s' if won != 1 else ''} won sooner, left out)" if won else ""
     gain = rows[:, 0]
-    print(f"{args.size}, {len(rows)} position{'s' if len(rows) != 1 else ''} after {args.depth} "
-          f"guess{'es' if args.depth != 1 else ''}: top scorer's entropy "
+    print(f"{args.size}, {len(rows)} position{'s' if len(rows) != 1 else ''} after {guesses}{ended}: "
+          f"top scorer's entropy "
           f"{rows[:, 2].mean():.3f} bits; best of {args.finalists} finalists by two-step bits is not the top "
           f"scorer at {int((rows[:, 1] > 0).sum())}")
     print(f"  two-step gain over the top scorer: {mean_pm(gain, sign=True)} bits per position "

@@ -79,3 +79,12 @@ def test_bench_vs_entropy_reads_its_sizes_as_the_other_scripts_do(tmp_path, size
 
 def test_bench_shc_table2_refuses_sizes_it_would_not_play(tmp_path):
     assert_refused(run(tmp_path, "bench_shc.py", "--table2", "--sizes", "5x8"), "--table2", "--sizes")
+
+
+@pytest.mark.parametrize("script, args, words", [
+    ("bench_selection.py", ["--size", "3x2", "--games", "1"], ["--size 3x2", "never chooses on a sample"]),
+    ("bench_first_guess.py", ["--size", "4x6", "--sample", "50", "--min-codes", "100"],
+     ["--min-codes 100 is more than --sample 50"]),
+])
+def test_a_setting_with_nothing_to_measure_is_refused(tmp_path, script, args, words):
+    assert_refused(run(tmp_path, script, *args), *words)
