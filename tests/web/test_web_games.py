@@ -72,6 +72,64 @@ def test_a_request_longer_than_the_idle_time_leaves_its_game_alive(monkeypatch):
     assert client.post(f"/api/games/{game['id']}/guess", json={"code": "1122"}).status_code == 200
 
 
+def test_a_game_does_not_expire_while_a_request_on_it_runs():
+    """Its idle time counts from the end of its last request: a codemaker move at a large size can
+    take longer than the idle time, and other requests meanwhile (a count of live games, a new game
+    at the limit) must not drop the game it works on."""
+    clock = Clock()
+    registry = GameRegistry(max_games=2, idle_minutes=5, clock=clock)
+    game = registry.create(GAME, "codemaker")
+    other = registry.create(GAME, "codebreaker")
+    with registry.using(game.id) as live:
+        assert live is game
+        clock.minutes(20)
+        assert len(registry) == 1 and registry.expire() == 0  # the idle one went, the busy one stays
+        with registry.using(game.id):  # a second request on it, e.g. a reload while mmlab thinks
+            clock.minutes(10)
+        assert registry.expire() == 0
+        with pytest.raises(GameNotFound):
+            registry.get(other.id)
+    clock.minutes(4.9)
+    assert len(registry) == 1 and registry.get(game.id) is game
+    clock.minutes(5.1)
+    assert registry.expire() == 1
+
+
+def test_a_game_left_while_a_request_runs_keeps_its_tables_until_the_request_ends():
+    registry = GameRegistry()
+    game = registry.create(Game.parse_size("3x5"), "codemaker")
+    tables = {"all_digits", "all_counts", "_table"}
+    game.game.table()
+    with registry.using(game.id):
+        registry.remove(game.id)  # the page's New game, while mmlab still works out its move
+        assert tables <= set(vars(game.game))
+        with pytest.raises(GameNotFound):
+            registry.get(game.id)
+    assert not tables & set(vars(game.game))
+
+
+def test_through_the_api_a_game_stays_live_while_its_request_runs(monkeypatch):
+    from mmlab.web import views
+
+    clock = Clock()
+    registry = GameRegistry(idle_minutes=5, clock=clock)
+    client = TestClient(create_app(registry=registry))
+    game = client.post("/api/games", json={"role": "codemaker"}).json()
+    slow_state, seen = views.state, []
+
+    def slow(live, idle_minutes):
+        clock.minutes(6)  # mmlab works out its next guess for six minutes
+        seen.append(client.get("/api/info").json()["live_games"])  # asked meanwhile, e.g. from another tab
+        return slow_state(live, idle_minutes)
+
+    monkeypatch.setattr(views, "state", slow)
+    assert client.post(f"/api/games/{game['id']}/answer", json={"black": 1, "white": 0}).status_code == 200
+    monkeypatch.setattr(views, "state", slow_state)
+    assert seen == [1]
+    clock.minutes(4)  # idle time counts from the end of the request
+    assert client.get(f"/api/games/{game['id']}").status_code == 200
+
+
 def test_the_live_game_limit():
     clock = Clock()
     registry = GameRegistry(max_games=2, idle_minutes=1, clock=clock)

@@ -120,15 +120,12 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
 
     @contextlib.contextmanager
     def holding(game_id: str) -> Iterator[LiveGame]:
-        """The live game ``game_id``, held for this request, and marked as used again when it ends (a
-        request that takes longer than the idle time does not leave its game expired)."""
-        live = games.get(game_id)
-        try:
-            with _waiting(engine, engine_busy), _waiting(live.lock, "this game is busy with an earlier request (a "
-                                                                    "hint, or mmlab's move); try again in a moment"):
-                yield live
-        finally:
-            games.touch(live)
+        """The live game ``game_id``, held for this request; it does not expire while the request
+        runs, however long, and its idle time counts from the request's end."""
+        with (games.using(game_id) as live, _waiting(engine, engine_busy),
+              _waiting(live.lock, "this game is busy with an earlier request (a hint, or mmlab's move); try again "
+                                  "in a moment")):
+            yield live
 
     @api.get("/info", summary="the server's limits and the strategies it knows")
     def info() -> ServerInfo:

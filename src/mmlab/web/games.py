@@ -14,11 +14,12 @@ mmlab.web.errors.GameTooLarge: the 6x8 game has 262,144 codes, more than this se
 
 from __future__ import annotations
 
+import contextlib
 import math
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -143,7 +144,8 @@ class LiveGame:
 
 class GameRegistry:
     """Live games by id: at most ``max_games`` at once, each of at most ``max_codes`` codes, each
-    dropped after ``idle_minutes`` without a request. ``clock`` gives seconds (tests pass a fake)."""
+    dropped after ``idle_minutes`` without a request (counted from the end of its last request).
+    ``clock`` gives seconds (tests pass a fake)."""
 
     def __init__(self, max_games: int = DEFAULT_MAX_GAMES, max_codes: int = DEFAULT_MAX_CODES,
                  idle_minutes: float = DEFAULT_IDLE_MINUTES, clock: Callable[[], float] = time.monotonic) -> None:
@@ -160,6 +162,7 @@ class GameRegistry:
         self.clock = clock
         self._games: dict[str, LiveGame] = {}
         self._rules: dict[Game, Game] = {}  # one Game per size in play, so its code tables are built once
+        self._busy: dict[LiveGame, int] = {}  # the games that requests are using, and how many requests
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -205,24 +208,42 @@ class GameRegistry:
     def get(self, game_id: str) -> LiveGame:
         """The live game with this id, marked as used now; raises ``GameNotFound``."""
         with self._lock:
-            now = self.clock()
-            live = self._games.get(game_id)
-            if live is not None and self._idle(live, now):
-                del self._games[game_id]
-                self._release([live])
-                live = None
-            if live is None:
-                raise GameNotFound(
-                    f"no game with id {shown(game_id)}: it was left, or it expired after {self.idle_minutes:g} minutes "
-                    "without a move; start a new game (POST /api/games)"
-                )
-            live.last_used = now
-            return live
+            return self._find(game_id)
 
-    def touch(self, live: LiveGame) -> None:
-        """Mark ``live`` as used now (when a request on it ends, as ``get`` does when one starts)."""
+    @contextlib.contextmanager
+    def using(self, game_id: str) -> Iterator[LiveGame]:
+        """The live game with this id for the length of one request (raises ``GameNotFound``): it
+        does not expire while a request on it runs, however long, and its idle time counts from
+        the end of its last request."""
         with self._lock:
-            live.last_used = self.clock()
+            live = self._find(game_id)
+            self._busy[live] = self._busy.get(live, 0) + 1
+        try:
+            yield live
+        finally:
+            with self._lock:
+                live.last_used = self.clock()
+                self._busy[live] -= 1
+                if not self._busy[live]:
+                    del self._busy[live]
+                    if self._games.get(live.id) is not live:  # left while the request ran
+                        self._release([live])
+
+    def _find(self, game_id: str) -> LiveGame:
+        """``get`` with the lock held."""
+        now = self.clock()
+        live = self._games.get(game_id)
+        if live is not None and self._idle(live, now):
+            del self._games[game_id]
+            self._release([live])
+            live = None
+        if live is None:
+            raise GameNotFound(
+                f"no game with id {shown(game_id)}: it was left, or it expired after {self.idle_minutes:g} minutes "
+                "without a move; start a new game (POST /api/games)"
+            )
+        live.last_used = now
+        return live
 
     def remove(self, game_id: str) -> None:
         """Leave a game; raises ``GameNotFound`` if there is none with this id."""
@@ -244,16 +265,17 @@ class GameRegistry:
         return len(idle)
 
     def _release(self, gone: list[LiveGame]) -> None:
-        """Free the tables of the sizes that the ``gone`` games played and no live game plays (the
-        lock held): a server that has seen many sizes keeps only those in play."""
-        in_play = {live.game for live in self._games.values()}
+        """Free the tables of the sizes that the ``gone`` games played and no live game plays, nor
+        a request still running on a game just left (the lock held): a server that has seen many
+        sizes keeps only those in play."""
+        in_play = {live.game for live in [*self._games.values(), *self._busy]}
         for game in {live.game for live in gone} - in_play:
             rules = self._rules.pop(game, None)
             if rules is not None:
                 rules.forget_tables()
 
     def _idle(self, live: LiveGame, now: float) -> bool:
-        return now - live.last_used > self.idle_minutes * 60
+        return live not in self._busy and now - live.last_used > self.idle_minutes * 60
 
     def _check_room(self, locked: bool = False) -> None:
         if not locked:
