@@ -207,13 +207,17 @@ def run_child(command: Sequence[str], what: str) -> subprocess.CompletedProcess:
 def run_script(main: Callable[[], object]) -> None:
     """Run a script's ``main``; Ctrl-C prints ``interrupted`` and exits with status 130, and an
     mmlab error that the options let through (``MastermindError``, raised here or in a worker)
-    prints one ``error:`` line and exits with status 2, as argparse does."""
+    prints one ``error:`` line and exits with status 2, as argparse does; a closed pipe ends it
+    quietly with status 0."""
     signal.signal(signal.SIGINT, signal.default_int_handler)  # loaded: Ctrl-C is KeyboardInterrupt again
     try:
         status = main()
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
+    except BrokenPipeError:  # `... | head`: the reader has gone, so the script ends quietly, as mmlab does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor fails flushing at exit
+        sys.exit(0)
     except MastermindError as e:
         print(f"{Path(sys.argv[0]).name}: error: {e}", file=sys.stderr)
         sys.exit(2)

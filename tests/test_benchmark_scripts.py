@@ -88,3 +88,14 @@ def test_bench_shc_table2_refuses_sizes_it_would_not_play(tmp_path):
 ])
 def test_a_setting_with_nothing_to_measure_is_refused(tmp_path, script, args, words):
     assert_refused(run(tmp_path, script, *args), *words)
+
+
+def test_a_script_whose_reader_leaves_ends_quietly(tmp_path):
+    """`python benchmarks/bench_optimal.py 3x5 3x6 | head -1`: the header is printed before 3x5 is
+    solved, so the rows meet a closed pipe (a BrokenPipeError traceback and status 1 before)."""
+    script = subprocess.Popen([sys.executable, str(BENCHMARKS / "bench_optimal.py"), "3x5", "3x6"], cwd=tmp_path,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert script.stdout.readline().startswith("size")
+    script.stdout.close()
+    errors = script.stderr.read()
+    assert script.wait(timeout=300) == 0 and "Traceback" not in errors, errors
