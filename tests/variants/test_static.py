@@ -214,14 +214,77 @@ def test_search_reaches_the_minimum_size_asked(size, smallest):
     assert found.separates and found.size == smallest
 
 
-def test_search_below_the_counting_bound_returns_at_once():
+def test_search_below_the_counting_bound_is_refused_at_once(monkeypatch):
+    """No set of fewer guesses than the counting bound can separate: nothing is built (6x6 once
+    spent 7 s building a greedy set of 3 before saying so)."""
+    import mmlab.variants.static as static
+
     game = Game.parse_size("4x6")
     assert lower_bound(game) == 3
-    found = search(game, 2, seed=0, time_limit=60)
-    assert [t[:2] for t in found.tried] == [(2, False)] and found.restarts == 0  # no search was run
-    assert 0 < found.tried[0][2] < 1  # only the two greedy guesses reported
-    assert not found.separates and found.size == 2
-    assert found.n_classes == separation(game, found.codes).n_classes
+    monkeypatch.setattr(static, "_Space", None)  # (not a table built)
+    with pytest.raises(BadArgument, match=r"no set of 2 guesses can separate the 1,296 secrets of 4x6: 2 guesses give "
+                                          r"at most 14\*\*2 = 196 answer vectors \(counting bound: at least 3"):
+        search(game, 2, seed=0, time_limit=60)
+
+
+class _Clock:
+    """``time`` for mmlab.variants.static whose perf_counter jumps ``by`` seconds while ``jump`` runs."""
+
+    def __init__(self, by: float):
+        import time
+
+        self.real, self.by, self.offset = time, by, 0.0
+
+    def perf_counter(self) -> float:
+        return self.real.perf_counter() + self.offset
+
+    def jump(self, method):
+        def slow(*args, **kwargs):
+            self.offset += self.by
+            return method(*args, **kwargs)
+        return slow
+
+
+def test_the_time_limit_counts_the_search_not_the_setup(monkeypatch):
+    """Loading the kernels and building the tables (seconds on a cold process, 15 s for 8x8's tables
+    once) came out of the time limit: 'static search 3x3 --size 2 --time-limit 1' ran out after 1
+    guess. Here the setup takes 1000 s of a clock that the search reads."""
+    import mmlab.variants.static as static
+
+    clock = _Clock(1000.0)
+    monkeypatch.setattr(static, "time", clock)
+    monkeypatch.setattr(static._Space, "warm", clock.jump(static._Space.warm))
+    events = []
+    found = search(Game.parse_size("3x3"), 3, seed=0, time_limit=5, on_start=lambda s: events.append(("start", s)),
+                   on_found=lambda codes: events.append(("found", codes)))
+    assert found.separates and found.size == 3 and found.setup_seconds >= 1000 and found.seconds < 1000
+    assert events[0][0] == "start" and events[0][1] >= 1000 and events[1] == ("found", found.codes)
+    assert found.found_after is not None and found.found_after <= found.seconds
+
+
+def test_a_time_limit_too_short_for_the_game_is_refused_up_front(monkeypatch):
+    """8x8 with 2 s ran 24.6 s and returned one guess: now refused before any table is built, and on
+    a smaller game when the measured pace cannot choose the guesses of a smallest set in time."""
+    import mmlab.variants.static as static
+
+    with pytest.raises(BadArgument, match=r"8x8 is too large to search in 2 s: choosing each guess scores 4,096 "
+                                          r"candidates against 16,777,216 secrets, at least .* even at"):
+        search(Game.parse_size("8x8"), time_limit=2)
+    assert "all_digits" not in vars(Game.parse_size("8x8"))  # (nothing was built)
+    monkeypatch.setattr(static._Space, "warm", lambda self: 1000.0)  # answers a second
+    with pytest.raises(BadArgument, match=r"4x4 is too large to search in 9 s: .*, about 66 s here, and a set of 3 "
+                                          r"needs 2 such choices; give a time limit of at least 132 s \(setup"):
+        search(Game.parse_size("4x4"), time_limit=9)
+
+
+def test_a_size_no_set_reaches_is_settled_by_the_exhaustive_check():
+    """On small games the exhaustive check runs beside the local search: 3x3 with no end of time
+    searched 2 guesses for ever; now the search proves that none separate and stops."""
+    found = search(Game.parse_size("3x3"), seed=0, time_limit=1e308)
+    assert found.separates and found.size == 3 and found.tried[-1][:2] == (2, False)
+    assert found.proof.proves_none and found.proof.size == 2
+    found = search(Game.parse_size("3x3"), 2, seed=0, time_limit=1e308)
+    assert not found.separates and found.proof.proves_none and found.proof.size == 2
 
 
 # --------------------------------------------------------------------------------- proofs
@@ -334,14 +397,17 @@ def test_cli_verify_other_rules(capsys):
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["verify", "4x6", "1221", "123"], "mmlab static: error: code '123' has 3 pegs, the 4x6 game needs 4"),
-    (["verify", "4x6", "1221", "1271"], "mmlab static: error: code '1271': '7' is not a colour of the 4x6 game"),
-    (["verify", "4x6", "1221", "1221"], "mmlab static: error: guess 2: 1221 is already guess 1"),
-    (["verify", "4x6x", "1221"], "mmlab static: error: cannot read the size '4x6x'"),
+    (["verify", "4x6", "1221", "123"], "mmlab static verify: error: code '123' has 3 pegs, the 4x6 game needs 4"),
+    (["verify", "4x6", "1221", "1271"], "mmlab static verify: error: code '1271': '7' is not a colour of the 4x6 game"),
+    (["verify", "4x6", "1221", "1221"], "mmlab static verify: error: guess 2: 1221 is already guess 1"),
+    (["verify", "4x6x", "1221"], "mmlab static verify: error: cannot read the size '4x6x'"),
+    (["search", "4x6x"], "mmlab static search: error: cannot read the size '4x6x'"),
 ])
 def test_cli_bad_input_is_one_line(argv, message, capsys):
-    code, out, _ = run(argv, capsys)
-    assert code == 2 and out.startswith(message) and out.count("\n") == 1
+    """Named as argparse names its own errors ('mmlab static search: error: argument --size: ...'),
+    not 'mmlab static: error:' for some and 'mmlab static verify: error:' for others."""
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == "" and err.startswith(message) and err.count("\n") == 1
 
 
 def test_cli_refuses_bad_numbers(capsys):
@@ -360,17 +426,32 @@ def test_cli_search_json_and_proof(capsys):
     code, out, _ = run(["search", "4x6", "--size", "6", "--seed", "3"], capsys)
     assert code == 0 and "6 guesses separate all 1296 secrets" in out and "won in 7 guesses" in out
     code, out, _ = run(["search", "4x6", "--size", "2", "--time-limit", "1"], capsys)
-    assert code == 1 and "None can exist: 2 guesses give at most 14**2 answer vectors" in out
+    assert code == 1 and " ".join(out.split()) == (
+        "No set of 2 guesses can separate the 1,296 secrets of 4x6: 2 guesses give at most 14**2 = 196 answer vectors "
+        "(counting bound: at least 3 guesses). Nothing to search; --size 3 or more may separate.")
     code, out, _ = run(["search", "4x6", "--size", "2", "--time-limit", "1", "--json"], capsys)
-    assert code == 1 and json.loads(out)["separates"] is False  # found none: exit 1, as verify
+    data = json.loads(out)
+    assert code == 1 and data["separates"] is False and data["codes"] == [] and data["lower_bound"] == 3
+
+
+def test_cli_size_below_the_bound_with_prove_answers_at_once(capsys, monkeypatch):
+    import mmlab.cli.static as cli_static
+
+    monkeypatch.setattr(cli_static, "search", None)  # neither searched
+    monkeypatch.setattr(cli_static, "exhaustive", None)  # nor checked
+    code, out, _ = run(["search", "6x6", "--size", "3", "--prove"], capsys)
+    assert code == 1 and out.startswith("No set of 3 guesses can separate the 46,656 secrets of 6x6")
 
 
 def test_cli_prove_settles_a_size_the_search_did_not_reach(capsys, monkeypatch):
     """--prove with no set found checks every set of the size searched: a proof that none exists,
     or a separating set the local search missed (then the search succeeded after all: exit 0)."""
-    code, out, _ = run(["search", "3x3", "--size", "2", "--time-limit", "1", "--prove"], capsys)
-    assert code == 1 and "no set of 2 guesses separates 3x3 (exhaustive" in out and "Try a longer" not in out
-    code, out, _ = run(["search", "3x3", "--size", "2", "--time-limit", "1"], capsys)
+    for argv in (["--prove"], []):  # (3x3 is small enough for the search itself to check every set)
+        code, out, _ = run(["search", "3x3", "--size", "2", "--time-limit", "1", *argv], capsys)
+        out = " ".join(out.split())
+        assert code == 1 and out.startswith("No set of 2 guesses separates 3x3 (exhaustive")
+        assert "Try a longer" not in out and "Give a longer" not in out and out.count("exhaustive") == 1
+    code, out, _ = run(["search", "4x7", "--size", "4", "--time-limit", "0.5"], capsys)
     assert code == 1 and "--prove checks every set of this size" in out
 
     import mmlab.cli.static as cli_static
@@ -386,9 +467,15 @@ def test_cli_prove_settles_a_size_the_search_did_not_reach(capsys, monkeypatch):
     assert len(data["proof"]["found"]) == 4 and run(["verify", "3x3", *data["proof"]["found"]], capsys)[0] == 0
 
 
-def test_the_time_limit_stops_the_first_set_while_its_guesses_are_chosen():
+def test_the_time_limit_stops_the_first_set_while_its_guesses_are_chosen(monkeypatch):
     """A greedy step on 6x10 scores 4096 candidates against 10^6 secrets (about 10 s on 2 cores):
-    its scoring stops at the deadline (before, the first set was always completed: minutes)."""
+    its scoring stops at the deadline (before, the first set was always completed: minutes). Such
+    a time limit is refused up front now; here that check is left out."""
+    import mmlab.variants.static as static
+
+    with pytest.raises(BadArgument, match="6x10 is too large to search in 0.5 s"):
+        search(Game.parse_size("6x10"), seed=0, time_limit=0.5)
+    monkeypatch.setattr(static, "_check_time", lambda *args: None)
     found = search(Game.parse_size("6x10"), seed=0, time_limit=0.5)
     assert found.target is None and not found.separates and 1 <= found.size < lower_bound(found.game)
     assert [t[:2] for t in found.tried] == [(found.size, False)]
@@ -408,6 +495,48 @@ def test_cli_prove_checks_the_size_asked_for_when_the_time_cut_the_first_set(cap
     code, out, _ = run(["search", "3x3", "--size", "3", "--time-limit", "5"], capsys)
     out = " ".join(out.split())
     assert code == 1 and "no separating set of 3 guesses found" in out and "after choosing 1 guess, 111" in out
+    assert "which leaves 5 answer classes" in out and "Give a longer --time-limit." in out
+    code, out, _ = run(["search", "3x3", "--size", "3", "--time-limit", "5", "--prove"], capsys)
+    out = " ".join(out.split())  # the check found a set: no advice to give the search more time
+    assert code == 0 and "separate 3x3 with 3 guesses" in out and "that the search missed" in out
+    assert "Give a longer" not in out
+
+
+def test_cli_a_set_found_with_one_guess_fewer_says_the_size_asked_is_not_the_fewest(capsys):
+    code, out, _ = run(["search", "4x4", "--size", "6", "--prove"], capsys)
+    out = " ".join(out.split())
+    assert code == 0 and "6 guesses separate all 256 secrets" in out
+    assert "separate 4x4 with 5 guesses. So 6 guesses are not the fewest: 5 guesses separate 4x4" in out
+
+
+def test_cli_ctrl_c_keeps_what_was_found(capsys, monkeypatch):
+    """Ctrl-C during --prove's check printed only 'interrupted': the set found is printed before the
+    check starts; during the search, the smallest separating set found so far is printed."""
+    import mmlab.cli.static as cli_static
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_static, "exhaustive", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run(["search", "4x6", "--size", "6", "--seed", "3", "--prove"], capsys)
+    out = " ".join(capsys.readouterr().out.split())
+    assert "6 guesses separate all 1296 secrets" in out and "won in 7 guesses" in out
+    with pytest.raises(KeyboardInterrupt):
+        run(["search", "4x6", "--size", "6", "--seed", "3", "--prove", "--json"], capsys)
+    data = json.loads(capsys.readouterr().out)
+    assert data["separates"] and data["proof"] is None and data["proof_interrupted"] is True
+
+    def found_then_interrupted(game, size, on_found, **kwargs):
+        on_found(tuple(game.parse(c) for c in GREENWELL))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_static, "search", found_then_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run(["search", "4x6"], capsys)
+    out = " ".join(capsys.readouterr().out.split())
+    assert out == ("4x6: interrupted; the smallest separating set found so far holds 6 guesses: "
+                   "1221 2354 3311 4524 5656 6643")
 
 
 # --------------------------------------------------------------------------------- code tables

@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from mmlab.cli.arguments import positive, seed_arg
-from mmlab.cli.output import out, print_json, progress
+from mmlab.cli.output import err, out, print_json, progress
+from mmlab.errors import MastermindError
 from mmlab.game import Game
-from mmlab.variants.static import ExhaustiveResult, SearchResult, exhaustive, lower_bound, search, separates
+from mmlab.variants.static import (
+    ExhaustiveResult,
+    SearchResult,
+    below_bound,
+    exhaustive,
+    lower_bound,
+    search,
+    separates,
+)
 
 EXAMPLES = """\
 examples:
@@ -16,17 +29,44 @@ examples:
   mmlab static search 4x6 --size 6 --seed 1                a separating set of 6 codes
   mmlab static search 4x4 --prove                          the smallest it finds, and a proof that one
                                                            guess fewer cannot separate (small games)
-  mmlab static search 3x3 --size 2 --prove                 none found: every set of 2 checked instead
+  mmlab static search 3x3 --size 2 --prove --time-limit 1  none exists: every set of 2 checked
 
 verify exits with 0 when the set separates every secret, 1 when it does not, 2 on bad input;
 search exits with 0 when it (or --prove's check) finds a separating set, 1 when not, 2 on bad input.
 A set of k separating guesses wins static Mastermind in k + 1 guesses: the set, then the secret.
+The --time-limit counts the search itself: building the code tables and loading the kernels come
+first, and a game too large to search in that time is refused at once.
 """
+
+#: Setup (code tables, kernels) at least this long is mentioned beside the search time.
+NOTABLE_SETUP = 0.5
 
 
 def _game(args: argparse.Namespace) -> Game:
     return Game.parse_size(args.size, repeats=not args.no_repeats,
                            feedback="black" if args.black_only else "black-white")
+
+
+def _guesses(k: int) -> str:
+    return f"{k} guess" if k == 1 else f"{k} guesses"
+
+
+@contextmanager
+def spinner(text: str) -> Iterator[Callable[..., None]]:
+    """A spinner line on stderr (only on a terminal): ``text``, then the time since it started.
+    Yields ``say(text, restart=False)``, which changes the text and, with ``restart``, starts the
+    time again."""
+    line = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err,
+                    transient=True, disable=not err.is_terminal)
+    with line:
+        task = line.add_task(text, total=None)
+
+        def say(new: str, restart: bool = False) -> None:
+            if restart:
+                line.reset(task, total=None)
+            line.update(task, description=new)
+
+        yield say
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -52,68 +92,162 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 1
 
 
+def _none_can_exist(game: Game, args: argparse.Namespace) -> int:
+    """``--size`` below the counting bound: no set of that size can separate, so nothing is searched."""
+    why = below_bound(game, args.set_size)
+    if args.json:
+        print_json({"game": game.size, "repeats": game.repeats, "feedback": game.feedback, "target": args.set_size,
+                    "separates": False, "secrets": game.n_codes, "lower_bound": lower_bound(game),
+                    "codes": [], "none_can_exist": why})
+    else:
+        out.print(f"{why[0].upper()}{why[1:]}. Nothing to search; --size {lower_bound(game)} or more may separate.")
+    return 1
+
+
 def cmd_search(args: argparse.Namespace) -> int:
     game = _game(args)
-    with progress(f"static search {game}: answer classes", game.n_codes) as update:
-        result = search(game, size=args.set_size, seed=args.seed, time_limit=args.time_limit,
-                        on_progress=lambda k, classes: update(classes))
-    proof = _prove(game, result, args) if args.prove else None
-    settled = result.separates or (proof is not None and proof.found is not None)
+    if args.set_size is not None and args.set_size < lower_bound(game):
+        return _none_can_exist(game, args)
+    found: list[tuple[int, ...]] = []
+    n = game.n_codes
+    head = f"static search {game}, {args.time_limit:g} s of search"
+    with spinner(f"{head}: building the code tables and loading the kernels first") as say:
+        def started(setup: float) -> None:
+            say(f"{head}: started", restart=True)
+
+        def improved(k: int, classes: int) -> None:  # (the time shown is the search's)
+            sizes = [len(codes) for codes in found] + ([k] if classes == n else [])
+            smallest = f"; smallest separating set so far: {min(sizes)}" if sizes else ""
+            say(f"{head}: {_guesses(k)} reach {classes:,} of {n:,} answer classes{smallest}")
+
+        try:
+            result = search(game, size=args.set_size, seed=args.seed, time_limit=args.time_limit,
+                            on_progress=improved, on_start=started, on_found=found.append)
+        except KeyboardInterrupt:
+            _interrupted(game, found, args)
+            raise
     if args.json:
         data = result.to_dict()
+        try:
+            proof = _prove(game, result, args) if args.prove else None
+        except KeyboardInterrupt:
+            print_json({**data, "proof": None, "proof_interrupted": True})
+            raise
         if proof is not None:
             data["proof"] = proof.to_dict()
         print_json(data)
-        return 0 if settled else 1
+        return 0 if result.separates or (proof is not None and proof.found is not None) else 1
+    _print_search(game, result)
+    proof = _prove(game, result, args) if args.prove else None  # (what the search found is printed first)
+    return _print_verdict(game, result, proof, args)
+
+
+def _interrupted(game: Game, found: list[tuple[int, ...]], args: argparse.Namespace) -> None:
+    """Ctrl-C during the search: the smallest separating set found so far is not lost."""
+    codes = [game.format(c) for c in found[-1]] if found else []
+    if args.json:
+        print_json({"game": game.size, "repeats": game.repeats, "feedback": game.feedback, "interrupted": True,
+                    "separates": bool(found), "size": len(codes), "codes": codes})
+    elif found:
+        out.print(f"{game}: interrupted; the smallest separating set found so far holds {_guesses(len(codes))}: "
+                  f"{' '.join(codes)}")
+
+
+def _print_search(game: Game, result: SearchResult) -> None:
+    """What the search found, or its best try."""
     codes = " ".join(game.format(c) for c in result.codes)
-    tried = ", ".join(f"{k}: {'found' if f else 'not found'} in {s:.2f} s" for k, f, s in result.tried)
-    bound = lower_bound(game)
+    n = game.n_codes
+    setup = (f"; {result.setup_seconds:.1f} s of setup before the clock"
+             if result.setup_seconds >= NOTABLE_SETUP else "")
+    proved = result.proof if result.proof is not None and result.proof.proves_none else None
+
+    def tried(k: int, ok: bool, seconds: float) -> str:
+        if ok:
+            return f"{k}: found in {seconds:.2f} s"
+        if proved is not None and proved.size == k:
+            return f"{k}: none exists, proved in {seconds:.2f} s"
+        return f"{k}: not found in {seconds:.2f} s"
+
+    sizes = ", ".join(tried(*t) for t in result.tried)
     if result.separates:
-        out.print(f"{game}: {result.size} guesses separate all {game.n_codes} secrets: {codes}")
+        out.print(f"{game}: {result.size} guesses separate all {n} secrets: {codes}")
         these = "this one" if result.size == 1 else f"these {result.size}"
-        out.print(f"Static Mastermind is won in {result.guesses_to_win} guesses ({these}, then the "
-                  f"secret). Found in {result.seconds:.2f} s with seed {result.seed} (sizes tried: {tried}).")
+        out.print(f"Static Mastermind is won in {result.guesses_to_win} guesses ({these}, then the secret). "
+                  f"Found after {result.found_after:.2f} s of search with seed {result.seed} (sizes tried: "
+                  f"{sizes}{setup}).")
+        return
+    leaves = "leaves" if result.size == 1 else "leave"
+    if _settled_none(result):
+        out.print(f"{proved.describe()[0].upper()}{proved.describe()[1:]}.")
     elif result.target is None or result.size < result.target:
         # the time ran out while the first set was still being chosen, one guess after another
         of = f"of {result.target} guesses " if result.target is not None else ""
-        out.print(f"{game}: no separating set {of}found in {result.seconds:.2f} s (seed {result.seed}): the time "
-                  f"ran out after choosing {result.size} guess{'es' if result.size != 1 else ''}, {codes}, which leave {result.n_classes} answer "
-                  f"classes for {game.n_codes} secrets. Give a longer --time-limit.")
+        out.print(f"{game}: no separating set {of}found in {result.seconds:.2f} s (seed {result.seed}{setup}): "
+                  f"the time ran out after choosing {_guesses(result.size)}, {codes}, which {leaves} "
+                  f"{result.n_classes} answer classes for {n} secrets.")
     else:
         out.print(f"{game}: no separating set of {result.size} guesses found in {result.seconds:.2f} s "
-                  f"(seed {result.seed}); the best, {codes}, leaves {result.n_classes} answer classes for "
-                  f"{game.n_codes} secrets.")
-        if result.size < bound:
-            out.print(f"None can exist: {result.size} guesses give at most {len(game.feedbacks())}**"
-                      f"{result.size} answer vectors, fewer than the {game.n_codes} secrets.")
-        elif proof is None or not (proof.complete or proof.found):
-            out.print("Try a longer --time-limit, another --seed or a larger --size"
-                      + ("." if args.prove else "; --prove checks every set of this size."))
+                  f"(seed {result.seed}{setup}); the best, {codes}, leaves {result.n_classes} answer classes for "
+                  f"{n} secrets.")
+
+
+def _print_verdict(game: Game, result: SearchResult, proof: ExhaustiveResult | None,
+                   args: argparse.Namespace) -> int:
+    """The proof's outcome and what it means for the set found; advice only where nothing is settled."""
+    shown = _settled_none(result)  # (printed by _print_search)
     if proof is not None:
-        out.print(proof.describe())
-    else:
-        out.print(f"Counting bound: at least {bound} guesses ({len(game.feedbacks())} possible answers each).")
-    return 0 if settled else 1
+        if not (shown and proof is result.proof):
+            out.print(proof.describe() + ".")
+        if result.separates and proof.found is not None:
+            out.print(f"So {result.size} guesses are not the fewest: {_guesses(proof.size)} separate {game} "
+                      f"({proof.size + 1} with the secret).")
+        elif not result.separates and proof.found is not None:
+            out.print(f"The check found a separating set of {_guesses(proof.size)} that the search missed.")
+        elif not proof.complete:
+            out.print(f"Give a longer --time-limit: the check gets its own --time-limit of {args.time_limit:g} s "
+                      "after the search.")
+        return 0 if result.separates or proof.found is not None else 1
+    if not result.separates and not shown:
+        if result.target is None or result.size < result.target:
+            out.print("Give a longer --time-limit.")
+        else:
+            out.print("Try a longer --time-limit, another --seed or a larger --size; --prove checks every set "
+                      "of this size.")
+    out.print(f"Counting bound: at least {lower_bound(game)} guesses ({len(game.feedbacks())} possible answers each).")
+    return 0 if result.separates else 1
+
+
+def _settled_none(result: SearchResult) -> bool:
+    """The search found no set of the size asked for, and its own exhaustive check proved none exists."""
+    proof = result.proof
+    return not result.separates and proof is not None and proof.proves_none and proof.size == result.target
 
 
 def _prove(game: Game, result: SearchResult, args: argparse.Namespace) -> ExhaustiveResult | None:
     """The exhaustive check behind ``--prove``: of one guess fewer than the set found, or of the
     size searched in vain (which settles it either way); None when there is nothing to check (a
-    set of one guess) or counting shows no set of the size searched can exist."""
+    set of one guess, or the time ran out before a first set). A check the search itself completed
+    at that size is used as it is."""
     if result.separates:
         size = result.size - 1
     elif result.target is not None:
         size = result.target
     else:  # (the time ran out before a first set: nothing to compare with)
         return None
-    if size < 1 or (not result.separates and size < lower_bound(game)):
+    if size < 1:
         return None
-    with progress(f"exhaustive check: {size} guesses", 1000) as update:
+    if result.proof is not None and result.proof.size == size:
+        return result.proof
+    with progress(f"exhaustive check: {_guesses(size)}", 1000) as update:
         return exhaustive(game, size, time_limit=args.time_limit, on_progress=lambda f: update(int(1000 * f)))
 
 
 def cmd_static(args: argparse.Namespace) -> int:
-    return {"verify": cmd_verify, "search": cmd_search}[args.action](args)
+    try:
+        return {"verify": cmd_verify, "search": cmd_search}[args.action](args)
+    except MastermindError as e:  # named as argparse names its own errors: 'mmlab static search: error: ...'
+        err.print(f"mmlab static {args.action}: error: {e}", markup=False)
+        return 2
 
 
 def _game_args(p: argparse.ArgumentParser) -> None:
@@ -142,10 +276,10 @@ def add_command(command) -> None:
                    help="number of guesses in the set (default: the smallest the search reaches)")
     s.add_argument("--seed", type=seed_arg, default=0, metavar="N", help="seed of the random choices (default 0)")
     s.add_argument("--time-limit", type=positive(float, "--time-limit"), default=10.0, metavar="SECONDS",
-                   help="seconds to search (default 10); without --size the search uses all of it unless "
-                        "it reaches the counting bound")
+                   help="seconds of search (default 10), counted once the code tables are built; without --size "
+                        "the search uses all of it unless it reaches the counting bound or, on games of up to "
+                        "1296 codes, proves that one guess fewer cannot separate")
     s.add_argument("--prove", action="store_true",
-                   help="then check every set of one guess fewer (up to symmetry, within --time-limit): "
-                        "a proof that the size found is the smallest, on small games; when none is found, "
-                        "every set of the size searched")
-
+                   help="then check every set of one guess fewer (up to symmetry), with a --time-limit of its "
+                        "own after the search's: a proof that the size found is the smallest, on small games; "
+                        "when none is found, every set of the size searched")

@@ -40,6 +40,11 @@ from mmlab.variants import static_kernels as K
 SAMPLE = 4096
 #: Answers worked out per piece of a step's scoring, between looks at the clock (about 1 s on 2 cores).
 PIECE_WORK = 2**28
+#: Answers a second no machine this runs on works out (2 cores: about 2**28): a time limit too short
+#: even at this pace is refused before the code tables are built.
+FASTEST = 2**31
+#: Least answers worked out by each piece of work shared among the cores.
+CHUNK_WORK = 2**16
 #: Local-search steps without improvement before a restart.
 STALL = 60
 
@@ -192,6 +197,59 @@ def lower_bound(game: Game | str) -> int:
     return k
 
 
+def below_bound(game: Game, size: int) -> str:
+    """Why no set of ``size`` guesses can separate ``game`` when ``size`` is below the counting bound."""
+    answers = len(game.feedbacks())
+    guesses = "guess gives" if size == 1 else "guesses give"
+    return (f"no set of {size} {'guess' if size == 1 else 'guesses'} can separate the {game.n_codes:,} secrets of "
+            f"{game}: {size} {guesses} at most {answers}**{size} = {answers**size:,} answer vectors (counting bound: "
+            f"at least {lower_bound(game)} guesses)")
+
+
+# --------------------------------------------------------------------------------- proof
+@dataclass
+class ExhaustiveResult:
+    """The outcome of ``exhaustive``: a separating set of ``size`` guesses, or a proof there is none."""
+
+    game: Game
+    size: int
+    #: A separating set of ``size`` guesses, if one was found.
+    found: tuple[int, ...] | None
+    #: Whether the search covered every set (up to symmetry); False when the time ran out.
+    complete: bool
+    nodes: int
+    #: Seconds of the check itself, within its time limit.
+    seconds: float
+    #: Seconds spent before the clock started: the code tables built and the kernels loaded.
+    setup_seconds: float = 0.0
+
+    @property
+    def proves_none(self) -> bool:
+        """True when no set of ``size`` guesses (hence none smaller) separates the game."""
+        return self.complete and self.found is None
+
+    def describe(self) -> str:
+        game = self.game
+        if self.found is not None:
+            return f"{' '.join(game.format(c) for c in self.found)} separate {game} with {_guesses(self.size)}"
+        if self.complete:
+            return (f"no set of {_guesses(self.size)} separates {game} (exhaustive up to symmetry: "
+                    f"{self.nodes:,} nodes, {self.seconds:.2f} s): a separating set needs at least "
+                    f"{_guesses(self.size + 1)}, {self.size + 2} with the secret")
+        return (f"undecided: no separating set of {_guesses(self.size)} for {game} met before the time ran out "
+                f"({self.nodes:,} nodes, {self.seconds:.2f} s)")
+
+    def to_dict(self) -> dict:
+        return {"game": self.game.size, "size": self.size, "proves_none": self.proves_none,
+                "complete": self.complete, "nodes": self.nodes, "seconds": round(self.seconds, 4),
+                "setup_seconds": round(self.setup_seconds, 4),
+                "found": None if self.found is None else [self.game.format(c) for c in self.found]}
+
+
+def _guesses(k: int) -> str:
+    return f"{k} guess" if k == 1 else f"{k} guesses"
+
+
 # --------------------------------------------------------------------------------- search
 @dataclass
 class SearchResult:
@@ -200,6 +258,7 @@ class SearchResult:
     game: Game
     codes: tuple[int, ...]
     n_classes: int
+    #: Seconds of search, from the start of the clock (after ``setup_seconds``) to the end.
     seconds: float
     seed: int | None
     #: The size asked for, or None (then the smallest the search could reach).
@@ -207,6 +266,13 @@ class SearchResult:
     #: ``(size, found, seconds)`` of every size tried, in order.
     tried: list[tuple[int, bool, float]] = field(default_factory=list)
     restarts: int = 0
+    #: Seconds spent before the clock started: the code tables built, the kernels loaded and timed.
+    setup_seconds: float = 0.0
+    #: Seconds of search until ``codes`` was found (None when they do not separate).
+    found_after: float | None = None
+    #: An exhaustive check the search ran that settled a size (games of at most ``EXHAUSTIVE_CODES``
+    #: codes): no set of ``proof.size`` separates, or ``proof.found`` does.
+    proof: ExhaustiveResult | None = None
 
     @property
     def separates(self) -> bool:
@@ -226,13 +292,26 @@ class SearchResult:
             "game": game.size, "repeats": game.repeats, "feedback": game.feedback,
             "size": self.size, "codes": [game.format(c) for c in self.codes], "separates": self.separates,
             "secrets": game.n_codes, "classes": self.n_classes, "guesses_to_win": self.guesses_to_win,
-            "seconds": round(self.seconds, 4), "seed": self.seed, "target": self.target,
-            "restarts": self.restarts, "lower_bound": lower_bound(game),
+            "seconds": round(self.seconds, 4), "setup_seconds": round(self.setup_seconds, 4),
+            "found_after": None if self.found_after is None else round(self.found_after, 4),
+            "seed": self.seed, "target": self.target, "restarts": self.restarts, "lower_bound": lower_bound(game),
             "tried": [{"size": k, "found": f, "seconds": round(s, 4)} for k, f, s in self.tried],
+            "search_proof": None if self.proof is None else self.proof.to_dict(),
         }
 
 
 Progress = Callable[[int, int], None]  # (size being tried, best number of classes so far)
+
+#: Games of at most this many codes also run the exhaustive check while a size is searched, so a
+#: size no set reaches is proved out instead of searched until the time runs out (measured: every
+#: game up to 1296 codes in seconds, except 5 guesses of 4x6, about 210 s).
+EXHAUSTIVE_CODES = 1296
+#: Seconds of local search at a size before its first exhaustive check; twice as long before each next
+#: one (the local search stops only between restarts, so a seed's sequence of restarts is kept).
+FIRST_SLICE = 0.1
+#: Each exhaustive check may take this share of the local search's time so far at the size (so the
+#: checks take at most a quarter of it; each starts afresh, and a complete one settles the size).
+EXHAUSTIVE_SHARE = 1 / 3
 
 
 class _Space:
@@ -266,8 +345,15 @@ class _Space:
         piece = max(1, PIECE_WORK // self.n)
         classes, pairs = [], []
         for lo in range(0, cands.shape[0], piece):
-            cl, pr = K.score_candidates(cands[lo:lo + piece], labels, k, self.digits, self.counts, self.ww,
-                                        self.table, self.n_resp, 4 * numba.get_num_threads())
+            part = cands[lo:lo + piece]
+            chunks = min(4 * numba.get_num_threads(), part.shape[0] * self.n // CHUNK_WORK)
+            if chunks > 1:
+                cl, pr = K.score_candidates(part, labels, k, self.digits, self.counts, self.ww,
+                                            self.table, self.n_resp, chunks)
+            else:  # a little work stays on this thread: on a busy machine waking the others takes longer
+                cl, pr = np.empty(part.shape[0], dtype=np.int64), np.empty(part.shape[0], dtype=np.int64)
+                K._score_chunk(0, part.shape[0], part, labels, k, self.digits, self.counts, self.ww, self.table,
+                               self.n_resp, cl, pr)
             classes.append(cl)
             pairs.append(pr)
             if time.perf_counter() >= deadline:
@@ -279,6 +365,20 @@ class _Space:
         if self.n <= SAMPLE:
             return self.everyone
         return rng.choice(self.n, SAMPLE, replace=False).astype(np.int64)
+
+    def warm(self) -> float:
+        """Load the kernels the search calls (once per process) and time the scoring of a few
+        candidates, without drawing from any generator: answers worked out per second."""
+        labels, k = self.labels([int(self.roots[0])])
+        self.score(self.everyone[:1], labels, k)  # (on one thread)
+        self.score(self.everyone[:2 * CHUNK_WORK // self.n + 2], labels, k)  # (shared among the cores)
+        if self.n <= EXHAUSTIVE_CODES:  # (the search runs the exhaustive check's kernels too)
+            tiny = _Space(Game(2, 3))
+            _exhaustive(tiny, 1, math.inf), _exhaustive(tiny, 2, math.inf)
+        take = min(self.n, SAMPLE, max(numba.get_num_threads(), 2**21 // self.n))
+        t0 = time.perf_counter()
+        self.score(self.everyone[:take], labels, k)
+        return take * self.n / max(time.perf_counter() - t0, 1e-9)
 
 
 def _pick(rng: np.random.Generator, cands: np.ndarray, pairs: np.ndarray, classes: np.ndarray,
@@ -294,11 +394,12 @@ def _pick(rng: np.random.Generator, cands: np.ndarray, pairs: np.ndarray, classe
 
 
 def _search_size(space: _Space, k: int, rng: np.random.Generator, deadline: float,
-                 on_progress: Progress | None) -> tuple[list[int], int, int]:
-    """Restarts of greedy construction and local search for ``k`` guesses until they separate or
-    the deadline passes. Returns the best set, its number of classes, and the restarts made."""
+                 on_progress: Progress | None, pause: float = math.inf,
+                 best_classes: int = 0) -> tuple[list[int], int, int]:
+    """Restarts of greedy construction and local search for ``k`` guesses until they separate, the
+    deadline passes, or a restart ends after ``pause``. Returns the best set that beats
+    ``best_classes`` (else no set), its number of classes, and the restarts made."""
     best_rows: list[int] = []
-    best_classes = 0
     restarts = 0
     while True:
         restarts += 1
@@ -332,7 +433,7 @@ def _search_size(space: _Space, k: int, rng: np.random.Generator, deadline: floa
             best_rows, best_classes = list(rows), classes
             if on_progress is not None:
                 on_progress(k, best_classes)
-        if pairs == 0 or time.perf_counter() >= deadline:
+        if pairs == 0 or time.perf_counter() >= min(deadline, pause):
             return best_rows, best_classes, restarts
 
 
@@ -341,8 +442,30 @@ def _pairs(labels: np.ndarray, n_cls: int) -> int:
     return int((sizes * (sizes - 1) // 2).sum())
 
 
+def _check_time(game: Game, size: int, time_limit: float, rate: float, setup: float | None = None) -> None:
+    """Refuse a time limit too short to choose the guesses of a set of ``size``, one step of
+    scoring for each guess after the first, at ``rate`` answers a second: measured here after
+    ``setup`` seconds, or (``setup`` None) the fastest that can be hoped for, before any setup."""
+    cands = min(game.n_codes, SAMPLE)
+    step = cands * game.n_codes / rate
+    least = (size - 1) * step
+    if time_limit >= least:
+        return
+    pace = f"about {_seconds(step)} here" if setup is not None else f"at least {_seconds(step)} even at {rate:.2g} answers a second"
+    after = f" (setup, not counted, took {setup:.1f} s)" if setup is not None else ""
+    raise BadArgument(
+        f"{game} is too large to search in {time_limit:g} s: choosing each guess scores {cands:,} candidates against "
+        f"{game.n_codes:,} secrets, {pace}, and a set of {size} needs {size - 1} such choices; give a time limit of "
+        f"at least {math.ceil(least):,} s{after}")
+
+
+def _seconds(s: float) -> str:
+    return f"{s:.2g} s" if s < 10 else f"{s:,.0f} s"
+
+
 def search(game: Game | str, size: int | None = None, seed: int | None = 0, time_limit: float = 10.0,
-           on_progress: Progress | None = None) -> SearchResult:
+           on_progress: Progress | None = None, on_start: Callable[[float], None] | None = None,
+           on_found: Callable[[tuple[int, ...]], None] | None = None) -> SearchResult:
     """Look for a set of ``size`` guesses that separates ``game``; without ``size``, for the smallest.
 
     Randomised greedy construction (each guess leaves the fewest pairs of secrets answered alike)
@@ -350,12 +473,20 @@ def search(game: Game | str, size: int | None = None, seed: int | None = 0, time
     restarted until the set separates or ``time_limit`` seconds pass. Without ``size`` it first
     builds a separating set greedily, then asks for one guess fewer each time one is found, and
     stops at the counting bound (``lower_bound``) or when a size is not reached in the time left,
-    so it uses the whole time limit unless it reaches the bound. A ``size`` below the counting
-    bound is not searched: the result holds the greedy start cut to ``size`` codes.
+    so it uses the whole time limit unless it reaches the bound or settles a size. On games of at
+    most ``EXHAUSTIVE_CODES`` codes, the exhaustive check runs beside the local search (a quarter
+    of the time at a size), so a size that no set reaches is proved out rather than searched until
+    the time runs out. A seed gives the same set every time the local search finds it.
+
+    The clock starts once the code tables are built and the kernels loaded (``setup_seconds``).
+    A ``size`` below the counting bound, and a time limit too short to choose the guesses of a
+    smallest possible set (from the time one guess takes here), are refused at once. ``on_start``
+    is called with the setup seconds as the clock starts, ``on_progress`` with the size tried and
+    the most answer classes reached at it, ``on_found`` with each separating set as it is found.
 
     >>> found = search(Game.parse_size("3x3"), seed=1, time_limit=5)
-    >>> found.separates, found.size
-    (True, 3)
+    >>> found.separates, found.size, found.proof.proves_none, found.proof.size   # and no set of 2 can
+    (True, 3, True, 2)
     """
     game = Game.of(game)
     if size is not None and (not isinstance(size, int) or isinstance(size, bool) or size < 1):
@@ -364,35 +495,65 @@ def search(game: Game | str, size: int | None = None, seed: int | None = 0, time
         raise BadArgument(f"size {size}: {game} has only {game.n_codes} codes to choose distinct guesses from")
     if time_limit is None or not time_limit > 0:
         raise BadArgument(f"time limit {time_limit!r}: give a positive number of seconds")
+    floor = lower_bound(game)
+    if size is not None and size < floor:
+        raise BadArgument(below_bound(game, size))
+    game.require_enumerable("static Mastermind (it checks the answers of every secret)")
+    _check_time(game, size or floor, time_limit, FASTEST)  # (before minutes of setup on the largest games)
+    t_setup = time.perf_counter()
+    space = _Space(game)
+    rate = space.warm()
+    setup = time.perf_counter() - t_setup
+    _check_time(game, size or floor, time_limit, rate, setup)
+    if on_start is not None:
+        on_start(setup)
     start = time.perf_counter()
     deadline = start + time_limit
-    space = _Space(game)
     rng = np.random.default_rng(seed)
-    result = SearchResult(game, (), 0, 0.0, seed, size)
-    floor = lower_bound(game)
+    result = SearchResult(game, (), 0, 0.0, seed, size, setup_seconds=setup)
+
+    def record(rows: Sequence[int], classes: int) -> None:
+        result.codes, result.n_classes = tuple(int(r) for r in rows), classes
+        if classes == space.n:
+            result.found_after = time.perf_counter() - start
+            if on_found is not None:
+                on_found(result.codes)
 
     def attempt(k: int) -> bool:
         t0 = time.perf_counter()
-        rows, classes, restarts = _search_size(space, k, rng, deadline, on_progress)
-        result.restarts += restarts
+        rows, classes, slice_, local = [], 0, FIRST_SLICE, 0.0
+        small = space.n <= EXHAUSTIVE_CODES
+        while True:
+            t = time.perf_counter()
+            more, more_classes, restarts = _search_size(space, k, rng, deadline, on_progress,
+                                                        t + slice_ if small else math.inf, classes)
+            local += time.perf_counter() - t
+            result.restarts += restarts
+            if more_classes > classes:
+                rows, classes = more, more_classes
+            left = deadline - time.perf_counter()
+            if classes == space.n or left <= 0:
+                break
+            check = _exhaustive(space, k, time.perf_counter() + min(left, EXHAUSTIVE_SHARE * local))
+            if check.complete:
+                result.proof = check
+                if check.found is not None:
+                    rows, classes = list(check.found), space.n
+                break
+            slice_ *= 2
         found = classes == space.n
         result.tried.append((k, found, time.perf_counter() - t0))
         if found or size is not None:
-            result.codes, result.n_classes = tuple(rows), classes
+            record(rows, classes)
         return found
 
-    if size is not None and size < floor:  # the counting bound rules it out: report the greedy start
-        t0 = time.perf_counter()
-        rows, result.n_classes = _greedy_set(space, rng, deadline, size)
-        result.codes = tuple(rows)
-        result.tried.append((size, False, time.perf_counter() - t0))
-    elif size is not None:
+    if size is not None:
         attempt(size)
     else:
         t0 = time.perf_counter()
-        rows, result.n_classes = _greedy_set(space, rng, deadline, on_progress=on_progress)
-        result.codes = tuple(rows)
-        result.tried.append((len(rows), result.n_classes == space.n, time.perf_counter() - t0))
+        rows, classes = _greedy_set(space, rng, deadline, on_progress=on_progress)
+        record(rows, classes)
+        result.tried.append((len(rows), classes == space.n, time.perf_counter() - t0))
         k = len(rows) - 1
         while k >= floor and time.perf_counter() < deadline and attempt(k):
             k -= 1
@@ -419,41 +580,6 @@ def _greedy_set(space: _Space, rng: np.random.Generator, deadline: float, most: 
 
 
 # --------------------------------------------------------------------------------- proof
-@dataclass
-class ExhaustiveResult:
-    """The outcome of ``exhaustive``: a separating set of ``size`` guesses, or a proof there is none."""
-
-    game: Game
-    size: int
-    #: A separating set of ``size`` guesses, if one was found.
-    found: tuple[int, ...] | None
-    #: Whether the search covered every set (up to symmetry); False when the time ran out.
-    complete: bool
-    nodes: int
-    seconds: float
-
-    @property
-    def proves_none(self) -> bool:
-        """True when no set of ``size`` guesses (hence none smaller) separates the game."""
-        return self.complete and self.found is None
-
-    def describe(self) -> str:
-        game = self.game
-        if self.found is not None:
-            return f"{' '.join(game.format(c) for c in self.found)} separate {game} with {self.size} guesses"
-        if self.complete:
-            return (f"no set of {self.size} guesses separates {game} (exhaustive up to symmetry: "
-                    f"{self.nodes:,} nodes, {self.seconds:.2f} s): a separating set needs at least "
-                    f"{self.size + 1} guesses, {self.size + 2} with the secret")
-        return (f"undecided: no separating set of {self.size} guesses for {game} met before the time ran out "
-                f"({self.nodes:,} nodes, {self.seconds:.2f} s)")
-
-    def to_dict(self) -> dict:
-        return {"game": self.game.size, "size": self.size, "proves_none": self.proves_none,
-                "complete": self.complete, "nodes": self.nodes, "seconds": round(self.seconds, 4),
-                "found": None if self.found is None else [self.game.format(c) for c in self.found]}
-
-
 def exhaustive(game: Game | str, size: int, time_limit: float | None = None,
                on_progress: Callable[[float], None] | None = None) -> ExhaustiveResult:
     """Every set of ``size`` guesses, up to colour and peg permutations: one that separates, or a proof
@@ -465,7 +591,8 @@ def exhaustive(game: Game | str, size: int, time_limit: float | None = None,
     two guesses are found on bitsets of the pairs of secrets still sharing a class. It is a proof
     tool, not a finder: it meets separating sets late when they are rare among the low codes.
     Measured here: every game up to 1296 codes in at most a few seconds, except that no set of 5
-    separates 4x6 takes about 210 s (one core); ``time_limit`` makes it give up (``complete`` False).
+    separates 4x6 takes about 210 s (one core); ``time_limit`` (seconds, None for none) makes it
+    give up (``complete`` False). Its clock starts once the code tables are built.
 
     >>> result = exhaustive(Game.parse_size("3x3"), 2)
     >>> result.proves_none, result.complete
@@ -476,9 +603,23 @@ def exhaustive(game: Game | str, size: int, time_limit: float | None = None,
         raise BadArgument(f"size {size!r}: expected a whole number of guesses")
     if size > game.n_codes:
         raise BadArgument(f"size {size}: {game} has only {game.n_codes} codes, so no set holds {size} distinct guesses")
-    start = time.perf_counter()
-    deadline = math.inf if time_limit is None else start + time_limit
+    if time_limit is not None and not time_limit > 0:
+        raise BadArgument(f"time limit {time_limit!r}: give a positive number of seconds, or None for no limit")
+    t_setup = time.perf_counter()
     space = _Space(game)
+    space.labels([0])  # (the kernels the check starts with, loaded before the clock)
+    setup = time.perf_counter() - t_setup
+    deadline = math.inf if time_limit is None else time.perf_counter() + time_limit
+    result = _exhaustive(space, size, deadline, on_progress)
+    result.setup_seconds = setup
+    return result
+
+
+def _exhaustive(space: _Space, size: int, deadline: float,
+                on_progress: Callable[[float], None] | None = None) -> ExhaustiveResult:
+    """``exhaustive`` on a game's arrays, until ``deadline`` (a ``time.perf_counter()`` value)."""
+    game = space.game
+    start = time.perf_counter()
     max_parts = len(game.feedbacks())
     nodes = 0
     timed_out = False
