@@ -458,3 +458,33 @@ def test_cli_reproduce(mm2_main, capsys):
     assert "beside the thesis's tabu search (margin = thesis tabu mean - propagate mean; tabu not played" in out
     assert mm2_main(["mm2", "reproduce", "--sizes", "3x5", "--games", "5"]) == 2
     assert "not in Singley's 2-D table" in capsys.readouterr().err
+
+
+def test_cli_reproduce_one_game_has_no_standard_error(mm2_main, capsys):
+    """The table says '(one game: no s.e.)'; the JSON said 0.0 for stderr and margin_stderr. Sizes
+    are taken with commas too ('4x6,3x8' was 'cannot read the size'), a size named twice plays once."""
+    assert mm2_main(["mm2", "reproduce", "--sizes", "4x6,3x8", "4x6", "--games", "1", "--jobs", "1", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["method"], r["size"]) for r in rows] == [("tabu", "4x6"), ("propagate", "4x6"), ("tabu", "3x8"),
+                                                        ("propagate", "3x8")]
+    assert all(r["stderr"] is None and r["z_vs_thesis"] is None for r in rows)
+    assert rows[1]["margin_vs_tabu"] == rows[0]["mean"] - rows[1]["mean"] and rows[1]["margin_stderr"] is None
+    assert mm2_main(["mm2", "reproduce", "--sizes", "3x8", "--games", "30", "--jobs", "1", "--json"]) == 0
+    tabu = json.loads(capsys.readouterr().out)[0]
+    thesis = THESIS_2D["3x8"]
+    assert tabu["z_vs_thesis"] == pytest.approx((tabu["mean"] - thesis.mean) / math.hypot(tabu["stderr"], thesis.stderr))
+    assert mm2_main(["mm2", "reproduce", "--sizes", "4x6", "--games", "1", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "(1 random secret per size, seed 2005)" in out and "±0.0000" not in out
+    assert "thesis ms/game" in out and "our ms/game" in out
+    assert mm2_main(["mm2", "reproduce", "--sizes", ","]) == 2
+    assert "--sizes is empty" in capsys.readouterr().err
+
+
+def test_cli_reproduce_full_names_7x8_only_when_it_plays(mm2_main, capsys, monkeypatch):
+    import mmlab.cli.variants as cli_variants
+
+    monkeypatch.setattr(cli_variants, "thesis_games", lambda size: 2)  # (not 10 000 games in a test)
+    assert mm2_main(["mm2", "reproduce", "--sizes", "3x8", "--full", "--jobs", "1"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "(10 000 random secrets per size, seed 2005)" in out and "7x8" not in out.split("source:")[0]

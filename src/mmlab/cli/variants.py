@@ -25,14 +25,25 @@ from mmlab.experiments.two_d_tables import (
 EXAMPLES = """\
 examples:
   mmlab mm2 reproduce                         Singley's 2-D table beside tabu and propagate, 1000 secrets per
-                                              size (about 6 minutes on 2 cores, half of it 7x8)
+                                              size (about 7 minutes on 2 cores, 85% of it at 7x8)
   mmlab mm2 reproduce --full                  the thesis's protocol: 10 000 secrets per size (1 000 at 7x8); long
-  mmlab mm2 reproduce --sizes 4x6 3x8 --games 5000 --json
+  mmlab mm2 reproduce --sizes 4x6,3x8 --games 5000 --json
   mmlab mm2 play 4x6                          watch the tabu search find a random 4 x 4 secret of 6 colours
   mmlab mm2 play 3x8 --strategy propagate --secret 123/456/781
 """
 
 DEFAULT_METHODS = ("tabu", "propagate")
+#: How long the default run takes, from the processor time per game of each size measured for the
+#: 9 sizes (docs/notes/singley-2d-reading.md, "Time and memory per game": tabu + propagate 840 ms a
+#: game over the sizes, 715 of them at 7x8), 1000 games each, on 2 cores.
+DEFAULT_TIME = "about 7 minutes on 2 cores, 85% of it at 7x8"
+
+
+def _sizes(values: list[str] | None) -> list[tuple[int, int]]:
+    """``--sizes``, written ``4x6 3x8`` or ``4x6,3x8`` (as ``reproduce large --sizes`` takes them)."""
+    if values is None:
+        return list(SIZES_2D)
+    return list(dict.fromkeys(_size(s) for s in listed(",".join(values), "--sizes", [])))
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -45,7 +56,7 @@ def _size(text: str) -> tuple[int, int]:
 def cmd_reproduce_2d(args: argparse.Namespace) -> int:
     """003 appendix "Tabu Search 2-D" and Table 6-2 beside ours; our other methods beside the tabu search."""
     methods = listed(args.methods, "--methods", list(DEFAULT_METHODS))
-    sizes = [_size(s) for s in args.sizes] if args.sizes else list(SIZES_2D)
+    sizes = _sizes(args.sizes)
     if args.full and args.games is not None:
         raise BadArgument("give --games or --full, not both: --full plays the thesis's numbers of secrets")
     games = thesis_games if args.full else args.games or 1000
@@ -59,9 +70,15 @@ def cmd_reproduce_2d(args: argparse.Namespace) -> int:
         data = []
         for r in rows:
             d = r.to_dict()
+            one = r.games < 2  # (one game: no standard error, as the table says)
+            if one:
+                d["stderr"] = None
+            d["z_vs_thesis"] = r.z_vs_thesis() if r.thesis is not None else None
             tabu = by.get(("tabu", r.size))
             if tabu is not None and r.method != "tabu":
                 d["margin_vs_tabu"], d["margin_stderr"] = margin(r, tabu)
+                if one:
+                    d["margin_stderr"] = None
             if r.method == "tabu":
                 d["speedup_vs_singley"] = TABLE_6_2[r.size][1] / r.ms_per_game
             data.append(d)
@@ -69,17 +86,19 @@ def cmd_reproduce_2d(args: argparse.Namespace) -> int:
         return 0
 
     if "tabu" in methods:
-        sample = "10 000 (7x8: 1 000)" if args.full else str(rows[0].games)
-        table = Table(title=f"MM2 tabu search: Singley's thesis beside mmlab ({sample} random secrets per size, "
-                            f"seed {args.seed})")
+        if args.full:
+            sample = "10 000 random secrets per size" + (" (7x8: 1 000)" if "7x8" in size_names else "")
+        else:
+            sample = f"{rows[0].games} random secret{'s' if rows[0].games != 1 else ''} per size"
+        table = Table(title=f"MM2 tabu search: Singley's thesis beside mmlab ({sample}, seed {args.seed})")
         for col in ("size", "thesis mean", "ours", "ours - thesis", "median", "S.D.", "max", "min",
-                    "ms/game", "ms ours", "speed-up"):
+                    "thesis ms/game", "our ms/game", "speed-up"):
             table.add_column(col, justify="left" if col == "size" else "right")
         for size in size_names:
             r = by[("tabu", size)]
             t = r.thesis
             z = r.z_vs_thesis()
-            table.add_row(size, f"{t.mean:.4f}±{t.stderr:.4f}", f"{r.mean:.4f}" + (f"±{r.stderr:.4f}" if z is not None else ""),
+            table.add_row(size, f"{t.mean:.4f}±{t.stderr:.4f}", _pm(r.mean, r.stderr, r.games),
                           f"{r.mean - t.mean:+.4f}" + (f" ({z:+.1f} se)" if z is not None else " (one game: no s.e.)"), f"{t.median:g} | {r.median:g}",
                           f"{t.std:.3f} | {r.std:.3f}", f"{t.max} | {r.max}", f"{t.min} | {r.min}", f"{t.ms:g}",
                           f"{r.ms_per_game:.2f}", f"{TABLE_6_2[size][1] / r.ms_per_game:,.0f}x")
@@ -93,20 +112,25 @@ def cmd_reproduce_2d(args: argparse.Namespace) -> int:
                                            f"{spec} mean; tabu not played here, add it to --methods for a paired margin)")
         table = Table(title=title)
         for col in ("size", "games", "tabu mean" if "tabu" in methods else "thesis tabu mean",
-                    f"{spec} mean", "margin", "max tabu | ours", "median", "ms/game"):
+                    f"{spec} mean", "margin", "max tabu | ours", "median", "our ms/game"):
             table.add_column(col, justify="left" if col == "size" else "right")
         for size in size_names:
             r = by[(spec, size)]
             tabu = by.get(("tabu", size))
             if tabu is not None:
                 diff, se = margin(r, tabu)
-                base, gap, worst = f"{tabu.mean:.4f}±{tabu.stderr:.4f}", f"{diff:.4f}±{se:.4f}", tabu.max
+                base, gap, worst = _pm(tabu.mean, tabu.stderr, r.games), _pm(diff, se, r.games), tabu.max
             else:
                 base, gap, worst = f"{r.thesis.mean:.4f}", f"{r.thesis.mean - r.mean:.4f} (vs thesis)", r.thesis.max
-            table.add_row(size, str(r.games), base, f"{r.mean:.4f}±{r.stderr:.4f}", gap, f"{worst} | {r.max}",
+            table.add_row(size, str(r.games), base, _pm(r.mean, r.stderr, r.games), gap, f"{worst} | {r.max}",
                           f"{r.median:g}", f"{r.ms_per_game:.2f}")
         out.print(table)
     return 0
+
+
+def _pm(value: float, stderr: float, games: int) -> str:
+    """``value±stderr``; ``value`` alone after one game, whose standard error cannot be estimated."""
+    return f"{value:.4f}±{stderr:.4f}" if games > 1 else f"{value:.4f}"
 
 
 def _show_guess(game: Game2D, k: int, guess: np.ndarray, answers: np.ndarray) -> None:
@@ -165,12 +189,12 @@ def add_command(command) -> None:
                        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     r.set_defaults(func=cmd_reproduce_2d)
     r.add_argument("--games", type=int_at_least(1, "--games", MAX_GAMES_2D),
-                   help="random secrets per size (default 1000: about 6 minutes on 2 cores, half of it 7x8)")
+                   help=f"random secrets per size (default 1000: {DEFAULT_TIME})")
     r.add_argument("--full", action="store_true",
-                   help="the thesis's protocol: 10 000 secrets per size, 1 000 at 7x8 (about half an hour on 2 cores)")
+                   help="the thesis's protocol: 10 000 secrets per size, 1 000 at 7x8 (bench_two_d.py, the same games: 1 364 s on 2 cores)")
     r.add_argument("--sizes", nargs="+", metavar="SIZE",
-                   help="sizes NxM (an N x N matrix of M colours) among the thesis's: "
-                        + " ".join(f"{n}x{m}" for n, m in SIZES_2D) + " (default all)")
+                   help="sizes NxM (an N x N matrix of M colours) among the thesis's, separated by spaces or "
+                        "commas: " + ",".join(f"{n}x{m}" for n, m in SIZES_2D) + " (default all)")
     r.add_argument("--methods", help=f"comma-separated 2-D strategy specs (known: {names}; default tabu,propagate)")
     r.add_argument("--seed", type=seed_arg, default=2005, help="seed of the secrets and the strategies (default 2005)")
     r.add_argument("--jobs", type=int_at_least(1, "--jobs", MAX_JOBS),
