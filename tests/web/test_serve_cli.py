@@ -4,9 +4,25 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 import httpx2
+import pytest
+
+#: ``mmlab serve`` whose candidates request computes for ever, saying when it starts.
+STUCK_SERVER = """
+import sys, threading
+from mmlab.web import views
+
+def stuck(live, limit):
+    print("computing", file=sys.stderr, flush=True)
+    threading.Event().wait()
+
+views.candidates = stuck
+from mmlab.cli.entry import run
+run()
+"""
 
 
 def free_port() -> int:
@@ -20,20 +36,24 @@ def serve(*args: str) -> subprocess.Popen:
                             stderr=subprocess.PIPE, text=True)
 
 
+def wait_for(process: subprocess.Popen, base: str) -> httpx2.Response:
+    """The front page, once the server answers."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            return httpx2.get(base + "/", timeout=2)
+        except httpx2.TransportError:
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "mmlab serve did not answer within 30 s"
+            time.sleep(0.1)
+
+
 def test_mmlab_serve_serves_the_page_and_the_api():
     port = free_port()
     process = serve("--port", str(port), "--max-games", "3", "--idle-minutes", "2")
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                page = httpx2.get(base + "/", timeout=2)
-                break
-            except httpx2.TransportError:
-                assert process.poll() is None, process.communicate()
-                assert time.monotonic() < deadline, "mmlab serve did not answer within 30 s"
-                time.sleep(0.1)
+        page = wait_for(process, base)
         assert page.status_code == 200 and "mmlab" in page.text
         info = httpx2.get(base + "/api/info").json()
         assert (info["max_games"], info["idle_minutes"], info["max_codes"]) == (3, 2.0, 65536)
@@ -67,3 +87,37 @@ def test_bad_limits_are_refused():
     process = serve("--idle-minutes", "inf")
     _, err = process.communicate(timeout=60)
     assert process.returncode == 2 and "--idle-minutes must be more than 0 and finite, got inf" in err
+
+
+@pytest.mark.parametrize("signals", [[signal.SIGINT], [signal.SIGTERM], [signal.SIGINT, signal.SIGINT]],
+                         ids=["ctrl-c", "sigterm", "ctrl-c-twice"])
+def test_a_signal_stops_the_server_while_a_request_computes(signals):
+    """The server does not wait for a computation still running (here one that never ends): it says
+    "interrupted" and ends by the signal, the request answered 503; a second Ctrl-C prints no
+    traceback."""
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-c", STUCK_SERVER, "serve", "--port", str(port)],
+                               stderr=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}"
+    answered = []
+    try:
+        wait_for(process, base)
+        game = httpx2.post(base + "/api/games", json={"role": "codemaker"}).json()
+        asking = threading.Thread(target=lambda: answered.append(
+            httpx2.get(f"{base}/api/games/{game['id']}/candidates", timeout=120)), daemon=True)
+        asking.start()
+        lines = []
+        while "computing" not in lines:
+            line = process.stderr.readline()
+            assert line, f"mmlab serve ended: {lines}"
+            lines.append(line.strip())
+        for sig in signals:
+            process.send_signal(sig)
+        _, err = process.communicate(timeout=60)  # (it used to wait for the computation: for ever here)
+        asking.join(timeout=60)
+    finally:
+        process.kill()
+        process.wait()
+    assert "Traceback" not in err and "ERROR" not in err, err
+    assert (process.returncode, err.strip().splitlines()[-1]) == (-signals[0], "interrupted")
+    assert answered[0].status_code == 503 and answered[0].json()["error"] == "ServerStopping"

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import socket
+import sys
+import threading
 
 from mmlab.cli.arguments import positive
 from mmlab.cli.output import err
@@ -19,19 +22,47 @@ examples:
 """
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn  # imported here so that other commands start without the web stack
+class Terminated(Exception):
+    """SIGTERM, raised where it lands."""
 
-    from mmlab.web import create_app
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from mmlab.web import create_app  # imported here so that other commands start without the web stack
+    from mmlab.web.server import Server
 
     app = create_app(max_games=args.max_games, max_codes=args.max_codes, idle_minutes=args.idle_minutes)
     _check_free(args.host, args.port)
     host = f"[{args.host}]" if ":" in args.host else args.host
     err.print(f"mmlab: serving on http://{host}:{args.port}  (API schema at /openapi.json; Ctrl-C stops)",
               soft_wrap=True)  # one line even when stderr is a file
-    server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning"))
-    server.run()  # (not uvicorn.run, which swallows the Ctrl-C that the server raises again once stopped)
+    server = Server(app, args.host, args.port)
+    ours = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminated) if ours else None
+    try:
+        server.run()  # (not uvicorn.run, which swallows the Ctrl-C that the server raises again once stopped)
+    except KeyboardInterrupt:  # (Ctrl-C, raised again by the server once it stopped)
+        _end_by(signal.SIGINT)
+    except Terminated:
+        _end_by(signal.SIGTERM)
+    finally:
+        if ours and previous is not None:  # (None: a handler not set from Python, left as it was)
+            signal.signal(signal.SIGTERM, previous)
     return 0 if server.started else 1  # (uvicorn has said why it could not start)
+
+
+def _end_by(signum: int) -> None:
+    """Say "interrupted" and end the process at once by ``signum``'s default action, as a Ctrl-C
+    ends every mmlab command (a shell loop running it stops too), but without Python's shutdown,
+    which can wait seconds on the computation of a request still running in a daemon thread."""
+    print("interrupted", file=sys.stderr, flush=True)
+    sys.stdout.flush()
+    signal.signal(signum, signal.SIG_DFL)
+    signal.raise_signal(signum)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    """The SIGTERM handler (uvicorn's own while it runs, which raises SIGTERM again once it stopped)."""
+    raise Terminated
 
 
 def _check_free(host: str, port: int) -> None:

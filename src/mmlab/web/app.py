@@ -40,6 +40,7 @@ from mmlab.web.games import (DEFAULT_IDLE_MINUTES, DEFAULT_MAX_CODES, DEFAULT_MA
 from mmlab.web.limits import BodyLimit
 from mmlab.web.models import (AnswerIn, Candidates, CorrectionIn, GameState, GuessIn, HintOut, NewGame,
                               PartitionTable, Problem, ServerInfo, StrategyInfo, TreePath, UndoIn)
+from mmlab.web.workers import offloaded
 
 STATIC = Path(__file__).parent / "static"
 #: A request body to copy, by the end of the path, for messages about malformed bodies.
@@ -90,7 +91,7 @@ def create_app(max_games: int = DEFAULT_MAX_GAMES, max_codes: int = DEFAULT_MAX_
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)
-    def page() -> FileResponse:
+    async def page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
     return app
@@ -128,6 +129,7 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
             yield live
 
     @api.get("/info", summary="the server's limits and the strategies it knows")
+    @offloaded
     def info() -> ServerInfo:
         return ServerInfo(max_games=games.max_games, max_codes=games.max_codes, idle_minutes=games.idle_minutes,
                           live_games=len(games), default_strategy=DEFAULT_STRATEGY,
@@ -137,6 +139,7 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
 
     @api.post("/games", status_code=201, summary="start a game (no body: you guess a random 4x6 secret)",
               responses={422: {"model": Problem}, 429: {"model": Problem}})
+    @offloaded
     def new_game(body: NewGame | None = None) -> GameState:
         body = body or NewGame()
         game = Game.parse_size(body.size, repeats=body.repeats)
@@ -147,18 +150,21 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
             return state(live)
 
     @api.get("/games/{game_id}", summary="a game's state", responses=ON_GAME)
+    @offloaded
     def get_game(game_id: str) -> GameState:
         with holding(game_id) as live:
             return state(live)
 
     @api.delete("/games/{game_id}", status_code=204, summary="leave a game, freeing its place",
                 responses=ON_GAME)
+    @offloaded
     def leave(game_id: str) -> Response:
         games.remove(game_id)
         return Response(status_code=204)
 
     @api.post("/games/{game_id}/guess", summary="codebreaker: play a guess; its answer is the last move",
               responses=ON_MOVE)
+    @offloaded
     def guess(game_id: str, body: GuessIn) -> GameState:
         with holding(game_id) as live:
             session = _breaker(live, "guess")
@@ -168,6 +174,7 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
             return state(live)
 
     @api.post("/games/{game_id}/answer", summary="codemaker: answer mmlab's pending guess", responses=ON_MOVE)
+    @offloaded
     def answer(game_id: str, body: AnswerIn) -> GameState:
         with holding(game_id) as live:
             session = _maker(live, "answer")
@@ -178,6 +185,7 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
 
     @api.post("/games/{game_id}/correct", summary="codemaker: change the answer given to an earlier guess",
               responses=ON_MOVE)
+    @offloaded
     def correct(game_id: str, body: CorrectionIn) -> GameState:
         with holding(game_id) as live:
             session = _maker(live, "correct")
@@ -187,6 +195,7 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
 
     @api.post("/games/{game_id}/undo", summary="take back the last guess (codebreaker) or answer (codemaker)",
               responses=ON_MOVE)
+    @offloaded
     def undo(game_id: str, body: UndoIn | None = None) -> GameState:
         with holding(game_id) as live:
             if live.role == "codebreaker":
@@ -197,6 +206,7 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
 
     @api.post("/games/{game_id}/give-up", summary="codebreaker: end the game and see the secret",
               responses=ON_MOVE)
+    @offloaded
     def give_up(game_id: str, body: UndoIn | None = None) -> GameState:
         with holding(game_id) as live:
             session = _breaker(live, "give-up")
@@ -209,6 +219,7 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
 
     @api.get("/games/{game_id}/hint", summary="codebreaker: the codes left, a strategy's next guess and "
                                               "the partition tables of its best guesses", responses=ON_MOVE)
+    @offloaded
     def hint(game_id: str, strategy: str | None = Query(None, description="strategy spec (default, or empty: the "
                                                                           "game's)"),
              options: int = Query(3, ge=1, le=10, description="how many top guesses to tabulate")) -> HintOut:
@@ -220,11 +231,13 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
             return views.hint(live.game, live.hint(strategy or live.strategy, options))
 
     @api.get("/games/{game_id}/partition", summary="how a proposed guess splits the codes left", responses=ON_GAME)
+    @offloaded
     def partition(game_id: str, guess: str = Query(description="the proposed guess, e.g. 1344")) -> PartitionTable:
         with holding(game_id) as live:
             return views.partition(live, live.game.parse(guess))
 
     @api.get("/games/{game_id}/candidates", summary="the codes that fit every answer, when few", responses=ON_GAME)
+    @offloaded
     def candidates(game_id: str, limit: int = Query(50, ge=1, le=1000, description="list at most this many")
                    ) -> Candidates:
         with holding(game_id) as live:
@@ -232,6 +245,7 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
 
     @api.get("/games/{game_id}/path", summary="codemaker, deterministic strategy: the decision-tree nodes "
                                               "visited (guess, codes remaining, answer)", responses=ON_MOVE)
+    @offloaded
     def path(game_id: str) -> TreePath:
         with holding(game_id) as live:
             _maker(live, "path")

@@ -69,6 +69,12 @@ class GameBusy(WebError):
     status = 503
 
 
+class ServerStopping(WebError):
+    """The server was stopped while the request ran: it is abandoned."""
+
+    status = 503
+
+
 def status_of(error: MastermindError) -> int:
     """The HTTP status of a user's mistake."""
     if isinstance(error, WebError):
