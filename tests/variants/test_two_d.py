@@ -150,7 +150,7 @@ def test_parse_and_format_round_trip():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("1234/2345/3456", "has 3 rows, and a MM2(4,6) code is 4 rows of 4 pegs (colours 1-6)"),
+    ("1234/2345/3456", "has 3 rows, and an MM2(4,6) code is 4 rows of 4 pegs (colours 1-6)"),
     ("1234/2345/3456/4561/1111", "has 5 rows"),
     ("1234/2345/345/4561", "row 3 of MM2(4,6) code"),
     ("1234/2345/3457/4561", "row 3"),
@@ -162,7 +162,8 @@ def test_a_code_that_is_not_n_by_n_is_refused(text, message):
 
 
 @pytest.mark.parametrize("value, message", [
-    (np.zeros((3, 4), dtype=np.int64), r"must be an 4 x 4 matrix .* got shape 3 x 4"),
+    (np.zeros((3, 4), dtype=np.int64), r"an MM2\(4,6\) code must be a matrix of 4 rows of 4 pegs .* got shape 3 x 4"),
+    (7, "got shape scalar 7"),
     (np.zeros(16, dtype=np.int64), "got shape 16"),
     (np.zeros((4, 4, 1), dtype=np.int64), "got shape 4 x 4 x 1"),
     (np.full((4, 4), 6), r"colours 0..5 \(written 1-6\), got 6..6"),
@@ -174,6 +175,21 @@ def test_a_matrix_that_is_not_a_code_is_refused(value, message):
         game.check(value)
     with pytest.raises(BadCode):
         play_2d(game, make_strategy_2d("tabu"), value)
+
+
+def test_a_code_may_be_written_out_and_a_size_given_as_numpy_integers():
+    """play_2d(game, s, "123/234/341") said 'got shape scalar'; Game2D(np.int64(3), 4) was 'not whole numbers'."""
+    game = Game2D(np.int64(3), np.int32(4))
+    assert game == Game2D(3, 4) and type(game.n) is int and hash(game) == hash(Game2D(3, 4))
+    assert (game.check("123/234/341") == game.parse("123/234/341")).all()
+    seen = []
+    record = play_2d(game, make_strategy_2d("tabu"), "123/234/341", np.random.default_rng(1),
+                     on_guess=lambda k, guess, answers: seen.append((k, game.format(guess), answers.shape)))
+    assert record.won and game.format(record.secret) == "123/234/341"
+    assert seen == [(k, game.format(g), (6, 2)) for k, g in enumerate(record.guesses, start=1)]
+    for bad in ((True, 4), (3.0, 4)):
+        with pytest.raises(BadSize, match="whole numbers of rows and colours"):
+            Game2D(*bad)
 
 
 def test_sizes_are_checked():
@@ -390,6 +406,7 @@ def test_tables_transcribe_the_appendix():
     ("tabu:restart=100000000000000000000000", "restart=100000000000000000000000 is out of range"),
     ("tabu:steps=100000000000000000000000", "steps=100000000000000000000000 is out of range"),
     ("propagate:samples=0", "samples=0 is out of range"),
+    ("propagate:sample=0", "sample=0 is out of range; it must be at least 1$"),
     ("propagate:samples=10001", "samples=10001 is out of range"),
     ("propagate:sample=100000000000000000000000", "sample=100000000000000000000000 is out of range"),
     ("tabu:colour=2", "has no parameter 'colour'"),
@@ -436,9 +453,29 @@ def test_cli_play_and_its_errors(mm2_main, capsys):
     out = capsys.readouterr().out
     assert "guess 1" in out and "columns:" in out and "solved in" in out
     assert mm2_main(["mm2", "play", "3x4", "--secret", "123/234"]) == 2
-    assert "has 2 rows, and a MM2(3,4) code is 3 rows of 3 pegs (colours 1-4)" in capsys.readouterr().err
+    assert "mmlab mm2 play: error: code '123/234' has 2 rows, and an MM2(3,4) code is 3 rows of 3 pegs (colours 1-4)" \
+        in capsys.readouterr().err
     assert mm2_main(["mm2", "play", "9x9"]) == 2
     assert "too large" in capsys.readouterr().err
+    assert mm2_main(["mm2", "play", "3x4", "--secret", ""]) == 2  # (was: a random secret)
+    assert "mmlab mm2 play: error: --secret is empty" in capsys.readouterr().err
+
+
+def test_cli_play_shows_each_guess_as_it_is_made(mm2_main, capsys, monkeypatch):
+    """8x8 took 26 s and printed nothing until the end: a Ctrl-C lost every guess made."""
+    import mmlab.cli.variants as cli_variants
+
+    def two_then_ctrl_c(*args, on_guess, **kwargs):
+        def shown(k, guess, answers):
+            on_guess(k, guess, answers)
+            if k == 2:
+                raise KeyboardInterrupt
+        return play_2d(*args, on_guess=shown, **kwargs)
+
+    monkeypatch.setattr(cli_variants, "play_2d", two_then_ctrl_c)
+    assert mm2_main(["mm2", "play", "3x4", "--secret", "123/234/341", "--seed", "1"]) == 130
+    out = capsys.readouterr().out
+    assert "guess 1   111  row 1: 1,0" in out and "guess 2" in out and "solved" not in out
 
 
 def test_cli_reproduce(mm2_main, capsys):

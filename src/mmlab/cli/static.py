@@ -52,12 +52,12 @@ def _guesses(k: int) -> str:
 
 
 @contextmanager
-def spinner(text: str) -> Iterator[Callable[..., None]]:
+def spinner(text: str, enabled: bool = True) -> Iterator[Callable[..., None]]:
     """A spinner line on stderr (only on a terminal): ``text``, then the time since it started.
     Yields ``say(text, restart=False)``, which changes the text and, with ``restart``, starts the
-    time again."""
+    time again. Nothing may be printed to stdout while it turns."""
     line = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err,
-                    transient=True, disable=not err.is_terminal)
+                    transient=True, disable=not (enabled and err.is_terminal))
     with line:
         task = line.add_task(text, total=None)
 
@@ -111,21 +111,21 @@ def cmd_search(args: argparse.Namespace) -> int:
     found: list[tuple[int, ...]] = []
     n = game.n_codes
     head = f"static search {game}, {args.time_limit:g} s of search"
-    with spinner(f"{head}: building the code tables and loading the kernels first") as say:
-        def started(setup: float) -> None:
-            say(f"{head}: started", restart=True)
+    try:
+        with spinner(f"{head}: building the code tables and loading the kernels first") as say:
+            def started(setup: float) -> None:
+                say(f"{head}: started", restart=True)
 
-        def improved(k: int, classes: int) -> None:  # (the time shown is the search's)
-            sizes = [len(codes) for codes in found] + ([k] if classes == n else [])
-            smallest = f"; smallest separating set so far: {min(sizes)}" if sizes else ""
-            say(f"{head}: {_guesses(k)} reach {classes:,} of {n:,} answer classes{smallest}")
+            def improved(k: int, classes: int) -> None:  # (the time shown is the search's)
+                sizes = [len(codes) for codes in found] + ([k] if classes == n else [])
+                smallest = f"; smallest separating set so far: {min(sizes)}" if sizes else ""
+                say(f"{head}: {_guesses(k)} reach {classes:,} of {n:,} answer classes{smallest}")
 
-        try:
             result = search(game, size=args.set_size, seed=args.seed, time_limit=args.time_limit,
                             on_progress=improved, on_start=started, on_found=found.append)
-        except KeyboardInterrupt:
-            _interrupted(game, found, args)
-            raise
+    except KeyboardInterrupt:
+        _interrupted(game, found, args)  # (once the spinner is gone)
+        raise
     if args.json:
         data = result.to_dict()
         try:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 import numpy as np
 from rich.table import Table
 
 from mmlab.cli.arguments import int_at_least, listed, seed_arg
 from mmlab.cli.output import err, out, print_json, progress
-from mmlab.errors import BadArgument
+from mmlab.cli.static import spinner
+from mmlab.errors import BadArgument, MastermindError
 from mmlab.experiments.evaluation import draw_seed
 from mmlab.variants import STRATEGIES_2D, Game2D, make_strategy_2d, play_2d
 from mmlab.experiments.two_d_tables import (
@@ -145,28 +147,51 @@ def _show_guess(game: Game2D, k: int, guess: np.ndarray, answers: np.ndarray) ->
 
 
 def cmd_play_2d(args: argparse.Namespace) -> int:
-    """One game of a 2-D strategy, every guess with its row and column answers."""
+    """One game of a 2-D strategy, every guess with its row and column answers as it is made."""
     game = Game2D.parse_size(args.size)
+    if args.secret is not None and not args.secret.strip():
+        raise BadArgument("--secret is empty: give the secret row by row, e.g. "
+                          f"{game.format(game.example())}, or leave --secret out for a random one")
     seed = args.seed if args.seed is not None else draw_seed()
     rng = np.random.default_rng(seed)
-    secret = game.parse(args.secret) if args.secret else game.random_code(rng)
+    secret = game.parse(args.secret) if args.secret is not None else game.random_code(rng)
     strategy = make_strategy_2d(args.strategy)
-    record = play_2d(game, strategy, secret, rng, track_memory=True)
+    strategy.check(game)
+    if not args.json:
+        out.print(f"{game} with {strategy.spec}: secret {game.format(secret)} (rows separated by /); "
+                  f"each answer is black,white; seed {seed} (--seed {seed} plays this game again)")
+    # Text shows each guess as it is made; JSON, which comes at the end, a spinner on stderr (the two
+    # together would mix the spinner's line into the guesses on a terminal).
+    with spinner(f"{game} with {strategy.spec}: choosing guess 1", enabled=args.json) as say:
+        def shown(k: int, guess: np.ndarray, answers: np.ndarray) -> None:
+            if not args.json:
+                _show_guess(game, k, guess, answers)
+            say(f"{game} with {strategy.spec}: choosing guess {k + 1}", restart=True)
+
+        record = play_2d(game, strategy, secret, rng, track_memory=True, on_guess=shown)
     if args.json:
         print_json({**record.to_dict(), "seed": seed})
         return 0
-    out.print(f"{game} with {strategy.spec}: secret {game.format(secret)} (rows separated by /); "
-              f"each answer is black,white; seed {seed} (--seed {seed} plays this game again)")
-    for k, (guess, answers) in enumerate(zip(record.guesses, record.answers), start=1):
-        _show_guess(game, k, guess, answers)
     verdict = "solved" if record.won else "gave up"
-    out.print(f"{verdict} in {record.n_guesses} guesses, {1000 * record.seconds:.1f} ms")
+    out.print(f"{verdict} in {record.n_guesses} guess{'es' if record.n_guesses != 1 else ''}, "
+              f"{1000 * record.seconds:.1f} ms")
     return 0
 
 
 #: Most games per size ``mm2 reproduce`` plays (the thesis's protocol is 10 000), and most workers.
 MAX_GAMES_2D = 10**7
 MAX_JOBS = 256
+
+
+def _named(command: Callable[[argparse.Namespace], int], name: str) -> Callable[[argparse.Namespace], int]:
+    """``command``, its errors named as argparse names its own: 'mmlab mm2 play: error: ...'."""
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return command(args)
+        except MastermindError as e:
+            err.print(f"mmlab mm2 {name}: error: {e}", markup=False)
+            return 2
+    return run
 
 
 def _no_subcommand(args: argparse.Namespace) -> int:
@@ -187,7 +212,7 @@ def add_command(command) -> None:
                                    "thesis's figures beside ours (mean, s.e., max, times), and each other method "
                                    "beside the tabu search with the margin.",
                        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    r.set_defaults(func=cmd_reproduce_2d)
+    r.set_defaults(func=_named(cmd_reproduce_2d, "reproduce"))
     r.add_argument("--games", type=int_at_least(1, "--games", MAX_GAMES_2D),
                    help=f"random secrets per size (default 1000: {DEFAULT_TIME})")
     r.add_argument("--full", action="store_true",
@@ -205,7 +230,7 @@ def add_command(command) -> None:
                        description="Play one game of a 2-D strategy and print every guess with the answer of each "
                                    "row and column.",
                        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    q.set_defaults(func=cmd_play_2d)
+    q.set_defaults(func=_named(cmd_play_2d, "play"))
     q.add_argument("size", help="NxM: an N x N secret of M colours, e.g. 4x6")
     q.add_argument("--strategy", default="tabu",
                    help=f"2-D strategy spec (known: {names}; default tabu; 'mmlab strategies NAME' lists its parameters)")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, ClassVar, NamedTuple
@@ -83,8 +84,11 @@ class Game2D:
     colours: int
 
     def __post_init__(self) -> None:
-        if not isinstance(self.n, int) or not isinstance(self.colours, int):
-            raise BadSize(f"MM2 needs whole numbers of rows and colours, got {self.n!r} and {self.colours!r}")
+        for name in ("n", "colours"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
+                raise BadSize(f"MM2 needs whole numbers of rows and colours, got {self.n!r} and {self.colours!r}")
+            object.__setattr__(self, name, int(value))  # (numpy's integers too: Game2D(np.int64(3), 4))
         if self.n < 2:
             raise BadSize(f"a two-dimensional game needs at least 2 rows and columns, got {self.n}")
         try:
@@ -127,7 +131,7 @@ class Game2D:
             rows = raw.split()
         if len(rows) != self.n:
             raise BadCode(
-                f"code {text!r} has {len(rows)} row{'s' if len(rows) != 1 else ''}, and a {self} code is "
+                f"code {text!r} has {len(rows)} row{'s' if len(rows) != 1 else ''}, and an {self} code is "
                 f"{self.n} rows of {self.n} pegs (colours 1-{self.colours}), written row by row with '/' between rows, "
                 f"e.g. {self.format(self.example())}"
             )
@@ -141,15 +145,19 @@ class Game2D:
         return out
 
     def check(self, code: Any) -> np.ndarray:
-        """``code`` as an ``int64[n, n]`` matrix of colours 0..m-1; refuses anything else, saying why."""
+        """``code`` as an ``int64[n, n]`` matrix of colours 0..m-1, or written out as ``parse`` reads it
+        (``"123/234/341"``); refuses anything else, saying why."""
+        if isinstance(code, str):
+            return self.parse(code)
         arr = np.asarray(code)
         if arr.ndim != 2 or arr.shape != (self.n, self.n):
-            raise BadCode(f"a {self} code must be an {self.n} x {self.n} matrix (n rows of n pegs), "
-                          f"got shape {' x '.join(map(str, arr.shape)) or 'scalar'}")
+            shape = " x ".join(map(str, arr.shape)) or f"scalar {arr.item()!r}"
+            raise BadCode(f"an {self} code must be a matrix of {self.n} rows of {self.n} pegs (or written out, "
+                          f"e.g. {self.format(self.example())!r}), got shape {shape}")
         if arr.dtype.kind not in "iu":
-            raise BadCode(f"a {self} code holds whole-number colours 0..{self.colours - 1}, got {arr.dtype} values")
+            raise BadCode(f"an {self} code holds whole-number colours 0..{self.colours - 1}, got {arr.dtype} values")
         if arr.size and (arr.min() < 0 or arr.max() >= self.colours):
-            raise BadCode(f"a {self} code holds colours 0..{self.colours - 1} (written 1-{self.colours}), "
+            raise BadCode(f"an {self} code holds colours 0..{self.colours - 1} (written 1-{self.colours}), "
                           f"got {int(arr.min())}..{int(arr.max())}")
         return arr.astype(np.int64)
 
@@ -358,10 +366,13 @@ class GameRecord2D:
         }
 
 
-def play_2d(game: Game2D, strategy: Strategy2D, secret: np.ndarray | None = None,
+def play_2d(game: Game2D, strategy: Strategy2D, secret: np.ndarray | str | None = None,
             rng: np.random.Generator | None = None, max_guesses: int = MAX_GUESSES,
-            track_memory: bool = False) -> GameRecord2D:
-    """Play one game of ``strategy`` against ``secret`` (drawn from ``rng`` when not given).
+            track_memory: bool = False,
+            on_guess: Callable[[int, np.ndarray, np.ndarray], None] | None = None) -> GameRecord2D:
+    """Play one game of ``strategy`` against ``secret`` (a matrix, or written out as ``Game2D.parse``
+    reads it; drawn from ``rng`` when not given). ``on_guess(k, guess, answers)`` is called after
+    each guess (k from 1), so a caller can show the game as it goes.
 
     >>> from mmlab.variants import make_strategy_2d
     >>> game = Game2D.parse_size("3x4")
@@ -381,6 +392,10 @@ def play_2d(game: Game2D, strategy: Strategy2D, secret: np.ndarray | None = None
         knowledge.record(guess, answers)
         record.guesses.append(guess.copy())
         record.answers.append(answers)
+        if on_guess is not None:
+            shown = time.perf_counter()
+            on_guess(len(record.guesses), guess, answers)
+            start += time.perf_counter() - shown  # (the caller's time is not the game's)
         if track_memory:
             record.memory_entries = max(record.memory_entries, knowledge.memory_entries())
         if (answers[: game.n, 0] == game.n).all():

@@ -43,7 +43,7 @@ class Propagate2D(Strategy2D):
         Param("samples", 12, "fully consistent matrices drawn per guess; the best-splitting one is played",
               kind=int, minimum=1, maximum=MAX_SAMPLES),
         Param("sample", 800, "members of a line's set used to score its split (larger sets are thinned evenly)",
-              kind=int, minimum=1, maximum=2**62),
+              kind=int, minimum=1),
     )
 
     def start(self, game: Game2D, rng: np.random.Generator | None = None) -> None:
