@@ -339,6 +339,22 @@ def test_bad_codes_are_refused_with_a_message(codes, message):
         separates(Game.parse_size("4x6"), codes)
 
 
+def test_a_set_written_as_one_text_is_refused():
+    """separates(game, "1221") read each character as a code: "code '1' has 1 peg"."""
+    with pytest.raises(BadCode, match=r"the set of guesses is one text, '1221 2354': give a list of codes, e.g. "
+                                      r"\['1111', '2222'\] \('1221 2354'.split\(\) when they are separated by spaces\)"):
+        separates(Game.parse_size("4x6"), "1221 2354")
+    assert separates(Game.parse_size("4x6"), "1221 2354 3311 4524 5656 6643".split())[0]
+
+
+def test_one_guess_is_written_in_the_singular():
+    game = Game.parse_size("2x2")
+    assert separation(game, ["11"]).describe().startswith("the 1 guess does not separate 2x2")
+    assert separation(Game.parse_size("1x2"), ["1"]).describe().startswith("the 1 guess separates all 2 secrets")
+    assert exhaustive(game, 1).describe().startswith("no set of 1 guess separates 2x2")
+    assert exhaustive(Game.parse_size("1x2"), 1).describe() == "1 separates 1x2 with 1 guess"
+
+
 def test_other_bad_input():
     with pytest.raises(BadCode, match="repeats a colour"):
         parse_set(Game.parse_size("4x6", repeats=False), ["1123"])
@@ -350,6 +366,9 @@ def test_other_bad_input():
         search(Game.parse_size("2x2"), 5)
     with pytest.raises(BadArgument, match="positive number of seconds"):
         search(Game.parse_size("3x3"), 3, time_limit=0)
+    for limit in (0, -1):  # (accepted before, as search refused them)
+        with pytest.raises(BadArgument, match=f"time limit {limit}: give a positive number of seconds, or None"):
+            exhaustive(Game.parse_size("3x3"), 2, time_limit=limit)
 
 
 # --------------------------------------------------------------------------------- CLI

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from mmlab.errors import BadArgument, BadCode
+from mmlab.errors import BadArgument, BadCode, shown
 from mmlab.game import Feedback, Game
 from mmlab.knowledge.symmetry import _history_representatives
 from mmlab.variants import static_kernels as K
@@ -51,6 +51,14 @@ STALL = 60
 Codes = Sequence[str | int]
 
 
+def _guesses(k: int) -> str:
+    return f"{k} guess" if k == 1 else f"{k} guesses"
+
+
+def _verb(k: int) -> str:
+    return "separates" if k == 1 else "separate"
+
+
 # --------------------------------------------------------------------------------- the set
 def parse_set(game: Game | str, codes: Codes) -> tuple[int, ...]:
     """Indices of a set of guesses written as codes (``"1221"``, ``"A B B A"``) or given as indices.
@@ -61,6 +69,10 @@ def parse_set(game: Game | str, codes: Codes) -> tuple[int, ...]:
     (42, 315)
     """
     game = Game.of(game)
+    if isinstance(codes, str):  # (each character would be read as a code of its own)
+        raise BadCode(f"the set of guesses is one text, {shown(codes)}: give a list of codes, e.g. "
+                      f"['{'1' * game.pegs}', '{'2' * game.pegs}'] ({shown(codes)}.split() when they are separated "
+                      "by spaces)")
     rows: list[int] = []
     seen: dict[int, int] = {}
     for pos, code in enumerate(codes, start=1):
@@ -133,12 +145,12 @@ class Separation:
         """One line for people: the verdict, and two secrets it cannot tell apart."""
         game, n = self.game, self.game.n_codes
         if self.separates:
-            return (f"the {len(self.codes)} guesses separate all {n} secrets of {game}: static Mastermind "
-                    f"is won in {self.guesses_to_win} guesses ({len(self.codes)} + the secret)")
+            return (f"the {_guesses(len(self.codes))} {_verb(len(self.codes))} all {n} secrets of {game}: static "
+                    f"Mastermind is won in {self.guesses_to_win} guesses ({len(self.codes)} + the secret)")
         a, b = (game.format(s) for s in self.collision)
         answers = ", ".join(f"{game.format(g)}->{fb.black},{fb.white}" for g, fb in zip(self.codes,
                                                                                        self.shared_answers))
-        return (f"the {len(self.codes)} guesses do not separate {game}: {self.n_classes} answer classes for "
+        return (f"the {_guesses(len(self.codes))} {'does' if len(self.codes) == 1 else 'do'} not separate {game}: {self.n_classes} answer classes for "
                 f"{n} secrets, the largest holds {self.largest}; {a} and {b} get the same answers "
                 f"({answers or 'no guesses'})")
 
@@ -201,7 +213,7 @@ def below_bound(game: Game, size: int) -> str:
     """Why no set of ``size`` guesses can separate ``game`` when ``size`` is below the counting bound."""
     answers = len(game.feedbacks())
     guesses = "guess gives" if size == 1 else "guesses give"
-    return (f"no set of {size} {'guess' if size == 1 else 'guesses'} can separate the {game.n_codes:,} secrets of "
+    return (f"no set of {_guesses(size)} can separate the {game.n_codes:,} secrets of "
             f"{game}: {size} {guesses} at most {answers}**{size} = {answers**size:,} answer vectors (counting bound: "
             f"at least {lower_bound(game)} guesses)")
 
@@ -231,7 +243,8 @@ class ExhaustiveResult:
     def describe(self) -> str:
         game = self.game
         if self.found is not None:
-            return f"{' '.join(game.format(c) for c in self.found)} separate {game} with {_guesses(self.size)}"
+            return (f"{' '.join(game.format(c) for c in self.found)} {_verb(self.size)} {game} with "
+                    f"{_guesses(self.size)}")
         if self.complete:
             return (f"no set of {_guesses(self.size)} separates {game} (exhaustive up to symmetry: "
                     f"{self.nodes:,} nodes, {self.seconds:.2f} s): a separating set needs at least "
@@ -244,10 +257,6 @@ class ExhaustiveResult:
                 "complete": self.complete, "nodes": self.nodes, "seconds": round(self.seconds, 4),
                 "setup_seconds": round(self.setup_seconds, 4),
                 "found": None if self.found is None else [self.game.format(c) for c in self.found]}
-
-
-def _guesses(k: int) -> str:
-    return f"{k} guess" if k == 1 else f"{k} guesses"
 
 
 # --------------------------------------------------------------------------------- search
@@ -455,7 +464,8 @@ def _check_time(game: Game, size: int, time_limit: float, rate: float, setup: fl
     after = f" (setup, not counted, took {setup:.1f} s)" if setup is not None else ""
     raise BadArgument(
         f"{game} is too large to search in {time_limit:g} s: choosing each guess scores {cands:,} candidates against "
-        f"{game.n_codes:,} secrets, {pace}, and a set of {size} needs {size - 1} such choices; give a time limit of "
+        f"{game.n_codes:,} secrets, {pace}, and a set of {size} needs {size - 1} such choice{'s' if size > 2 else ''}; "
+        f"give a time limit of "
         f"at least {math.ceil(least):,} s{after}")
 
 
