@@ -3,23 +3,61 @@
 Each test saves a screenshot of the finished game in its pytest output folder (``tmp_path``).
 """
 
+import threading
+
 import pytest
 
 from mmlab.game import Game
+from mmlab.web import views
 
 GAME = Game.parse_size("4x6")
 pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed (pip install -e '.[test]')")
 from playwright.sync_api import expect  # noqa: E402
 
 
-def start(page, role: str, secret: str | None = None, strategy: str = "knuth") -> None:
+class Gate:
+    """Holds the test server's answers about one game until ``open``: a slow move, made slow on
+    purpose (the server runs in this process)."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.game_id: str | None = None
+        self.held = threading.Event()  # a request is being held
+        self._open = threading.Event()
+        state = views.state
+
+        def held_state(live, idle_minutes):
+            if live.id == self.game_id and live.moves:
+                self.held.set()
+                assert self._open.wait(timeout=60), "the test never let the request through"
+            return state(live, idle_minutes)
+
+        monkeypatch.setattr(views, "state", held_state)
+
+    def hold(self, page) -> None:
+        """Hold the moves of the game on screen."""
+        self.game_id = page.evaluate("state.id")
+
+    def open(self) -> None:
+        self._open.set()
+
+
+@pytest.fixture
+def gate(monkeypatch):
+    gate = Gate(monkeypatch)
+    yield gate
+    gate.open()
+
+
+def start(page, role: str, secret: str | None = None, strategy: str = "knuth", size: str = "4x6",
+          codes: str = "1,296") -> None:
     page.get_by_label("Codebreaker" if role == "codebreaker" else "Codemaker").check()
-    page.get_by_label("Size (pegs x colours)").fill("4x6")
+    page.get_by_label("Size (pegs x colours)").fill(size)
     page.get_by_label("Strategy", exact=True).fill(strategy)
     if secret:
         page.get_by_label("Secret to practise with (optional)").fill(secret)
     page.get_by_role("button", name="Start game").click()
-    expect(page.locator("#remaining-count")).to_have_text("1,296")
+    expect(page.locator("#remaining-count")).to_have_text(codes)
+    expect(page.locator("#game-title")).to_contain_text(size)
 
 
 def answer(page, black: int, white: int, moves: int) -> None:
@@ -142,4 +180,31 @@ def test_a_double_click_moves_once(page):
     on_server = page.evaluate("async () => (await (await fetch(`/api/games/${state.id}`)).json()).moves.length")
     assert on_server == 1  # one guess taken back, not both
     expect(page.locator("#board-body .code")).to_have_count(1)
+    expect(page.locator("#error")).to_be_empty()
+
+
+def test_a_late_answer_for_a_game_no_longer_on_screen_is_ignored(page, gate):
+    """The player starts a new game while mmlab still works out its move in the old one: the new
+    game plays at once, and the old game's answer, when it comes, changes nothing on screen."""
+    start(page, "codemaker")
+    gate.hold(page)
+    page.get_by_label("Black", exact=False).first.fill("0")
+    page.get_by_label("White", exact=False).first.fill("1")
+    with page.expect_response(lambda r: r.url.endswith("/answer")) as late:
+        page.get_by_role("button", name="Answer", exact=True).click()
+        assert gate.held.wait(timeout=30)
+        page.get_by_role("button", name="New game").click()
+        start(page, "codebreaker", secret="341", size="3x4", codes="64")
+        guess_box = page.get_by_label("Your guess", exact=True)
+        guess_box.fill("112")
+        guess_box.press("Enter")  # not held up by the old game's move
+        expect(page.locator("#message")).to_contain_text("112: 0 black, 1 white.")
+        gate.open()
+    assert late.value.ok
+    page.wait_for_timeout(200)  # (the page has handled the late answer by now)
+    expect(page.locator("#game-title")).to_contain_text("You guess · 3x4")
+    expect(page.locator("#board-body tr")).to_have_count(1)
+    guess_box.fill("323")
+    guess_box.press("Enter")
+    expect(page.locator("#board-body tr")).to_have_count(2)
     expect(page.locator("#error")).to_be_empty()

@@ -7,21 +7,37 @@ const PALETTE = ["#d62828", "#2f9e44", "#f5c518", "#1c64d1", "#b4369f", "#22b8cf
                  "#8ce99a", "#74a7ff", "#e599f7", "#99e9f2", "#e8590c", "#7048e8", "#adb5bd", "#fab005"];
 const DARK_INK = new Set([1, 2, 4, 5, 13, 14]); // colours that need white digits
 
-let state = null;     // the game as the API last described it
+let state = null;     // the game on screen, as the API last described it
 let splitTimer = null;
 let splitSeq = 0;     // drops answers to partition requests that a newer one replaced
-let moving = false;   // a move is on its way: further moves are ignored until its answer
+let busyGame = null;  // the id of the game that a move or hint is on its way for
 
-// Make a move (guess, answer, correction, undo, give up) once at a time, telling the server how
-// many moves this page has seen, so that a double click or a second tab cannot move twice.
-async function move(path, body = {}) {
-  if (moving) return null;
-  moving = true;
+function onScreen(id) { return state !== null && state.id === id; }
+
+// Ask the server something about the game on screen that holds it for a while (a move, a hint,
+// the codes left), once at a time: resolves to the answer, or to null when the request is ignored
+// because one is already on its way, or when the answer (or error) comes for a game that is no
+// longer on screen (the player started another meanwhile).
+async function working(request) {
+  const id = state.id;
+  if (busyGame === id) return null;
+  busyGame = id;
   try {
-    return await api("POST", `/games/${state.id}/${path}`, { ...body, seen_moves: state.moves.length });
+    const answer = await request(id);
+    return onScreen(id) ? answer : null;
+  } catch (error) {
+    if (onScreen(id)) throw error;
+    return null;
   } finally {
-    moving = false;
+    if (busyGame === id) busyGame = null;
   }
+}
+
+// Make a move (guess, answer, correction, undo, give up), telling the server how many moves this
+// page has seen, so that a double click or a second tab cannot move twice.
+async function move(path, body = {}) {
+  const seen = state.moves.length;
+  return working((id) => api("POST", `/games/${id}/${path}`, { ...body, seen_moves: seen }));
 }
 
 class ApiError extends Error {
@@ -124,6 +140,7 @@ async function startGame(event) {
     const game = await api("POST", "/games", body);
     if (state) api("DELETE", `/games/${state.id}`).catch(() => {});
     state = game;
+    busyGame = null;  // (an answer still on its way for the old game is ignored)
     splitSeq++;
     history.replaceState(null, "", `#game=${game.id}`);
     $("secret").value = "";
@@ -323,7 +340,8 @@ async function playGuess(event) {
 
 async function showHint() {
   try {
-    const hint = await api("GET", `/games/${state.id}/hint`);
+    const hint = await working((id) => api("GET", `/games/${id}/hint`));
+    if (!hint) return;
     clearError();
     const useButton = (code) => el("button", { type: "button", class: "small", "aria-label": `Use ${code}`, onclick: () => {
       $("guess").value = code; updatePreview(); $("guess").focus();
@@ -346,7 +364,8 @@ async function showHint() {
 
 async function showCandidates() {
   try {
-    const found = await api("GET", `/games/${state.id}/candidates`);
+    const found = await working((id) => api("GET", `/games/${id}/candidates`));
+    if (!found) return;
     clearError();
     const items = found.codes.map((code) => el("li", {}, state.role === "codebreaker"
       ? el("button", { type: "button", class: "code-button", "aria-label": `Use ${code}`,
@@ -431,7 +450,7 @@ async function showPath() {
   const id = state.id;
   try {
     const path = await api("GET", `/games/${id}/path`);
-    if (!state || state.id !== id) return;
+    if (!onScreen(id)) return;
     const items = path.nodes.map((node) => el("li", { class: node.strategy_move ? "" : "off-tree" },
       el("span", { class: "node-count" }, plural(node.remaining, "code")), " → ",
       node.strategy_move ? `${path.strategy} plays ` : "mmlab played ", codeEl(node.guess),
@@ -443,7 +462,7 @@ async function showPath() {
       : "An earlier answer was corrected, so later guesses leave the strategy's tree.";
     body.replaceChildren(el("p", { class: "muted" }, note), el("ol", { class: "path" }, items));
   } catch (error) {
-    body.replaceChildren(el("p", { class: "muted" }, error.message));
+    if (onScreen(id)) body.replaceChildren(el("p", { class: "muted" }, error.message));
   }
 }
 
