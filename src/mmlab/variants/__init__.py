@@ -1,5 +1,6 @@
 """Games that are not one row of pegs: static Mastermind (``mmlab.variants.static``) and two-dimensional
-Mastermind MM2(n, m) (Singley 2005, 003 chapter 5), whose game, codebreakers and registry are exported here.
+Mastermind MM2(n, m) (Singley 2005, 003 chapter 5). Exported here: static Mastermind's ``separates``,
+``search``, ``exhaustive`` and ``lower_bound``, and the 2-D game, codebreakers and registry.
 
 >>> make_strategy_2d("tabu:tenure=8").spec
 'tabu:tenure=8'
@@ -14,6 +15,7 @@ from mmlab.variants.two_d import (
     Strategy2D,
     play_2d,
 )
+from mmlab.variants.static import exhaustive, lower_bound, search, separates
 from mmlab.variants.two_d_propagate import Propagate2D
 from mmlab.variants.two_d_tabu import Tabu2D
 
@@ -27,4 +29,4 @@ def make_strategy_2d(spec: str) -> Strategy2D:
 
 
 __all__ = ["STRATEGIES_2D", "Feedback2D", "Game2D", "GameRecord2D", "Knowledge2D", "Propagate2D", "Strategy2D", "Tabu2D",
-           "make_strategy_2d", "play_2d"]
+           "exhaustive", "lower_bound", "make_strategy_2d", "play_2d", "search", "separates"]

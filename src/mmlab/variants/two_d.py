@@ -367,12 +367,13 @@ class GameRecord2D:
 
 
 def play_2d(game: Game2D, strategy: Strategy2D, secret: np.ndarray | str | None = None,
-            rng: np.random.Generator | None = None, max_guesses: int = MAX_GUESSES,
+            rng: np.random.Generator | int | None = None, max_guesses: int = MAX_GUESSES,
             track_memory: bool = False,
             on_guess: Callable[[int, np.ndarray, np.ndarray], None] | None = None) -> GameRecord2D:
     """Play one game of ``strategy`` against ``secret`` (a matrix, or written out as ``Game2D.parse``
-    reads it; drawn from ``rng`` when not given). ``on_guess(k, guess, answers)`` is called after
-    each guess (k from 1), so a caller can show the game as it goes.
+    reads it; drawn from ``rng`` when not given). ``rng`` is a generator or its seed, and the
+    strategy draws from it too. ``on_guess(k, guess, answers)`` is called after each guess (k from
+    1), so a caller can show the game as it goes.
 
     >>> from mmlab.variants import make_strategy_2d
     >>> game = Game2D.parse_size("3x4")
@@ -380,7 +381,7 @@ def play_2d(game: Game2D, strategy: Strategy2D, secret: np.ndarray | str | None 
     >>> record.won, game.format(record.guesses[0]), record.n_guesses <= 5
     (True, '111/111/111', True)
     """
-    rng = rng if rng is not None else np.random.default_rng()
+    rng = np.random.default_rng(rng)  # (a generator is used as it is)
     secret = game.random_code(rng) if secret is None else game.check(secret)
     knowledge = Knowledge2D(game)
     strategy.start(game, rng)
