@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 import uvicorn
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from mmlab.web import create_app
@@ -23,12 +24,18 @@ def client() -> TestClient:
 
 
 @pytest.fixture(scope="session")
-def server() -> Iterator[str]:
+def server_app() -> FastAPI:
+    """The application that ``server`` serves (its games in ``server_app.state.games``)."""
+    return create_app()
+
+
+@pytest.fixture(scope="session")
+def server(server_app) -> Iterator[str]:
     """A uvicorn server with the app on a free loopback port, in a thread; yields its base URL."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(server_app, host="127.0.0.1", port=port, log_level="warning")
     uv = uvicorn.Server(config)
     thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

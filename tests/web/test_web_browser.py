@@ -9,6 +9,7 @@ import pytest
 
 from mmlab.game import Game
 from mmlab.web import views
+from mmlab.web.errors import GameNotFound
 
 GAME = Game.parse_size("4x6")
 pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed (pip install -e '.[test]')")
@@ -208,3 +209,26 @@ def test_a_late_answer_for_a_game_no_longer_on_screen_is_ignored(page, gate):
     guess_box.press("Enter")
     expect(page.locator("#board-body tr")).to_have_count(2)
     expect(page.locator("#error")).to_be_empty()
+
+
+def test_a_new_game_on_a_server_at_its_limit_takes_the_place_of_the_old_one(page, server_app, monkeypatch):
+    games = server_app.state.games
+    start(page, "codebreaker", secret="3632")
+    old = page.evaluate("state.id")
+    monkeypatch.setattr(games, "max_games", len(games))  # the server is full, this page's game counted
+    page.get_by_role("button", name="New game").click()
+    page.get_by_label("Size (pegs x colours)").fill("6x8")  # refused for its size: the old game stays
+    page.get_by_role("button", name="Start game").click()
+    expect(page.locator("#setup-error")).to_contain_text("the 6x8 game has 262,144 codes")
+    assert games.get(old) and page.evaluate("state.id") == old
+    start(page, "codemaker", size="3x4", codes="64")
+    expect(page.locator("#setup-error")).to_be_empty()
+    assert page.evaluate("state.id") != old and len(games) == games.max_games
+    with pytest.raises(GameNotFound):
+        games.get(old)
+    monkeypatch.setattr(games, "max_games", len(games) - 1)  # other players' games fill it
+    page.get_by_role("button", name="New game").click()
+    page.get_by_role("button", name="Start game").click()
+    expect(page.locator("#setup-error")).to_contain_text("already playing as many games as it may")
+    expect(page.locator("#setup-error")).not_to_contain_text("DELETE")
+    expect(page.locator("#game")).to_be_hidden()  # its game was left to make room, in vain

@@ -11,6 +11,7 @@ let state = null;     // the game on screen, as the API last described it
 let splitTimer = null;
 let splitSeq = 0;     // drops answers to partition requests that a newer one replaced
 let busyGame = null;  // the id of the game that a move or hint is on its way for
+let serverInfo = null;  // the server's limits (GET /api/info), once known
 
 function onScreen(id) { return state !== null && state.id === id; }
 
@@ -136,9 +137,23 @@ async function startGame(event) {
   if (strategy) body.strategy = strategy;
   const secret = $("secret").value.trim();
   if (secret && role === "codebreaker") body.secret = secret;
+  const old = state;
+  let left = false;
+  $("start-btn").disabled = true;  // (a double click starts one game)
   try {
-    const game = await api("POST", "/games", body);
-    if (state) api("DELETE", `/games/${state.id}`).catch(() => {});
+    let game;
+    try {
+      game = await api("POST", "/games", body);
+    } catch (error) {
+      if (error.kind !== "TooManyGames" || !old) throw error;
+      // The server holds as many games as it may: this page's game, which it leaves anyway, makes
+      // room (it is left only now, so that a new game refused for another reason, such as a typo in
+      // the size, leaves the player their game).
+      await leave(old);
+      left = true;
+      game = await api("POST", "/games", body);
+    }
+    if (old && !left) leave(old);
     state = game;
     busyGame = null;  // (an answer still on its way for the old game is ignored)
     splitSeq++;
@@ -146,8 +161,32 @@ async function startGame(event) {
     $("secret").value = "";
     showGame(true);
   } catch (error) {
-    $("setup-error").textContent = error.message;
+    if (left && onScreen(old.id)) closeGame();
+    $("setup-error").textContent = error.kind === "TooManyGames" ? serverFull() : error.message;
+  } finally {
+    $("start-btn").disabled = false;
   }
+}
+
+// Leave a game on the server, freeing its place; it may already be gone (left, or expired).
+async function leave(game) {
+  await api("DELETE", `/games/${game.id}`).catch(() => {});
+}
+
+// Take a game that was left off the screen.
+function closeGame() {
+  state = null;
+  busyGame = null;
+  splitSeq++;
+  history.replaceState(null, "", location.pathname);
+  $("game").hidden = true;
+  $("setup").classList.remove("compact");
+}
+
+function serverFull() {
+  const idle = serverInfo ? ` (after ${serverInfo.idle_minutes} minutes without a move)` : "";
+  return "This server is already playing as many games as it may, those of other players. Try again in a " +
+    `while: a game is dropped once it is idle${idle}.`;
 }
 
 async function resume() {
@@ -508,6 +547,7 @@ function setRole() {
 async function loadStrategies() {
   try {
     const info = await api("GET", "/info");
+    serverInfo = info;
     $("strategy-list").replaceChildren(...info.strategies.map((s) => el("option", { value: s.name }, s.summary)));
     $("size-help").textContent += ` This server plays games of up to ${info.max_codes.toLocaleString()} codes.`;
   } catch (error) { /* the form still works with typed names */ }
