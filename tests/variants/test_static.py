@@ -584,3 +584,14 @@ def test_code_tables_need_no_large_temporaries():
         tracemalloc.stop()
     tables = game.all_digits.nbytes + game.all_counts.nbytes
     assert built == ((8**6, 6), (8**6, 8)) and peak < 2 * tables
+
+
+def test_cli_one_guess_is_written_in_the_singular(capsys):
+    """'1 guesses' in the search's lines, 'which leave' after one guess (checked above)."""
+    code, out, _ = run(["search", "1x2", "--size", "1"], capsys)
+    out = " ".join(out.split())
+    assert code == 0 and "1x2: 1 guess separates all 2 secrets: 1" in out and "at least 1 guess (" in out
+    code, out, _ = run(["verify", "1x2", "1"], capsys)
+    assert code == 0 and "1x2: 1 separates all 2 secrets" in out
+    code, out, _ = run(["search", "2x2", "--size", "2", "--prove"], capsys)
+    assert code == 0 and "No set of 1 guess separates 2x2 (exhaustive" in " ".join(out.split())

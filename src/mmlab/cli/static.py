@@ -51,6 +51,11 @@ def _guesses(k: int) -> str:
     return f"{k} guess" if k == 1 else f"{k} guesses"
 
 
+def _s(k: int) -> str:
+    """The verb's ending after ``k`` things: 'separate' + _s(1) is 'separates'."""
+    return "s" if k == 1 else ""
+
+
 @contextmanager
 def spinner(text: str, enabled: bool = True) -> Iterator[Callable[..., None]]:
     """A spinner line on stderr (only on a terminal): ``text``, then the time since it started.
@@ -78,7 +83,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     codes = " ".join(game.format(c) for c in details.codes)
     n = game.n_codes
     if ok:
-        out.print(f"{game}: {codes} separate all {n} secrets ({details.n_classes} answer classes).")
+        out.print(f"{game}: {codes} separate{_s(len(details.codes))} all {n} secrets ({details.n_classes} answer "
+                  "classes).")
         these = "this one" if len(details.codes) == 1 else f"these {len(details.codes)}"
         out.print(f"Static Mastermind is won in {details.guesses_to_win} guesses: {these}, then the secret.")
         return 0
@@ -119,7 +125,7 @@ def cmd_search(args: argparse.Namespace) -> int:
             def improved(k: int, classes: int) -> None:  # (the time shown is the search's)
                 sizes = [len(codes) for codes in found] + ([k] if classes == n else [])
                 smallest = f"; smallest separating set so far: {min(sizes)}" if sizes else ""
-                say(f"{head}: {_guesses(k)} reach {classes:,} of {n:,} answer classes{smallest}")
+                say(f"{head}: {_guesses(k)} reach{_s(k)} {classes:,} of {n:,} answer classes{smallest}")
 
             result = search(game, size=args.set_size, seed=args.seed, time_limit=args.time_limit,
                             on_progress=improved, on_start=started, on_found=found.append)
@@ -170,7 +176,7 @@ def _print_search(game: Game, result: SearchResult) -> None:
 
     sizes = ", ".join(tried(*t) for t in result.tried)
     if result.separates:
-        out.print(f"{game}: {result.size} guesses separate all {n} secrets: {codes}")
+        out.print(f"{game}: {_guesses(result.size)} separate{_s(result.size)} all {n} secrets: {codes}")
         these = "this one" if result.size == 1 else f"these {result.size}"
         out.print(f"Static Mastermind is won in {result.guesses_to_win} guesses ({these}, then the secret). "
                   f"Found after {result.found_after:.2f} s of search with seed {result.seed} (sizes tried: "
@@ -181,12 +187,12 @@ def _print_search(game: Game, result: SearchResult) -> None:
         out.print(f"{proved.describe()[0].upper()}{proved.describe()[1:]}.")
     elif result.target is None or result.size < result.target:
         # the time ran out while the first set was still being chosen, one guess after another
-        of = f"of {result.target} guesses " if result.target is not None else ""
+        of = f"of {_guesses(result.target)} " if result.target is not None else ""
         out.print(f"{game}: no separating set {of}found in {result.seconds:.2f} s (seed {result.seed}{setup}): "
                   f"the time ran out after choosing {_guesses(result.size)}, {codes}, which {leaves} "
                   f"{result.n_classes} answer classes for {n} secrets.")
     else:
-        out.print(f"{game}: no separating set of {result.size} guesses found in {result.seconds:.2f} s "
+        out.print(f"{game}: no separating set of {_guesses(result.size)} found in {result.seconds:.2f} s "
                   f"(seed {result.seed}{setup}); the best, {codes}, leaves {result.n_classes} answer classes for "
                   f"{n} secrets.")
 
@@ -197,9 +203,11 @@ def _print_verdict(game: Game, result: SearchResult, proof: ExhaustiveResult | N
     shown = _settled_none(result)  # (printed by _print_search)
     if proof is not None:
         if not (shown and proof is result.proof):
-            out.print(proof.describe() + ".")
+            text = proof.describe()
+            out.print(f"{text[0].upper()}{text[1:]}.")
         if result.separates and proof.found is not None:
-            out.print(f"So {result.size} guesses are not the fewest: {_guesses(proof.size)} separate {game} "
+            out.print(f"So {result.size} guesses are not the fewest: {_guesses(proof.size)} "
+                      f"separate{_s(proof.size)} {game} "
                       f"({proof.size + 1} with the secret).")
         elif not result.separates and proof.found is not None:
             out.print(f"The check found a separating set of {_guesses(proof.size)} that the search missed.")
@@ -213,7 +221,8 @@ def _print_verdict(game: Game, result: SearchResult, proof: ExhaustiveResult | N
         else:
             out.print("Try a longer --time-limit, another --seed or a larger --size; --prove checks every set "
                       "of this size.")
-    out.print(f"Counting bound: at least {lower_bound(game)} guesses ({len(game.feedbacks())} possible answers each).")
+    out.print(f"Counting bound: at least {_guesses(lower_bound(game))} ({len(game.feedbacks())} possible answers "
+              "each).")
     return 0 if result.separates else 1
 
 

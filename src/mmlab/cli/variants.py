@@ -216,7 +216,8 @@ def add_command(command) -> None:
     r.add_argument("--games", type=int_at_least(1, "--games", MAX_GAMES_2D),
                    help=f"random secrets per size (default 1000: {DEFAULT_TIME})")
     r.add_argument("--full", action="store_true",
-                   help="the thesis's protocol: 10 000 secrets per size, 1 000 at 7x8 (bench_two_d.py, the same games: 1 364 s on 2 cores)")
+                   help="the thesis's protocol: 10 000 secrets per size, 1 000 at 7x8 (bench_two_d.py, the same "
+                        "games: 1 364 s on 2 cores)")
     r.add_argument("--sizes", nargs="+", metavar="SIZE",
                    help="sizes NxM (an N x N matrix of M colours) among the thesis's, separated by spaces or "
                         "commas: " + ",".join(f"{n}x{m}" for n, m in SIZES_2D) + " (default all)")

@@ -460,7 +460,8 @@ def _check_time(game: Game, size: int, time_limit: float, rate: float, setup: fl
     least = (size - 1) * step
     if time_limit >= least:
         return
-    pace = f"about {_seconds(step)} here" if setup is not None else f"at least {_seconds(step)} even at {rate:.2g} answers a second"
+    pace = (f"about {_seconds(step)} here" if setup is not None
+            else f"at least {_seconds(step)} even at {rate:.2g} answers a second")
     after = f" (setup, not counted, took {setup:.1f} s)" if setup is not None else ""
     raise BadArgument(
         f"{game} is too large to search in {time_limit:g} s: choosing each guess scores {cands:,} candidates against "
