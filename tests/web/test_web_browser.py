@@ -232,3 +232,17 @@ def test_a_new_game_on_a_server_at_its_limit_takes_the_place_of_the_old_one(page
     expect(page.locator("#setup-error")).to_contain_text("already playing as many games as it may")
     expect(page.locator("#setup-error")).not_to_contain_text("DELETE")
     expect(page.locator("#game")).to_be_hidden()  # its game was left to make room, in vain
+
+
+@pytest.mark.parametrize("size, repeats, example", [("4x5", False, "Type digits (1234) or letters (ABCD)"),
+                                                     ("4x10", False, "separated by spaces (1 2 3 4) or letters (ABCD)"),
+                                                     ("5x3", True, "Type digits (12312) or letters (ABCAB)")])
+def test_the_guess_help_shows_a_code_of_the_game(page, size, repeats, example):
+    page.get_by_label("Colours may repeat").set_checked(repeats)
+    start(page, "codebreaker", size=size, codes=f"{Game.parse_size(size, repeats=repeats).n_codes:,}")
+    expect(page.locator("#guess-help")).to_contain_text(example)
+    code = example.split("(")[1].split(")")[0]
+    page.get_by_label("Your guess", exact=True).fill(code)  # a code the game takes
+    page.get_by_label("Your guess", exact=True).press("Enter")
+    expect(page.locator("#board-body tr")).to_have_count(1)
+    expect(page.locator("#error")).to_be_empty()

@@ -296,9 +296,9 @@ function resetHint() {
 
 function renderBreaker() {
   const over = state.over;
-  const example = exampleCode();
-  $("guess-help").textContent = `Type ${state.colours > 9 ? "colours separated by spaces" : "digits"} (${example}) ` +
-    "or letters, or click the colours below; Enter plays it.";
+  const letters = state.colours <= 26 ? ` or letters (${exampleCode(true)})` : "";
+  $("guess-help").textContent = `Type ${state.colours > 9 ? "colours separated by spaces" : "digits"} ` +
+    `(${exampleCode()})${letters}, or click the colours below; Enter plays it.`;
   for (const id of ["guess-form", "guess-help", "guess-preview", "palette", "breaker-actions"]) $(id).hidden = over;
   const palette = [];
   for (let c = 1; c <= state.colours; c++) {
@@ -316,8 +316,11 @@ function renderBreaker() {
   updatePreview();
 }
 
-function exampleCode() {
-  const colours = Array.from({ length: state.pegs }, (_, i) => String(((i * 5) % state.colours) + 1));
+// A code of the game on screen, to show how to type one: 1234 (1 2 3 4 past 9 colours), or ABCD;
+// it repeats no colour unless the game has fewer colours than pegs (and then allows repeats).
+function exampleCode(letters = false) {
+  const colours = Array.from({ length: state.pegs }, (_, i) => (i % state.colours) + 1);
+  if (letters) return colours.map((c) => String.fromCharCode(64 + c)).join("");
   return colours.join(state.colours > 9 ? " " : "");
 }
 
