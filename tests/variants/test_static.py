@@ -595,3 +595,20 @@ def test_cli_one_guess_is_written_in_the_singular(capsys):
     assert code == 0 and "1x2: 1 separates all 2 secrets" in out
     code, out, _ = run(["search", "2x2", "--size", "2", "--prove"], capsys)
     assert code == 0 and "No set of 1 guess separates 2x2 (exhaustive" in " ".join(out.split())
+
+
+def test_scoring_looks_at_the_clock_by_the_measured_pace(monkeypatch):
+    """A piece of scoring was 2**28 answers whatever the machine: about 3 s on a busy one without the
+    feedback table, so 'static search 5x8 --time-limit 20' searched 22.8 s. Once the pace is
+    measured, a piece is a quarter of a second's work."""
+    import mmlab.variants.static as static
+
+    space = static._Space(Game.parse_size("3x3"))
+    calls = []
+    chunk = K._score_chunk
+    monkeypatch.setattr(K, "_score_chunk", lambda lo, hi, *rest: calls.append(hi - lo) or chunk(lo, hi, *rest))
+    labels, k = space.labels([0])
+    space.pace = 4 * 27 / static.PIECE_SECONDS  # answers a second: 4 candidates against the 27 secrets a piece
+    scored, classes, _ = space.score(space.everyone, labels, k)
+    assert calls == [4] * 6 + [3] and scored.tolist() == list(range(27))
+    assert classes.tolist() == space.score(space.everyone, labels, k)[1].tolist()

@@ -38,8 +38,11 @@ from mmlab.variants import static_kernels as K
 
 #: Candidates scored per local-search step on games with more codes (a random sample of them).
 SAMPLE = 4096
-#: Answers worked out per piece of a step's scoring, between looks at the clock (about 1 s on 2 cores).
+#: Answers worked out per piece of a step's scoring, between looks at the clock, until the pace of
+#: this machine is measured (about 1 s on 2 cores with the feedback table, 3 s on a busy machine without).
 PIECE_WORK = 2**28
+#: Seconds of work per piece once the pace is measured: how late the search may stop.
+PIECE_SECONDS = 0.25
 #: Answers a second no machine this runs on works out (2 cores: about 2**28): a time limit too short
 #: even at this pace is refused before the code tables are built.
 FASTEST = 2**31
@@ -334,6 +337,7 @@ class _Space:
         self.ww = game.with_white
         self.everyone = np.arange(self.n, dtype=np.int64)
         self.roots = np.asarray(_history_representatives(game, ()), dtype=np.int64)
+        self.pace: float | None = None  # answers worked out a second, once ``warm`` has measured it
 
     def fb(self, g: int) -> np.ndarray:
         out = np.empty(self.n, dtype=np.uint8)
@@ -351,7 +355,7 @@ class _Space:
         """Each candidate's classes and pairs of secrets answered alike (``score_candidates``), scored
         in pieces until every one is or the deadline passes: the candidates scored (at least one
         piece), their classes and their pairs."""
-        piece = max(1, PIECE_WORK // self.n)
+        piece = max(1, int(self.pace * PIECE_SECONDS if self.pace else PIECE_WORK) // self.n)
         classes, pairs = [], []
         for lo in range(0, cands.shape[0], piece):
             part = cands[lo:lo + piece]
@@ -387,7 +391,8 @@ class _Space:
         take = min(self.n, SAMPLE, max(numba.get_num_threads(), 2**21 // self.n))
         t0 = time.perf_counter()
         self.score(self.everyone[:take], labels, k)
-        return take * self.n / max(time.perf_counter() - t0, 1e-9)
+        self.pace = take * self.n / max(time.perf_counter() - t0, 1e-9)
+        return self.pace
 
 
 def _pick(rng: np.random.Generator, cands: np.ndarray, pairs: np.ndarray, classes: np.ndarray,
