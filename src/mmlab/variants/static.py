@@ -548,7 +548,7 @@ def search(game: Game | str, size: int | None = None, seed: int | None = 0, time
             if more_classes > classes:
                 rows, classes = more, more_classes
             left = deadline - time.perf_counter()
-            if classes == space.n or left <= 0:
+            if classes == space.n or left <= 0 or not small:
                 break
             check = _exhaustive(space, k, time.perf_counter() + min(left, EXHAUSTIVE_SHARE * local))
             if check.complete:
