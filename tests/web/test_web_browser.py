@@ -246,3 +246,25 @@ def test_the_guess_help_shows_a_code_of_the_game(page, size, repeats, example):
     page.get_by_label("Your guess", exact=True).press("Enter")
     expect(page.locator("#board-body tr")).to_have_count(1)
     expect(page.locator("#error")).to_be_empty()
+
+
+def test_the_page_says_it_is_working_during_a_slow_move(page, gate, tmp_path):
+    start(page, "codemaker")
+    answer(page, 1, 0, 1)
+    gate.hold(page)
+    page.get_by_label("Black", exact=False).first.fill("0")
+    page.get_by_label("White", exact=False).first.fill("1")
+    page.get_by_label("White", exact=False).first.press("Enter")
+    assert gate.held.wait(timeout=30)
+    expect(page.locator("#busy")).to_have_text("mmlab is choosing its next guess…")
+    expect(page.locator("#game")).to_have_attribute("aria-busy", "true")
+    for name in ("Answer", "Undo last answer", "Codes that fit", "Correct the answer to guess 1"):
+        expect(page.get_by_role("button", name=name, exact=True)).to_be_disabled()  # its click would be ignored
+    expect(page.get_by_role("button", name="New game")).to_be_enabled()
+    page.screenshot(path=str(tmp_path / "codemaker-busy.png"), full_page=True)
+    gate.open()
+    expect(page.locator("#busy")).to_be_hidden()
+    expect(page.locator("#board-body tr:not(.pending-row)")).to_have_count(2)
+    for name in ("Answer", "Undo last answer", "Codes that fit", "Correct the answer to guess 1"):
+        expect(page.get_by_role("button", name=name, exact=True)).to_be_enabled()
+    expect(page.get_by_label("Black", exact=False).first).to_be_focused()

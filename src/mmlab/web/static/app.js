@@ -11,18 +11,23 @@ let state = null;     // the game on screen, as the API last described it
 let splitTimer = null;
 let splitSeq = 0;     // drops answers to partition requests that a newer one replaced
 let busyGame = null;  // the id of the game that a move or hint is on its way for
+let busyTimer = null;
+let busyFocus = null; // what had the focus when the controls were disabled
+// The controls whose clicks would be ignored while a move or hint is on its way: disabled meanwhile.
+const WAITING = "#guess-form button, #breaker-actions button, #answer-form button, #maker .actions button, " +
+                "#board-body button";
 let serverInfo = null;  // the server's limits (GET /api/info), once known
 
 function onScreen(id) { return state !== null && state.id === id; }
 
 // Ask the server something about the game on screen that holds it for a while (a move, a hint,
-// the codes left), once at a time: resolves to the answer, or to null when the request is ignored
-// because one is already on its way, or when the answer (or error) comes for a game that is no
-// longer on screen (the player started another meanwhile).
-async function working(request) {
+// the codes left), once at a time, saying `what` it does if it takes a moment: resolves to the
+// answer, or to null when the request is ignored because one is already on its way, or when the
+// answer (or error) comes for a game that is no longer on screen (the player started another).
+async function working(what, request) {
   const id = state.id;
   if (busyGame === id) return null;
-  busyGame = id;
+  setBusy(id, what);
   try {
     const answer = await request(id);
     return onScreen(id) ? answer : null;
@@ -30,15 +35,43 @@ async function working(request) {
     if (onScreen(id)) throw error;
     return null;
   } finally {
-    if (busyGame === id) busyGame = null;
+    if (busyGame === id) setBusy(null);
   }
 }
 
 // Make a move (guess, answer, correction, undo, give up), telling the server how many moves this
 // page has seen, so that a double click or a second tab cannot move twice.
-async function move(path, body = {}) {
+async function move(path, body, what) {
   const seen = state.moves.length;
-  return working((id) => api("POST", `/games/${id}/${path}`, { ...body, seen_moves: seen }));
+  return working(what, (id) => api("POST", `/games/${id}/${path}`, { ...body, seen_moves: seen }));
+}
+
+// Show that the page waits for the server about game `id` (null: it waits no more): the controls
+// that would be ignored meanwhile are disabled at once, and `what` it waits for is said after a
+// moment (most answers come sooner).
+function setBusy(id, what = "") {
+  busyGame = id;
+  clearTimeout(busyTimer);
+  if (id !== null) {
+    busyFocus = document.activeElement;
+    busyTimer = setTimeout(() => { $("busy").textContent = what; $("busy").hidden = false; }, 300);
+  } else {
+    $("busy").hidden = true;
+    $("busy").textContent = "";
+  }
+  showBusy();
+  if (id === null && busyFocus && busyFocus.isConnected && !busyFocus.disabled &&
+      (document.activeElement === null || document.activeElement === document.body)) {
+    busyFocus.focus();  // (a clicked button loses the focus while disabled)
+  }
+  if (id === null) busyFocus = null;
+}
+
+// Disable the controls of the game on screen while the page waits for the server about it.
+function showBusy() {
+  const busy = state !== null && busyGame === state.id;
+  $("game").setAttribute("aria-busy", String(busy));
+  document.querySelectorAll(WAITING).forEach((control) => { control.disabled = busy; });
 }
 
 class ApiError extends Error {
@@ -155,7 +188,7 @@ async function startGame(event) {
     }
     if (old && !left) leave(old);
     state = game;
-    busyGame = null;  // (an answer still on its way for the old game is ignored)
+    setBusy(null);  // (an answer still on its way for the old game is ignored)
     splitSeq++;
     history.replaceState(null, "", `#game=${game.id}`);
     $("secret").value = "";
@@ -176,7 +209,7 @@ async function leave(game) {
 // Take a game that was left off the screen.
 function closeGame() {
   state = null;
-  busyGame = null;
+  setBusy(null);
   splitSeq++;
   history.replaceState(null, "", location.pathname);
   $("game").hidden = true;
@@ -232,6 +265,7 @@ function render() {
   renderLegend();
   renderBoard();
   if (breaker) renderBreaker(); else renderMaker();
+  showBusy();
 }
 
 function renderLegend() {
@@ -269,7 +303,8 @@ function editAnswer(row, fixed) {
     event.preventDefault();
     try {
       const answered = state.moves.length;
-      const next = await move("correct", { move: fixed.move, black: Number(black.value), white: Number(white.value) });
+      const next = await move("correct", { move: fixed.move, black: Number(black.value), white: Number(white.value) },
+                            "mmlab is checking the corrected answers…");
       if (!next) return;
       state = next;
       clearError();
@@ -366,7 +401,7 @@ async function playGuess(event) {
   const code = $("guess").value.trim();
   if (!code) { $("error").textContent = `Type a guess of ${state.pegs} colours first, e.g. ${exampleCode()}.`; return; }
   try {
-    const next = await move("guess", { code });
+    const next = await move("guess", { code }, "Playing your guess…");
     if (!next) return;
     state = next;
     clearError();
@@ -382,7 +417,7 @@ async function playGuess(event) {
 
 async function showHint() {
   try {
-    const hint = await working((id) => api("GET", `/games/${id}/hint`));
+    const hint = await working(`${state.strategy} is choosing its suggestion…`, (id) => api("GET", `/games/${id}/hint`));
     if (!hint) return;
     clearError();
     const useButton = (code) => el("button", { type: "button", class: "small", "aria-label": `Use ${code}`, onclick: () => {
@@ -406,7 +441,7 @@ async function showHint() {
 
 async function showCandidates() {
   try {
-    const found = await working((id) => api("GET", `/games/${id}/candidates`));
+    const found = await working("Listing the codes that fit…", (id) => api("GET", `/games/${id}/candidates`));
     if (!found) return;
     clearError();
     const items = found.codes.map((code) => el("li", {}, state.role === "codebreaker"
@@ -419,7 +454,7 @@ async function showCandidates() {
 
 async function undo() {
   try {
-    const next = await move("undo");
+    const next = await move("undo", {}, "Taking back the last move…");
     if (!next) return;
     state = next;
     clearError();
@@ -432,7 +467,7 @@ async function undo() {
 
 async function giveUp() {
   try {
-    const next = await move("give-up");
+    const next = await move("give-up", {}, "Giving up…");
     if (!next) return;
     state = next;
     clearError();
@@ -468,7 +503,8 @@ async function answer(event) {
     return;
   }
   try {
-    const next = await move("answer", { black: Number(black || 0), white: Number(white || 0) });
+    const next = await move("answer", { black: Number(black || 0), white: Number(white || 0) },
+                            "mmlab is choosing its next guess…");
     if (!next) return;
     state = next;
     clearError();
