@@ -3,6 +3,7 @@
 Each test saves a screenshot of the finished game in its pytest output folder (``tmp_path``).
 """
 
+import re
 import threading
 
 import pytest
@@ -17,25 +18,26 @@ from playwright.sync_api import expect  # noqa: E402
 
 
 class Gate:
-    """Holds the test server's answers about one game until ``open``: a slow move, made slow on
-    purpose (the server runs in this process)."""
+    """Holds the test server's answers about one game until ``open``: a slow request, made slow on
+    purpose (the server runs in this process). It holds what ``views.<function>`` works out for
+    that game when ``when(live, *args)`` (by default: once the game has a move)."""
 
-    def __init__(self, monkeypatch) -> None:
+    def __init__(self, monkeypatch, function: str = "state", when=lambda live, *args: bool(live.moves)) -> None:
         self.game_id: str | None = None
         self.held = threading.Event()  # a request is being held
         self._open = threading.Event()
-        state = views.state
+        work = getattr(views, function)
 
-        def held_state(live, idle_minutes):
-            if live.id == self.game_id and live.moves:
+        def held_work(live, *args):
+            if live.id == self.game_id and when(live, *args):
                 self.held.set()
                 assert self._open.wait(timeout=60), "the test never let the request through"
-            return state(live, idle_minutes)
+            return work(live, *args)
 
-        monkeypatch.setattr(views, "state", held_state)
+        monkeypatch.setattr(views, function, held_work)
 
     def hold(self, page) -> None:
-        """Hold the moves of the game on screen."""
+        """Hold the requests about the game on screen."""
         self.game_id = page.evaluate("state.id")
 
     def open(self) -> None:
@@ -268,3 +270,43 @@ def test_the_page_says_it_is_working_during_a_slow_move(page, gate, tmp_path):
     for name in ("Answer", "Undo last answer", "Codes that fit", "Correct the answer to guess 1"):
         expect(page.get_by_role("button", name=name, exact=True)).to_be_enabled()
     expect(page.get_by_label("Black", exact=False).first).to_be_focused()
+
+
+def test_a_split_that_comes_after_the_guess_changed_is_dropped(page, monkeypatch):
+    gate = Gate(monkeypatch, "partition", when=lambda live, guess: True)
+    start(page, "codebreaker", secret="3632")
+    gate.hold(page)
+    guess_box = page.get_by_label("Your guess", exact=True)
+    try:
+        with page.expect_response(lambda r: "/partition" in r.url) as late:
+            guess_box.fill("1122")
+            assert gate.held.wait(timeout=30)
+            guess_box.fill("11")
+            expect(page.locator("#split-body")).to_contain_text("Type a guess of 4 colours")
+            gate.open()
+        assert late.value.ok
+    finally:
+        gate.open()
+    page.wait_for_timeout(200)  # (the page has handled the late split by now)
+    expect(page.locator("#split-body")).to_contain_text("Type a guess of 4 colours")
+
+
+def test_answers_that_are_not_whole_numbers_and_rejected_corrections(page):
+    start(page, "codemaker")
+    page.get_by_label("Black", exact=False).first.fill("1.5")
+    page.get_by_label("White", exact=False).first.press("Enter")
+    expect(page.locator("#error")).to_have_text("Black: give a whole number of pegs, from 0 to 4, not 1.5.")
+    expect(page.locator("#board-body tr:not(.pending-row)")).to_have_count(0)
+    answer(page, 1, 0, 1)
+    expect(page.locator("#error")).to_be_empty()
+    for black, said in (("0", "Corrected the answer to guess 1"), ("5", "")):
+        page.get_by_role("button", name="Correct the answer to guess 1").click()
+        page.get_by_label("Black for guess 1").fill(black)
+        page.get_by_role("button", name="Save").click()
+        expect(page.locator("#message")).to_have_text(re.compile(f"^{said}"))
+    expect(page.locator("#error")).to_contain_text("black + white cannot exceed the 4 pegs")
+    expect(page.locator("#message")).to_be_empty()  # not the earlier correction's message beside it
+    page.get_by_label("Black for guess 1").fill("1")  # the form stays open to try again
+    page.get_by_label("White for guess 1").fill("0.5")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#error")).to_have_text("White: give a whole number of pegs, from 0 to 4, not 0.5.")

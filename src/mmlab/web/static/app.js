@@ -299,12 +299,12 @@ function editAnswer(row, fixed) {
                                                 "aria-label": `${name} for guess ${fixed.move}` });
   const black = number(fixed.black, "Black");
   const white = number(fixed.white, "White");
-  const form = el("form", { class: "fix", onsubmit: async (event) => {
+  const form = el("form", { class: "fix", novalidate: true, onsubmit: async (event) => {
     event.preventDefault();
     try {
       const answered = state.moves.length;
-      const next = await move("correct", { move: fixed.move, black: Number(black.value), white: Number(white.value) },
-                            "mmlab is checking the corrected answers…");
+      const pegs = { black: pegsIn(black, "Black"), white: pegsIn(white, "White") };
+      const next = await move("correct", { move: fixed.move, ...pegs }, "mmlab is checking the corrected answers…");
       if (!next) return;
       state = next;
       clearError();
@@ -316,7 +316,10 @@ function editAnswer(row, fixed) {
       }
       render();
       if (!state.won) $("black").focus();
-    } catch (error) { fail(error, true); }
+    } catch (error) {
+      say("");  // (what it said of an earlier correction is no answer to this one)
+      fail(error, true);
+    }
   } }, black, white, el("button", { type: "submit", class: "small" }, "Save"),
      el("button", { type: "button", class: "small", onclick: () => render() }, "Cancel"));
   row.cells[2].replaceChildren(form);
@@ -387,6 +390,7 @@ function updatePreview() {
   const tokens = guessTokens($("guess").value).map((t) => /^[a-z]$/i.test(t) ? String(t.toUpperCase().charCodeAt(0) - 64) : t);
   $("guess-preview").replaceChildren(...tokens.map(peg));
   clearTimeout(splitTimer);
+  splitSeq++;  // (the split of what the field held before, if still on its way, is dropped)
   if (state.over) return;
   if (tokens.length === state.pegs) {
     splitTimer = setTimeout(() => showSplit($("guess").value.trim(), "your guess"), 200);
@@ -494,17 +498,29 @@ function renderMaker() {
   showPath();
 }
 
+// The number of pegs typed in the `input` of the answer's black or white pegs (empty: 0); a number
+// that is not whole is refused here, in words, and the server says what else is wrong.
+function pegsIn(input, name) {
+  const text = input.value.trim();
+  const n = Number(text);
+  if (input.validity.badInput || !Number.isInteger(n)) {
+    throw new ApiError(`${name}: give a whole number of pegs, from 0 to ${state.pegs}` +
+                       (text ? `, not ${text}.` : "."), "BadFeedback", 0);
+  }
+  return n;
+}
+
 async function answer(event) {
   event.preventDefault();
   const black = $("black").value.trim();
   const white = $("white").value.trim();
-  if (black === "" && white === "") {
+  if (black === "" && white === "" && !$("black").validity.badInput && !$("white").validity.badInput) {
     $("error").textContent = "Give the number of black pegs and of white pegs (0 if none).";
     return;
   }
   try {
-    const next = await move("answer", { black: Number(black || 0), white: Number(white || 0) },
-                            "mmlab is choosing its next guess…");
+    const pegs = { black: pegsIn($("black"), "Black"), white: pegsIn($("white"), "White") };
+    const next = await move("answer", pegs, "mmlab is choosing its next guess…");
     if (!next) return;
     state = next;
     clearError();
