@@ -201,7 +201,13 @@ def test_strategies_explains_the_parameters_of_one(capsys):
     code, _, err = run(capsys, "strategies", "knuht")
     assert code == 2 and "no strategy or planner is called 'knuht'" in err
     code, out, _ = run(capsys, "strategies", "propagate")  # the 2-D strategies of 'mmlab mm2' too
-    assert code == 0 and "propagate (mm2 strategy)" in out
+    assert code == 0 and "propagate (mm2 strategy)" in out and "whole, 1-10000" in out  # a number's range
+    code, out, _ = run(capsys, "strategies", "propagate", "--json")
+    assert json.loads(out)["params"][0] | {"help": ""} == {
+        "name": "samples", "default": 12, "choices": None, "help": "", "effort": False, "minimum": 1,
+        "maximum": 10000, "allowed": "whole, 1-10000"}
+    code, out, _ = run(capsys, "strategies")
+    assert "2-D strategies (mmlab mm2 play --strategy)" in " ".join(out.split())
     code, out, _ = run(capsys, "strategies", "tabu", "--json")  # 1-D and 2-D: both
     assert [e["kind"] for e in json.loads(out)] == ["strategy", "mm2 strategy"]
 

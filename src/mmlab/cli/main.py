@@ -43,6 +43,7 @@ from mmlab.game.rules import MAX_PEGS, MIN_PEGS
 from mmlab.knowledge import Knowledge
 from mmlab.planners import PLANNERS, make_planner
 from mmlab.strategies import EXHAUSTIVE, REGISTRY, Strategy, make_strategy
+from mmlab.strategies.base import Param
 from mmlab.variants import STRATEGIES_2D
 from mmlab.strategies.scoring import partition_summary
 from mmlab.trees import DecisionTree, export
@@ -453,7 +454,8 @@ def cmd_strategies(args: argparse.Namespace) -> int:
             "summary": cls.summary,
             "source": cls.source,
             "params": [{"name": p.name, "default": p.default, "choices": p.choices, "help": p.help,
-                        "effort": p.effort} for p in cls.params],
+                        "effort": p.effort, "minimum": p.minimum, "maximum": p.maximum, "allowed": allowed(p)}
+                       for p in cls.params],
         }
         for kind, registry in (("strategy", REGISTRY), ("planner", PLANNERS), ("mm2 strategy", STRATEGIES_2D))
         for cls in registry.values()
@@ -470,14 +472,14 @@ def cmd_strategies(args: argparse.Namespace) -> int:
         for entry in data:
             _print_parameters(entry)
         return 0
-    table = Table(title="strategies (--strategy), planners (--planner) and 2-D strategies (mmlab mm2 --strategy): "
+    table = Table(title="strategies (--strategy), planners (--planner) and 2-D strategies (mmlab mm2 play --strategy): "
                         "NAME or NAME:key=value,key=value")
     for col in ("name", "kind", "what it does", "parameters (default)", "source"):
         table.add_column(col)
     for d in data:
         params = "\n".join(
             f"{p['name']}={'…' if p['default'] in ('', None) else p['default']}"
-            + (f" ({'|'.join(p['choices'])})" if p["choices"] else "") + (" *" if p["effort"] else "")
+            + (f" ({p['allowed']})" if p["allowed"] else "") + (" *" if p["effort"] else "")
             for p in d["params"]
         )
         table.add_row(d["name"], d["kind"], d["summary"], params, d["source"])
@@ -485,6 +487,22 @@ def cmd_strategies(args: argparse.Namespace) -> int:
     out.print("* sets how much the strategy searches: 'mmlab serve' plays it at its default")
     out.print("'mmlab strategies NAME' explains each parameter of one")
     return 0
+
+
+def allowed(param: Param) -> str:
+    """The values a parameter takes, as ``mmlab strategies`` shows them.
+
+    >>> allowed(Param("ties", "first", "", choices=("first", "random"))), allowed(Param("k", 5, "", kind=int, minimum=1))
+    ('first|random', 'whole, ≥ 1')
+    """
+    if param.choices:
+        return "|".join(param.choices)
+    if param.kind is not int:
+        return ""
+    low, high = param.minimum, param.maximum
+    bound = (f"{low}-{high}" if None not in (low, high) else f"≥ {low}" if low is not None
+             else f"≤ {high}" if high is not None else "")
+    return "whole" + (f", {bound}" if bound else "")
 
 
 def _print_parameters(entry: dict) -> int:
@@ -495,7 +513,7 @@ def _print_parameters(entry: dict) -> int:
         table.add_column(col)
     for p in entry["params"]:
         default = "(empty)" if p["default"] in ("", None) else str(p["default"])
-        table.add_row(p["name"] + (" *" if p["effort"] else ""), default, "|".join(p["choices"] or ()), p["help"])
+        table.add_row(p["name"] + (" *" if p["effort"] else ""), default, p["allowed"], p["help"])
     out.print(table)
     if any(p["effort"] for p in entry["params"]):
         out.print("* sets how much it searches: 'mmlab serve' plays it at its default")
