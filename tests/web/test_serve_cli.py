@@ -10,6 +10,8 @@ import time
 import httpx2
 import pytest
 
+from mmlab.errors import BadArgument
+
 #: ``mmlab serve`` whose candidates request computes for ever, saying when it starts.
 STUCK_SERVER = """
 import sys, threading
@@ -78,6 +80,16 @@ def test_a_port_in_use_is_refused_with_a_message():
         _, err = process.communicate(timeout=60)
     assert process.returncode == 2
     assert f"cannot serve on 127.0.0.1:{port}" in err and "--port" in err and "Traceback" not in err
+
+
+def test_an_address_not_of_this_machine_is_refused_with_a_message():
+    from mmlab.cli.serve import _check_free
+
+    with pytest.raises(BadArgument) as refused:
+        _check_free("192.0.2.1", free_port())  # (an address kept for documentation: no machine's)
+    message = str(refused.value)
+    assert "192.0.2.1 is not an address of this machine" in message and "--host" in message
+    assert "--port" not in message
 
 
 def test_bad_limits_are_refused():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import signal
 import socket
 import sys
@@ -77,8 +78,16 @@ def _check_free(host: str, port: int) -> None:
         try:
             probe.bind(address)
         except OSError as e:
-            raise BadArgument(f"cannot serve on {host}:{port}: {e.strerror}; stop the program using it or "
-                              "choose another with --port") from None
+            if e.errno == errno.EADDRINUSE:
+                advice = "stop the program using it or choose another with --port"
+            elif e.errno == errno.EADDRNOTAVAIL:
+                advice = (f"{host} is not an address of this machine: choose one of its own with --host, e.g. "
+                          "127.0.0.1 (this machine only) or 0.0.0.0 (all of its addresses)")
+            elif e.errno == errno.EACCES:
+                advice = "ports below 1024 need an administrator: choose another with --port, e.g. 8000"
+            else:
+                advice = "check --host and --port"
+            raise BadArgument(f"cannot serve on {host}:{port}: {e.strerror}; {advice}") from None
 
 
 def add_command(command) -> None:
