@@ -141,6 +141,19 @@ def test_info_schema_and_page(client):
         assert client.get(f"/static/{name}").status_code == 200
 
 
+def test_the_schema_lists_the_errors_every_route_may_answer(client):
+    """503 (GameBusy, ServerStopping) on every route, 413 (BodyTooLarge) on every route taking a body."""
+    paths = client.get("/openapi.json").json()["paths"]
+    routes = [(path, method, route) for path, methods in paths.items() for method, route in methods.items()]
+    assert len(routes) >= 13
+    for path, method, route in routes:
+        assert "503" in route["responses"], (method, path)
+        assert route["responses"]["503"]["content"]["application/json"]["schema"]["$ref"].endswith("/Problem")
+        assert ("413" in route["responses"]) == ("requestBody" in route), (method, path)
+    assert "ServerStopping" in paths["/api/info"]["get"]["responses"]["503"]["description"]
+    assert "BodyTooLarge" in paths["/api/games/{game_id}/guess"]["post"]["responses"]["413"]["description"]
+
+
 # ----------------------------------------------------------------------------- bad input (issue 6)
 @pytest.mark.parametrize("code, phrase", [
     ("12", "has 2 pegs, the 4x6 game needs 4"),             # wrong length

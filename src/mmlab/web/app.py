@@ -37,7 +37,7 @@ from mmlab.web import views
 from mmlab.web.errors import GameBusy, GameOver, WrongRole, status_of
 from mmlab.web.games import (DEFAULT_IDLE_MINUTES, DEFAULT_MAX_CODES, DEFAULT_MAX_GAMES, DEFAULT_STRATEGY,
                              GameRegistry, LiveGame, served)
-from mmlab.web.limits import BodyLimit
+from mmlab.web.limits import MAX_BODY, BodyLimit
 from mmlab.web.models import (AnswerIn, Candidates, CorrectionIn, GameState, GuessIn, HintOut, NewGame,
                               PartitionTable, Problem, ServerInfo, StrategyInfo, TreePath, UndoIn)
 from mmlab.web.workers import offloaded
@@ -50,9 +50,15 @@ EXAMPLES = {
     "/answer": {"black": 1, "white": 0},
     "/correct": {"move": 1, "black": 1, "white": 0},
 }
-#: The errors each kind of route may answer, for the schema.
+#: The errors each kind of route may answer, for the schema; every route may answer ``ON_ANY``, and
+#: every route that takes a body ``ON_BODY``.
 ON_GAME = {status: {"model": Problem} for status in (404, 422)}
 ON_MOVE = {status: {"model": Problem} for status in (404, 409, 422)}
+ON_ANY = {503: {"model": Problem, "description": "an earlier request still holds the game (a long hint, mmlab's "
+                                                 "move) or the engine after 10 s (GameBusy), or the server is "
+                                                 "stopping (ServerStopping)"}}
+ON_BODY = {413: {"model": Problem, "description": f"a request body over {MAX_BODY // 1024} KiB (BodyTooLarge)"}}
+ON_MOVE_BODY = {**ON_MOVE, **ON_BODY}
 #: Most field problems listed in one answer.
 MAX_LISTED = 20
 #: How long a request waits for an earlier one on the same game (or for the engine) before it is
@@ -113,7 +119,7 @@ def _waiting(lock: threading.Lock | threading.RLock | None, busy: str) -> Iterat
 
 def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
     """The routes; ``engine`` (if any) is held around everything that may run numba's parallel kernels."""
-    api = APIRouter()
+    api = APIRouter(responses=ON_ANY)
     engine_busy = "the server is busy with another request; try again in a moment"
 
     def state(live: LiveGame) -> GameState:
@@ -138,7 +144,7 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
                                       for name, cls in REGISTRY.items()])
 
     @api.post("/games", status_code=201, summary="start a game (no body: you guess a random 4x6 secret)",
-              responses={422: {"model": Problem}, 429: {"model": Problem}})
+              responses={422: {"model": Problem}, 429: {"model": Problem}, **ON_BODY})
     @offloaded
     def new_game(body: NewGame | None = None) -> GameState:
         body = body or NewGame()
@@ -163,7 +169,7 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
         return Response(status_code=204)
 
     @api.post("/games/{game_id}/guess", summary="codebreaker: play a guess; its answer is the last move",
-              responses=ON_MOVE)
+              responses=ON_MOVE_BODY)
     @offloaded
     def guess(game_id: str, body: GuessIn) -> GameState:
         with holding(game_id) as live:
@@ -173,7 +179,7 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
             session.guess(live.game.parse(body.code))
             return state(live)
 
-    @api.post("/games/{game_id}/answer", summary="codemaker: answer mmlab's pending guess", responses=ON_MOVE)
+    @api.post("/games/{game_id}/answer", summary="codemaker: answer mmlab's pending guess", responses=ON_MOVE_BODY)
     @offloaded
     def answer(game_id: str, body: AnswerIn) -> GameState:
         with holding(game_id) as live:
@@ -184,7 +190,7 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
             return state(live)
 
     @api.post("/games/{game_id}/correct", summary="codemaker: change the answer given to an earlier guess",
-              responses=ON_MOVE)
+              responses=ON_MOVE_BODY)
     @offloaded
     def correct(game_id: str, body: CorrectionIn) -> GameState:
         with holding(game_id) as live:
@@ -194,7 +200,7 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
             return state(live)
 
     @api.post("/games/{game_id}/undo", summary="take back the last guess (codebreaker) or answer (codemaker)",
-              responses=ON_MOVE)
+              responses=ON_MOVE_BODY)
     @offloaded
     def undo(game_id: str, body: UndoIn | None = None) -> GameState:
         with holding(game_id) as live:
@@ -205,7 +211,7 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
             return state(live)
 
     @api.post("/games/{game_id}/give-up", summary="codebreaker: end the game and see the secret",
-              responses=ON_MOVE)
+              responses=ON_MOVE_BODY)
     @offloaded
     def give_up(game_id: str, body: UndoIn | None = None) -> GameState:
         with holding(game_id) as live:
