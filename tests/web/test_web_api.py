@@ -161,6 +161,8 @@ def test_the_schema_lists_the_errors_every_route_may_answer(client):
     ("1127", "'7' is not a colour of the 4x6 game (expected 1-6 or A-F)"),  # colour out of range
     ("12x4", "'x' is not a colour"),                          # bad code
     ("", "has 0 pegs"),
+    ("hello", "'hello' is not a code: 'h' is not a colour of the 4x6 game (expected 1-6 or A-F)"),  # a word
+    ("abcdef", "has 6 pegs"),                                 # letters that are colours, too many
 ])
 def test_bad_guesses_are_refused(client, code, phrase):
     game = new(client, secret="3632")
@@ -172,6 +174,8 @@ def test_a_bad_secret_or_proposed_guess_is_refused(client):
     refused(client.post("/api/games", json={"secret": "1299"}), 422, "'9' is not a colour")
     game = new(client)
     refused(client.get(f"/api/games/{game['id']}/partition", params={"guess": "123"}), 422, "needs 4")
+    refused(client.get(f"/api/games/{game['id']}/partition", params={"guess": "help"}), 422, "'help' is not a code")
+    refused(client.post("/api/games", json={"secret": "zzzz"}), 422, "'zzzz' is not a code")
     refused(client.get(f"/api/games/{game['id']}/partition"), 422, "'guess' is required")
 
 

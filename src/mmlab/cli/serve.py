@@ -9,7 +9,7 @@ import socket
 import sys
 import threading
 
-from mmlab.cli.arguments import positive
+from mmlab.cli.arguments import int_at_least, positive
 from mmlab.cli.output import err
 from mmlab.errors import BadArgument
 from mmlab.game import ENUMERATION_LIMIT
@@ -94,11 +94,11 @@ def add_command(command) -> None:
     p = command("serve", "serve the web page to play both roles in a browser, and its JSON API", cmd_serve)
     p.epilog = EXAMPLES
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=positive(int, "--port", 65535), default=8000, help="port (default 8000)")
-    p.add_argument("--max-games", type=positive(int, "--max-games"), default=DEFAULT_MAX_GAMES,
+    p.add_argument("--port", type=int_at_least(1, "--port", 65535), default=8000, help="port (default 8000)")
+    p.add_argument("--max-games", type=int_at_least(1, "--max-games"), default=DEFAULT_MAX_GAMES,
                    help=f"live games at most; more are refused until some are left or expire "
                         f"(default {DEFAULT_MAX_GAMES})")
-    p.add_argument("--max-codes", type=positive(int, "--max-codes", ENUMERATION_LIMIT), default=DEFAULT_MAX_CODES,
+    p.add_argument("--max-codes", type=int_at_least(1, "--max-codes", ENUMERATION_LIMIT), default=DEFAULT_MAX_CODES,
                    help=f"codes per game at most, e.g. 65536 allows 4x16, 8x4, 5x9 but not 6x8 "
                         f"(default {DEFAULT_MAX_CODES}; mmlab enumerates up to {ENUMERATION_LIMIT})")
     p.add_argument("--idle-minutes", type=positive(float, "--idle-minutes"), default=DEFAULT_IDLE_MINUTES,

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
+import string
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,7 +30,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
-from mmlab.errors import BadFeedback, MastermindError, shown
+from mmlab.errors import BadCode, BadFeedback, MastermindError, shown
 from mmlab.game import Feedback, Game, parse_feedback
 from mmlab.play.session import CodebreakerSession, CodemakerSession
 from mmlab.strategies import REGISTRY, make_strategy
@@ -149,7 +150,7 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
     def new_game(body: NewGame | None = None) -> GameState:
         body = body or NewGame()
         game = Game.parse_size(body.size, repeats=body.repeats)
-        secret = None if body.secret is None else game.parse(body.secret)
+        secret = None if body.secret is None else _code(game, body.secret)
         with _waiting(engine, engine_busy):
             live = games.create(game, body.role, body.strategy, secret, body.seed)
         with holding(live.id) as live:
@@ -176,7 +177,7 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
             session = _breaker(live, "guess")
             _not_over(live)
             live.check_move(body.seen_moves)
-            session.guess(live.game.parse(body.code))
+            session.guess(_code(live.game, body.code))
             return state(live)
 
     @api.post("/games/{game_id}/answer", summary="codemaker: answer mmlab's pending guess", responses=ON_MOVE_BODY)
@@ -240,7 +241,7 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
     @offloaded
     def partition(game_id: str, guess: str = Query(description="the proposed guess, e.g. 1344")) -> PartitionTable:
         with holding(game_id) as live:
-            return views.partition(live, live.game.parse(guess))
+            return views.partition(live, _code(live.game, guess))
 
     @api.get("/games/{game_id}/candidates", summary="the codes that fit every answer, when few", responses=ON_GAME)
     @offloaded
@@ -258,6 +259,21 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
             return views.path(live)
 
     return api
+
+
+def _code(game: Game, text: str) -> int:
+    """``game.parse(text)``, but a text holding a letter that is no colour of the game is refused as
+    no code, as the terminal refuses it, rather than for its number of pegs ('hello' in 4x6)."""
+    try:
+        return game.parse(text)
+    except BadCode:
+        letters = string.ascii_uppercase[:game.colours]
+        stray = next((c for c in text if c.isalpha() and c.upper() not in letters), None)
+        if stray is None:
+            raise
+        expected = f"1-{game.colours} or A-{letters[-1]}"
+        raise BadCode(f"{shown(text)} is not a code: {shown(stray)} is not a colour of the {game.size} game "
+                      f"(expected {expected})") from None
 
 
 def _breaker(live: LiveGame, what: str) -> CodebreakerSession:
