@@ -5,12 +5,14 @@ AnyIO's worker threads, which Python waits for at exit, so that a stopped server
 wait for the computation too. Here requests run in daemon threads instead, which an exiting
 process abandons; a request still waiting when the server stops is answered 503.
 
->>> import asyncio
+>>> import asyncio, threading
 >>> @offloaded
 ... def add(a: int, b: int) -> int:
 ...     return a + b
->>> asyncio.run(add(1, b=2))
-3
+>>> results = []   # an event loop of its own, in a thread of its own, as the server's
+>>> loop = threading.Thread(target=lambda: results.append(asyncio.run(add(1, b=2))))
+>>> loop.start(); loop.join(); results
+[3]
 """
 
 from __future__ import annotations
