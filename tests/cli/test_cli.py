@@ -238,8 +238,10 @@ def test_eval_says_a_sample_larger_than_the_game_plays_every_secret(capsys):
 
 def test_games_against_a_codemaker(capsys):
     """Knuth against the adversary of dynamic Mastermind needs his worst case, 5 guesses (Knuth 1976)."""
-    data = json.loads(run(capsys, "eval", "4x6", "--codemaker", "adversary", "--json")[1])
+    code, out, err = run(capsys, "eval", "4x6", "--codemaker", "adversary", "--json", "--runs", "3")
+    data = json.loads(out)
     assert data["guesses"] == [5] and len(data["games"][0]) == len(data["answers"][0]) == 5
+    assert data["seed"] is None and "(--runs 3 read as 1)" in err  # a deterministic game, said so
     assert data["answers"][0][-1] == [4, 0] and data["games"][0][0] == "1122"
     code, out, _ = run(capsys, "eval", "3x4", "--strategy", "random", "--codemaker", "adversary", "--runs", "12",
                        "--seed", "1")
@@ -250,8 +252,16 @@ def test_games_against_a_codemaker(capsys):
 def test_score_takes_the_size_from_the_codes(capsys):
     assert run(capsys, "score", "10 11 12", "12 10 1")[1].strip() == "0,2"
     assert run(capsys, "score", "1234", "4321", "--black-only")[1].strip() == "0"  # black pegs only
-    code, _, err = run(capsys, "score", "4x6", "1122")  # a size first, as partition takes it
-    assert code == 2 and "4x6 reads as a game size, not a code: give the size with --size" in err
+    for args in (["4x6", "1122"], ["4x6", "3632", "1122"]):  # a size first, as partition takes it
+        code, _, err = run(capsys, "score", *args)
+        assert code == 2 and "4x6 reads as a game size, not a code: give the size with --size" in err, err
+
+
+def test_plan_refuses_a_plan_of_months_and_says_what_to_do(capsys):
+    code, _, err = run(capsys, "plan", "8x8")
+    assert code == 2 and "tpoa on 8x8 would take about 582 days" in err and "plan a smaller game" in err
+    code, _, err = run(capsys, "plan", "4x6", "--planner", "tpoa:k=100000,d=10")
+    assert code == 2 and "years on this machine" in err and "give --time-limit SECONDS" in err
 
 
 def test_output_into_a_closed_pipe_is_quiet():
@@ -391,3 +401,11 @@ def test_compare_makes_no_plot_folder_for_options_it_refuses(capsys, tmp_path):
     code, _, err = run(capsys, "compare", "3x3", "--strategies", "knut", "--plots", str(tmp_path / "figs"),
                        "--store", str(tmp_path / "r.duckdb"))
     assert code == 2 and "knut" in err and not (tmp_path / "figs").exists()
+
+
+def test_a_tree_of_a_game_too_large_to_enumerate_suggests_no_strategy(capsys):
+    """No strategy compiles to a tree there (the strategies that play 8x12 draw at random or need every code)."""
+    for spec in ("knuth", "sample"):
+        code, _, err = run(capsys, "tree", "8x12", "--strategy", spec)
+        assert code == 2 and "a decision tree (one leaf per secret) needs every code" in err
+        assert "Strategies that play without enumerating" not in err

@@ -99,12 +99,18 @@ def _duration(seconds: float) -> str:
         return f"{seconds / 60:.0f} minutes"
     if seconds < 2 * 86400:
         return f"{seconds / 3600:.0f} hours"
-    return f"{seconds / 86400:.0f} days"
+    if seconds < 2 * 365 * 86400:
+        return f"{seconds / 86400:.0f} days"
+    return f"{seconds / (365 * 86400):,.0f} years"
+
+
+def _reads_as_size(text: str) -> bool:
+    return re.fullmatch(r"\s*\d+\s*[xX]\s*\d+\s*", text) is not None
 
 
 # --------------------------------------------------------------------------------- commands
 def cmd_score(args: argparse.Namespace) -> int:
-    if re.fullmatch(r"\s*\d+\s*[xX]\s*\d+\s*", args.secret):  # 'mmlab score 4x6 1122 1234', as partition is typed
+    if _reads_as_size(args.secret):  # 'mmlab score 4x6 1122 1234', as partition is typed
         raise MastermindError(f"{args.secret.strip()} reads as a game size, not a code: give the size with "
                               f"--size: mmlab score --size {args.secret.strip()} SECRET GUESS")
     if args.size:
@@ -174,6 +180,7 @@ def _warn_long_tree(game: Game, strategy: Strategy, sample_hint: bool) -> None:
 
 def _build_tree(game: Game, spec: str, label: str) -> DecisionTree:
     strategy = make_strategy(spec)
+    game.require_enumerable("a decision tree (one leaf per secret)")  # whatever plays: no strategy to suggest
     strategy.start(game)
     _warn_long_tree(game, strategy, sample_hint=False)
     with progress(label, game.n_codes) as update:
@@ -297,9 +304,12 @@ def _eval_against(game: Game, strategy, args: argparse.Namespace) -> int:
     records = [play_against(game, strategy, make_codemaker(args.codemaker, strategy), np.random.default_rng([seed, r]))
                for r in range(runs)]
     guesses = [r.n_guesses for r in records]
+    if runs < args.runs:
+        err.print(f"{strategy.spec} is deterministic: every run would play the same game, so it played one "
+                  f"(--runs {args.runs} read as 1)")
     if args.json:
         print_json({"game": game.size, "strategy": strategy.spec, "codemaker": args.codemaker, "runs": runs,
-                    "seed": seed, "guesses": guesses, "mean": sum(guesses) / runs, "max": max(guesses),
+                    "seed": None if strategy.deterministic else seed, "guesses": guesses, "mean": sum(guesses) / runs, "max": max(guesses),
                     "games": [[game.format(g) for g in r.guesses] for r in records],
                     "answers": [[[fb.black, fb.white] for fb in r.feedbacks] for r in records]})
         return 0
@@ -406,6 +416,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+#: A plan estimated to take longer (in seconds) is refused rather than started.
+LONGEST_PLAN = 7 * 86400
+
+
 def cmd_plan(args: argparse.Namespace) -> int:
     game = _game(args)
     planner = make_planner(args.planner)
@@ -413,15 +427,21 @@ def cmd_plan(args: argparse.Namespace) -> int:
     _check_output(args.output)
     estimate = planner.estimate_seconds(game)
     floor = planner.unstoppable_seconds(game)
+    guess = "on this machine (a rough guess)"
+    if floor is not None and floor > LONGEST_PLAN:
+        raise MastermindError(f"{planner.spec} on {game} would take about {_duration(floor)} {guess} before "
+                              "--time-limit could stop it: plan a smaller game")
+    if estimate is not None and estimate > LONGEST_PLAN and args.time_limit is None:
+        raise MastermindError(f"{planner.spec} on {game} may take about {_duration(estimate)} {guess}: give "
+                              "--time-limit SECONDS to keep the best tree found by then")
     if estimate is not None and estimate > 60 and args.time_limit is None:
         stop = ("; --time-limit SECONDS stops it early with the best tree found" if floor is None or floor < estimate
                 else "; it completes its greedy tree whatever --time-limit says")
-        print(f"mmlab plan: warning: {planner.spec} on {game} may take about {_duration(estimate)} on this "
-              f"machine (a rough guess){stop}", file=sys.stderr)
+        print(f"mmlab plan: warning: {planner.spec} on {game} may take about {_duration(estimate)} {guess}{stop}",
+              file=sys.stderr)
     elif floor is not None and floor > max(60, args.time_limit or 0):
         print(f"mmlab plan: warning: {planner.spec} on {game} first completes its greedy tree whatever "
-              f"--time-limit says, which may take about {_duration(floor)} on this machine (a rough guess)",
-              file=sys.stderr)
+              f"--time-limit says, which may take about {_duration(floor)} {guess}", file=sys.stderr)
     with progress(f"planning {planner.spec}", 1) as update:
         result = planner.plan(game, on_progress=lambda done, total: update(done, total), time_limit=args.time_limit)
     if args.output is not None:
@@ -735,7 +755,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             command = choices[word]
         command.error(f"unrecognized arguments: {negative}")
     args, extra = parser.parse_known_args(argv)
-    if extra:  # blamed on the command that was given them, whose --help lists what it takes
+    if extra and not (args.command == "score" and _reads_as_size(args.secret)):  # (which says how to give it)
+        # blamed on the command that was given them, whose --help lists what it takes
         chosen = _chosen(parser, args)
         chosen.error(f"unrecognized arguments: {' '.join(extra)}{_did_you_mean(chosen, extra)}")
     try:

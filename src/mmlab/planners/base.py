@@ -35,7 +35,7 @@ class PlanResult:
         t = self.tree
         return {
             "game": t.game.size,
-            "planner": t.strategy,
+            "planner": t.strategy,  # with '(stopped by the time limit...)' when it was
             "total_guesses": t.total_guesses,
             "mean": t.mean,
             "worst": t.worst,

@@ -176,6 +176,8 @@ class Optimal(Planner):
                 raise BadArgument(f"no strategy for {game} finds every secret within {depth} guesses")
         if cap is not None and tree.worst > cap:
             figures["note"] = f"no tree within {cap} guesses was found in time; this one needs {tree.worst}"
+        # A saved tree says it is not proved: 'mmlab eval --tree' shows the label, not these figures.
+        tree = DecisionTree(game, tree.root, f"{self.spec} (stopped by the time limit, not proved optimal)")
         return PlanResult(tree, seconds, search.nodes, proved=False, figures=figures)
 
     def estimate_seconds(self, game: Game) -> float:

@@ -101,7 +101,8 @@ class TPOA(Planner):
                 greedy = _Search(TPOA(**{**self.values, "k": 1, "d": 1}), game, None, Deadline(None))
                 greedy.greedy_memo = search.greedy_memo  # the greedy subtrees completed so far
                 root = greedy.solve(Knowledge.initial(game), 1)[1]
-        tree = DecisionTree(game, root, self.spec)
+        label = self.spec + (" (stopped by the time limit)" if figures else "")  # saved with the tree
+        tree = DecisionTree(game, root, label)
         return PlanResult(tree, time.perf_counter() - start, search.nodes, figures=figures)
 
     def estimate_seconds(self, game: Game) -> float:
