@@ -28,7 +28,7 @@ class PipeConsole(Console):
 
 
 def fit(table: Table, console: Console) -> Table:
-    """``table`` as it is, or drawn without its frame when that is wider than the terminal: an
+    """``table`` as it is, or (changed in place) without its frame when that is wider than the terminal: an
     80-column terminal then has 12 to 20 more columns for the figures, which rich would otherwise
     wrap or cut ("most-p…", "1197…").
 
