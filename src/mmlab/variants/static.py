@@ -318,12 +318,14 @@ Progress = Callable[[int, int], None]  # (size being tried, best number of class
 #: size no set reaches is proved out instead of searched until the time runs out (measured: every
 #: game up to 1296 codes in seconds, except 5 guesses of 4x6, about 210 s).
 EXHAUSTIVE_CODES = 1296
-#: Seconds of local search at a size before its first exhaustive check; twice as long before each next
-#: one (the local search stops only between restarts, so a seed's sequence of restarts is kept).
-FIRST_SLICE = 0.1
-#: Each exhaustive check may take this share of the local search's time so far at the size (so the
-#: checks take at most a quarter of it; each starts afresh, and a complete one settles the size).
+#: Restarts of local search at a size before its first exhaustive check; twice as many before each
+#: next one. Counted in restarts, not seconds, so a seed gives the same sets on any machine.
+FIRST_RESTARTS = 1
+#: Each exhaustive check may visit this share of the local search's work at the size so far, counted in
+#: nodes (each starts afresh, and a complete one settles the size): a node is taken as ``NODE_ANSWERS``
+#: answers of the local search's scoring (measured: 2 to 270 on games up to 1296 codes).
 EXHAUSTIVE_SHARE = 1 / 3
+NODE_ANSWERS = 16
 
 
 class _Space:
@@ -338,6 +340,7 @@ class _Space:
         self.everyone = np.arange(self.n, dtype=np.int64)
         self.roots = np.asarray(_history_representatives(game, ()), dtype=np.int64)
         self.pace: float | None = None  # answers worked out a second, once ``warm`` has measured it
+        self.work = 0  # answers worked out by ``score`` so far (the same on every machine)
 
     def fb(self, g: int) -> np.ndarray:
         out = np.empty(self.n, dtype=np.uint8)
@@ -372,6 +375,7 @@ class _Space:
             if time.perf_counter() >= deadline:
                 break
         scored = sum(c.shape[0] for c in classes)
+        self.work += scored * self.n
         return cands[:scored], np.concatenate(classes), np.concatenate(pairs)
 
     def candidates(self, rng: np.random.Generator) -> np.ndarray:
@@ -408,11 +412,11 @@ def _pick(rng: np.random.Generator, cands: np.ndarray, pairs: np.ndarray, classe
 
 
 def _search_size(space: _Space, k: int, rng: np.random.Generator, deadline: float,
-                 on_progress: Progress | None, pause: float = math.inf,
+                 on_progress: Progress | None, most: float = math.inf,
                  best_classes: int = 0) -> tuple[list[int], int, int]:
     """Restarts of greedy construction and local search for ``k`` guesses until they separate, the
-    deadline passes, or a restart ends after ``pause``. Returns the best set that beats
-    ``best_classes`` (else no set), its number of classes, and the restarts made."""
+    deadline passes, or ``most`` restarts are made. Returns the best set that beats ``best_classes``
+    (else no set), its number of classes, and the restarts made."""
     best_rows: list[int] = []
     restarts = 0
     while True:
@@ -447,7 +451,7 @@ def _search_size(space: _Space, k: int, rng: np.random.Generator, deadline: floa
             best_rows, best_classes = list(rows), classes
             if on_progress is not None:
                 on_progress(k, best_classes)
-        if pairs == 0 or time.perf_counter() >= min(deadline, pause):
+        if pairs == 0 or restarts >= most or time.perf_counter() >= deadline:
             return best_rows, best_classes, restarts
 
 
@@ -490,9 +494,11 @@ def search(game: Game | str, size: int | None = None, seed: int | None = 0, time
     builds a separating set greedily, then asks for one guess fewer each time one is found, and
     stops at the counting bound (``lower_bound``) or when a size is not reached in the time left,
     so it uses the whole time limit unless it reaches the bound or settles a size. On games of at
-    most ``EXHAUSTIVE_CODES`` codes, the exhaustive check runs beside the local search (a quarter
-    of the time at a size), so a size that no set reaches is proved out rather than searched until
-    the time runs out. A seed gives the same set every time the local search finds it.
+    most ``EXHAUSTIVE_CODES`` codes, the exhaustive check runs beside the local search (about a
+    quarter of the work at a size), so a size that no set reaches is proved out rather than searched
+    until the time runs out. When each check runs and how far it goes are counted in restarts and
+    nodes, not seconds: a seed gives the same sets and proofs on every machine, unless the time
+    limit cuts the run.
 
     The clock starts once the code tables are built and the kernels loaded (``setup_seconds``).
     A ``size`` below the counting bound, and a time limit too short to choose the guesses of a
@@ -537,26 +543,10 @@ def search(game: Game | str, size: int | None = None, seed: int | None = 0, time
 
     def attempt(k: int) -> bool:
         t0 = time.perf_counter()
-        rows, classes, slice_, local = [], 0, FIRST_SLICE, 0.0
-        small = space.n <= EXHAUSTIVE_CODES
-        while True:
-            t = time.perf_counter()
-            more, more_classes, restarts = _search_size(space, k, rng, deadline, on_progress,
-                                                        t + slice_ if small else math.inf, classes)
-            local += time.perf_counter() - t
-            result.restarts += restarts
-            if more_classes > classes:
-                rows, classes = more, more_classes
-            left = deadline - time.perf_counter()
-            if classes == space.n or left <= 0 or not small:
-                break
-            check = _exhaustive(space, k, time.perf_counter() + min(left, EXHAUSTIVE_SHARE * local))
-            if check.complete:
-                result.proof = check
-                if check.found is not None:
-                    rows, classes = list(check.found), space.n
-                break
-            slice_ *= 2
+        rows, classes, proof, restarts = _settle_size(space, k, rng, deadline, on_progress)
+        result.restarts += restarts
+        if proof is not None:
+            result.proof = proof
         found = classes == space.n
         result.tried.append((k, found, time.perf_counter() - t0))
         if found or size is not None:
@@ -575,6 +565,35 @@ def search(game: Game | str, size: int | None = None, seed: int | None = 0, time
             k -= 1
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _settle_size(space: _Space, k: int, rng: np.random.Generator, deadline: float,
+                 on_progress: Progress | None) -> tuple[list[int], int, ExhaustiveResult | None, int]:
+    """Local search for a separating set of ``k`` guesses until one is found or the deadline passes;
+    on games of at most ``EXHAUSTIVE_CODES`` codes, an exhaustive check after ``FIRST_RESTARTS``
+    restarts, then after twice as many each time, with a share of the work so far (in nodes), until
+    a check is complete: it settles the size (its set, or a proof that none exists). Restarts and
+    nodes, not seconds, decide when each runs, so a seed gives the same outcome on every machine
+    unless the deadline cuts it. Returns the best set, its classes, the complete check (or None)
+    and the restarts made."""
+    rows: list[int] = []
+    classes = restarts = 0
+    small = space.n <= EXHAUSTIVE_CODES
+    most, work0 = FIRST_RESTARTS, space.work
+    while True:
+        more, more_classes, made = _search_size(space, k, rng, deadline, on_progress,
+                                                most if small else math.inf, classes)
+        restarts += made
+        if more_classes > classes:
+            rows, classes = more, more_classes
+        if classes == space.n or not small or time.perf_counter() >= deadline:
+            return rows, classes, None, restarts
+        check = _exhaustive(space, k, deadline, budget=EXHAUSTIVE_SHARE * (space.work - work0) / NODE_ANSWERS)
+        if check.complete:
+            if check.found is not None:
+                rows, classes = list(check.found), space.n
+            return rows, classes, check, restarts
+        most *= 2
 
 
 def _greedy_set(space: _Space, rng: np.random.Generator, deadline: float, most: int | None = None,
@@ -632,8 +651,9 @@ def exhaustive(game: Game | str, size: int, time_limit: float | None = None,
 
 
 def _exhaustive(space: _Space, size: int, deadline: float,
-                on_progress: Callable[[float], None] | None = None) -> ExhaustiveResult:
-    """``exhaustive`` on a game's arrays, until ``deadline`` (a ``time.perf_counter()`` value)."""
+                on_progress: Callable[[float], None] | None = None, budget: float = math.inf) -> ExhaustiveResult:
+    """``exhaustive`` on a game's arrays, until ``deadline`` (a ``time.perf_counter()`` value) or
+    until it has visited ``budget`` nodes (then ``complete`` is False, as when the time runs out)."""
     game = space.game
     start = time.perf_counter()
     max_parts = len(game.feedbacks())
@@ -666,7 +686,7 @@ def _exhaustive(space: _Space, size: int, deadline: float,
             return chosen + (int(g), int(h)) if g >= 0 else None
         step = (hi - lo) / max(1, cands.shape[0])
         for j, g in enumerate(cands):
-            if time.perf_counter() > deadline:
+            if nodes > budget or time.perf_counter() > deadline:
                 timed_out = True
                 return None
             if on_progress is not None and len(chosen) < 3:
