@@ -43,9 +43,14 @@ SAMPLE = 4096
 PIECE_WORK = 2**28
 #: Seconds of work per piece once the pace is measured: how late the search may stop.
 PIECE_SECONDS = 0.25
-#: Answers a second no machine this runs on works out (2 cores: about 2**28): a time limit too short
-#: even at this pace is refused before the code tables are built.
-FASTEST = 2**31
+#: Answers a second no core of a machine this runs on works out (2 cores: about 2**28 in all): a time
+#: limit too short even at this pace on every core numba uses is refused before the code tables are built.
+FASTEST_PER_THREAD = 2**30
+#: Seconds each of the three timings of the scoring lasts at least (the fastest of them is the pace).
+WARM_SECONDS = 0.015
+#: A time limit is refused only when it is under the measured estimate divided by this (a busy
+#: moment during the timing does not refuse a time limit that the next run would accept).
+SLACK = 2
 #: Least answers worked out by each piece of work shared among the cores.
 CHUNK_WORK = 2**16
 #: Local-search steps without improvement before a restart.
@@ -385,7 +390,8 @@ class _Space:
 
     def warm(self) -> float:
         """Load the kernels the search calls (once per process) and time the scoring of a few
-        candidates, without drawing from any generator: answers worked out per second."""
+        candidates, the fastest of three timings, without drawing from any generator: answers
+        worked out per second."""
         labels, k = self.labels([int(self.roots[0])])
         self.score(self.everyone[:1], labels, k)  # (on one thread)
         self.score(self.everyone[:2 * CHUNK_WORK // self.n + 2], labels, k)  # (shared among the cores)
@@ -393,9 +399,14 @@ class _Space:
             tiny = _Space(Game(2, 3))
             _exhaustive(tiny, 1, math.inf), _exhaustive(tiny, 2, math.inf)
         take = min(self.n, SAMPLE, max(numba.get_num_threads(), 2**21 // self.n))
-        t0 = time.perf_counter()
-        self.score(self.everyone[:take], labels, k)
-        self.pace = take * self.n / max(time.perf_counter() - t0, 1e-9)
+        best = 0.0
+        for _ in range(3):  # the fastest of three timings of at least WARM_SECONDS each
+            t0, answers = time.perf_counter(), 0
+            while answers == 0 or time.perf_counter() - t0 < WARM_SECONDS:
+                self.score(self.everyone[:take], labels, k)
+                answers += take * self.n
+            best = max(best, answers / max(time.perf_counter() - t0, 1e-9))
+        self.pace = best
         return self.pace
 
 
@@ -463,11 +474,12 @@ def _pairs(labels: np.ndarray, n_cls: int) -> int:
 def _check_time(game: Game, size: int, time_limit: float, rate: float, setup: float | None = None) -> None:
     """Refuse a time limit too short to choose the guesses of a set of ``size``, one step of
     scoring for each guess after the first, at ``rate`` answers a second: measured here after
-    ``setup`` seconds, or (``setup`` None) the fastest that can be hoped for, before any setup."""
+    ``setup`` seconds (refused under ``1 / SLACK`` of that estimate), or (``setup`` None) the
+    fastest that can be hoped for, before any setup."""
     cands = min(game.n_codes, SAMPLE)
     step = cands * game.n_codes / rate
     least = (size - 1) * step
-    if time_limit >= least:
+    if time_limit >= (least if setup is None else least / SLACK):
         return
     pace = (f"about {_seconds(step)} here" if setup is not None
             else f"at least {_seconds(step)} even at {rate:.2g} answers a second")
@@ -521,7 +533,8 @@ def search(game: Game | str, size: int | None = None, seed: int | None = 0, time
     if size is not None and size < floor:
         raise BadArgument(below_bound(game, size))
     game.require_enumerable("static Mastermind (it checks the answers of every secret)")
-    _check_time(game, size or floor, time_limit, FASTEST)  # (before minutes of setup on the largest games)
+    fastest = FASTEST_PER_THREAD * numba.get_num_threads()
+    _check_time(game, size or floor, time_limit, fastest)  # (before minutes of setup on the largest games)
     t_setup = time.perf_counter()
     space = _Space(game)
     rate = space.warm()
