@@ -511,6 +511,18 @@ def test_cli_search_json_and_proof(capsys):
     code, out, _ = run(["search", "4x6", "--size", "2", "--time-limit", "1", "--json"], capsys)
     data = json.loads(out)
     assert code == 1 and data["separates"] is False and data["codes"] == [] and data["lower_bound"] == 3
+    assert data["size"] == 0 and data["target"] == 2 and data["tried"] == [] and data["seconds"] == 0
+    searched = json.loads(run(["search", "3x3", "--time-limit", "1", "--json"], capsys)[1])
+    assert set(data) == set(searched) | {"none_can_exist"}  # (one shape: it had no size and no timings)
+
+
+def test_cli_a_size_the_search_proved_the_fewest_is_said_so(capsys):
+    """'static search 3x4' printed '2: none exists, proved', then 'Counting bound: at least 2 guesses'."""
+    code, out, _ = run(["search", "3x4", "--time-limit", "5"], capsys)
+    out = " ".join(out.split())
+    assert code == 0 and "3 guesses separate all 64 secrets" in out and "2: none exists, proved" in out
+    assert out.endswith("So 3 guesses are the fewest that separate 3x4: no set of 2 guesses does (proved above).")
+    assert "Counting bound" not in out
 
 
 def test_cli_size_below_the_bound_with_prove_answers_at_once(capsys, monkeypatch):

@@ -101,10 +101,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def _none_can_exist(game: Game, args: argparse.Namespace) -> int:
     """``--size`` below the counting bound: no set of that size can separate, so nothing is searched."""
     why = below_bound(game, args.set_size)
-    if args.json:
-        print_json({"game": game.size, "repeats": game.repeats, "feedback": game.feedback, "target": args.set_size,
-                    "separates": False, "secrets": game.n_codes, "lower_bound": lower_bound(game),
-                    "codes": [], "none_can_exist": why})
+    if args.json:  # (the shape of a search's JSON: no guesses, so one class, and nothing tried)
+        nothing = SearchResult(game, (), n_classes=1, seconds=0.0, seed=args.seed, target=args.set_size)
+        print_json({**nothing.to_dict(), "none_can_exist": why})
     else:
         out.print(f"{why[0].upper()}{why[1:]}. Nothing to search; --size {lower_bound(game)} or more may separate.")
     return 1
@@ -221,8 +220,13 @@ def _print_verdict(game: Game, result: SearchResult, proof: ExhaustiveResult | N
         else:
             out.print("Try a longer --time-limit, another --seed or a larger --size; --prove checks every set "
                       "of this size.")
-    out.print(f"Counting bound: at least {_guesses(lower_bound(game))} ({len(game.feedbacks())} possible answers "
-              "each).")
+    proved = result.proof if result.proof is not None and result.proof.proves_none else None
+    if result.separates and proved is not None and proved.size == result.size - 1:
+        out.print(f"So {_guesses(result.size)} are the fewest that separate {game}: no set of {_guesses(proved.size)} "
+                  "does (proved above).")
+    elif proved is None:  # (a proof says more than the counting bound)
+        out.print(f"Counting bound: at least {_guesses(lower_bound(game))} ({len(game.feedbacks())} possible answers "
+                  "each).")
     return 0 if result.separates else 1
 
 

@@ -240,7 +240,8 @@ class ExhaustiveResult:
     nodes: int
     #: Seconds of the check itself, within its time limit.
     seconds: float
-    #: Seconds spent before the clock started: the code tables built and the kernels loaded.
+    #: Seconds spent before the clock started: the code tables built and the check's kernels loaded
+    #: (0 for a check the search ran: its setup is the search's).
     setup_seconds: float = 0.0
 
     @property
@@ -396,8 +397,7 @@ class _Space:
         self.score(self.everyone[:1], labels, k)  # (on one thread)
         self.score(self.everyone[:2 * CHUNK_WORK // self.n + 2], labels, k)  # (shared among the cores)
         if self.n <= EXHAUSTIVE_CODES:  # (the search runs the exhaustive check's kernels too)
-            tiny = _Space(Game(2, 3))
-            _exhaustive(tiny, 1, math.inf), _exhaustive(tiny, 2, math.inf)
+            _load_check()
         take = min(self.n, SAMPLE, max(numba.get_num_threads(), 2**21 // self.n))
         best = 0.0
         for _ in range(3):  # the fastest of three timings of at least WARM_SECONDS each
@@ -655,12 +655,19 @@ def exhaustive(game: Game | str, size: int, time_limit: float | None = None,
         raise BadArgument(f"time limit {time_limit!r}: give a positive number of seconds, or None for no limit")
     t_setup = time.perf_counter()
     space = _Space(game)
-    space.labels([0])  # (the kernels the check starts with, loaded before the clock)
+    _load_check()  # (every kernel of the check, loaded before the clock)
     setup = time.perf_counter() - t_setup
     deadline = math.inf if time_limit is None else time.perf_counter() + time_limit
     result = _exhaustive(space, size, deadline, on_progress)
     result.setup_seconds = setup
     return result
+
+
+def _load_check() -> None:
+    """Load every kernel the exhaustive check calls (once per process), on a tiny game: every
+    depth of the check runs."""
+    _exhaustive(_Space(Game(1, 2)), 1, math.inf)  # (the last guess alone)
+    _exhaustive(_Space(Game(2, 3)), 3, math.inf)  # (a guess, then the last two)
 
 
 def _exhaustive(space: _Space, size: int, deadline: float,
