@@ -523,16 +523,7 @@ def search(game: Game | str, size: int | None = None, seed: int | None = 0, time
     (True, 3, True, 2)
     """
     game = Game.of(game)
-    if size is not None and (not isinstance(size, int) or isinstance(size, bool) or size < 1):
-        raise BadArgument(f"size {size!r}: a set holds at least one guess")
-    if size is not None and size > game.n_codes:
-        raise BadArgument(f"size {size}: {game} has only {game.n_codes} codes to choose distinct guesses from")
-    if time_limit is None or not time_limit > 0:
-        raise BadArgument(f"time limit {time_limit!r}: give a positive number of seconds")
-    floor = lower_bound(game)
-    if size is not None and size < floor:
-        raise BadArgument(below_bound(game, size))
-    game.require_enumerable("static Mastermind (it checks the answers of every secret)")
+    floor = _search_floor(game, size, time_limit)
     fastest = FASTEST_PER_THREAD * numba.get_num_threads()
     _check_time(game, size or floor, time_limit, fastest)  # (before minutes of setup on the largest games)
     t_setup = time.perf_counter()
@@ -578,6 +569,22 @@ def search(game: Game | str, size: int | None = None, seed: int | None = 0, time
             k -= 1
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _search_floor(game: Game, size: int | None, time_limit: float) -> int:
+    """Refuse what ``search`` cannot do (a bad size or time limit, a size below the counting bound, a
+    game too large to enumerate); the counting bound."""
+    if size is not None and (not isinstance(size, int) or isinstance(size, bool) or size < 1):
+        raise BadArgument(f"size {size!r}: a set holds at least one guess")
+    if size is not None and size > game.n_codes:
+        raise BadArgument(f"size {size}: {game} has only {game.n_codes} codes to choose distinct guesses from")
+    if time_limit is None or not time_limit > 0:
+        raise BadArgument(f"time limit {time_limit!r}: give a positive number of seconds")
+    floor = lower_bound(game)
+    if size is not None and size < floor:
+        raise BadArgument(below_bound(game, size))
+    game.require_enumerable("static Mastermind (it checks the answers of every secret)")
+    return floor
 
 
 def _settle_size(space: _Space, k: int, rng: np.random.Generator, deadline: float,
