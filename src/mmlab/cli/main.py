@@ -180,7 +180,8 @@ def _warn_long_tree(game: Game, strategy: Strategy, sample_hint: bool) -> None:
 
 def _build_tree(game: Game, spec: str, label: str) -> DecisionTree:
     strategy = make_strategy(spec)
-    game.require_enumerable("a decision tree (one leaf per secret)")  # whatever plays: no strategy to suggest
+    # Before start: as DecisionTree.build says it, naming no other strategy (none compiles there).
+    game.require_enumerable(f"compiling {strategy.spec} into a decision tree")
     strategy.start(game)
     _warn_long_tree(game, strategy, sample_hint=False)
     with progress(label, game.n_codes) as update:
