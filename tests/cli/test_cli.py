@@ -360,6 +360,7 @@ def test_a_sample_of_a_large_game_played_by_an_exhaustive_strategy_warns(capsys,
     monkeypatch.setattr(cli, "SLOW_GAME_CODES", 50)  # (3x4's 64 codes stand for 6x8's 262,144)
     code, _, err = run(capsys, "eval", "3x4", "--strategy", "knuth", "--secrets", "5")
     assert code == 0 and "warning: knuth scores the codes against those left at every guess; on 64 codes" in err
+    assert "a game can take seconds" in err  # (as at 5x8, whose 32,768 codes now warn; minutes past them)
     assert "warning" not in run(capsys, "eval", "3x4", "--strategy", "sample", "--secrets", "5")[2]
     assert "warning: most-parts:ties=random scores" in run(capsys, "eval", "3x4", "--strategy", "most-parts:ties=random")[2]
 

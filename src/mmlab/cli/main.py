@@ -166,7 +166,7 @@ def cmd_partition(args: argparse.Namespace) -> int:
 #: Whole trees of the exhaustive strategies over more codes than 5x8's warn that they take long
 #: (5x8 takes 15-60 s here).
 LONG_TREE_CODES = 32_768
-SLOW_GAME_CODES = 100_000  # games where one game of an exhaustive strategy takes long (6x7, 7x6 and larger)
+SLOW_GAME_CODES = 32_767  # games where one game of an exhaustive strategy takes seconds (5x8) or minutes (6x7 on)
 
 
 def _warn_long_tree(game: Game, strategy: Strategy, sample_hint: bool) -> None:
@@ -246,8 +246,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if secrets == "all" and not args.tree and strategy.deterministic:
         _warn_long_tree(game, strategy, sample_hint=True)
     elif not args.tree and strategy.name in EXHAUSTIVE and game.enumerable and game.n_codes > SLOW_GAME_CODES:
+        each = "seconds" if game.n_codes <= LONG_TREE_CODES else "minutes"
         print(f"mmlab: warning: {strategy.spec} scores the codes against those left at every guess; on "
-              f"{game.n_codes:,} codes a game can take minutes (sample or evo play such games in about a second)",
+              f"{game.n_codes:,} codes a game can take {each} (sample or evo play such games in under a second)",
               file=sys.stderr)
     with progress(f"evaluating {strategy.spec}", game.n_codes) as update:
         result = evaluate(game, strategy, secrets=secrets, runs=args.runs, seed=args.seed, on_progress=update,
@@ -677,8 +678,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="planner spec, e.g. tpoa:variant=star,k=5,d=2,hash=e (default tpoa:k=1,d=1,hash=e)")
     p.add_argument("-o", "--output", help="save the tree as JSON (evaluate or play it later with --tree)")
     p.add_argument("--time-limit", type=positive(float, "--time-limit"), metavar="SECONDS",
-                   help="stop after this long and return the best tree found, with the bound proved so far "
-                        "(the first, greedy tree is always completed)")
+                   help="stop after this long and return the best tree found (optimal: with the bound proved so "
+                        "far); the first, greedy tree is always completed")
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = command("reproduce", "re-run a paper's tables and print them beside the published figures", cmd_reproduce)
