@@ -17,6 +17,15 @@ _ECHO = reprlib.Repr()
 _ECHO.maxstring = _ECHO.maxother = ECHO_CHARS
 
 
+def counted_guesses(n: int) -> str:
+    """``n`` guesses in words, for a message.
+
+    >>> counted_guesses(1), counted_guesses(3)
+    ('1 guess', '3 guesses')
+    """
+    return f"{n} guess" if n == 1 else f"{n} guesses"
+
+
 def shown(value: object) -> str:
     """``repr(value)`` for a message, its middle elided past ``ECHO_CHARS`` characters, so a long
     input echoed back stays readable.

@@ -311,7 +311,8 @@ def _eval_against(game: Game, strategy, args: argparse.Namespace) -> int:
                   f"(--runs {args.runs} read as 1)")
     if args.json:
         print_json({"game": game.size, "strategy": strategy.spec, "codemaker": args.codemaker, "runs": runs,
-                    "seed": None if strategy.deterministic else seed, "guesses": guesses, "mean": sum(guesses) / runs, "max": max(guesses),
+                    "seed": None if strategy.deterministic else seed, "guesses": guesses,
+                    "mean": sum(guesses) / runs, "max": max(guesses),
                     "games": [[game.format(g) for g in r.guesses] for r in records],
                     "answers": [[[fb.black, fb.white] for fb in r.feedbacks] for r in records]})
         return 0

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from rich import box
 from rich.console import Console
 from rich.measure import Measurement
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn,
-                           TimeElapsedColumn, TimeRemainingColumn)
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, SpinnerColumn, Task,
+                           TextColumn, TimeElapsedColumn, TimeRemainingColumn)
 from rich.table import Table
 from rich.text import Text
 
@@ -87,6 +88,24 @@ def progress(description: str, total: int, enabled: bool = True):
             bar.update(task, completed=done, total=new_total or total)
 
         yield update
+
+
+@contextmanager
+def spinner(text: str, enabled: bool = True) -> Iterator[Callable[..., None]]:
+    """A spinner line on stderr (only on a terminal): ``text``, then the time since it started.
+    Yields ``say(text, restart=False)``, which changes the text and, with ``restart``, starts the
+    time again. Nothing may be printed to stdout while it turns."""
+    line = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err,
+                    transient=True, disable=not (enabled and err.is_terminal))
+    with line:
+        task = line.add_task(text, total=None)
+
+        def say(new: str, restart: bool = False) -> None:
+            if restart:
+                line.reset(task, total=None)
+            line.update(task, description=new)
+
+        yield say
 
 
 def histogram_text(hist: dict[int, int]) -> str:

@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from mmlab.cli.arguments import positive, seed_arg
-from mmlab.cli.output import err, out, print_json, progress
-from mmlab.errors import MastermindError
+from mmlab.cli.output import err, out, print_json, progress, spinner
+from mmlab.errors import MastermindError, counted_guesses
 from mmlab.game import Game
 from mmlab.variants.static import (
     ExhaustiveResult,
@@ -47,31 +43,9 @@ def _game(args: argparse.Namespace) -> Game:
                            feedback="black" if args.black_only else "black-white")
 
 
-def _guesses(k: int) -> str:
-    return f"{k} guess" if k == 1 else f"{k} guesses"
-
-
 def _s(k: int) -> str:
     """The verb's ending after ``k`` things: 'separate' + _s(1) is 'separates'."""
     return "s" if k == 1 else ""
-
-
-@contextmanager
-def spinner(text: str, enabled: bool = True) -> Iterator[Callable[..., None]]:
-    """A spinner line on stderr (only on a terminal): ``text``, then the time since it started.
-    Yields ``say(text, restart=False)``, which changes the text and, with ``restart``, starts the
-    time again. Nothing may be printed to stdout while it turns."""
-    line = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err,
-                    transient=True, disable=not (enabled and err.is_terminal))
-    with line:
-        task = line.add_task(text, total=None)
-
-        def say(new: str, restart: bool = False) -> None:
-            if restart:
-                line.reset(task, total=None)
-            line.update(task, description=new)
-
-        yield say
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -124,7 +98,7 @@ def cmd_search(args: argparse.Namespace) -> int:
             def improved(k: int, classes: int) -> None:  # (the time shown is the search's)
                 sizes = [len(codes) for codes in found] + ([k] if classes == n else [])
                 smallest = f"; smallest separating set so far: {min(sizes)}" if sizes else ""
-                say(f"{head}: {_guesses(k)} reach{_s(k)} {classes:,} of {n:,} answer classes{smallest}")
+                say(f"{head}: {counted_guesses(k)} reach{_s(k)} {classes:,} of {n:,} answer classes{smallest}")
 
             result = search(game, size=args.set_size, seed=args.seed, time_limit=args.time_limit,
                             on_progress=improved, on_start=started, on_found=found.append)
@@ -154,7 +128,7 @@ def _interrupted(game: Game, found: list[tuple[int, ...]], args: argparse.Namesp
         print_json({"game": game.size, "repeats": game.repeats, "feedback": game.feedback, "interrupted": True,
                     "separates": bool(found), "size": len(codes), "codes": codes})
     elif found:
-        out.print(f"{game}: interrupted; the smallest separating set found so far holds {_guesses(len(codes))}: "
+        out.print(f"{game}: interrupted; the smallest separating set found so far holds {counted_guesses(len(codes))}: "
                   f"{' '.join(codes)}")
 
 
@@ -175,7 +149,7 @@ def _print_search(game: Game, result: SearchResult) -> None:
 
     sizes = ", ".join(tried(*t) for t in result.tried)
     if result.separates:
-        out.print(f"{game}: {_guesses(result.size)} separate{_s(result.size)} all {n} secrets: {codes}")
+        out.print(f"{game}: {counted_guesses(result.size)} separate{_s(result.size)} all {n} secrets: {codes}")
         these = "this one" if result.size == 1 else f"these {result.size}"
         out.print(f"Static Mastermind is won in {result.guesses_to_win} guesses ({these}, then the secret). "
                   f"Found after {result.found_after:.2f} s of search with seed {result.seed} (sizes tried: "
@@ -186,12 +160,12 @@ def _print_search(game: Game, result: SearchResult) -> None:
         out.print(f"{proved.describe()[0].upper()}{proved.describe()[1:]}.")
     elif result.target is None or result.size < result.target:
         # the time ran out while the first set was still being chosen, one guess after another
-        of = f"of {_guesses(result.target)} " if result.target is not None else ""
+        of = f"of {counted_guesses(result.target)} " if result.target is not None else ""
         out.print(f"{game}: no separating set {of}found in {result.seconds:.2f} s (seed {result.seed}{setup}): "
-                  f"the time ran out after choosing {_guesses(result.size)}, {codes}, which {leaves} "
+                  f"the time ran out after choosing {counted_guesses(result.size)}, {codes}, which {leaves} "
                   f"{result.n_classes} answer classes for {n} secrets.")
     else:
-        out.print(f"{game}: no separating set of {_guesses(result.size)} found in {result.seconds:.2f} s "
+        out.print(f"{game}: no separating set of {counted_guesses(result.size)} found in {result.seconds:.2f} s "
                   f"(seed {result.seed}{setup}); the best, {codes}, leaves {result.n_classes} answer classes for "
                   f"{n} secrets.")
 
@@ -205,11 +179,11 @@ def _print_verdict(game: Game, result: SearchResult, proof: ExhaustiveResult | N
             text = proof.describe()
             out.print(f"{text[0].upper()}{text[1:]}.")
         if result.separates and proof.found is not None:
-            out.print(f"So {result.size} guesses are not the fewest: {_guesses(proof.size)} "
+            out.print(f"So {result.size} guesses are not the fewest: {counted_guesses(proof.size)} "
                       f"separate{_s(proof.size)} {game} "
                       f"({proof.size + 1} with the secret).")
         elif not result.separates and proof.found is not None:
-            out.print(f"The check found a separating set of {_guesses(proof.size)} that the search missed.")
+            out.print(f"The check found a separating set of {counted_guesses(proof.size)} that the search missed.")
         elif not proof.complete:
             out.print(f"Give a longer --time-limit: the check gets its own --time-limit of {args.time_limit:g} s "
                       "after the search.")
@@ -222,10 +196,10 @@ def _print_verdict(game: Game, result: SearchResult, proof: ExhaustiveResult | N
                       "of this size.")
     proved = result.proof if result.proof is not None and result.proof.proves_none else None
     if result.separates and proved is not None and proved.size == result.size - 1:
-        out.print(f"So {_guesses(result.size)} are the fewest that separate {game}: no set of {_guesses(proved.size)} "
+        out.print(f"So {counted_guesses(result.size)} are the fewest that separate {game}: no set of {counted_guesses(proved.size)} "
                   "does (proved above).")
     elif proved is None:  # (a proof says more than the counting bound)
-        out.print(f"Counting bound: at least {_guesses(lower_bound(game))} ({len(game.feedbacks())} possible answers "
+        out.print(f"Counting bound: at least {counted_guesses(lower_bound(game))} ({len(game.feedbacks())} possible answers "
                   "each).")
     return 0 if result.separates else 1
 
@@ -251,7 +225,7 @@ def _prove(game: Game, result: SearchResult, args: argparse.Namespace) -> Exhaus
         return None
     if result.proof is not None and result.proof.size == size:
         return result.proof
-    with progress(f"exhaustive check: {_guesses(size)}", 1000) as update:
+    with progress(f"exhaustive check: {counted_guesses(size)}", 1000) as update:
         return exhaustive(game, size, time_limit=args.time_limit, on_progress=lambda f: update(int(1000 * f)))
 
 

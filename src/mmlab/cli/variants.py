@@ -9,8 +9,7 @@ import numpy as np
 from rich.table import Table
 
 from mmlab.cli.arguments import int_at_least, listed, seed_arg
-from mmlab.cli.output import err, out, print_json, progress
-from mmlab.cli.static import spinner
+from mmlab.cli.output import err, out, print_json, progress, spinner
 from mmlab.errors import BadArgument, MastermindError
 from mmlab.experiments.evaluation import draw_seed
 from mmlab.variants import STRATEGIES_2D, Game2D, make_strategy_2d, play_2d

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from mmlab.errors import BadCode, InconsistentFeedback, MastermindError
+from mmlab.errors import BadCode, InconsistentFeedback, MastermindError, counted_guesses
 from mmlab.game import Feedback, Game, parse_feedback
 from mmlab.game.feedback import NUMBER_DIGITS
 from mmlab.play.session import CodebreakerSession, CodemakerSession
@@ -165,7 +165,7 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
     if not session.won:
         say("Game left unfinished.")
         return 1
-    say(f"Aha! Your secret is {game.format(session.answers[-1][0])}: found in {_guesses(len(session.answers))}.")
+    say(f"Aha! Your secret is {game.format(session.answers[-1][0])}: found in {counted_guesses(len(session.answers))}.")
     return 0
 
 
@@ -236,7 +236,7 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
                 say(Text("  ").append(dialogue.code(guess)).append(f"  {dialogue.answer(fb)}"))
         except MastermindError as e:
             say(Text(str(e)))
-    say(f"You found it in {_guesses(len(session.moves))}!")
+    say(f"You found it in {counted_guesses(len(session.moves))}!")
     return 0
 
 
@@ -277,10 +277,6 @@ def _did_you_mean(line: str) -> str:
     close = difflib.get_close_matches("-".join(line.lower().split()), words, n=1) or \
         difflib.get_close_matches(line.lower().split()[0], words, n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
-
-
-def _guesses(n: int) -> str:
-    return f"{n} guess" if n == 1 else f"{n} guesses"
 
 
 def fitting(n: int) -> str:

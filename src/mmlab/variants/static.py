@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from mmlab.errors import BadArgument, BadCode, shown
+from mmlab.errors import BadArgument, BadCode, counted_guesses, shown
 from mmlab.game import Feedback, Game
 from mmlab.knowledge.symmetry import _history_representatives
 from mmlab.variants import static_kernels as K
@@ -57,10 +57,6 @@ CHUNK_WORK = 2**16
 STALL = 60
 
 Codes = Sequence[str | int]
-
-
-def _guesses(k: int) -> str:
-    return f"{k} guess" if k == 1 else f"{k} guesses"
 
 
 def _verb(k: int) -> str:
@@ -153,12 +149,12 @@ class Separation:
         """One line for people: the verdict, and two secrets it cannot tell apart."""
         game, n = self.game, self.game.n_codes
         if self.separates:
-            return (f"the {_guesses(len(self.codes))} {_verb(len(self.codes))} all {n} secrets of {game}: static "
+            return (f"the {counted_guesses(len(self.codes))} {_verb(len(self.codes))} all {n} secrets of {game}: static "
                     f"Mastermind is won in {self.guesses_to_win} guesses ({len(self.codes)} + the secret)")
         a, b = (game.format(s) for s in self.collision)
         answers = ", ".join(f"{game.format(g)}->{fb.black},{fb.white}" for g, fb in zip(self.codes,
                                                                                        self.shared_answers))
-        return (f"the {_guesses(len(self.codes))} {'does' if len(self.codes) == 1 else 'do'} not separate {game}: {self.n_classes} answer classes for "
+        return (f"the {counted_guesses(len(self.codes))} {'does' if len(self.codes) == 1 else 'do'} not separate {game}: {self.n_classes} answer classes for "
                 f"{n} secrets, the largest holds {self.largest}; {a} and {b} get the same answers "
                 f"({answers or 'no guesses'})")
 
@@ -221,7 +217,7 @@ def below_bound(game: Game, size: int) -> str:
     """Why no set of ``size`` guesses can separate ``game`` when ``size`` is below the counting bound."""
     answers = len(game.feedbacks())
     guesses = "guess gives" if size == 1 else "guesses give"
-    return (f"no set of {_guesses(size)} can separate the {game.n_codes:,} secrets of "
+    return (f"no set of {counted_guesses(size)} can separate the {game.n_codes:,} secrets of "
             f"{game}: {size} {guesses} at most {answers}**{size} = {answers**size:,} answer vectors (counting bound: "
             f"at least {lower_bound(game)} guesses)")
 
@@ -253,12 +249,12 @@ class ExhaustiveResult:
         game = self.game
         if self.found is not None:
             return (f"{' '.join(game.format(c) for c in self.found)} {_verb(self.size)} {game} with "
-                    f"{_guesses(self.size)}")
+                    f"{counted_guesses(self.size)}")
         if self.complete:
-            return (f"no set of {_guesses(self.size)} separates {game} (exhaustive up to symmetry: "
+            return (f"no set of {counted_guesses(self.size)} separates {game} (exhaustive up to symmetry: "
                     f"{self.nodes:,} nodes, {self.seconds:.2f} s): a separating set needs at least "
-                    f"{_guesses(self.size + 1)}, {self.size + 2} with the secret")
-        return (f"undecided: no separating set of {_guesses(self.size)} for {game} met before the time ran out "
+                    f"{counted_guesses(self.size + 1)}, {self.size + 2} with the secret")
+        return (f"undecided: no separating set of {counted_guesses(self.size)} for {game} met before the time ran out "
                 f"({self.nodes:,} nodes, {self.seconds:.2f} s)")
 
     def to_dict(self) -> dict:
