@@ -203,10 +203,26 @@ class Game:
             raise BadCode(f"code {shown(text)} repeats a colour, and this {self.size} game allows no repeats")
         return self.index_of(digits)
 
+    @property
+    def colour_range(self) -> str:
+        """How this game's colours are written, for messages.
+
+        >>> Game(4, 6).colour_range
+        '1-6 or A-F'
+        """
+        return f"1-{self.colours} or A-{_LETTERS[min(self.colours, 26) - 1]}"
+
+    def stray_letter(self, text: str) -> str | None:
+        """The first letter of ``text`` that is no colour of this game (A is colour 1), if any: such
+        a text is a word, not a code.
+
+        >>> Game(4, 6).stray_letter("hello"), Game(4, 6).stray_letter("ABBA")
+        ('h', None)
+        """
+        return next((c for c in text if c.isalpha() and c.upper() not in _LETTERS[:self.colours]), None)
+
     def _parse_colour(self, token: str, text: str) -> int:
-        expected = f"expected 1-{self.colours}" + (
-            f" or A-{_LETTERS[min(self.colours, 26) - 1]}" if self.colours <= 26 else " or A-Z"
-        )
+        expected = f"expected {self.colour_range}"
         if token.isascii() and token.isdigit():
             value = int(token) if len(token) <= NUMBER_DIGITS else 0  # 0, like any long number, is no colour
         elif len(token) == 1 and token.upper() in _LETTERS:

@@ -268,7 +268,7 @@ def _code_or_none(game: Game, line: str) -> int | None:
 def _is_word(game: Game, line: str) -> bool:
     """Whether ``line`` holds a letter that is no colour of ``game`` (A for colour 1, ...): a word,
     such as a mistyped command, rather than a code."""
-    return any(c.isalpha() and c.upper() not in LETTERS[:game.colours] for c in line)
+    return game.stray_letter(line) is not None
 
 
 def _did_you_mean(line: str) -> str:

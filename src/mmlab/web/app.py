@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
-import string
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -267,13 +266,11 @@ def _code(game: Game, text: str) -> int:
     try:
         return game.parse(text)
     except BadCode:
-        letters = string.ascii_uppercase[:game.colours]
-        stray = next((c for c in text if c.isalpha() and c.upper() not in letters), None)
+        stray = game.stray_letter(text)
         if stray is None:
             raise
-        expected = f"1-{game.colours} or A-{letters[-1]}"
         raise BadCode(f"{shown(text)} is not a code: {shown(stray)} is not a colour of the {game.size} game "
-                      f"(expected {expected})") from None
+                      f"(expected {game.colour_range})") from None
 
 
 def _breaker(live: LiveGame, what: str) -> CodebreakerSession:
