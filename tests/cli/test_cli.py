@@ -1,5 +1,6 @@
 """The command line as a user meets it: tables, JSON, one-line errors with a non-zero exit."""
 
+import io
 import json
 import subprocess
 import sys
@@ -221,6 +222,23 @@ def test_tree_prints_a_saved_tree_in_another_format(capsys, tmp_path):
     assert code == 2 and "--tree brings its own game and strategy" in err
     code, _, err = run(capsys, "tree")
     assert code == 2 and "give a size" in err
+
+
+def test_a_tree_piped_in_with_tree_dash(capsys, monkeypatch):
+    """``mmlab tree 4x6 --strategy most-parts | mmlab eval --tree -``, and its refusals."""
+    code, text, _ = run(capsys, "tree", "4x6", "--strategy", "most-parts")
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    code, out, _ = run(capsys, "eval", "--tree", "-", "--json")
+    assert code == 0 and json.loads(out)["total_guesses"] == 5668
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    code, out, _ = run(capsys, "tree", "--tree", "-", "--format", "knuth")
+    assert code == 0 and out.startswith("1296(1123:")
+    for given, message in [("", "standard input is empty"), ("{", "standard input: not valid JSON")]:
+        monkeypatch.setattr("sys.stdin", io.StringIO(given))
+        code, _, err = run(capsys, "eval", "--tree", "-")
+        assert code == 2 and message in err
+    code, _, err = run(capsys, "play", "--role", "codemaker", "--tree", "-")
+    assert code == 2 and "play reads your answers from standard input" in " ".join(err.split())
 
 
 def test_eval_says_a_deterministic_strategy_plays_one_run(capsys):

@@ -31,7 +31,7 @@ from mmlab.cli.static import add_command as add_static_command
 from mmlab.cli.studies import add_commands as add_study_commands
 from mmlab.cli.variants import add_command as add_mm2_command
 from mmlab.cli.studies import add_execution_args, add_store_args, check_figure_paths, execute, write_figures
-from mmlab.errors import BadArgument, BadStudy, MastermindError, shown, whole_number
+from mmlab.errors import BadArgument, BadStudy, BadTree, MastermindError, shown, whole_number
 from mmlab.experiments import evaluate
 from mmlab.experiments.evaluation import PARALLEL_MIN_CODES, draw_seed
 from mmlab.experiments.report import build_report
@@ -200,7 +200,19 @@ def _saved_tree(args: argparse.Namespace) -> DecisionTree:
     if args.size or args.strategy or args.no_repeats or args.black_only:
         raise MastermindError("--tree brings its own game and strategy: give no size, --strategy, "
                               "--no-repeats or --black-only with it")
-    return export.load(args.tree)
+    if args.tree != "-":
+        return export.load(args.tree)
+    if sys.stdin.isatty():
+        raise MastermindError("--tree - reads the tree from standard input: pipe one in, e.g. "
+                              "'mmlab tree 4x6 --strategy knuth | mmlab eval --tree -'")
+    text = sys.stdin.read()
+    if not text.strip():
+        raise BadTree("standard input is empty: pipe a tree in, e.g. 'mmlab tree 4x6 --strategy knuth | mmlab eval "
+                      "--tree -'")
+    try:
+        return export.from_json(text)
+    except BadTree as e:
+        raise BadTree(f"standard input: {e}") from None
 
 
 def cmd_tree(args: argparse.Namespace) -> int:
@@ -630,7 +642,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("eval", "evaluate one strategy over every secret (exact for deterministic strategies)", cmd_eval)
     _add_game_args(p, optional=True)
     p.add_argument("--strategy", help="strategy spec (default knuth)")
-    p.add_argument("--tree", help="evaluate a saved decision tree (JSON from 'mmlab tree' or 'mmlab plan') instead")
+    p.add_argument("--tree", metavar="FILE", help="evaluate a saved decision tree (JSON from 'mmlab tree' or 'mmlab "
+                                                   "plan') instead; - reads it from standard input")
     p.add_argument("--secrets", default="all",
                    help="'all' (default), or N or sample:N: a random sample of N secrets (instance sets: compare)")
     p.add_argument("--runs", type=_count, default=1, help="games per secret for random strategies (default 1; a "
@@ -655,7 +668,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("tree", "compile a deterministic strategy into its decision tree and print or save it", cmd_tree)
     _add_game_args(p, optional=True)
     p.add_argument("--strategy", help="strategy spec (default knuth)")
-    p.add_argument("--tree", metavar="FILE", help="print a saved tree (from tree -o or plan -o) instead")
+    p.add_argument("--tree", metavar="FILE", help="print a saved tree (from tree -o or plan -o) instead; - reads it "
+                                                   "from standard input")
     p.add_argument("--format", choices=("json", "dot", "knuth", "python"),
                    help="default: the -o file's by its extension (.json, .dot or .gv, .py, .txt for knuth), else "
                         "json. json (loadable), dot (Graphviz), python (a generated player), or knuth: Knuth's "

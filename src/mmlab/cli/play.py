@@ -29,6 +29,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.tree:
         if args.size is not None or args.no_repeats or args.black_only:
             raise BadArgument("--tree brings its own game: give no size, --no-repeats or --black-only with it")
+        if args.tree == "-":
+            raise BadArgument("--tree -: play reads your answers from standard input, so the tree must come from "
+                              "a file, e.g. 'mmlab tree 4x6 --strategy knuth -o knuth.json'")
         tree = export.load(args.tree)
         game = tree.game
     else:
@@ -75,7 +78,7 @@ def add_command(command) -> None:
     p.add_argument("--role", choices=("codebreaker", "codemaker"), default="codebreaker",
                    help="codebreaker: you guess (default); codemaker: you keep a secret and answer")
     p.add_argument("--strategy", help="codemaker role: the strategy that guesses (default knuth)")
-    p.add_argument("--tree", help="codemaker role: play a saved decision tree (JSON) instead")
+    p.add_argument("--tree", metavar="FILE", help="codemaker role: play a saved decision tree (JSON) instead")
     p.add_argument("--secret", help="codebreaker role: the secret to find (default: drawn at random)")
     p.add_argument("--hint-strategy", help="codebreaker role: the strategy behind 'hint' "
                                            "(default knuth; 'hint most-parts' picks another)")
