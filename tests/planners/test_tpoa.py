@@ -33,6 +33,19 @@ def test_table_3_greedy_rows_on_4x6(game46):
     assert e.total_guesses == 5674 and e.worst == 6
 
 
+@pytest.mark.parametrize("spec, first_guesses", [("tpoa:k=1,d=1", 1), ("tpoa:variant=star,k=3,d=2,hash=w", 3)])
+def test_progress_counts_the_secrets_placed_under_each_first_guess(spec, first_guesses):
+    """The greedy plan (one first guess) moves its progress at each of the first answer's parts,
+    not once at the end, and every plan ends with every secret placed under every first guess."""
+    game = Game.parse_size("3x5")
+    seen = []
+    make_planner(spec).plan(game, on_progress=lambda done, total: seen.append((done, total)))
+    total = first_guesses * game.n_codes
+    assert {t for _, t in seen} == {total} and seen[-1][0] == total
+    assert all(a < b for (a, _), (b, _) in zip(seen, seen[1:], strict=False))
+    assert len(seen) >= 5 * first_guesses
+
+
 def test_table_3_series_4_star_5_2_on_4x6(game46):
     """000 Table 3, series (4): TPOA*(5, 2) with Hash_e, L <= 5647 (ours: 5646)."""
     tree = make_planner("tpoa:variant=star,k=5,d=2,hash=e").plan(game46).tree

@@ -457,7 +457,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     elif floor is not None and floor > max(60, args.time_limit or 0):
         print(f"mmlab plan: warning: {planner.spec} on {game} first completes its greedy tree whatever "
               f"--time-limit says, which may take about {_duration(floor)} {guess}", file=sys.stderr)
-    with progress(f"planning {planner.spec}", 1) as update:
+    with progress(f"planning {planner.spec}", 1, percent=True) as update:
         result = planner.plan(game, on_progress=lambda done, total: update(done, total), time_limit=args.time_limit)
     if args.output is not None:
         _write(args.output, export.to_json(result.tree) + "\n")

@@ -11,7 +11,7 @@ from rich import box
 from rich.console import Console
 from rich.measure import Measurement
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, SpinnerColumn, Task,
-                           TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+                           TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn)
 from rich.table import Table
 from rich.text import Text
 
@@ -66,14 +66,16 @@ class RateColumn(ProgressColumn):
 
 
 @contextmanager
-def progress(description: str, total: int, enabled: bool = True):
-    """A progress bar on stderr (only on a terminal); yields ``update(done, total)``."""
+def progress(description: str, total: int, enabled: bool = True, percent: bool = False):
+    """A progress bar on stderr (only on a terminal); yields ``update(done, total)``. It counts
+    ``done/total`` items and their rate, or with ``percent`` (work in units a user would not
+    count) the share done."""
     show = enabled and err.is_terminal
+    counts = [TaskProgressColumn()] if percent else [MofNCompleteColumn(), RateColumn()]
     bar = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
-        MofNCompleteColumn(),
-        RateColumn(),
+        *counts,
         TimeElapsedColumn(),
         TextColumn("eta"),
         TimeRemainingColumn(),

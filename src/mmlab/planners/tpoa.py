@@ -85,7 +85,9 @@ class TPOA(Planner):
     ) -> PlanResult:
         """Build the tree; past ``time_limit`` seconds, the best first guess finished so far is kept
         (the greedy tree if none is), with ``figures["stopped_by_time_limit"]``. ``on_progress(done,
-        total)`` counts first guesses."""
+        total)`` counts the secrets placed in the trees of the first guesses: ``total`` is the
+        number of codes times the first guesses tried, and a first guess's tree places its
+        secrets one answer's part at a time."""
         game = Game.of(game)
         self.check(game)
         start = time.perf_counter()
@@ -132,6 +134,7 @@ class _Search:
         self.on_progress = on_progress
         self.greedy_memo: dict[bytes, tuple[Cost, Node]] = {}
         self.nodes = 0
+        self.placed = 0  # secrets placed in the trees of the first guesses tried so far (for on_progress)
 
     def key(self, cost: Cost) -> tuple[int, int]:
         return (cost[1], cost[0]) if self.worst else cost
@@ -150,14 +153,14 @@ class _Search:
             self.deadline.check()
         best: tuple[Cost, Node] | None = None
         guesses = self.candidates(knowledge, b)
-        for i, guess in enumerate(guesses):
+        if level == 1:
+            self.first_guesses = len(guesses)
+        for guess in guesses:
             result = self.expand(knowledge, guess, level)
             if best is None or self.key(result[0]) < self.key(best[0]):
                 best = result
             if level == 1:
                 self.root_best = best
-                if self.on_progress is not None:
-                    self.on_progress(i + 1, len(guesses))
         assert best is not None
         if memo_key is not None:
             self.greedy_memo[memo_key] = best
@@ -171,7 +174,16 @@ class _Search:
             (c_total, c_height), node.children[code] = self.solve(child, level + 1)
             total += c_total
             height = max(height, 1 + c_height)
+            if level == 1:
+                self._placed(child.n_consistent)
+        if level == 1:
+            self._placed(int(node.wins))  # the secret that is the guess itself
         return (total, height), node
+
+    def _placed(self, secrets: int) -> None:
+        self.placed += secrets
+        if self.on_progress is not None and secrets:
+            self.on_progress(self.placed, self.first_guesses * self.game.n_codes)
 
     def candidates(self, knowledge: Knowledge, b: int) -> list[int]:
         """Representatives of the best ``b`` hash collision groups, best group first."""
