@@ -1,5 +1,7 @@
 """`mmlab serve` as a person starts it: the page and the API answer, mistakes get one line."""
 
+import io
+import os
 import signal
 import socket
 import subprocess
@@ -135,3 +137,26 @@ def test_a_signal_stops_the_server_while_a_request_computes(signals):
     assert "Traceback" not in err and "ERROR" not in err, err
     assert (process.returncode, err.strip().splitlines()[-1]) == (-signals[0], "interrupted")
     assert answered[0].status_code == 503 and answered[0].json()["error"] == "ServerStopping"
+
+
+def test_a_sigterm_while_the_server_ends_by_ctrl_c_is_ignored(monkeypatch):
+    """A SIGTERM arriving while serve says "interrupted" after a Ctrl-C printed a traceback
+    (``Terminated``) instead of ending by the Ctrl-C."""
+    from mmlab.cli import serve as cli_serve
+
+    class Stderr(io.StringIO):
+        def write(self, text: str) -> int:
+            os.kill(os.getpid(), signal.SIGTERM)  # arrives while "interrupted" is printed
+            return super().write(text)
+
+    raised = []
+    monkeypatch.setattr(signal, "raise_signal", raised.append)  # (rather than end the test run)
+    monkeypatch.setattr(sys, "stderr", Stderr())
+    saved = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    signal.signal(signal.SIGTERM, cli_serve._terminated)  # as while the server runs
+    try:
+        cli_serve._end_by(signal.SIGINT)
+    finally:
+        signal.signal(signal.SIGINT, saved[0])
+        signal.signal(signal.SIGTERM, saved[1])
+    assert raised == [signal.SIGINT] and "interrupted" in sys.stderr.getvalue()

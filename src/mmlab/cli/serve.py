@@ -54,7 +54,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def _end_by(signum: int) -> None:
     """Say "interrupted" and end the process at once by ``signum``'s default action, as a Ctrl-C
     ends every mmlab command (a shell loop running it stops too), but without Python's shutdown,
-    which can wait seconds on the computation of a request still running in a daemon thread."""
+    which can wait seconds on the computation of a request still running in a daemon thread. A
+    SIGTERM arriving meanwhile is ignored: the process is ending already."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # (its handler would raise Terminated from here)
     print("interrupted", file=sys.stderr, flush=True)
     sys.stdout.flush()
     signal.signal(signum, signal.SIG_DFL)
