@@ -207,6 +207,8 @@ class _Search:
         vector = -np.sort(-hist, axis=1)  # the partition vector, sorted non-increasingly
         score = -(hist > 0).sum(axis=1) if self.by_parts else vector[:, 0]
         keys = np.column_stack([score, ~consistent, vector])
-        _, first_member = np.unique(keys, axis=0, return_index=True)  # groups sorted best first
-        chosen = [int(guesses[i]) for i in first_member[:b]]
-        return chosen
+        order = np.lexsort(keys.T[::-1])  # best first; stable, so each group starts with its first member
+        ranked = keys[order]
+        starts = np.ones(order.shape[0], dtype=bool)
+        starts[1:] = (ranked[1:] != ranked[:-1]).any(axis=1)
+        return [int(guesses[i]) for i in order[starts][:b]]
