@@ -1,3 +1,6 @@
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -215,3 +218,25 @@ def test_a_code_of_too_few_pegs_says_how_pegs_are_parted_only_when_it_may_help()
         Game.parse_size("4x6").parse("11 22")
     with pytest.raises(BadCode, match=r"has 3 pegs, the 4x12 game needs 4$"):
         Game.parse_size("4x12").parse("10 11 12")  # parted as it should be: one peg short
+
+
+@pytest.mark.parametrize("game", [Game(4, 6), Game(5, 8), Game(4, 10, repeats=False), Game(3, 4, feedback="black"),
+                                  Game(6, 12), Game(6, 12, repeats=False, feedback="black"), Game(10, 36), Game(2, 2),
+                                  Game(1, 3), Game(7, 7, repeats=False)], ids=str)
+def test_score_gives_the_kernels_answer(game):
+    """``Game.score`` answers in plain Python (it loaded numba for one answer: 0.5 s for 'mmlab score');
+    the kernel is the reference, over random pairs and a code against itself."""
+    from mmlab.game.kernels import feedback_pair
+
+    rng = np.random.default_rng(7)
+    for secret, guess in [*rng.integers(0, game.n_codes, size=(500, 2)), (0, 0), (game.n_codes - 1, 0)]:
+        s, g = (np.array(game.digits(int(c)), dtype=np.uint8) for c in (secret, guess))
+        kernel = feedback_pair(g, game.counts_of(g), s, game.counts_of(s), game.with_white)
+        assert game.score(int(secret), int(guess)) == Feedback.from_code(kernel, game.pegs)
+
+
+def test_scoring_loads_no_kernel():
+    code = ("import sys; from mmlab.game import Game; game = Game.parse_size('6x12');"
+            "print(game.score(game.parse('1 2 3 10 11 12'), game.parse('12 2 3 4 5 10')), 'numba' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert (done.stdout, done.stderr) == ("2,2 False\n", "")

@@ -13,6 +13,7 @@ Feedback(black=1, white=2)
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from mmlab.errors import BadFeedback, shown
@@ -40,6 +41,22 @@ class Feedback(NamedTuple):
 
     def __str__(self) -> str:
         return f"{self.black},{self.white}"
+
+
+def feedback_of(secret: Sequence[int], guess: Sequence[int], with_white: bool = True) -> Feedback:
+    """Knuth's feedback of ``guess`` against ``secret``, both given as colours (0-based): black counts
+    the pegs right in colour and place, white the other pegs right in colour (0 where the game
+    answers black pegs only). ``mmlab.game.kernels.feedback_pair`` gives the same, as an integer,
+    for the kernels; this one scores a single pair without loading them.
+
+    >>> feedback_of((0, 1, 2, 3), (0, 0, 1, 1)), feedback_of((0, 1, 2, 3), (0, 0, 1, 1), with_white=False)
+    (Feedback(black=1, white=1), Feedback(black=1, white=0))
+    """
+    black = sum(s == g for s, g in zip(secret, guess, strict=True))
+    if not with_white:
+        return Feedback(black, 0)
+    common = sum(min(secret.count(c), guess.count(c)) for c in set(guess))
+    return Feedback(black, common - black)
 
 
 def possible_feedbacks(pegs: int, with_white: bool = True) -> list[Feedback]:

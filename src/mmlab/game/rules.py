@@ -25,8 +25,7 @@ from functools import cached_property
 import numpy as np
 
 from mmlab.errors import BadCode, BadFeedback, BadSize, SpaceTooLarge, shown
-from mmlab.game import kernels
-from mmlab.game.feedback import NUMBER_DIGITS, Feedback, parse_feedback, possible_feedbacks
+from mmlab.game.feedback import NUMBER_DIGITS, Feedback, feedback_of, parse_feedback, possible_feedbacks
 
 MIN_PEGS, MAX_PEGS = 1, 10
 MIN_COLOURS, MAX_COLOURS = 2, 36
@@ -329,11 +328,9 @@ class Game:
 
     # ----------------------------------------------------------------- feedback
     def score(self, secret: int, guess: int) -> Feedback:
-        """Knuth's feedback of ``guess`` against ``secret`` (symmetric in the two)."""
-        s = np.array(self.digits(secret), dtype=np.uint8)
-        g = np.array(self.digits(guess), dtype=np.uint8)
-        code = kernels.feedback_pair(g, self.counts_of(g), s, self.counts_of(s), self.with_white)
-        return Feedback.from_code(code, self.pegs)
+        """Knuth's feedback of ``guess`` against ``secret`` (symmetric in the two), in plain Python:
+        one answer costs microseconds, and no kernel is loaded for it."""
+        return feedback_of(self.digits(secret), self.digits(guess), self.with_white)
 
     def answer(self, answer: Feedback | tuple[int, int] | str) -> Feedback:
         """An answer of this game given as ``Feedback``, a pair ``(black, white)`` or written
@@ -440,6 +437,8 @@ class Game:
 
     @cached_property
     def _table(self) -> np.ndarray:
+        from mmlab.game import kernels  # (here: numba loads only where a kernel runs)
+
         return kernels.feedback_table(self.all_digits, self.all_counts, self.with_white)
 
     def forget_tables(self) -> None:

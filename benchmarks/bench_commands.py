@@ -1,0 +1,82 @@
+"""The fixed cost of starting ``mmlab``: a few short commands, each run in fresh processes, best of N.
+
+    python benchmarks/bench_commands.py              # best of 5 runs of each command
+    python benchmarks/bench_commands.py --runs 10
+    python benchmarks/bench_commands.py --mmlab "python -m mmlab"
+
+Each command is run ``--runs`` times in turn (the commands interleaved, so that a burst of load
+from elsewhere falls on all of them alike), its output thrown away; the table gives the best and
+the median wall time, and the processor time (user + system, of the process and its children) of
+the best run. The load average before and after is printed too: the figures are only as quiet
+as the machine. A command that fails ends the script with its error.
+"""
+
+from __future__ import annotations
+
+from _script import at_least, run_script  # first: a Ctrl-C while the rest loads ends in one line
+
+import argparse
+import os
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+COMMANDS = [
+    ["--help"],
+    ["strategies"],
+    ["score", "1122", "1234"],
+    ["eval", "4x6", "--strategy", "knuth"],
+    ["tree", "3x4"],
+]
+
+
+def timed(command: list[str], folder: str) -> tuple[float, float]:
+    """Wall and processor seconds of one run of ``command`` in ``folder``."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=folder)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    if proc.returncode != 0:
+        raise SystemExit(f"error: {shlex.join(command)} failed (status {proc.returncode}):\n{err}")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=at_least(1), default=5, help="runs of each command (default 5)")
+    parser.add_argument("--mmlab", help="how to run mmlab (default: the 'mmlab' script beside this "
+                                        "interpreter, which a pyenv shim on the path runs, else the one on the "
+                                        "path, else 'python -m mmlab')")
+    args = parser.parse_args()
+    if args.mmlab:
+        mmlab = shlex.split(args.mmlab)
+    else:
+        beside = Path(sys.executable).with_name("mmlab")
+        found = str(beside) if beside.is_file() else shutil.which("mmlab")
+        mmlab = [found] if found else [sys.executable, "-m", "mmlab"]
+    load = os.getloadavg()
+    runs: dict[int, list[tuple[float, float]]] = {i: [] for i in range(len(COMMANDS))}
+    with tempfile.TemporaryDirectory() as folder:  # (no command here writes a file; none lands in the checkout)
+        for _ in range(args.runs):
+            for i, command in enumerate(COMMANDS):
+                runs[i].append(timed([*mmlab, *command], folder))
+    after = os.getloadavg()
+    print(f"{shlex.join(mmlab)}, best of {args.runs} fresh processes; {os.cpu_count()} cores, load average "
+          f"{load[0]:.2f} before, {after[0]:.2f} after")
+    width = max(len(shlex.join(["mmlab", *c])) for c in COMMANDS)
+    print(f"{'command':<{width}}  {'best s':>7}  {'median s':>8}  {'CPU s':>6}")
+    for i, command in enumerate(COMMANDS):
+        best = min(runs[i])
+        median = statistics.median(wall for wall, _ in runs[i])
+        print(f"{shlex.join(['mmlab', *command]):<{width}}  {best[0]:7.2f}  {median:8.2f}  {best[1]:6.2f}")
+
+
+if __name__ == "__main__":
+    run_script(main)
