@@ -158,3 +158,38 @@ def test_evaluate_takes_a_size_and_says_which_secret_each_game_had():
     with pytest.raises(BadArgument, match="runs must be a whole number, got '2'"):
         evaluate("4x6", "random", runs="2")
     assert evaluate("4x6", "random", secrets=np.int64(3), runs=np.int32(2), seed=np.int64(1)).games == 6
+
+
+def test_by_default_worker_processes_start_only_when_the_games_would_take_long(monkeypatch):
+    """``jobs=None`` on a game of more than ``PARALLEL_MIN_CODES`` codes: a few quick games are
+    played here (no worker starts); games that would take long go to workers after the first
+    ones, and the games are the same either way."""
+    from mmlab.experiments import evaluation
+
+    game = Game.parse_size("5x8")
+    serial = evaluate(game, "random", secrets=40, seed=3, jobs=1)
+
+    class NoPool:
+        def __init__(self, workers):
+            raise AssertionError("a worker pool was started for 40 quick games")
+
+    with monkeypatch.context() as m:
+        m.setattr(evaluation, "WorkerPool", NoPool)
+        quick = evaluate(game, "random", secrets=40, seed=3, jobs=None)
+    assert np.array_equal(quick.guesses, serial.guesses)
+
+    pools = []
+
+    class CountedPool(evaluation.WorkerPool):
+        def __init__(self, workers):
+            pools.append(workers)
+            super().__init__(workers)
+
+    monkeypatch.setattr(evaluation, "WorkerPool", CountedPool)
+    monkeypatch.setattr(evaluation, "PROBE_SECONDS", 0.0)  # as if every game were slow
+    monkeypatch.setattr(evaluation, "POOL_WORTH_SECONDS", 0.0)
+    monkeypatch.setattr(evaluation.os, "cpu_count", lambda: 2)
+    progress = []
+    slow = evaluate(game, "random", secrets=40, seed=3, jobs=None, on_progress=lambda done, total: progress.append(done))
+    assert pools == [2] and np.array_equal(slow.guesses, serial.guesses)
+    assert progress[-1] == 40 and progress == sorted(progress)

@@ -34,6 +34,12 @@ WARM_UP_MAX_CODES = 2**16
 #: Simulated games run in worker processes (``jobs``) only in games of more codes than this: in
 #: smaller ones a game takes less time than starting a worker.
 PARALLEL_MIN_CODES = 10_000
+#: With ``jobs=None``, games are played here for this long (after the first, which may load the
+#: kernels) before deciding whether worker processes pay off...
+PROBE_SECONDS = 1.0
+#: ... which they do when the rest would take longer than this here (each costs about a second to
+#: start: importing mmlab and loading the kernels).
+POOL_WORTH_SECONDS = 4.0
 #: Games one evaluation of a random strategy may play (runs x secrets): its task list and results
 #: stay within a few GB, and at a thousand games a second it already takes more than a day.
 MAX_GAMES = 10**8
@@ -162,7 +168,9 @@ def evaluate(
     reach, and the sample's mean); others play ``runs`` games
     per secret, game ``(run, secret)`` drawing from ``numpy.random.default_rng([seed, run, secret])``,
     in ``jobs`` worker processes (``None``: one per core in games of more than ``PARALLEL_MIN_CODES``
-    codes, else one); the games, and so the figures, are the same for any ``jobs``. A
+    codes, once the games played here for ``PROBE_SECONDS`` show that the rest would take more
+    than ``POOL_WORTH_SECONDS``; else one); the games, and so the figures, are the same for any
+    ``jobs``. A
     ``DecisionTree`` (built, or loaded from a file) is played as its ``TreeStrategy``. ``seconds``
     is the wall time of the work, not of loading the kernels in this process: its first evaluation
     of a strategy on a game of up to ``WARM_UP_MAX_CODES`` codes plays one untimed game first (in
@@ -237,7 +245,13 @@ def evaluate(
     if workers == 1:
         played = _play_all(game, strategy, seed, tasks, on_progress)
     else:
-        played = _play_in_workers(game, strategy.spec, seed, tasks, workers, on_progress)
+        played = [] if jobs is not None else _play_while_cheap(game, strategy, seed, tasks, on_progress)
+        if len(played) < len(tasks):
+            def progress_after(done: int, total: int) -> None:
+                on_progress(len(played) + done, len(tasks))
+
+            played += _play_in_workers(game, strategy.spec, seed, tasks[len(played):], workers,
+                                       None if on_progress is None else progress_after)
     guesses, evaluations, known, fallback_counts = (np.array(column, dtype=np.int64) for column in zip(*played))
     fallbacks = int(fallback_counts.sum())
     if on_progress is not None:
@@ -303,6 +317,29 @@ def _play_all(game: Game, strategy: Strategy, seed: int | None, tasks: list[tupl
         if on_progress is not None and (len(out) % 64 == 0 or time.perf_counter() - reported > PROGRESS_SECONDS):
             on_progress(len(out), len(tasks))
             reported = time.perf_counter()
+    return out
+
+
+def _play_while_cheap(game: Game, strategy: Strategy, seed: int | None, tasks: list[tuple[int, int]],
+                      on_progress: Callable[[int, int], None] | None = None) -> list[tuple[int, int, int, int]]:
+    """``_play_all`` of the first tasks, stopping once the games after the first (which may load
+    the kernels) have run ``PROBE_SECONDS`` and show that the rest would take more than
+    ``POOL_WORTH_SECONDS`` here. Its first game also compiles any kernel missing from numba's
+    cache, once, before the workers would each compile it."""
+    out: list[tuple[int, int, int, int]] = []
+    since = reported = 0.0  # when the first game ended; when progress was last reported
+    for run, secret in tasks:
+        now = time.perf_counter()
+        if len(out) > 1:
+            elapsed = now - since
+            if elapsed >= PROBE_SECONDS and elapsed / (len(out) - 1) * (len(tasks) - len(out)) > POOL_WORTH_SECONDS:
+                break
+        if on_progress is not None and out and (len(out) % 64 == 0 or now - reported > PROGRESS_SECONDS):
+            on_progress(len(out), len(tasks))
+            reported = now
+        out += _play_all(game, strategy, seed, [(run, secret)])
+        if len(out) == 1:
+            since = time.perf_counter()
     return out
 
 
