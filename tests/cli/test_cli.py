@@ -346,7 +346,7 @@ def test_an_empty_list_option_is_refused_not_read_as_the_defaults(capsys, args):
 
 
 def test_whole_trees_of_large_games_warn_before_they_start(capsys):
-    from mmlab.cli.main import _warn_long_tree
+    from mmlab.cli.engine import _warn_long_tree
     from mmlab.game import Game
     from mmlab.strategies import make_strategy
 
@@ -373,9 +373,9 @@ def test_running_out_of_memory_is_one_line(capsys, monkeypatch):
 
 
 def test_a_sample_of_a_large_game_played_by_an_exhaustive_strategy_warns(capsys, monkeypatch):
-    from mmlab.cli import main as cli
+    from mmlab.cli import engine
 
-    monkeypatch.setattr(cli, "SLOW_GAME_CODES", 50)  # (3x4's 64 codes stand for 6x8's 262,144)
+    monkeypatch.setattr(engine, "SLOW_GAME_CODES", 50)  # (3x4's 64 codes stand for 6x8's 262,144)
     code, _, err = run(capsys, "eval", "3x4", "--strategy", "knuth", "--secrets", "5")
     assert code == 0 and "warning: knuth scores the codes against those left at every guess; on 64 codes" in err
     assert "a game can take seconds" in err  # (as at 5x8, whose 32,768 codes now warn; minutes past them)
@@ -428,3 +428,43 @@ def test_a_tree_of_a_game_too_large_to_enumerate_suggests_no_strategy(capsys):
         code, _, err = run(capsys, "tree", "8x12", "--strategy", spec)
         assert code == 2 and f"compiling {spec} into a decision tree needs every code" in err
         assert "Strategies that play without enumerating" not in err
+
+
+#: Libraries that only some commands need: numba (the engine's kernels; importing it imports scipy)
+#: and DuckDB, pyarrow and pandas (the results store and its reports).
+HEAVY = ("numba", "scipy", "duckdb", "pyarrow", "pandas")
+
+
+def loaded_by(*args: str) -> list[str]:
+    """Which of ``HEAVY`` ``mmlab ARGS`` imported, run in a fresh process (as the installed command)."""
+    code = (f"import atexit, sys; atexit.register(lambda: print('loaded:', *[m for m in {HEAVY!r} if m in "
+            "sys.modules])); from mmlab.cli.entry import run; run()")
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    return done.stdout.rpartition("loaded:")[2].split()
+
+
+@pytest.mark.parametrize("args, loaded", [
+    (["--help"], []),
+    (["score", "1122", "1234"], []),
+    (["score", "--help"], []),
+    (["compare", "--help"], ["numba", "scipy", "duckdb", "pyarrow", "pandas"]),
+    (["strategies"], ["numba", "scipy"]),
+    (["tree", "2x2", "--format", "knuth"], ["numba", "scipy"]),
+    (["eval", "2x2"], ["numba", "scipy"]),
+])
+def test_a_command_loads_only_what_it_needs(args, loaded):
+    """Every command loaded them all (a second and more before doing anything; 'mmlab --help' 1.1 s)."""
+    assert loaded_by(*args) == loaded
+
+
+def test_every_command_is_listed_and_gets_its_options_from_its_module():
+    from mmlab.cli.commands import COMMANDS
+    from mmlab.cli.main import _subcommands, build_parser
+
+    parser = build_parser()
+    commands = _subcommands(parser)[1]
+    assert list(commands) == list(COMMANDS)
+    for name, command in commands.items():
+        assert command.format_usage().startswith(f"usage: mmlab {name} ")
+        assert command.options is None and command.get_default("func") is not None, name

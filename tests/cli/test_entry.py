@@ -137,3 +137,42 @@ def test_a_ctrl_c_swallowed_as_the_command_finishes_still_ends_it_as_interrupted
 
     monkeypatch.setattr(main, "main", command)
     assert entry.main([]) == entry.INTERRUPTED and capsys.readouterr().err == "interrupted\n"
+
+
+def test_a_ctrl_c_while_loading_waits_until_the_block_ends():
+    from mmlab.cli.entry import loading
+
+    with watching_ctrl_c() as ctrl_c:
+        with pytest.raises(KeyboardInterrupt):
+            with loading():
+                signal.raise_signal(signal.SIGINT)
+                busy(0.1)  # (an import, which the KeyboardInterrupt could abort)
+                loaded = True
+        assert loaded and ctrl_c.presses == 1
+        with loading():  # (nothing pressed: nothing raised)
+            busy(0.01)
+    with loading():  # outside the watch (mmlab called from Python) it only runs the block
+        busy(0.01)
+
+
+def test_a_ctrl_c_while_a_command_loads_waits_and_ends_it(capsys, monkeypatch):
+    """A command's module is imported once it is chosen (mmlab.cli.commands), and a Ctrl-C meanwhile
+    waits until it is loaded, as one while the command line loads does."""
+    import types
+
+    from mmlab.cli import commands, entry
+
+    loaded, ran = [], []
+    module = types.ModuleType("mmlab.cli.slow")
+
+    def add_command(command):  # (as its import would, slowly)
+        signal.raise_signal(signal.SIGINT)
+        busy(0.2)
+        loaded.append(True)
+        command("slow", "a command that loads slowly", lambda args: ran.append(True) or 0)
+
+    module.add_command = add_command
+    monkeypatch.setitem(sys.modules, "mmlab.cli.slow", module)
+    monkeypatch.setitem(commands.COMMANDS, "slow", ("slow", "a command that loads slowly"))
+    assert entry.main(["slow"]) == entry.INTERRUPTED and capsys.readouterr().err == "interrupted\n"
+    assert (loaded, ran) == ([True], [])

@@ -1,4 +1,5 @@
-"""Argument types of the command line: lists of strategy specs, numbers with bounds."""
+"""Argument types of the command line: lists of strategy specs, numbers with bounds; the options
+that give a game."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 from collections.abc import Callable
 
 from mmlab.errors import BadArgument, shown
+from mmlab.game import Game
 
 
 def split_specs(text: str) -> list[str]:
@@ -89,3 +91,25 @@ def positive(kind: type, what: str, most: float | None = None) -> Callable[[str]
 
 #: An argparse type for seeds: numpy's generators take whole numbers from 0.
 seed_arg = int_at_least(0, "a seed")
+
+#: An argparse type for counts of games and runs: whole numbers from 1.
+count = int_at_least(1, "a count")
+
+
+def add_game_args(p: argparse.ArgumentParser, optional: bool = False) -> None:
+    """The game's size and rules as options of ``p``; ``game_of`` reads them."""
+    if optional:
+        p.add_argument("size", nargs="?", help="game size PEGSxCOLOURS, e.g. 4x6 (not needed with --tree)")
+    else:
+        p.add_argument("size", help="game size PEGSxCOLOURS, e.g. 4x6")
+    p.add_argument("--no-repeats", action="store_true", help="codes may not repeat a colour (Bulls and Cows)")
+    p.add_argument("--black-only", action="store_true", help="answers count black pegs only")
+
+
+def game_of(args: argparse.Namespace) -> Game:
+    """The game that the options of ``add_game_args`` give.
+
+    >>> str(game_of(argparse.Namespace(size="4x10", no_repeats=True, black_only=False)))
+    '4x10 (no repeats)'
+    """
+    return Game.parse_size(args.size, repeats=not args.no_repeats, feedback="black" if args.black_only else "black-white")

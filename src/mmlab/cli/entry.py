@@ -1,6 +1,7 @@
 """The ``mmlab`` command's entry point. A Ctrl-C ends a command with one line, ``interrupted``: one
-pressed while it loads (a second or so: numpy, numba, DuckDB and the engine's kernels) once
-loading is done, one pressed while it runs at once, even inside a callback from compiled code
+pressed while it loads (the command line, then what the command chosen needs: numpy, numba,
+DuckDB, the engine's kernels; see ``loading``) once loading is done, one pressed while it runs at
+once, even inside a callback from compiled code
 (numba's compiler), where Python would print a traceback and go on. A second Ctrl-C lets the
 command finish stopping (writing the games it finished); a third ends the process at once. The
 process then ends as Ctrl-C's default action ends a program, so that a shell loop running it
@@ -85,6 +86,35 @@ class CtrlC:
                 _thread.interrupt_main()
 
 
+#: The watch of the command running (``None`` outside ``watching_ctrl_c``).
+_watch: CtrlC | None = None
+
+
+@contextmanager
+def loading() -> Iterator[None]:
+    """In the block, which imports what a command needs, a Ctrl-C waits, and is raised as a
+    ``KeyboardInterrupt`` when the block ends: raised inside a library's import, it can be
+    swallowed, leave Python to die by SIGINT, or abort the process (DuckDB's nanobind module).
+    Outside ``watching_ctrl_c`` (mmlab called from Python), the block just runs.
+
+    >>> with loading():
+    ...     import json
+    """
+    ctrl_c = _watch
+    if ctrl_c is None or ctrl_c.deferred:  # (not watched, or within a block already)
+        yield
+        return
+    presses = ctrl_c.presses
+    ctrl_c.deferred = True
+    try:
+        yield
+    finally:
+        ctrl_c.deferred = False
+    if ctrl_c.presses > presses and not (ctrl_c._raised or ctrl_c.closing):
+        ctrl_c._raised = True  # (once, as on_signal raises it)
+        raise KeyboardInterrupt
+
+
 @contextmanager
 def watching_ctrl_c() -> Iterator[CtrlC]:
     """In the block, handle Ctrl-C as ``CtrlC`` says. Outside the main thread, or when Ctrl-C is not
@@ -101,12 +131,15 @@ def watching_ctrl_c() -> Iterator[CtrlC]:
     if not ours:
         yield ctrl_c
         return
-    report_unraisable = sys.unraisablehook
+    global _watch
+    report_unraisable, outer = sys.unraisablehook, _watch
     signal.signal(signal.SIGINT, ctrl_c.on_signal)
     sys.unraisablehook = lambda unraisable: ctrl_c.on_unraisable(unraisable, report_unraisable)
+    _watch = ctrl_c
     try:
         yield ctrl_c
     finally:
+        _watch = outer
         ctrl_c.closing = True
         sys.unraisablehook = report_unraisable
         signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -116,8 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``mmlab`` with ``argv`` (default: the process's arguments); the exit status,
     ``INTERRUPTED`` after a Ctrl-C."""
     with watching_ctrl_c() as ctrl_c:
-        # Loading, a Ctrl-C waits: raised inside a library's import, it can be swallowed, leave
-        # Python to die by SIGINT, or abort the process (DuckDB's nanobind module).
+        # Loading, a Ctrl-C waits, as in ``loading`` (here it is told once loading is done).
         ctrl_c.deferred = True
         from mmlab.cli.main import main as run_command
 

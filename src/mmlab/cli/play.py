@@ -7,6 +7,7 @@ import argparse
 import numpy as np
 
 from mmlab.cli.arguments import seed_arg
+from mmlab.cli.commands import help_of
 from mmlab.cli.output import out
 from mmlab.errors import BadArgument
 from mmlab.game import Game
@@ -71,8 +72,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def add_command(command) -> None:
-    p = command("play", "play a game in the terminal: guess mmlab's secret, or keep one and let mmlab guess",
-                cmd_play)
+    p = command("play", help_of("play"), cmd_play)
     p.epilog = EXAMPLES
     p.add_argument("size", nargs="?", help="game size PEGSxCOLOURS (default 4x6; not with --tree)")
     p.add_argument("--role", choices=("codebreaker", "codemaker"), default="codebreaker",

@@ -8,7 +8,8 @@ from pathlib import Path
 from rich.table import Table
 
 from mmlab.cli.output import err, out, print_json, progress
-from mmlab.cli.arguments import listed, split_specs
+from mmlab.cli.arguments import int_at_least, listed, split_specs
+from mmlab.cli.commands import help_of
 from mmlab.cli.studies import check_figure_paths
 from mmlab.errors import BadArgument
 from mmlab.experiments.large_tables import (ANCHORS, SIZES as LARGE_SIZES, STRATEGIES as LARGE_STRATEGIES, TARGETS,
@@ -168,3 +169,26 @@ def write_histogram(rows: list[LargeRow], folder: Path) -> None:
     except OSError as e:
         raise BadArgument(f"cannot write the plots into {str(folder)!r}: {e.strerror}") from None
     err.print(f"wrote {', '.join(str(p) for p in written)}")
+
+
+def add_command(command) -> None:
+    p = command("reproduce", help_of("reproduce"), cmd_reproduce)
+    p.add_argument("paper", nargs="?", default="tpoa", choices=list(PAPERS),
+                   help="; ".join(f"{k}: {v}" for k, v in PAPERS.items()) + " (default tpoa)")
+    p.add_argument("--quick", action="store_true", help="tpoa: only the rows the paper ran in under 30 s")
+    p.add_argument("--methods", help="singley: comma-separated methods (default: every method of the appendix)")
+    p.add_argument("--tabu-games", type=int_at_least(1, "--tabu-games"), default=2000,
+                   help="singley: random secrets per size for the tabu search (default 2000)")
+    p.add_argument("--full", action="store_true",
+                   help="singley: the thesis's protocol, 5 runs over every secret (20 000 secrets at 7x8); long")
+    p.add_argument("--seed", type=int_at_least(0, "--seed"), default=2005,
+                   help="singley: seed of the tabu runs; large: seed of the secrets and games (default 2005)")
+    p.add_argument("--sizes", help="large: comma-separated sizes (default 5x8,6x9,8x12)")
+    p.add_argument("--strategies", help="large: strategy specs (default sample, evo, ga:variant=berghman)")
+    p.add_argument("--games", type=int_at_least(1, "--games"), default=500,
+                   help="large: random secrets per size (default 500)")
+    p.add_argument("--jobs", type=int_at_least(1, "--jobs"), help="large: worker processes (default: one per core)")
+    p.add_argument("--plots", metavar="DIR",
+                   help="large: also write the games per number of guesses as large-guesses.png and .svg into DIR")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(option_defaults={name: p.get_default(name) for names in PAPER_OPTIONS.values() for name in names})

@@ -10,6 +10,7 @@ import sys
 import threading
 
 from mmlab.cli.arguments import int_at_least, positive
+from mmlab.cli.commands import help_of
 from mmlab.cli.output import err
 from mmlab.errors import BadArgument
 from mmlab.game import ENUMERATION_LIMIT
@@ -93,7 +94,7 @@ def _check_free(host: str, port: int) -> None:
 
 
 def add_command(command) -> None:
-    p = command("serve", "serve the web page to play both roles in a browser, and its JSON API", cmd_serve)
+    p = command("serve", help_of("serve"), cmd_serve)
     p.epilog = EXAMPLES
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int_at_least(1, "--port", 65535), default=8000, help="port (default 8000)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from mmlab.cli.arguments import positive, seed_arg
+from mmlab.cli.commands import help_of
 from mmlab.cli.output import err, out, print_json, progress, spinner
 from mmlab.errors import MastermindError, counted_guesses
 from mmlab.game import Game
@@ -64,7 +65,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return 0
     a, b = (game.format(s) for s in details.collision)
     answers = "; ".join(f"{game.format(g)} -> {fb.black},{fb.white}"
-                        for g, fb in zip(details.codes, details.shared_answers))
+                        for g, fb in zip(details.codes, details.shared_answers, strict=False))
     verb = "does" if len(details.codes) == 1 else "do"
     out.print(f"{game}: {codes} {verb} not separate the {n} secrets: {details.n_classes} answer classes, "
               f"the largest holds {details.largest} secrets.")
@@ -245,7 +246,7 @@ def _game_args(p: argparse.ArgumentParser) -> None:
 
 
 def add_command(command) -> None:
-    p = command("static", "static Mastermind: submit every guess at once, then name the secret", cmd_static)
+    p = command("static", help_of("static"), cmd_static)
     p.epilog = EXAMPLES
     sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     v = sub.add_parser("verify", help="does a set of guesses separate every secret?",

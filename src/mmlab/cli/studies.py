@@ -16,6 +16,7 @@ import pandas as pd
 from rich.table import Table
 
 from mmlab.cli.arguments import int_at_least
+from mmlab.cli.commands import help_of
 from mmlab.cli.output import err, out, print_json, progress
 from mmlab.errors import BadArgument, StoreError, shown
 from mmlab.experiments.labels import label
@@ -337,13 +338,13 @@ def report_json(report: Report) -> dict:
 
 def add_commands(command) -> None:
     """Register the experiment commands with the parser's ``command(name, help, func)``."""
-    p = command("run", "run a study file (strategies x sizes x secrets x runs) into the results store", cmd_run)
+    p = command("run", help_of("run"), cmd_run)
     p.add_argument("study", help="the study file, e.g. studies/merelo-4x6.toml")
     add_store_args(p)
     add_execution_args(p)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
-    p = command("report", "print a stored study's tables in the papers' layout (and plots, HTML)", cmd_report)
+    p = command("report", help_of("report"), cmd_report)
     p.add_argument("study", help="the study's name, or its file")
     add_store_args(p)
     p.add_argument("--html", metavar="PATH", help="also write one self-contained HTML page with tables and plots")
@@ -352,17 +353,17 @@ def add_commands(command) -> None:
                    help="per-move tables up to this move (default 8; --json gives every move)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
-    p = command("export", "write a stored study's games, moves or runs to CSV or Parquet", cmd_export)
+    p = command("export", help_of("export"), cmd_export)
     p.add_argument("study", help="the study's name")
     p.add_argument("output", help="the file to write: .csv or .parquet")
     p.add_argument("--table", choices=("games", "moves", "runs"), default="games", help="which rows (default games)")
     add_store_args(p)
 
-    p = command("studies", "list the studies in a results store", cmd_studies)
+    p = command("studies", help_of("studies"), cmd_studies)
     add_store_args(p)
     p.add_argument("--json", action="store_true", help="print JSON")
 
-    p = command("forget", "delete a study and all its rows from a results store", cmd_forget)
+    p = command("forget", help_of("forget"), cmd_forget)
     p.add_argument("study", help="the study's name")
     add_store_args(p)
 

@@ -9,6 +9,7 @@ import numpy as np
 from rich.table import Table
 
 from mmlab.cli.arguments import int_at_least, listed, seed_arg
+from mmlab.cli.commands import help_of
 from mmlab.cli.output import err, out, print_json, progress, spinner
 from mmlab.errors import BadArgument, MastermindError
 from mmlab.experiments.evaluation import draw_seed
@@ -139,7 +140,7 @@ def _show_guess(game: Game2D, k: int, guess: np.ndarray, answers: np.ndarray) ->
     rows = [line.format(line.index_of(row)) for row in guess]
     width = max(len(r) for r in rows)
     label = f"guess {k}"
-    for i, (text, (b, w)) in enumerate(zip(rows, answers[: game.n])):
+    for i, (text, (b, w)) in enumerate(zip(rows, answers[: game.n], strict=False)):
         out.print(f"{label if i == 0 else '':<9} {text:<{width}}  row {i + 1}: {b},{w}")
     columns = "  ".join(f"{b},{w}" for b, w in answers[game.n:])
     out.print(f"{'':<9} columns: {columns}")
@@ -200,8 +201,7 @@ def _no_subcommand(args: argparse.Namespace) -> int:
 
 def add_command(command) -> None:
     """Register ``mmlab mm2`` with the parser's ``command(name, help, func)``."""
-    p = command("mm2", "two-dimensional Mastermind (Singley 003 ch. 5): reproduce the thesis's 2-D table, or "
-                "watch one game", _no_subcommand)
+    p = command("mm2", help_of("mm2"), _no_subcommand)
     p.epilog = EXAMPLES
     sub = p.add_subparsers(dest="mm2_command", metavar="SUBCOMMAND")
     names = ", ".join(STRATEGIES_2D)

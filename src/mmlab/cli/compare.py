@@ -1,0 +1,138 @@
+"""``mmlab compare``: strategies on one or more sizes, every game stored as a study, one table per
+size beside the literature."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shlex
+from dataclasses import replace
+
+from rich.table import Table
+
+from mmlab.cli.arguments import count, seed_arg, split_specs
+from mmlab.cli.commands import help_of
+from mmlab.cli.literature import LITERATURE
+from mmlab.cli.output import out, print_json
+from mmlab.cli.studies import add_execution_args, add_store_args, check_figure_paths, execute, write_figures
+from mmlab.errors import BadArgument, BadStudy, MastermindError, shown
+from mmlab.experiments.report import build_report
+from mmlab.experiments.secret_sets import SecretSet
+from mmlab.experiments.store import Store
+from mmlab.experiments.study import Study
+from mmlab.game import Game
+from mmlab.strategies import EXHAUSTIVE
+
+
+def _compare_name(study: Study) -> Study:
+    """``study`` named by its sizes and fingerprint, and described by the command that makes it."""
+    command = ["mmlab", "compare", *study.sizes, "--strategies", ",".join(study.strategies),
+               "--secrets", str(study.secrets), "--runs", str(study.runs), "--seed", str(study.seed)]
+    command += ["--no-repeats"] * (not study.repeats) + ["--black-only"] * (study.feedback == "black")
+    return replace(study, name=f"compare-{'-'.join(study.sizes)}-{study.fingerprint[:8]}",
+                   description=shlex.join(command))
+
+
+def _compare_study(typed: Study, store: Store) -> Study:
+    """The study of a comparison: named by its canonical form (``Study.canonical``), so equivalent
+    comparisons are one study. A store holding it under the name the options as typed gave (as
+    mmlab named comparisons before) keeps serving that study."""
+    study = _compare_name(typed.canonical())
+    if store.fingerprint(study.name) is None:
+        legacy = _compare_name(typed)
+        if store.fingerprint(legacy.name) == legacy.fingerprint:
+            return legacy
+    return study
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    repeats, feedback = not args.no_repeats, "black" if args.black_only else "black-white"
+    games = [Game.parse_size(size, repeats=repeats, feedback=feedback) for size in args.sizes]
+    specs = split_specs(args.strategies) if args.strategies is not None else list(EXHAUSTIVE) + ["random"]
+    if not specs:
+        raise BadArgument("--strategies is empty: name at least one strategy, e.g. --strategies knuth,random")
+    if not re.fullmatch(r"\s*(all|((sample|instance)\s*:)?\s*[0-9]+)\s*", args.secrets):  # (no list of codes here)
+        raise BadArgument(f"--secrets {shown(args.secrets)}: expected 'all', N or sample:N (a sample of N secrets), "
+                          "or instance:N (every code once, some twice)")
+    try:
+        secrets = SecretSet.parse(args.secrets)
+    except MastermindError as e:
+        raise BadArgument(f"--secrets: {e}") from None
+    sizes = tuple(dict.fromkeys(g.size for g in games))
+    try:  # checked as a study file is, but told in the options' words
+        base = Study("compare", sizes, tuple(specs), secrets, args.runs, args.seed, repeats, feedback)
+    except BadStudy as e:
+        if e.key is None:
+            raise
+        option = {"sizes": "SIZE", "strategies": "--strategies", "secrets": "--secrets"}.get(e.key, f"--{e.key}")
+        raise BadArgument(f"{option}: {e.problem}") from None
+    check_figure_paths(args.plots, args.html)  # before the games, not after; once the options hold
+    study = _compare_study(base, Store(args.store))
+    secrets = study.secrets
+    execute(study, args)
+    report = build_report(Store(args.store), study.name)
+    rows = []
+    for row in report.summary.itertuples(index=False):
+        game = study.game(row.size)
+        moves = report.moves
+        first = moves[(moves["size"] == row.size) & (moves["strategy"] == row.strategy) & (moves["move"] == 1)]["guess"]
+        exact = bool(row.exact)
+        figure = LITERATURE.get((row.size, row.strategy)) if secrets.every_code(game) and repeats \
+            and feedback == "black-white" else None  # (a published figure is for one spec, defaults left out)
+        rows.append({"strategy": row.strategy, "game": row.size, "repeats": game.repeats, "feedback": game.feedback,
+                     "exact": exact, "first": first.iloc[0] if first.nunique() == 1 else "random",
+                     "games": row.games, "runs": study.runs_of(row.strategy), "total_guesses": row.total,
+                     "mean": row.mean, "stderr": row.stderr,
+                     "max": row.max, "median": row.median, "std": row.std,
+                     "evaluations_mean": row.evaluations_mean, "seconds": row.seconds_per_game * row.games,
+                     "literature": str(figure) if figure else None})
+    if args.json:
+        print_json({"study": study.name, "store": str(args.store), "secrets": str(secrets), "runs": study.runs,
+                    "seed": study.seed, "strategies": rows})
+        write_figures(report, args.plots, args.html)
+        return 0
+    for game in (study.game(size) for size in sizes):
+        every = "every secret" if secrets.kind == "all" else f"all {game.n_codes} secrets"  # (a sample or instance set)
+        title = (f"{game}: {every} (deterministic strategies exactly)" if secrets.every_code(game)
+                 else f"{game}: secrets {secrets}")
+        table = Table(title=title)
+        for col, justify in (("strategy", "left"), ("first", "left"), ("L", "right"), ("mean", "right"),
+                             ("worst", "right"), ("game s", "right"), ("literature", "left")):
+            table.add_column(col, justify=justify)
+        for r in rows:
+            if r["game"] != game.size:
+                continue
+            mean = f"{r['mean']:.4f}" if r["exact"] else f"{r['mean']:.4f}±{r['stderr']:.4f}"
+            total = str(r["total_guesses"]) if r["runs"] == 1 else f"{r['total_guesses'] / r['runs']:.1f}"
+            table.add_row(r["strategy"], r["first"], total, mean, str(r["max"]),
+                          f"{r['seconds']:.3f}", r["literature"] or "")
+        out.print(table)
+    if any(not r["exact"] for r in rows):
+        per_run = ", L per run (the mean over them)" if study.runs > 1 else ""
+        out.print(f"random strategies and samples: {study.runs} run(s){per_run}, secrets {secrets}, seed {study.seed}")
+    out.print("game s: seconds spent on the games, summed over the worker processes")
+    figures = "" if args.plots or args.html else ", --plots DIR for figures"
+    out.print(f"stored as study {study.name} in {args.store} ('mmlab report {study.name}' for every table{figures})")
+    write_figures(report, args.plots, args.html)  # after the table: a path it cannot write costs no output
+    return 0
+
+
+
+def add_command(command) -> None:
+    p = command("compare", help_of("compare"), cmd_compare)
+    p.add_argument("sizes", nargs="+", metavar="SIZE", help="game sizes PEGSxCOLOURS, e.g. 4x6 (or 4x6 4x7 4x8)")
+    p.add_argument("--no-repeats", action="store_true", help="codes may not repeat a colour (Bulls and Cows)")
+    p.add_argument("--black-only", action="store_true", help="answers count black pegs only")
+    p.add_argument("--strategies", help="comma-separated strategy specs (default: every exhaustive one and random)")
+    p.add_argument("--runs", type=count, default=1, help="games per secret (default 1; deterministic strategies "
+                                                          "play every run the same)")
+    p.add_argument("--seed", type=seed_arg, default=0, help="seed of random strategies and samples (default 0)")
+    p.add_argument("--secrets", default="all",
+                   help="'all' (default), N or sample:N (a sample of N distinct secrets, the same for every "
+                        "strategy), or instance:N (every code once, some twice: 004's instance sets)")
+    add_store_args(p)
+    add_execution_args(p)
+    p.add_argument("--plots", metavar="DIR", help="also write the plots (guesses per game, per move) as PNG and SVG "
+                                                  "into this folder")
+    p.add_argument("--html", metavar="PATH", help="also write one self-contained HTML page with every table and plot")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")

@@ -1,0 +1,389 @@
+"""The commands that run the engine on one game: ``eval`` a strategy, ``partition`` the codes by
+a guess's answers, compile a strategy's ``tree``, ``plan`` a tree offline."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from rich.table import Table
+
+from mmlab.cli.arguments import add_game_args, count, game_of, int_at_least, positive, seed_arg
+from mmlab.cli.commands import help_of
+from mmlab.cli.output import err, histogram_text, out, print_json, progress
+from mmlab.errors import BadTree, MastermindError, shown, whole_number
+from mmlab.experiments import evaluate
+from mmlab.experiments.evaluation import PARALLEL_MIN_CODES, draw_seed
+from mmlab.experiments.secret_sets import MAX_SECRETS
+from mmlab.game import Game, parse_feedback
+from mmlab.knowledge import Knowledge
+from mmlab.planners import make_planner
+from mmlab.strategies import EXHAUSTIVE, Strategy, make_strategy
+from mmlab.strategies.scoring import partition_summary
+from mmlab.trees import DecisionTree, export
+from mmlab.trees.strategy import TreeStrategy
+
+
+def cmd_partition(args: argparse.Namespace) -> int:
+    game = game_of(args)
+    game.require_enumerable("partition (it counts the answer classes over every code)")
+    knowledge = Knowledge.initial(game)
+    after = []
+    for item in args.after:
+        code, sep, answer = item.partition(":")
+        if not sep:
+            raise MastermindError(f"--after {item!r}: write GUESS:BLACK,WHITE, for example 1122:1,1")
+        earlier, feedback = game.parse(code), parse_feedback(answer, game.with_white)
+        knowledge = knowledge.update(earlier, feedback)
+        after.append({"guess": game.format(earlier), "black": feedback.black, "white": feedback.white})
+    guess = game.parse(args.guess)
+    summary = partition_summary(knowledge, guess)
+    classes = list(summary.pop("classes").items())
+    if args.json:
+        print_json({"game": game.size, "repeats": game.repeats, "feedback": game.feedback, "after": after,
+                    "guess": game.format(guess), "classes": {str(f): n for f, n in classes}, **summary})
+        return 0
+    table = Table(title=f"{game}: answers to {game.format(guess)} among {knowledge.n_consistent} candidates")
+    table.add_column("answer b,w" if game.with_white else "answer b")
+    table.add_column("codes", justify="right")
+    table.add_column("share", justify="right")
+    for f, n in classes:
+        table.add_row(f"{f.black},{f.white}" if game.with_white else str(f.black), str(n), f"{n / knowledge.n_consistent:.3f}", style=None if n else "dim")
+    out.print(table)
+    out.print(
+        f"{summary['parts']} part{'s' if summary['parts'] != 1 else ''}, largest {summary['largest']}, expected size {summary['expected_size']:.4f}, "
+        f"entropy {summary['entropy_bits']:.4f} bits; the guess is "
+        f"{'consistent' if summary['consistent'] else 'not consistent'} with the answers so far"
+    )
+    return 0
+
+
+#: Whole trees of the exhaustive strategies over more codes than 5x8's warn that they take long
+#: (5x8 takes 15-60 s here).
+LONG_TREE_CODES = 32_768
+SLOW_GAME_CODES = 32_767  # games where one game of an exhaustive strategy takes seconds (5x8) or minutes (6x7 on)
+
+
+def _warn_long_tree(game: Game, strategy: Strategy, sample_hint: bool) -> None:
+    """Say that compiling ``strategy``'s whole tree on ``game`` takes long, before it starts."""
+    if strategy.name in EXHAUSTIVE and strategy.deterministic and game.enumerable and game.n_codes > LONG_TREE_CODES:
+        hint = "; --secrets N plays a sample of secrets through the branches they reach" if sample_hint else ""
+        print(f"mmlab: warning: this compiles the whole decision tree of {strategy.spec} over {game.n_codes:,} codes; "
+              f"5x8's {LONG_TREE_CODES:,} take 15-60 s on this machine, and larger games much longer{hint}",
+              file=sys.stderr)
+
+
+def _build_tree(game: Game, spec: str, label: str) -> DecisionTree:
+    strategy = make_strategy(spec)
+    # Before start: as DecisionTree.build says it, naming no other strategy (none compiles there).
+    game.require_enumerable(f"compiling {strategy.spec} into a decision tree")
+    strategy.start(game)
+    _warn_long_tree(game, strategy, sample_hint=False)
+    with progress(label, game.n_codes) as update:
+        done = 0
+
+        def step(k: int) -> None:
+            nonlocal done
+            done += k
+            update(done)
+
+        return DecisionTree.build(game, strategy, on_progress=step)
+
+
+def _saved_tree(args: argparse.Namespace) -> DecisionTree:
+    """The tree of ``--tree FILE``, refusing the options a saved tree brings itself."""
+    if args.size or args.strategy or args.no_repeats or args.black_only:
+        raise MastermindError("--tree brings its own game and strategy: give no size, --strategy, "
+                              "--no-repeats or --black-only with it")
+    if args.tree != "-":
+        return export.load(args.tree)
+    if sys.stdin.isatty():
+        raise MastermindError("--tree - reads the tree from standard input: pipe one in, e.g. "
+                              "'mmlab tree 4x6 --strategy knuth | mmlab eval --tree -'")
+    text = sys.stdin.read()
+    if not text.strip():
+        raise BadTree("standard input is empty: pipe a tree in, e.g. 'mmlab tree 4x6 --strategy knuth | mmlab eval "
+                      "--tree -'")
+    try:
+        return export.from_json(text)
+    except BadTree as e:
+        raise BadTree(f"standard input: {e}") from None
+
+
+def cmd_tree(args: argparse.Namespace) -> int:
+    _check_output(args.output)
+    if args.tree:
+        tree = _saved_tree(args)
+        game = tree.game
+    elif args.size is None:
+        raise MastermindError("give a size (e.g. 'mmlab tree 4x6 --strategy knuth') or a saved tree (--tree FILE)")
+    else:
+        game = game_of(args)
+        spec = args.strategy or "knuth"
+        tree = _build_tree(game, spec, f"compiling {spec}")
+    form = args.format or export.format_of(args.output or "")
+    text = export.WRITERS[form](tree)
+    if args.output is not None:
+        _write(args.output, text if text.endswith("\n") else text + "\n")
+        err.print(
+            f"wrote {args.output} ({form}): {game} {tree.strategy}, L={tree.total_guesses} "
+            f"(mean {tree.mean:.4f}), worst {tree.worst}, {tree.n_nodes} nodes"
+        )
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    if args.tree:
+        tree = _saved_tree(args)
+        game = tree.game
+        strategy = TreeStrategy(tree)
+    elif args.size is None:
+        raise MastermindError("give a size (e.g. 'mmlab eval 4x6 --strategy knuth') or a saved tree (--tree FILE)")
+    else:
+        game = game_of(args)
+        strategy = make_strategy("knuth" if args.strategy is None else args.strategy)
+    if args.codemaker not in (None, "random"):
+        if args.secrets != "all" or args.jobs is not None:
+            raise MastermindError(f"--codemaker {args.codemaker} chooses the secret itself and plays one game a run "
+                                  "in this process: give no --secrets or --jobs with it")
+        return _eval_against(game, strategy, args)
+    secrets: str | int = args.secrets if args.secrets == "all" else _secret_count(args.secrets)
+    if secrets == "all" and not args.tree and strategy.deterministic:
+        _warn_long_tree(game, strategy, sample_hint=True)
+    elif not args.tree and strategy.name in EXHAUSTIVE and game.enumerable and game.n_codes > SLOW_GAME_CODES:
+        each = "seconds" if game.n_codes <= LONG_TREE_CODES else "minutes"
+        print(f"mmlab: warning: {strategy.spec} scores the codes against those left at every guess; on "
+              f"{game.n_codes:,} codes a game can take {each} (sample or evo play such games in under a second)",
+              file=sys.stderr)
+    with progress(f"evaluating {strategy.spec}", game.n_codes) as update:
+        result = evaluate(game, strategy, secrets=secrets, runs=args.runs, seed=args.seed, on_progress=update,
+                          jobs=args.jobs)
+    if isinstance(secrets, int) and result.secrets == "all" and secrets > game.n_codes:
+        err.print(f"--secrets {secrets}: {game} has only {game.n_codes} codes, so every secret was played once")
+    if result.runs < args.runs:
+        err.print(f"{strategy.spec} is deterministic: every run would play the same games, so it played one "
+                  f"(--runs {args.runs} read as 1)")
+    if args.json:
+        data = result.to_dict()
+        if args.tree:  # a tree read from a file evaluates nothing: its strategy's count is unknown
+            data.update({key: None for key in result.evaluation_figures()})
+        print_json(data)
+        return 0
+    how = "exact, decision tree" if result.exact else "decision tree" if result.tree is not None else "simulated"
+    table = Table(title=f"{game}: {result.strategy} ({how})")
+    for col in ("games", "total guesses", "mean", "max", "median", "std", "seconds"):
+        table.add_column(col, justify="right")
+    mean = f"{result.mean:.4f}" if result.exact else f"{result.mean:.4f} ± {result.stderr:.4f}"
+    table.add_row(
+        str(result.games), str(result.total_guesses), mean, str(result.max),
+        f"{result.median:g}", f"{result.std:.4f}", f"{result.seconds:.3f}",
+    )
+    out.print(table)
+    out.print(f"histogram (guesses:games) {histogram_text(result.histogram)}")
+    figures = result.evaluation_figures()
+    if figures and figures["evaluations_max"] > 0:  # a tree read from a file evaluates nothing
+        out.print(f"codes evaluated per game: mean {figures['evaluations_mean']:.1f}, "
+                  f"std {figures['evaluations_std']:.1f}, max {figures['evaluations_max']}")
+    if result.fallbacks:
+        out.print(f"guesses played without a consistent code (the search budget ran out first): {result.fallbacks}")
+    if result.known is not None and (result.known != result.guesses).any():
+        known = result.known_figures()
+        out.print(f"guesses until the code was known (deduced last guess not counted, as in Singley 003): "
+                  f"mean {known['known_mean']:.4f}, median {known['known_median']:g}, max {known['known_max']}")
+    if not result.exact:
+        out.print(f"secrets {result.secrets}, runs {result.runs}, seed {result.seed}")
+    return 0
+
+
+#: Games against a codemaker that ``mmlab eval --codemaker`` prints move by move.
+SHOWN_GAMES = 10
+
+
+def _eval_against(game: Game, strategy, args: argparse.Namespace) -> int:
+    """``mmlab eval --codemaker SPEC``: games against a fixed secret or the adversary."""
+    import numpy as np
+
+    from mmlab.codemakers import make_codemaker
+    from mmlab.experiments import play_against
+
+    runs = 1 if strategy.deterministic else args.runs
+    seed = args.seed if args.seed is not None else draw_seed()
+    records = [play_against(game, strategy, make_codemaker(args.codemaker, strategy), np.random.default_rng([seed, r]))
+               for r in range(runs)]
+    guesses = [r.n_guesses for r in records]
+    if runs < args.runs:
+        err.print(f"{strategy.spec} is deterministic: every run would play the same game, so it played one "
+                  f"(--runs {args.runs} read as 1)")
+    if args.json:
+        print_json({"game": game.size, "strategy": strategy.spec, "codemaker": args.codemaker, "runs": runs,
+                    "seed": None if strategy.deterministic else seed, "guesses": guesses,
+                    "mean": sum(guesses) / runs, "max": max(guesses),
+                    "games": [[game.format(g) for g in r.guesses] for r in records],
+                    "answers": [[[fb.black, fb.white] for fb in r.feedbacks] for r in records]})
+        return 0
+    for r in records[:SHOWN_GAMES]:
+        out.print(f"{r.n_guesses} guess{'es' if r.n_guesses != 1 else ''}: "
+                  + ", ".join(f"{game.format(g)} {fb}" for g, fb in zip(r.guesses, r.feedbacks, strict=True)))
+    if runs > SHOWN_GAMES:
+        out.print(f"... and {runs - SHOWN_GAMES} more (--json lists every game)")
+    out.print(f"{strategy.spec} against {args.codemaker} on {game}: mean {sum(guesses) / runs:.4f} over {runs} "
+              f"game(s), worst {max(guesses)}" + ("" if strategy.deterministic else f", seed {seed}"))
+    return 0
+
+
+
+#: A plan estimated to take longer (in seconds) is refused rather than started.
+LONGEST_PLAN = 7 * 86400
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    game = game_of(args)
+    planner = make_planner(args.planner)
+    planner.check(game)  # before the warning: a game it refuses takes no time
+    _check_output(args.output)
+    estimate = planner.estimate_seconds(game)
+    floor = planner.unstoppable_seconds(game)
+    guess = "on this machine (a rough guess)"
+    if floor is not None and floor > LONGEST_PLAN:
+        raise MastermindError(f"{planner.spec} on {game} would take about {_duration(floor)} {guess} before "
+                              "--time-limit could stop it: plan a smaller game")
+    if estimate is not None and estimate > LONGEST_PLAN and args.time_limit is None:
+        raise MastermindError(f"{planner.spec} on {game} may take about {_duration(estimate)} {guess}: give "
+                              "--time-limit SECONDS to keep the best tree found by then")
+    if estimate is not None and estimate > 60 and args.time_limit is None:
+        stop = ("; --time-limit SECONDS stops it early with the best tree found" if floor is None or floor < estimate
+                else "; it completes its greedy tree whatever --time-limit says")
+        print(f"mmlab plan: warning: {planner.spec} on {game} may take about {_duration(estimate)} {guess}{stop}",
+              file=sys.stderr)
+    elif floor is not None and floor > max(60, args.time_limit or 0):
+        print(f"mmlab plan: warning: {planner.spec} on {game} first completes its greedy tree whatever "
+              f"--time-limit says, which may take about {_duration(floor)} {guess}", file=sys.stderr)
+    with progress(f"planning {planner.spec}", 1, percent=True) as update:
+        result = planner.plan(game, on_progress=lambda done, total: update(done, total), time_limit=args.time_limit)
+    if args.output is not None:
+        _write(args.output, export.to_json(result.tree) + "\n")
+    if args.json:
+        print_json(result.to_dict())
+        return 0
+    t = result.tree
+    table = Table(title=f"{game}: {planner.spec}")
+    for col in ("L", "mean", "worst", "histogram", "nodes", "seconds", "optimal"):
+        table.add_column(col, justify="right")
+    proof = "proved" if result.proved else ("stopped by the time limit" if result.figures.get("stopped_by_time_limit")
+                                            else "not proved (heuristic)")
+    table.add_row(str(t.total_guesses), f"{t.mean:.4f}", str(t.worst), histogram_text(t.histogram),
+                  str(result.nodes), f"{result.seconds:.2f}", proof)
+    out.print(table)
+    for key, value in result.figures.items():
+        if key != "stopped_by_time_limit":  # (the table says so)
+            out.print(f"{key.replace('_', ' ')}: {value}")
+    if args.output:
+        out.print(f"tree saved to {args.output} (play it: mmlab eval --tree {args.output})")
+    return 0
+
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} minutes"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.0f} hours"
+    if seconds < 2 * 365 * 86400:
+        return f"{seconds / 86400:.0f} days"
+    return f"{seconds / (365 * 86400):,.0f} years"
+
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text)
+    except OSError as e:
+        raise MastermindError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def _check_output(path: str | None) -> None:
+    """Refuse an output path that cannot be written before the work that would fill it: an empty
+    one, a folder, or one in a folder that does not exist or cannot be written."""
+    if path is None:
+        return
+    target = Path(path)
+    if not path or target.is_dir():
+        raise MastermindError(f"-o {path!r}: give a file to write, e.g. -o tree.json")
+    folder = target.parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise MastermindError(f"cannot write {path}: {'no such folder' if not folder.is_dir() else 'not allowed'}")
+
+
+
+def _secret_count(text: str) -> int:
+    """``--secrets N`` (or ``sample:N``) of ``eval``: a whole number from 1 to ``MAX_SECRETS``."""
+    kind, colon, number = text.partition(":")
+    if colon and kind.strip() == "instance":
+        raise MastermindError(f"--secrets {shown(text)}: eval seeds each game by its secret, so a secret played "
+                              "twice would repeat its game; instance sets are for 'mmlab compare' and study files. "
+                              "Give 'all', N or sample:N (a random sample of N secrets)")
+    value = whole_number(number if colon and kind.strip() == "sample" else text)
+    if value is None:
+        raise MastermindError(f"--secrets {shown(text)}: expected 'all', N or sample:N (a random sample of N secrets)")
+    if not 1 <= value <= MAX_SECRETS:
+        raise MastermindError(f"--secrets {shown(text)}: expected a number of secrets from 1 to {MAX_SECRETS:,}")
+    return value
+
+
+
+def add_commands(command) -> None:
+    """Register ``eval``, ``partition``, ``tree`` and ``plan`` with the parser's ``command(name, help, func)``."""
+    p = command("eval", help_of("eval"), cmd_eval)
+    add_game_args(p, optional=True)
+    p.add_argument("--strategy", help="strategy spec (default knuth)")
+    p.add_argument("--tree", metavar="FILE", help="evaluate a saved decision tree (JSON from 'mmlab tree' or 'mmlab "
+                                                   "plan') instead; - reads it from standard input")
+    p.add_argument("--secrets", default="all",
+                   help="'all' (default), or N or sample:N: a random sample of N secrets (instance sets: compare)")
+    p.add_argument("--runs", type=count, default=1, help="games per secret for random strategies (default 1; a "
+                                                          "deterministic strategy plays one, the same every run)")
+    p.add_argument("--seed", type=seed_arg, help="seed for random strategies and samples (default: drawn and printed)")
+    p.add_argument("--jobs", type=int_at_least(1, "--jobs"),
+                   help="worker processes for random strategies (default: one per core in games of more than "
+                        f"{PARALLEL_MIN_CODES:,} codes, else one); the games are the same for any number")
+    p.add_argument("--codemaker", metavar="SPEC",
+                   help="who answers: random secrets (default: every secret), fixed:CODE, adversary (keeps the "
+                        "largest class of codes open: dynamic Mastermind) or adversary:mode=worst (follows the "
+                        "strategy's decision tree to its worst case)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = command("partition", help_of("partition"), cmd_partition)
+    add_game_args(p)
+    p.add_argument("guess", help="the guess to examine, e.g. 1123")
+    p.add_argument("--after", action="append", default=[], metavar="GUESS:B,W",
+                   help="an earlier guess and its answer, e.g. 1122:1,1 (repeatable)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = command("tree", help_of("tree"), cmd_tree)
+    add_game_args(p, optional=True)
+    p.add_argument("--strategy", help="strategy spec (default knuth)")
+    p.add_argument("--tree", metavar="FILE", help="print a saved tree (from tree -o or plan -o) instead; - reads it "
+                                                   "from standard input")
+    p.add_argument("--format", choices=("json", "dot", "knuth", "python"),
+                   help="default: the -o file's by its extension (.json, .dot or .gv, .py, .txt for knuth), else "
+                        "json. json (loadable), dot (Graphviz), python (a generated player), or knuth: Knuth's "
+                        "notation n(guess: a1, ..., ak), n the codes left, one entry per answer from all "
+                        "black to 0,0 (4 pegs: 4,0 3,0 2,2 2,1 2,0 1,3 1,2 1,1 1,0 0,4 0,3 0,2 0,1 0,0): * "
+                        "the guess wins, - no code gives it, 1(code) the last code, else the next node")
+    p.add_argument("-o", "--output", help="write to this file instead of standard output")
+
+    p = command("plan", help_of("plan"), cmd_plan)
+    add_game_args(p)
+    p.add_argument("--planner", default="tpoa:k=1,d=1,hash=e",
+                   help="planner spec, e.g. tpoa:variant=star,k=5,d=2,hash=e (default tpoa:k=1,d=1,hash=e)")
+    p.add_argument("-o", "--output", help="save the tree as JSON (evaluate or play it later with --tree)")
+    p.add_argument("--time-limit", type=positive(float, "--time-limit"), metavar="SECONDS",
+                   help="stop after this long and return the best tree found (optimal: with the bound proved so "
+                        "far); the first, greedy tree is always completed")
+    p.add_argument("--json", action="store_true", help="print JSON")
