@@ -50,7 +50,15 @@ class Chunk:
 
 
     def game(self) -> Game:
-        return Game.parse_size(self.size, repeats=self.repeats, feedback=self.feedback)
+        """The chunk's game: one object per game and process, so that its code and feedback tables
+        are built once, not for each chunk."""
+        return _game(self.size, self.repeats, self.feedback)
+
+
+@lru_cache(maxsize=8)
+def _game(size: str, repeats: bool, feedback: str) -> Game:
+    """(a ``Game`` of its own, not one a caller may ``forget_tables`` of)"""
+    return Game.parse_size(size, repeats=repeats, feedback=feedback)
 
 
 @dataclass(frozen=True)
@@ -100,7 +108,7 @@ def _tree_games(tree: DecisionTree, secrets: np.ndarray) -> dict[int, GameRecord
         node, group = stack.pop()
         codes = feedback_against(game.all_digits[node.guess], game.all_counts[node.guess], game.all_digits,
                                  game.all_counts, group, game.with_white)
-        for secret, code in zip(group.tolist(), codes.tolist()):
+        for secret, code in zip(group.tolist(), codes.tolist(), strict=True):
             paths[secret].append((node, code))
         for code, child in node.children.items():
             reached = group[codes == code]

@@ -59,7 +59,14 @@ def plan_chunks(study: Study, done: set[tuple[str, str, int, int]], run_id: str,
     """The games of ``study`` not in ``done``, as chunks of one strategy and size each.
 
     Chunks are small enough to spread over ``workers`` and to checkpoint often, large enough that
-    a worker spends its time playing.
+    a worker spends its time playing. A deterministic strategy whose whole tree is compiled
+    (``_worth_a_tree``) is one chunk: its games are read off the tree in a moment once it is built,
+    and a chunk of it on each process would build the tree on each.
+
+    >>> from mmlab.experiments.study import Study
+    >>> study = Study("demo", ("4x6",), ("knuth", "random"))
+    >>> [(c.strategy, len(c.games)) for c in plan_chunks(study, set(), "r1", workers=2)][:3]
+    [('knuth', 1296), ('random', 81), ('random', 81)]
     """
     chunks = []
     for size in study.sizes:
@@ -72,7 +79,10 @@ def plan_chunks(study: Study, done: set[tuple[str, str, int, int]], run_id: str,
                 continue
             planned = study.runs_of(spec) * secrets.shape[0]
             whole_tree = _worth_a_tree(make_strategy(spec), game, planned, study.max_guesses)
-            step = chunk_games or max(8, min(256, len(todo) // (8 * workers) or 1))
+            if whole_tree and chunk_games is None:  # one chunk: the tree is compiled in one process, not in each
+                step = len(todo)
+            else:
+                step = chunk_games or max(8, min(256, len(todo) // (8 * workers) or 1))
             for i in range(0, len(todo), step):
                 chunks.append(Chunk(study.name, size, study.repeats, study.feedback, spec, study.seed,
                                     study.max_guesses, tuple(todo[i:i + step]), run_id, whole_tree))
@@ -131,9 +141,12 @@ def run_study(
     if local:
         jobs = 1  # worker processes start afresh and would not know it
     store = as_store(store)
-    if store.fingerprint(study.name) != study.fingerprint:
+    with store.reading():  # (one connection for both)
+        stored = store.fingerprint(study.name) == study.fingerprint
+        done = store.done(study.name) if stored else set()
+    if not stored:
         store.register(study)  # (a study played to the end is only read, so a read-only store serves it too)
-    done = store.done(study.name)
+        done = store.done(study.name)
     run_id = uuid.uuid4().hex[:12]
     workers = jobs or os.cpu_count() or 1
     chunks = plan_chunks(study, done, run_id, chunk_games, workers)
@@ -189,22 +202,79 @@ def _execute(chunks: list[Chunk], workers: int, scheduler: str | None, adaptive:
         return
     start, i = time.perf_counter(), 0
     if adaptive or workers == 1:
-        total = sum(len(c.games) for c in chunks)
-        done = 0
+        pace = Pace()
         while i < len(chunks):
-            elapsed = time.perf_counter() - start
-            if workers > 1 and elapsed >= PROBE_SECONDS and elapsed / done * (total - done) > POOL_WORTH_SECONDS:
+            if (workers > 1 and time.perf_counter() - start >= PROBE_SECONDS
+                    and pace.rest_seconds(chunks[i:]) > POOL_WORTH_SECONDS):
                 break
             if i == 0:
                 where.append("this process")
-            yield play_chunk(chunks[i])
-            done += len(chunks[i].games)
+            began = time.perf_counter()
+            played = play_chunk(chunks[i])
+            pace.played(chunks[i], time.perf_counter() - began)
+            yield played
             i += 1
     if i == len(chunks):
         return
     where.append(f"{workers} local processes")
     with WorkerPool(workers) as pool:  # on Ctrl-C or a failed chunk, the chunks not stored are played next run
         yield from pool.as_completed(pool.submit_all(play_chunk, [(chunk,) for chunk in chunks[i:]]))
+
+
+class Pace:
+    """How long the chunks not played yet would take in this process, from those played here.
+
+    The first chunk of a strategy and size carries what a process does once for it (loading the
+    kernels, building a whole decision tree); the others cost their games at the rate of the chunks
+    that did not start anything. So a chunk of a strategy not started yet is counted as the mean
+    first chunk, and any other at that rate (at the first chunks' rate while no other was played).
+
+    >>> from mmlab.experiments.chunk import Chunk
+    >>> def chunk(strategy, n):
+    ...     return Chunk("s", "4x6", True, "black-white", strategy, 0, None, ((0, 0, 0),) * n, "r")
+    >>> pace = Pace()
+    >>> pace.played(chunk("knuth", 1296), 0.6)    # loads the kernels, builds the whole tree
+    >>> pace.played(chunk("random", 81), 0.2)     # loads random's
+    >>> pace.played(chunk("random", 81), 0.02)
+    >>> round(pace.rest_seconds([chunk("irving", 1296), chunk("random", 81), chunk("random", 81)]), 3)
+    0.44
+    """
+
+    def __init__(self) -> None:
+        self.started: set[tuple[str, str]] = set()
+        self.first_seconds: list[float] = []
+        self.first_games = 0
+        self.steady_seconds = 0.0
+        self.steady_games = 0
+
+    def played(self, chunk: Chunk, seconds: float) -> None:
+        """Count ``chunk``, played here in ``seconds``."""
+        lane = (chunk.size, chunk.strategy)
+        if lane in self.started:
+            self.steady_seconds += seconds
+            self.steady_games += len(chunk.games)
+        else:
+            self.started.add(lane)
+            self.first_seconds.append(seconds)
+            self.first_games += len(chunk.games)
+
+    def rest_seconds(self, chunks: list[Chunk]) -> float:
+        """The estimated seconds ``chunks`` would take here (infinite before any chunk was played)."""
+        if not self.first_seconds:
+            return float("inf")
+        rate = (self.steady_seconds / self.steady_games if self.steady_games
+                else sum(self.first_seconds) / max(self.first_games, 1))
+        first = sum(self.first_seconds) / len(self.first_seconds)
+        starting: set[tuple[str, str]] = set()
+        seconds = 0.0
+        for chunk in chunks:
+            lane = (chunk.size, chunk.strategy)
+            if lane in self.started or lane in starting:
+                seconds += rate * len(chunk.games)
+            else:
+                starting.add(lane)
+                seconds += first
+        return seconds
 
 
 def run_metadata(scheduler: str) -> dict:

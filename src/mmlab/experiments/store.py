@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -64,6 +65,7 @@ CREATE TABLE IF NOT EXISTS moves (
 );
 """
 
+TABLES = {"studies", "runs", "games", "moves"}
 GAME_COLUMNS = ["study", "strategy", "size", "run", "slot", "secret", "seed", "guesses", "won", "known",
                 "evaluations", "seconds", "run_id"]
 MOVE_COLUMNS = ["study", "strategy", "size", "run", "slot", "move", "guess", "black", "white", "consistent",
@@ -78,6 +80,7 @@ class Store:
     def __init__(self, path: str | Path = DEFAULT_STORE, wait: float = 120.0) -> None:
         self.path = Path(path)
         self.wait = wait
+        self._reader: list | None = None  # [thread, connection or None] inside ``reading()``
 
     def __repr__(self) -> str:
         return f"Store({str(self.path)!r})"
@@ -86,22 +89,62 @@ class Store:
     def connect(self, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
         """An open connection; waits while another process holds the file, then refuses. A file of
         0 bytes or a DuckDB file without tables is a fresh store: writing makes mmlab's tables in
-        it, reading finds no study."""
+        it, reading finds no study. Inside ``reading()`` every read shares one connection."""
+        if read_only and self._reader is not None and self._reader[0] == threading.get_ident():
+            if self._reader[1] is None:
+                self._reader[1] = self._connection(read_only=True)
+            yield self._reader[1]
+            return
+        if not read_only:
+            self._stop_reading()  # (DuckDB opens a file read-only or to write in a process, not both at once)
+        con = self._connection(read_only)
+        try:
+            yield con
+        finally:
+            con.close()
+
+    @contextmanager
+    def reading(self) -> Iterator[Store]:
+        """A block whose reads (in this thread) share one read-only connection, opened at the first
+        of them and closed at the end of the block (or by a write inside it): the file is held only
+        while the block reads, and opening it once saves some 20 ms a read.
+
+        >>> import tempfile, os
+        >>> store = Store(os.path.join(tempfile.mkdtemp(), "r.duckdb"))
+        >>> with store.reading():
+        ...     store.studies().empty, store.fingerprint("demo")
+        (True, None)
+        """
+        if self._reader is not None:  # (nested: the outer block's connection)
+            yield self
+            return
+        self._reader = [threading.get_ident(), None]
+        try:
+            yield self
+        finally:
+            self._stop_reading()
+            self._reader = None
+
+    def _stop_reading(self) -> None:
+        """Close the shared reading connection, if one is open; the next read opens it again."""
+        if self._reader is not None and self._reader[1] is not None:
+            con, self._reader[1] = self._reader[1], None
+            con.close()
+
+    def _connection(self, read_only: bool) -> duckdb.DuckDBPyConnection:
+        """A new connection (for ``connect``), its tables checked, and made when writing to a fresh store."""
         if read_only and not self.path.exists():
             raise StoreError(f"there is no results store at {str(self.path)!r}: run a study first "
                              "(mmlab run or mmlab compare)")
         if _zero_bytes(self.path):
             if read_only:
-                con = _empty_store()
-            else:
-                try:
-                    self.path.unlink(missing_ok=True)  # (DuckDB refuses to open it; writing makes the file anew)
-                except OSError as e:
-                    raise StoreError(f"cannot open the results store {str(self.path)!r}, an empty file: "
-                                     f"{e.strerror}{WRITE_ELSEWHERE}") from None
-                con = self._open(read_only)
-        else:
-            con = self._open(read_only)
+                return _empty_store()
+            try:
+                self.path.unlink(missing_ok=True)  # (DuckDB refuses to open it; writing makes the file anew)
+            except OSError as e:
+                raise StoreError(f"cannot open the results store {str(self.path)!r}, an empty file: "
+                                 f"{e.strerror}{WRITE_ELSEWHERE}") from None
+        con = self._open(read_only)
         try:
             tables = sorted(r[0] for r in con.execute("SELECT table_name FROM information_schema.tables "
                                                       "WHERE table_catalog = current_database()").fetchall())
@@ -109,14 +152,15 @@ class Store:
                 listed = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "")
                 raise StoreError(f"{str(self.path)!r} is a DuckDB file with tables of its own ({listed}), not a "
                                  "results store: choose another file with --store")
-            if not read_only:
+            if not read_only and not TABLES <= set(tables):
                 con.execute(SCHEMA)
-            elif not tables:  # an empty DuckDB file, opened read only: a store without studies
+            elif read_only and not tables:  # an empty DuckDB file, opened read only: a store without studies
                 con.close()
-                con = _empty_store()
-            yield con
-        finally:
+                return _empty_store()
+        except BaseException:
             con.close()
+            raise
+        return con
 
     def _open(self, read_only: bool) -> duckdb.DuckDBPyConnection:
         """A connection to the file; waits while another process holds it (up to ``wait``), then refuses."""
@@ -254,8 +298,9 @@ class Store:
 
     def study(self, name: str) -> Study:
         """The stored definition of study ``name``."""
-        self.require(name)
-        rows = self.query("SELECT definition, source, description FROM studies WHERE study = ?", [name])
+        with self.reading():  # (one connection for both)
+            self.require(name)
+            rows = self.query("SELECT definition, source, description FROM studies WHERE study = ?", [name])
         definition = json.loads(rows.iloc[0]["definition"])
         definition["description"] = rows.iloc[0]["description"] or ""
         definition = {k: v for k, v in definition.items() if v is not None}
@@ -263,18 +308,21 @@ class Store:
 
     def games(self, study: str) -> pd.DataFrame:
         """One row per game of ``study``, in key order."""
-        self.require(study)
-        return self.query("SELECT * FROM games WHERE study = ? ORDER BY size, strategy, run, slot", [study])
+        with self.reading():  # (one connection for both)
+            self.require(study)
+            return self.query("SELECT * FROM games WHERE study = ? ORDER BY size, strategy, run, slot", [study])
 
     def moves(self, study: str) -> pd.DataFrame:
         """One row per move of ``study``, in key order."""
-        self.require(study)
-        return self.query("SELECT * FROM moves WHERE study = ? ORDER BY size, strategy, run, slot, move", [study])
+        with self.reading():  # (one connection for both)
+            self.require(study)
+            return self.query("SELECT * FROM moves WHERE study = ? ORDER BY size, strategy, run, slot, move", [study])
 
     def runs(self, study: str) -> pd.DataFrame:
         """One row per run (start) of ``study``: when, where, which mmlab, how many games it wrote."""
-        self.require(study)
-        return self.query("SELECT * FROM runs WHERE study = ? ORDER BY started", [study])
+        with self.reading():  # (one connection for both)
+            self.require(study)
+            return self.query("SELECT * FROM runs WHERE study = ? ORDER BY started", [study])
 
     def export(self, study: str, path: str | Path, table: str = "games") -> Path:
         """Write one table of ``study`` to CSV or Parquet, chosen by the file's suffix."""

@@ -1,0 +1,74 @@
+"""How a study is cut into chunks and when worker processes are started: checked on the plan and
+on the estimate made from given chunk times, never by timing a run."""
+
+from mmlab.experiments.chunk import Chunk, play_chunk
+from mmlab.experiments.runner import POOL_WORTH_SECONDS, Pace, plan_chunks
+from mmlab.experiments.study import Study
+from mmlab.strategies import EXHAUSTIVE
+
+COMPARE_4X6 = Study("compare", ("4x6",), (*EXHAUSTIVE, "random"))
+
+
+def test_a_whole_tree_strategy_is_one_chunk_and_a_random_one_is_spread_over_the_workers():
+    chunks = plan_chunks(COMPARE_4X6, set(), "r", workers=2)
+    per_strategy = {s: [len(c.games) for c in chunks if c.strategy == s] for s in COMPARE_4X6.strategies}
+    assert all(per_strategy[s] == [1296] for s in EXHAUSTIVE)
+    assert all(c.whole_tree for c in chunks if c.strategy != "random")
+    assert per_strategy["random"] == [81] * 16
+    assert [c.strategy for c in chunks[:8]] == list(COMPARE_4X6.strategies)  # each strategy's first chunk first
+
+
+def test_a_resumed_whole_tree_strategy_plays_its_missing_games_in_one_chunk():
+    done = {("knuth", "4x6", 0, slot) for slot in range(1000)}
+    chunks = plan_chunks(Study("s", ("4x6",), ("knuth",)), done, "r", workers=2)
+    assert [(len(c.games), c.whole_tree) for c in chunks] == [(296, True)]
+
+
+def test_chunk_games_still_cuts_a_whole_tree_strategy():
+    chunks = plan_chunks(Study("s", ("4x6",), ("knuth",)), set(), "r", chunk_games=500, workers=2)
+    assert [len(c.games) for c in chunks] == [500, 500, 296]
+
+
+def test_branches_only_strategies_are_cut_as_before():
+    """(a sample too small for a whole tree: each chunk explores its secrets' branches)"""
+    chunks = plan_chunks(Study("s", ("5x8",), ("knuth",), secrets=200, seed=1), set(), "r", workers=2)
+    assert not any(c.whole_tree for c in chunks) and [len(c.games) for c in chunks] == [12] * 16 + [8]
+
+
+def _played(pace: Pace, chunks: list[Chunk], seconds: list[float]) -> None:
+    for chunk, s in zip(chunks, seconds, strict=True):
+        pace.played(chunk, s)
+
+
+def test_the_start_up_of_each_strategy_does_not_make_the_rest_of_a_comparison_look_long():
+    """The audit's 4x6 comparison: each exhaustive strategy's first chunk loaded kernels and built
+    its tree (0.1-0.6 s), the others took about a millisecond; an estimate by the games played so
+    far (4 chunks of 81 games in a second: 30 s for the rest) started two workers for 1.6 s of work."""
+    chunks = plan_chunks(COMPARE_4X6, set(), "r", workers=2)
+    pace = Pace()
+    _played(pace, chunks[:4], [0.6, 0.15, 0.15, 0.15])
+    assert pace.rest_seconds(chunks[4:]) < 1.5
+    _played(pace, chunks[4:10], [0.15, 0.15, 0.15, 0.3, 0.02, 0.02])
+    assert abs(pace.rest_seconds(chunks[10:]) - 13 * 0.02) < 1e-9  # 13 chunks of random left
+
+
+def test_a_long_study_is_still_given_workers():
+    """004's 4x6 protocol: four random-tie strategies, 10 runs, about 2 ms a game."""
+    study = Study("merelo", ("4x6",), tuple(f"{s}:pool=consistent,ties=random,first=1231"
+                                            for s in ("entropy", "most-parts", "plus", "plus2")), runs=10)
+    chunks = plan_chunks(study, set(), "r", workers=2)
+    pace = Pace()
+    _played(pace, chunks[:1], [0.9])  # 256 games and the kernels: the first check, after a second
+    assert pace.rest_seconds(chunks[1:]) > POOL_WORTH_SECONDS
+    pace = Pace()
+    _played(pace, chunks[:5], [0.9, 0.5, 0.5, 0.5, 0.5])
+    assert pace.rest_seconds(chunks[5:]) > POOL_WORTH_SECONDS
+    assert Pace().rest_seconds(chunks) == float("inf")  # nothing played: nothing known
+
+
+def test_each_process_builds_a_games_tables_once():
+    a = Chunk("s", "3x4", True, "black-white", "knuth", 0, None, ((0, 0, 1),), "r")
+    b = Chunk("s", "3x4", True, "black-white", "random", 0, None, ((0, 1, 2),), "r")
+    assert a.game() is b.game()
+    play_chunk(a)
+    assert "_table" in vars(b.game())  # built for a's chunk, kept for b's
