@@ -102,3 +102,32 @@ def test_a_deterministic_strategy_plays_once_and_is_paired_by_secret(tmp_path):
     knuth = games[games["strategy"] == "knuth"].set_index("slot")["guesses"]
     mean = games[games["strategy"] == "random"].groupby("slot")["guesses"].mean()
     assert math.isclose(test.mean_difference, (knuth - mean).mean())
+
+
+def _scipy(d: np.ndarray) -> tuple[float, float]:
+    result = sps.wilcoxon(d, zero_method="wilcox", correction=True, method="approx")
+    return float(result.statistic), float(result.pvalue)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_signed_rank_test_gives_scipys_statistic_and_p_value_to_the_last_bit(seed):
+    """On whole differences (ties and zeros galore, as guesses give) and on differences of means
+    over runs, from 2 pairs to 20 000."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.choice([2, 3, 7, 30, 500, 1296, 12960, 20000]))
+    whole = rng.integers(-3, 4, n).astype(float)
+    means = rng.integers(3, 8, n) - rng.integers(3, 8, (n, 10)).mean(axis=1)
+    skewed = rng.integers(-1, 3, n).astype(float)
+    for d in (whole, means, skewed):
+        if d.any():
+            assert stats.signed_rank(d) == _scipy(d)
+
+
+def test_the_signed_rank_test_of_a_stored_study_is_scipys(stored):
+    games, _ = stored
+    a, b = list(dict.fromkeys(games["strategy"]))
+    test = stats.wilcoxon(games, a, b)
+    x = games[games["strategy"] == a].sort_values(["run", "slot"])["guesses"]
+    y = games[games["strategy"] == b].sort_values(["run", "slot"])["guesses"]
+    result = sps.wilcoxon(x.to_numpy(), y.to_numpy(), zero_method="wilcox", correction=True, method="approx")
+    assert (test.statistic, test.p_value) == (float(result.statistic), float(result.pvalue))

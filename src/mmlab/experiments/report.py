@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import html
 import io
-from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import pandas as pd
@@ -43,18 +43,79 @@ PER_MOVE = {
 }
 
 
-@dataclass
 class Report:
-    """Everything ``mmlab report`` prints, as frames in the study's strategy order."""
+    """Everything ``mmlab report`` prints, as frames in the study's strategy order.
 
-    study: Study
-    games: pd.DataFrame
-    moves: pd.DataFrame
-    summary: pd.DataFrame
-    histogram: pd.DataFrame
-    tests: list[stats.PairedTest]
-    per_move: pd.DataFrame
-    runs: pd.DataFrame
+    The study, its games and runs are read when the report is made; the moves, the tables made
+    from them and the paired tests when first asked for (a comparison prints neither), the moves in a
+    connection of their own (the store is not held in between) and only those of the report's games
+    (a run writing the study meanwhile adds games the report does not hold).
+    """
+
+    def __init__(self, study: Study, games: pd.DataFrame, runs: pd.DataFrame, store: Store) -> None:
+        self.study = study
+        self.games = self._ordered(games, ["run", "slot"])
+        self.runs = runs
+        self._store = store
+
+    def _ordered(self, frame: pd.DataFrame, extra: list[str]) -> pd.DataFrame:
+        """``frame`` in the study's order of sizes and strategies, then by ``extra``."""
+        if frame.empty:
+            return frame
+        order = {s: i for i, s in enumerate(self.study.strategies)}
+        sizes = {s: i for i, s in enumerate(self.study.sizes)}
+        keys = frame["size"].map(sizes).astype(int) * 10**6 + frame["strategy"].map(order).astype(int)
+        return frame.assign(_k=keys).sort_values(["_k", *extra], kind="stable").drop(columns="_k").reset_index(drop=True)
+
+    @cached_property
+    def moves(self) -> pd.DataFrame:
+        """One row per move of the report's games."""
+        return self._ordered(_of_games(self._store.moves(self.study.name), self.games), ["run", "slot", "move"])
+
+    @cached_property
+    def summary(self) -> pd.DataFrame:
+        summary = stats.summary(self.games)
+        if not summary.empty:  # an exact mean has no sampling error (Study.exact_mean)
+            summary.insert(summary.columns.get_loc("mean") - 1, "exact",
+                           [self.study.exact_mean(strategy, size, n) for size, strategy, n
+                            in zip(summary["size"], summary["strategy"], summary["games"], strict=True)])
+        return summary
+
+    @cached_property
+    def histogram(self) -> pd.DataFrame:
+        return stats.histogram(self.games) if not self.games.empty else pd.DataFrame()
+
+    @cached_property
+    def tests(self) -> list[stats.PairedTest]:
+        return stats.pairwise(self.games) if not self.games.empty else []
+
+    @cached_property
+    def per_move(self) -> pd.DataFrame:
+        if self.moves.empty:
+            return stats.per_move(self.moves)
+        return self._ordered(stats.per_move(self.moves), ["move"])
+
+    def first_guesses(self) -> dict[tuple[str, str], str | None]:
+        """Each strategy's first guess by ``(size, strategy)``, ``None`` when its games opened with
+        several (a random strategy's); read from the store's first moves alone, not from every move.
+
+        >>> import tempfile, os
+        >>> from mmlab.experiments.runner import run_study
+        >>> store = Store(os.path.join(tempfile.mkdtemp(), "r.duckdb"))
+        >>> _ = run_study(Study("demo", ("3x3",), ("knuth", "random"), seed=1), store, jobs=1)
+        >>> build_report(store, "demo").first_guesses()
+        {('3x3', 'knuth'): '112', ('3x3', 'random'): None}
+        """
+        if "moves" in vars(self):
+            first = self.moves[self.moves["move"] == 1]
+        else:
+            first = self._store.query("SELECT strategy, size, run, slot, guess FROM moves WHERE study = ? AND move = 1",
+                                      [self.study.name])
+            first = _of_games(first, self.games)
+        guesses: dict[tuple[str, str], str | None] = {}
+        for (size, strategy), part in first.groupby(["size", "strategy"], sort=False)["guess"]:
+            guesses[(size, strategy)] = part.iloc[0] if part.nunique() == 1 else None
+        return guesses
 
     @property
     def expected_games(self) -> int:
@@ -101,26 +162,20 @@ def build_report(store: Store | str | Path, name: str) -> Report:
     [[1, 7, 17, 2]]
     """
     store = as_store(store)
-    study = store.study(name)
-    games, moves = store.games(name), store.moves(name)
-    order = {s: i for i, s in enumerate(study.strategies)}
-    sizes = {s: i for i, s in enumerate(study.sizes)}
+    with store.reading():  # one connection for the three
+        study = store.study(name)
+        games, runs = store.games(name), store.runs(name)
+    return Report(study, games, runs, store)
 
-    def ordered(frame: pd.DataFrame, extra: list[str]) -> pd.DataFrame:
-        if frame.empty:
-            return frame
-        keys = frame["size"].map(sizes).astype(int) * 10**6 + frame["strategy"].map(order).astype(int)
-        return frame.assign(_k=keys).sort_values(["_k", *extra], kind="stable").drop(columns="_k").reset_index(drop=True)
 
-    games = ordered(games, ["run", "slot"])
-    moves = ordered(moves, ["run", "slot", "move"])
-    per_move = ordered(stats.per_move(moves), ["move"]) if not moves.empty else stats.per_move(moves)
-    summary = stats.summary(games)
-    if not summary.empty:  # an exact mean has no sampling error (Study.exact_mean)
-        summary.insert(summary.columns.get_loc("mean") - 1, "exact", [study.exact_mean(strategy, size, n) for size, strategy, n
-                                    in zip(summary["size"], summary["strategy"], summary["games"])])
-    return Report(study, games, moves, summary, stats.histogram(games) if not games.empty else
-                  pd.DataFrame(), stats.pairwise(games) if not games.empty else [], per_move, store.runs(name))
+def _of_games(moves: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
+    """The rows of ``moves`` that belong to ``games``: a run that stored more games of the study
+    since ``games`` were read adds moves of games the report does not hold."""
+    key = ["strategy", "size", "run", "slot"]
+    if moves.drop_duplicates(key).shape[0] == len(games):  # (games are only added: the same ones)
+        return moves
+    held = pd.MultiIndex.from_frame(games[key])
+    return moves[pd.MultiIndex.from_frame(moves[key]).isin(held)].reset_index(drop=True)
 
 
 def to_html(report: Report, figures: dict | None = None) -> str:

@@ -1,0 +1,91 @@
+"""A report reads what it is asked for: the study, its games and runs at once, in one connection;
+moves, per-move figures and paired tests when first used (``mmlab compare`` and ``mmlab run`` print
+neither), from the games it read."""
+
+import pytest
+
+from mmlab.experiments import stats
+from mmlab.experiments.report import build_report
+from mmlab.experiments.runner import run_study
+from mmlab.experiments.store import Store
+from mmlab.experiments.study import Study
+
+STUDY = Study("r", ("3x3",), ("knuth", "random", "most-parts:ties=random"), runs=2, seed=3)
+
+
+@pytest.fixture
+def stored(tmp_path):
+    store = Store(tmp_path / "r.duckdb")
+    run_study(STUDY, store, jobs=1)
+    return store
+
+
+def _opened(store, monkeypatch) -> list[bool]:
+    """The connections ``store`` opens from now on (read only or not)."""
+    opened: list[bool] = []
+    real = Store._open
+
+    def counted(self, read_only):
+        opened.append(read_only)
+        return real(self, read_only)
+
+    monkeypatch.setattr(Store, "_open", counted)
+    return opened
+
+
+def test_a_report_reads_the_study_games_and_runs_in_one_connection_and_the_rest_when_asked(stored, monkeypatch):
+    opened = _opened(stored, monkeypatch)
+    computed = []
+    real_pairwise, real_per_move = stats.pairwise, stats.per_move
+    monkeypatch.setattr(stats, "pairwise", lambda games: computed.append("tests") or real_pairwise(games))
+    monkeypatch.setattr(stats, "per_move", lambda moves: computed.append("per_move") or real_per_move(moves))
+    report = build_report(stored, "r")
+    assert list(report.summary["total"]) and len(report.games) == STUDY.n_games and len(report.runs) == 1
+    assert opened == [True] and computed == []  # (what compare and run print)
+    assert report.first_guesses() == {("3x3", "knuth"): "112", ("3x3", "random"): None,
+                                      ("3x3", "most-parts:ties=random"): None}
+    assert opened == [True, True]
+    assert len(report.tests) == 3 and len(report.per_move) and computed == ["tests", "per_move"]
+    assert len(report.moves) == report.games["guesses"].sum() and opened == [True, True, True]
+
+
+def test_the_first_guesses_are_those_of_the_moves(stored):
+    report = build_report(stored, "r")
+    first = report.first_guesses()
+    moves = report.moves
+    for (size, strategy), guess in first.items():
+        played = moves[(moves["size"] == size) & (moves["strategy"] == strategy) & (moves["move"] == 1)]["guess"]
+        assert guess == (played.iloc[0] if played.nunique() == 1 else None)
+    assert report.first_guesses() == first  # (read off the moves, once they are loaded)
+
+
+def test_a_report_keeps_to_the_games_it_read_while_a_run_adds_more(tmp_path):
+    store = Store(tmp_path / "r.duckdb")
+    run_study(STUDY, store, jobs=1)
+    with store.connect() as con:  # a study stopped part way: random's second run is missing
+        con.execute("DELETE FROM moves WHERE strategy = 'random' AND run = 1")
+        con.execute("DELETE FROM games WHERE strategy = 'random' AND run = 1")
+    report = build_report(store, "r")
+    assert run_study(STUDY, store, jobs=1).played == 27  # another run stores them meanwhile
+    assert len(report.games) == STUDY.n_games - 27
+    assert len(report.moves) == report.games["guesses"].sum()
+    assert set(report.moves.loc[report.moves["strategy"] == "random", "run"]) == {0}
+    assert report.first_guesses()[("3x3", "random")] is None
+    fresh = build_report(store, "r")
+    assert len(fresh.moves) == fresh.games["guesses"].sum() > len(report.moves)
+
+
+def test_a_study_stored_to_the_end_is_checked_in_one_connection(stored, monkeypatch):
+    opened = _opened(stored, monkeypatch)
+    assert run_study(STUDY, stored, jobs=1).played == 0
+    assert opened == [True]
+
+
+def test_a_write_inside_a_reading_block_closes_its_connection_and_reading_goes_on(stored, monkeypatch):
+    opened = _opened(stored, monkeypatch)
+    with stored.reading():
+        assert stored.fingerprint("r") == STUDY.fingerprint
+        stored.forget("r")  # (DuckDB opens a file read-only or to write in one process, not both)
+        assert stored.fingerprint("r") is None and stored.studies().empty
+    assert opened == [True, False, True]
+    assert stored._reader is None
