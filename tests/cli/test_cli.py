@@ -468,3 +468,21 @@ def test_every_command_is_listed_and_gets_its_options_from_its_module():
     for name, command in commands.items():
         assert command.format_usage().startswith(f"usage: mmlab {name} ")
         assert command.options is None and command.get_default("func") is not None, name
+
+
+def test_every_command_prints_its_help(capsys):
+    """'mmlab mm2 reproduce --help' printed a traceback (argparse read the '%' of '85% of it')."""
+    from mmlab.cli.main import _subcommands, build_parser
+
+    def helps(parser, words):
+        yield words
+        for name, command in _subcommands(parser)[1].items():
+            yield from helps(command, [*words, name])
+
+    printed = {}
+    for words in helps(build_parser(), []):
+        with pytest.raises(SystemExit) as done:
+            main([*words, "--help"])
+        printed[" ".join(words)] = out = capsys.readouterr().out
+        assert done.value.code == 0 and out.startswith(f"usage: {' '.join(['mmlab', *words])} "), words
+    assert "85% of it at 7x8" in " ".join(printed["mm2 reproduce"].split())

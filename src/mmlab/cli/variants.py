@@ -213,7 +213,7 @@ def add_command(command) -> None:
                        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     r.set_defaults(func=_named(cmd_reproduce_2d, "reproduce"))
     r.add_argument("--games", type=int_at_least(1, "--games", MAX_GAMES_2D),
-                   help=f"random secrets per size (default 1000: {DEFAULT_TIME})")
+                   help=f"random secrets per size (default 1000: {DEFAULT_TIME})".replace("%", "%%"))  # (argparse's %)
     r.add_argument("--full", action="store_true",
                    help="the thesis's protocol: 10 000 secrets per size, 1 000 at 7x8 (bench_two_d.py, the same "
                         "games: 1 364 s on 2 cores)")
