@@ -115,14 +115,29 @@ def _tree_games(tree: DecisionTree, secrets: np.ndarray) -> dict[int, GameRecord
             if reached.size:
                 stack.append((child, reached))
     records = {}
+    answers: dict[int, Feedback] = {}
     for secret, path in paths.items():
         n = len(path)
-        feedbacks = tuple(Feedback.from_code(code, game.pegs) for _, code in path)
-        records[secret] = GameRecord(game, secret, tuple(node.guess for node, _ in path), feedbacks,
+        feedbacks = []
+        for _, code in path:
+            fb = answers.get(code)
+            if fb is None:
+                fb = answers[code] = Feedback.from_code(code, game.pegs)
+            feedbacks.append(fb)
+        records[secret] = GameRecord(game, secret, tuple(node.guess for node, _ in path), tuple(feedbacks),
                                      tuple(node.evaluations for node, _ in path), path[-1][0].certain,
                                      tuple(node.consistent for node, _ in path), (-1,) * n, (False,) * n,
                                      (float("nan"),) * n)
     return records
+
+
+#: Games of up to this many codes keep the names of their codes for the process (else for a chunk).
+NAMED_CODES = 2**20
+
+
+@lru_cache(maxsize=8)
+def _names(game: Game) -> dict[int, str]:
+    return {}
 
 
 def play_chunk(chunk: Chunk) -> PlayedChunk:
@@ -144,7 +159,7 @@ def play_chunk(chunk: Chunk) -> PlayedChunk:
                 else DecisionTree.build(game, make_strategy(chunk.strategy), secrets=secrets))
         tree_games = _tree_games(tree, secrets)
         per_game = (time.perf_counter() - start) / len(chunk.games)
-    names: dict[int, str] = {}
+    names = _names(game) if game.n_codes <= NAMED_CODES else {}
     # The same figures whether a game is read off the tree or played: top scorers only for
     # strategies that draw from them, consistent-set sizes only for those that keep the set.
     draws, tracks = not strategy.deterministic, strategy.tracks_consistent_set
@@ -174,17 +189,24 @@ def play_chunk(chunk: Chunk) -> PlayedChunk:
                            ("guesses", record.n_guesses), ("won", record.won), ("known", record.known_after),
                            ("evaluations", record.total_evaluations), ("seconds", seconds)):
             games[key].append(value)
-        for move, guess in enumerate(record.guesses):
-            fb = record.feedbacks[move]
-            known = draws and record.top_sizes[move] >= 0
-            size = record.consistent[move] if tracks and record.consistent[move] >= 0 else None
-            for key, value in (("run", run), ("slot", slot), ("move", move + 1), ("guess", name(guess)),
-                               ("black", fb.black), ("white", fb.white), ("consistent", size),
-                               ("evaluations", record.evaluations[move]),
-                               ("top_size", record.top_sizes[move] if known else None),
-                               ("secret_in_top", record.secret_in_top[move] if known else None),
-                               ("chance", record.chances[move] if known else None)):
-                moves[key].append(value)
+        n = record.n_guesses  # its moves, column by column
+        moves["run"].extend([run] * n)
+        moves["slot"].extend([slot] * n)
+        moves["move"].extend(range(1, n + 1))
+        moves["guess"].extend([name(guess) for guess in record.guesses])
+        moves["black"].extend([fb.black for fb in record.feedbacks])
+        moves["white"].extend([fb.white for fb in record.feedbacks])
+        moves["consistent"].extend([size if size >= 0 else None for size in record.consistent] if tracks
+                                   else [None] * n)
+        moves["evaluations"].extend(record.evaluations)
+        if draws:
+            known = [size >= 0 for size in record.top_sizes]
+            for key, values in (("top_size", record.top_sizes), ("secret_in_top", record.secret_in_top),
+                                ("chance", record.chances)):
+                moves[key].extend([value if k else None for value, k in zip(values, known, strict=False)])
+        else:
+            for key in ("top_size", "secret_in_top", "chance"):
+                moves[key].extend([None] * n)
     games.update(seed=[chunk.seed] * len(games["run"]), run_id=[chunk.run_id] * len(games["run"]))
     for columns in (games, moves):
         rows = len(columns["run"])

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import duckdb
+import numpy as np
 import pandas as pd
 
 from mmlab.errors import StoreError, shown
@@ -71,6 +72,9 @@ GAME_COLUMNS = ["study", "strategy", "size", "run", "slot", "secret", "seed", "g
 MOVE_COLUMNS = ["study", "strategy", "size", "run", "slot", "move", "guess", "black", "white", "consistent",
                 "evaluations", "top_size", "secret_in_top", "chance"]
 WRITE_ELSEWHERE = "; to keep the results elsewhere, give a file in a folder you can write with --store PATH"
+TYPED = {"run": np.int32, "slot": np.int32, "move": np.int32, "guesses": np.int32, "known": np.int32,
+         "black": np.int32, "white": np.int32, "seed": np.int64, "evaluations": np.int64, "won": np.bool_,
+         "seconds": np.float64}  # numpy types of the columns without missing values (a list is read faster so)
 NULLABLE = {"consistent": "Int64", "top_size": "Int64", "secret_in_top": "boolean", "chance": "Float64"}  # move columns
 
 
@@ -221,11 +225,11 @@ class Store:
     def write(self, run_id: str, games: Mapping[str, Sequence], moves: Mapping[str, Sequence]) -> int:
         """Add whole games and their moves, given column by column (``None`` for a missing figure),
         in one transaction; returns the games new to the store."""
-        games_frame = pd.DataFrame({column: games[column] for column in GAME_COLUMNS})
+        games_frame = pd.DataFrame({column: _column(games[column], column) for column in GAME_COLUMNS})
         if games_frame.empty:
             return 0
         moves_frame = pd.DataFrame({column: pd.array(moves[column], dtype=NULLABLE[column]) if column in NULLABLE
-                                    else moves[column] for column in MOVE_COLUMNS})
+                                    else _column(moves[column], column) for column in MOVE_COLUMNS})
         with self.connect() as con:
             con.execute("BEGIN TRANSACTION")
             try:
@@ -356,6 +360,12 @@ def as_store(store: Store | str | os.PathLike) -> Store:
     if isinstance(store, (str, os.PathLike)):
         return Store(store)
     raise StoreError(f"expected a Store or the path of a results file, got {shown(store)}")
+
+
+def _column(values: Sequence, column: str) -> Sequence:
+    """A column to write: numbers as a numpy array of its type, text as given."""
+    kind = TYPED.get(column)
+    return values if kind is None else np.asarray(values, dtype=kind)
 
 
 def _zero_bytes(path: Path) -> bool:
