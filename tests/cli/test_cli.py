@@ -361,7 +361,7 @@ def test_whole_trees_of_large_games_warn_before_they_start(capsys):
 def test_running_out_of_memory_is_one_line(capsys, monkeypatch):
     import numpy as np
 
-    import mmlab.cli.main as cli
+    import mmlab.cli.score as cli
 
     def greedy(args):
         return np.zeros(2**62, dtype=np.uint8)  # numpy refuses it: "Unable to allocate 4.00 EiB ..."
@@ -430,14 +430,15 @@ def test_a_tree_of_a_game_too_large_to_enumerate_suggests_no_strategy(capsys):
         assert "Strategies that play without enumerating" not in err
 
 
-#: Libraries that only some commands need: numba (the engine's kernels; importing it imports scipy)
-#: and DuckDB, pyarrow and pandas (the results store and its reports).
-HEAVY = ("numba", "scipy", "duckdb", "pyarrow", "pandas")
+#: Libraries that only some commands need: numpy and rich (every command but --help), numba (the
+#: engine's kernels; importing it imports scipy), and DuckDB, pyarrow and pandas (the results store
+#: and its reports).
+LIBRARIES = ("numpy", "rich", "numba", "scipy", "duckdb", "pyarrow", "pandas")
 
 
 def loaded_by(*args: str) -> list[str]:
-    """Which of ``HEAVY`` ``mmlab ARGS`` imported, run in a fresh process (as the installed command)."""
-    code = (f"import atexit, sys; atexit.register(lambda: print('loaded:', *[m for m in {HEAVY!r} if m in "
+    """Which of ``LIBRARIES`` ``mmlab ARGS`` imported, run in a fresh process (as the installed command)."""
+    code = (f"import atexit, sys; atexit.register(lambda: print('loaded:', *[m for m in {LIBRARIES!r} if m in "
             "sys.modules])); from mmlab.cli.entry import run; run()")
     done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and done.stderr == "", done.stderr
@@ -446,12 +447,12 @@ def loaded_by(*args: str) -> list[str]:
 
 @pytest.mark.parametrize("args, loaded", [
     (["--help"], []),
-    (["score", "1122", "1234"], []),
-    (["score", "--help"], []),
-    (["compare", "--help"], ["numba", "scipy", "duckdb", "pyarrow", "pandas"]),
-    (["strategies"], ["numba", "scipy"]),
-    (["tree", "2x2", "--format", "knuth"], ["numba", "scipy"]),
-    (["eval", "2x2"], ["numba", "scipy"]),
+    (["score", "1122", "1234"], ["numpy", "rich"]),
+    (["score", "--help"], ["numpy", "rich"]),
+    (["compare", "--help"], list(LIBRARIES)),
+    (["strategies"], ["numpy", "rich", "numba", "scipy"]),
+    (["tree", "2x2", "--format", "knuth"], ["numpy", "rich", "numba", "scipy"]),
+    (["eval", "2x2"], ["numpy", "rich", "numba", "scipy"]),
 ])
 def test_a_command_loads_only_what_it_needs(args, loaded):
     """Every command loaded them all (a second and more before doing anything; 'mmlab --help' 1.1 s)."""

@@ -7,9 +7,12 @@ import argparse
 import math
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from mmlab.errors import BadArgument, shown
-from mmlab.game import Game
+
+if TYPE_CHECKING:
+    from mmlab.game import Game
 
 
 def split_specs(text: str) -> list[str]:
@@ -112,4 +115,15 @@ def game_of(args: argparse.Namespace) -> Game:
     >>> str(game_of(argparse.Namespace(size="4x10", no_repeats=True, black_only=False)))
     '4x10 (no repeats)'
     """
+    from mmlab.game import Game  # (here: 'mmlab --help' loads no numpy)
+
     return Game.parse_size(args.size, repeats=not args.no_repeats, feedback="black" if args.black_only else "black-white")
+
+
+def reads_as_size(text: str) -> bool:
+    """Whether ``text`` is written as a game size (``4x6``), as a code given in its place may be.
+
+    >>> reads_as_size(" 4x6"), reads_as_size("1122")
+    (True, False)
+    """
+    return re.fullmatch(r"\s*\d+\s*[xX]\s*\d+\s*", text) is not None

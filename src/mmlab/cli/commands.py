@@ -15,7 +15,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "eval": ("engine", "evaluate one strategy over every secret (exact for deterministic strategies)"),
     "partition": ("engine", "the answer classes a guess makes of the remaining candidates"),
     "tree": ("engine", "compile a deterministic strategy into its decision tree and print or save it"),
-    "score": ("main", "the answer (black,white) a secret gives to a guess"),
+    "score": ("score", "the answer (black,white) a secret gives to a guess"),
     "plan": ("engine", "search offline for a strategy and save its decision tree (TPOA, exact optimum)"),
     "reproduce": ("reproduce", "re-run a paper's tables and print them beside the published figures"),
     "run": ("studies", "run a study file (strategies x sizes x secrets x runs) into the results store"),

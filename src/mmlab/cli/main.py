@@ -17,13 +17,10 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from mmlab.cli.arguments import game_of
-from mmlab.cli.commands import COMMANDS, help_of
+from mmlab.cli.arguments import reads_as_size
+from mmlab.cli.commands import COMMANDS
 from mmlab.cli.entry import INTERRUPTED, loading
-from mmlab.cli.output import print_json
 from mmlab.errors import MastermindError
-from mmlab.game import Game, split_code
-from mmlab.game.rules import MAX_PEGS, MIN_PEGS
 
 EXAMPLES = """\
 examples:
@@ -55,39 +52,14 @@ sizes are PEGSxCOLOURS (4x6 is the standard game, 5x8 Super Mastermind); codes a
 
 
 
-# --------------------------------------------------------------------------------- helpers
-def _reads_as_size(text: str) -> bool:
-    return re.fullmatch(r"\s*\d+\s*[xX]\s*\d+\s*", text) is not None
-
-
-# --------------------------------------------------------------------------------- commands
-def cmd_score(args: argparse.Namespace) -> int:
-    if _reads_as_size(args.secret):  # 'mmlab score 4x6 1122 1234', as partition is typed
-        raise MastermindError(f"{args.secret.strip()} reads as a game size, not a code: give the size with "
-                              f"--size: mmlab score --size {args.secret.strip()} SECRET GUESS")
-    if args.size:
-        game = game_of(args)
-    else:
-        pegs, others = len(split_code(args.secret)), len(split_code(args.guess))
-        if pegs != others:
-            raise MastermindError(f"the secret has {pegs} pegs and the guess {others}: they must match")
-        game = Game.parse_size(f"{pegs}x36", repeats=not args.no_repeats,
-                               feedback="black" if args.black_only else "black-white")
-    fb = game.score(game.parse(args.secret), game.parse(args.guess))
-    if args.json:
-        print_json({"black": fb.black, "white": fb.white})
-    else:
-        print(fb if game.with_white else fb.black)
-    return 0
-
-
-
 class _Parser(argparse.ArgumentParser):
     """Argument errors in one line, like every other mmlab error."""
 
     def error(self, message: str) -> NoReturn:
         size = re.search(r"unrecognized arguments: (-\d+x\d+)", message, re.IGNORECASE)
         if size:
+            from mmlab.game.rules import MAX_PEGS, MIN_PEGS
+
             message = f"size {size.group(1)}: pegs must be a whole number from {MIN_PEGS} to {MAX_PEGS}"
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
@@ -132,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     def load(module: str) -> Callable[[_Command], None]:
         """The options of the commands of ``module``: it adds them all, through ``command``."""
         def options(p: _Command) -> None:
-            found = sys.modules[__name__] if module == "main" else importlib.import_module(f"mmlab.cli.{module}")
+            found = importlib.import_module(f"mmlab.cli.{module}")
             (getattr(found, "add_commands", None) or found.add_command)(command)
         return options
 
@@ -149,18 +121,6 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_parser(name, help=help, description=help, epilog=f"examples:\n{examples}" if examples else None,
                        formatter_class=argparse.RawDescriptionHelpFormatter, options=load(module))
     return parser
-
-
-def add_command(command) -> None:
-    """Register ``score`` (whose code is light enough to load with the parser)."""
-    p = command("score", help_of("score"), cmd_score)
-    p.add_argument("secret", help="the secret code, e.g. 3632")
-    p.add_argument("guess", help="the guess, e.g. 1122")
-    p.add_argument("--size", help="game size, to check the codes' colours (default: as many pegs as the "
-                                  "secret has, any colour up to 36)")
-    p.add_argument("--no-repeats", action="store_true", help="codes may not repeat a colour")
-    p.add_argument("--black-only", action="store_true", help="answer black pegs only")
-    p.add_argument("--json", action="store_true", help="print JSON")
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> tuple[str | None, dict[str, argparse.ArgumentParser]]:
@@ -207,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             command = choices[word]
         command.error(f"unrecognized arguments: {negative}")
     args, extra = parser.parse_known_args(argv)
-    if extra and not (args.command == "score" and _reads_as_size(args.secret)):  # (which says how to give it)
+    if extra and not (args.command == "score" and reads_as_size(args.secret)):  # (which says how to give it)
         # blamed on the command that was given them, whose --help lists what it takes
         chosen = _chosen(parser, args)
         chosen.error(f"unrecognized arguments: {' '.join(extra)}{_did_you_mean(chosen, extra)}")

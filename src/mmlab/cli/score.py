@@ -1,0 +1,42 @@
+"""``mmlab score``: the answer a secret gives to a guess."""
+
+from __future__ import annotations
+
+import argparse
+
+from mmlab.cli.arguments import game_of, reads_as_size
+from mmlab.cli.commands import help_of
+from mmlab.cli.output import print_json
+from mmlab.errors import MastermindError
+from mmlab.game import Game, split_code
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    if reads_as_size(args.secret):  # 'mmlab score 4x6 1122 1234', as partition is typed
+        raise MastermindError(f"{args.secret.strip()} reads as a game size, not a code: give the size with "
+                              f"--size: mmlab score --size {args.secret.strip()} SECRET GUESS")
+    if args.size:
+        game = game_of(args)
+    else:
+        pegs, others = len(split_code(args.secret)), len(split_code(args.guess))
+        if pegs != others:
+            raise MastermindError(f"the secret has {pegs} pegs and the guess {others}: they must match")
+        game = Game.parse_size(f"{pegs}x36", repeats=not args.no_repeats,
+                               feedback="black" if args.black_only else "black-white")
+    fb = game.score(game.parse(args.secret), game.parse(args.guess))
+    if args.json:
+        print_json({"black": fb.black, "white": fb.white})
+    else:
+        print(fb if game.with_white else fb.black)
+    return 0
+
+
+def add_command(command) -> None:
+    p = command("score", help_of("score"), cmd_score)
+    p.add_argument("secret", help="the secret code, e.g. 3632")
+    p.add_argument("guess", help="the guess, e.g. 1122")
+    p.add_argument("--size", help="game size, to check the codes' colours (default: as many pegs as the "
+                                  "secret has, any colour up to 36)")
+    p.add_argument("--no-repeats", action="store_true", help="codes may not repeat a colour")
+    p.add_argument("--black-only", action="store_true", help="answer black pegs only")
+    p.add_argument("--json", action="store_true", help="print JSON")
