@@ -2,6 +2,7 @@
 
     python benchmarks/bench_compare.py              # best of 3 of each
     python benchmarks/bench_compare.py --repeat 5 --size 4x6 --jobs 1
+    python benchmarks/bench_compare.py --src /tmp/old/src   # another checkout's mmlab (before/after)
 
 Three commands, each run ``--repeat`` times as a user would type them, in a fresh temporary folder
 (its own results store): ``compare`` into an empty folder (plays and stores every game), ``compare``
@@ -16,6 +17,7 @@ from __future__ import annotations
 from _script import at_least, run_script  # first: a Ctrl-C while the rest loads ends in one line
 
 import argparse
+import json
 import os
 import re
 import resource
@@ -27,12 +29,19 @@ import time
 from pathlib import Path
 
 
+#: The ``mmlab`` command: the one on PATH, or (--src) the package in another source folder.
+MMLAB = ["mmlab"]
+ENVIRONMENT = dict(os.environ)
+
+
 def timed(command: list[str], folder: Path) -> tuple[float, float, str]:
-    """Run ``command`` in ``folder``: wall seconds, CPU seconds (user + system of it and its
-    children) and what it printed; an mmlab that fails stops the benchmark with its message."""
+    """Run ``mmlab`` with the arguments ``command`` in ``folder``: wall seconds, CPU seconds (user +
+    system of it and its children) and what it printed; an mmlab that fails stops the benchmark
+    with its message."""
+    command = MMLAB + command
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(command, cwd=folder, capture_output=True, text=True)
+    done = subprocess.run(command, cwd=folder, capture_output=True, text=True, env=ENVIRONMENT)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
@@ -43,9 +52,8 @@ def timed(command: list[str], folder: Path) -> tuple[float, float, str]:
 
 def study_name(folder: Path) -> str:
     """The study a compare stored in ``folder`` (its only one)."""
-    done = subprocess.run(["mmlab", "studies", "--json"], cwd=folder, capture_output=True, text=True, check=True)
-    import json
-
+    done = subprocess.run([*MMLAB, "studies", "--json"], cwd=folder, capture_output=True, text=True, check=True,
+                          env=ENVIRONMENT)
     return json.loads(done.stdout)[0]["study"]
 
 
@@ -54,7 +62,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=at_least(1), default=3, help="runs of each command (default 3)")
     parser.add_argument("--size", default="4x6", help="the size compared (default 4x6)")
     parser.add_argument("--jobs", type=at_least(1), help="--jobs for compare (default: as mmlab chooses)")
+    parser.add_argument("--src", type=Path, help="run the mmlab package in this folder (e.g. an older checkout's "
+                                                 "src, from 'git archive REV src | tar -x -C DIR')")
     args = parser.parse_args()
+    if args.src is not None:
+        if not (args.src / "mmlab" / "cli" / "entry.py").is_file():
+            parser.error(f"--src {args.src}: no mmlab package there (expected mmlab/cli/entry.py)")
+        MMLAB[:] = [sys.executable, "-c", "from mmlab.cli.entry import run; run()"]
+        ENVIRONMENT["PYTHONPATH"] = str(args.src.resolve())
     jobs = ["--jobs", str(args.jobs)] if args.jobs else []
     rows: dict[str, list[tuple[float, float, float]]] = {"compare (fresh)": [], "compare (stored)": [],
                                                          "report": []}
@@ -62,7 +77,7 @@ def main() -> None:
     for _ in range(args.repeat):
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
-            compare = ["mmlab", "compare", args.size, *jobs]
+            compare = ["compare", args.size, *jobs]
             load = os.getloadavg()[0]
             wall, cpu, text = timed(compare, folder)
             rows["compare (fresh)"].append((wall, cpu, load))
@@ -72,9 +87,10 @@ def main() -> None:
             rows["compare (stored)"].append((wall, cpu, load))
             name = study_name(folder)
             load = os.getloadavg()[0]
-            wall, cpu, _ = timed(["mmlab", "report", name], folder)
+            wall, cpu, _ = timed(["report", name], folder)
             rows["report"].append((wall, cpu, load))
-    print(f"mmlab compare {args.size} {' '.join(jobs)}: best of {args.repeat}, {os.cpu_count()} cores")
+    where = f", mmlab from {args.src}" if args.src else ""
+    print(f"mmlab compare {args.size} {' '.join(jobs)}: best of {args.repeat}, {os.cpu_count()} cores{where}")
     print(f"{'command':<18} {'best s':>7} {'median s':>9} {'cpu s':>6} {'load':>5}")
     for command, runs in rows.items():
         wall, cpu, load = min(runs)

@@ -89,3 +89,18 @@ def test_a_write_inside_a_reading_block_closes_its_connection_and_reading_goes_o
         assert stored.fingerprint("r") is None and stored.studies().empty
     assert opened == [True, False, True]
     assert stored._reader is None
+
+
+def test_moves_come_in_the_studys_order_of_sizes_and_strategies(tmp_path):
+    store = Store(tmp_path / "r.duckdb")
+    study = Study("o", ("3x3", "2x4"), ("random", "knuth"), runs=2, seed=1)
+    run_study(study, store, jobs=1)
+    keyed = store.moves("o")
+    assert list(dict.fromkeys(zip(keyed["size"], keyed["strategy"], strict=True))) == [
+        ("2x4", "knuth"), ("2x4", "random"), ("3x3", "knuth"), ("3x3", "random")]
+    ordered = store.moves("o", order=study)
+    assert list(dict.fromkeys(zip(ordered["size"], ordered["strategy"], strict=True))) == [
+        ("3x3", "random"), ("3x3", "knuth"), ("2x4", "random"), ("2x4", "knuth")]
+    by_hand = keyed.assign(_s=keyed["size"].map({"3x3": 0, "2x4": 1}), _t=keyed["strategy"].map({"random": 0, "knuth": 1}))
+    by_hand = by_hand.sort_values(["_s", "_t", "run", "slot", "move"]).drop(columns=["_s", "_t"]).reset_index(drop=True)
+    assert ordered.equals(by_hand) and build_report(store, "o").moves.equals(by_hand)

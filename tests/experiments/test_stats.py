@@ -131,3 +131,14 @@ def test_the_signed_rank_test_of_a_stored_study_is_scipys(stored):
     y = games[games["strategy"] == b].sort_values(["run", "slot"])["guesses"]
     result = sps.wilcoxon(x.to_numpy(), y.to_numpy(), zero_method="wilcox", correction=True, method="approx")
     assert (test.statistic, test.p_value) == (float(result.statistic), float(result.pvalue))
+
+
+def test_pairwise_tests_every_pair_as_wilcoxon_does(tmp_path):
+    store = Store(tmp_path / "r.duckdb")
+    run_study(Study("p", ("3x4", "2x5"), ("knuth", "random", "entropy:ties=random"), runs=3, seed=5), store, jobs=1)
+    games = store.games("p")
+    tests = stats.pairwise(games)
+    assert [(t.size, t.first, t.second) for t in tests] == [
+        (size, a, b) for size in ("2x5", "3x4") for a, b in (("entropy:ties=random", "knuth"),
+                                                              ("entropy:ties=random", "random"), ("knuth", "random"))]
+    assert tests == [stats.wilcoxon(games, t.first, t.second, t.size) for t in tests]

@@ -70,7 +70,7 @@ class Report:
     @cached_property
     def moves(self) -> pd.DataFrame:
         """One row per move of the report's games."""
-        return self._ordered(_of_games(self._store.moves(self.study.name), self.games), ["run", "slot", "move"])
+        return _of_games(self._store.moves(self.study.name, order=self.study), self.games)
 
     @cached_property
     def summary(self) -> pd.DataFrame:

@@ -12,6 +12,7 @@ strategies on the same games, and the per-move figures of 004 (Tables 4, 5, 8, 1
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -88,16 +89,32 @@ def wilcoxon(games: pd.DataFrame, first: str, second: str, size: str | None = No
         if part.empty:
             known = ", ".join(dict.fromkeys(g["strategy"]))
             raise BadArgument(f"no games of {name!r} on {sizes[0]} (strategies: {known})")
-    return _paired(sizes[0], first, second, *parts)
+    return _paired(sizes[0], first, second, _Played(parts[0]), _Played(parts[1]))
 
 
-def _paired(size: str, first: str, second: str, *parts: pd.DataFrame) -> PairedTest:
-    """``wilcoxon`` of the games ``parts`` of ``first`` and ``second`` on ``size``."""
-    runs = sorted(p["run"].nunique() for p in parts)
+class _Played:
+    """One strategy's games on one size, keyed as the tests pair them (each key made once)."""
+
+    def __init__(self, games: pd.DataFrame) -> None:
+        self.games = games
+        self.runs = games["run"].nunique()
+
+    @cached_property
+    def by_game(self) -> pd.Series:
+        return self.games.set_index(KEY)["guesses"]
+
+    @cached_property
+    def by_secret(self) -> pd.Series:  # the mean over the runs
+        return self.games.groupby("slot")["guesses"].mean()
+
+
+def _paired(size: str, first: str, second: str, *played: _Played) -> PairedTest:
+    """``wilcoxon`` of the games ``played`` by ``first`` and ``second`` on ``size``."""
+    runs = sorted(p.runs for p in played)
     if runs[0] == 1 < runs[1]:
-        a, b = (p.groupby("slot")["guesses"].mean() for p in parts)
+        a, b = (p.by_secret for p in played)
     else:
-        a, b = (p.set_index(KEY)["guesses"] for p in parts)
+        a, b = (p.by_game for p in played)
     joined = pd.concat([a.rename("a"), b.rename("b")], axis=1, join="inner")
     diff = (joined["a"] - joined["b"]).to_numpy()
     if not diff.any():
@@ -143,7 +160,7 @@ def pairwise(games: pd.DataFrame) -> list[PairedTest]:
     """Every pair of strategies, size by size."""
     tests = []
     for size in dict.fromkeys(games["size"]):
-        parts = dict(tuple(games[games["size"] == size].groupby("strategy", sort=False)))  # (each cut out once)
+        parts = {name: _Played(part) for name, part in games[games["size"] == size].groupby("strategy", sort=False)}
         names = list(parts)
         for i, first in enumerate(names):
             for second in names[i + 1:]:

@@ -316,11 +316,18 @@ class Store:
             self.require(study)
             return self.query("SELECT * FROM games WHERE study = ? ORDER BY size, strategy, run, slot", [study])
 
-    def moves(self, study: str) -> pd.DataFrame:
-        """One row per move of ``study``, in key order."""
+    def moves(self, study: str, order: Study | None = None) -> pd.DataFrame:
+        """One row per move of ``study``, in key order; with ``order``, in the order of its sizes and
+        strategies, then by run, slot and move (as reports print them; sorted here, it costs a
+        fraction of sorting the frame)."""
         with self.reading():  # (one connection for both)
             self.require(study)
-            return self.query("SELECT * FROM moves WHERE study = ? ORDER BY size, strategy, run, slot, move", [study])
+            if order is None:
+                return self.query("SELECT * FROM moves WHERE study = ? ORDER BY size, strategy, run, slot, move",
+                                  [study])
+            return self.query("SELECT * FROM moves WHERE study = ? ORDER BY list_position(?, size), "
+                              "list_position(?, strategy), run, slot, move",
+                              [study, list(order.sizes), list(order.strategies)])
 
     def runs(self, study: str) -> pd.DataFrame:
         """One row per run (start) of ``study``: when, where, which mmlab, how many games it wrote."""
