@@ -351,7 +351,8 @@ def add_commands(command) -> None:
     p.add_argument("--seed", type=seed_arg, help="seed for random strategies and samples (default: drawn and printed)")
     p.add_argument("--jobs", type=int_at_least(1, "--jobs"),
                    help="worker processes for random strategies (default: one per core in games of more than "
-                        f"{PARALLEL_MIN_CODES:,} codes, else one); the games are the same for any number")
+                        f"{PARALLEL_MIN_CODES:,} codes when the games would take more than a few seconds, else "
+                        "one); the games are the same for any number")
     p.add_argument("--codemaker", metavar="SPEC",
                    help="who answers: random secrets (default: every secret), fixed:CODE, adversary (keeps the "
                         "largest class of codes open: dynamic Mastermind) or adversary:mode=worst (follows the "
