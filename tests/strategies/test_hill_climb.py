@@ -14,6 +14,7 @@ from mmlab.experiments.playout import play_game
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import hill_climb_kernels as hk
+from mmlab.strategies import make_strategy
 from mmlab.strategies.hill_climb import StochasticHillClimber, aabb_code, response_order, response_rank
 
 # ----------------------------------------------------------------- response order (001 section 3.2)
@@ -208,10 +209,25 @@ def test_aabb_first_guess(size, expected):
     assert game.format(game.index_of(aabb_code(game))) == expected
 
 
-@pytest.mark.parametrize("game", [Game(1, 6), Game(5, 2), Game(4, 6, repeats=False)])
+@pytest.mark.parametrize("game", [Game(5, 2), Game(7, 3)])
 def test_aabb_first_guess_that_makes_no_sense(game):
     with pytest.raises(BadArgument, match="first=aabb.*first=random or first=CODE"):
         StochasticHillClimber().start(game, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("game", [Game(1, 6), Game(4, 6, repeats=False), Game(4, 10, repeats=False)])
+def test_aabb_first_guess_without_pairs_is_all_colours_different(game):
+    """A game of one peg, or without repeated colours, has no pairs: the default first guess is
+    123..., as ga's first=aabb, so the default spec plays there (it used to be refused)."""
+    record = play_game(game, StochasticHillClimber(), game.n_codes - 1, np.random.default_rng(0))
+    assert record.won and game.digits(record.guesses[0]) == tuple(range(game.pegs))
+
+
+@pytest.mark.parametrize("spec", ["shc:first=12345", "ga:first=12345"])
+def test_a_bad_first_code_names_the_strategy_and_parameter(game46, spec):
+    name = spec.split(":")[0]
+    with pytest.raises(BadCode, match=f"^{name}: first=12345 is not a first guess of 4x6: .*5 pegs"):
+        make_strategy(spec).start(game46, np.random.default_rng(0))
 
 
 def test_first_guess_options(game46):
@@ -255,7 +271,7 @@ def test_wins_4x6_games(game46, spec):
             assert s.evaluations == s.attempts
         # every guess after the first fits every earlier answer (a consistent-guess strategy)
         for i, g in enumerate(record.guesses[1:], 1):
-            assert all(game46.score(g, h) == fb for h, fb in zip(record.guesses[:i], record.feedbacks[:i]))
+            assert all(game46.score(g, h) == fb for h, fb in zip(record.guesses[:i], record.feedbacks[:i], strict=True))
 
 
 def test_reproducible_from_the_seed(game46):

@@ -136,7 +136,7 @@ class GeneticAlgorithm(Strategy):
         elif self.first == "random":
             self._first = None
         else:
-            self._first = game.parse(self.first)
+            self._first = self.fixed_first(game)
         self.search = self._new_search()
         self.scored = 0
         #: Per turn: (consistent codes found, generations run), for studies of the search.

@@ -61,7 +61,8 @@ REPLACE = Param(
 FIRST = Param(
     "first",
     "aabb",
-    "first guess: aabb (colours in pairs: 1122, 11223, 112233, as in 001's tests), random, or a code such as 1234",
+    "first guess: aabb (colours in pairs: 1122, 11223, 112233, as in 001's tests; 123... in a game without "
+    "repeated colours), random, or a code such as 1234",
 )
 
 
@@ -97,23 +98,21 @@ def response_order(pegs: int) -> list[Feedback]:
 
 def aabb_code(game: Game) -> tuple[int, ...]:
     """The AABB-type first guess of 001's tests: colours in pairs, ``1122``, ``11223``, ``112233``
-    (peg ``i`` gets colour ``i // 2``, 0-based); needs at least 2 pegs, ``ceil(pegs / 2)``
-    colours, and repeated colours allowed.
+    (peg ``i`` gets colour ``i // 2``, 0-based); it needs ``ceil(pegs / 2)`` colours. A game
+    without repeated colours, or of one peg, has no pairs: there it is ``123...``, as the ``ga``
+    codebreakers' ``first=aabb``.
 
-    >>> aabb_code(Game.parse_size("5x8"))
-    (0, 0, 1, 1, 2)
+    >>> aabb_code(Game.parse_size("5x8")), aabb_code(Game(4, 6, repeats=False))
+    ((0, 0, 1, 1, 2), (0, 1, 2, 3))
     """
     pegs, colours = game.pegs, game.colours
+    if pegs < 2 or not game.repeats:
+        return tuple(range(pegs))
     need = (pegs + 1) // 2
-    if pegs < 2 or need > colours or not game.repeats:
-        why = (
-            "needs at least 2 pegs" if pegs < 2
-            else f"needs {need} colours for {pegs} pegs" if need > colours
-            else "repeats colours, which this game does not allow"
-        )
+    if need > colours:
         raise BadArgument(
-            f"shc: first=aabb (colours in pairs, 1122) {why}, and the game is {game}; "
-            "use first=random or first=CODE"
+            f"shc: first=aabb (colours in pairs, 1122) needs {need} colours for {pegs} pegs, and the game is "
+            f"{game}; use first=random or first=CODE"
         )
     return tuple(i // 2 for i in range(pegs))
 
@@ -156,7 +155,7 @@ class StochasticHillClimber(Strategy):
         elif first in ("aabb", ""):  # empty: the default, as for every strategy with a first guess
             self._first = aabb_code(game)
         else:
-            self._first = game.digits(game.parse(first))
+            self._first = game.digits(self.fixed_first(game))
         self._pool = np.ones(game.colours, dtype=bool)  # colours not yet taboo
         self._table = np.full(INITIAL_TRACKER, hk.EMPTY, dtype=np.int64)
         self._filled = 0
