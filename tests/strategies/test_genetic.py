@@ -257,7 +257,7 @@ def test_tiny_budget_falls_back_and_the_game_ends():
         fallbacks += [f for f in record.fallbacks if f[0] == 2]
     assert fallbacks, "2 codes for 1 generation should miss every consistent code of 6x9 after 2 answers"
     move, why = fallbacks[0]
-    assert why.startswith("no consistent code in 1 generations; played the fittest (distance ")
+    assert why.startswith("no consistent code in 1 generation; played the fittest (distance ")
 
 
 def _longest_run(moves: list[int]) -> int:

@@ -58,8 +58,11 @@ class SearchResult:
 
         >>> SearchResult(np.zeros((0, 4), np.uint8), 300, np.zeros(4, np.uint8), 2, 100).fallback_note
         'no consistent code in 100 generations; played the fittest (distance 2)'
+        >>> SearchResult(np.zeros((0, 4), np.uint8), 3, np.zeros(4, np.uint8), 1, 1).fallback_note
+        'no consistent code in 1 generation; played the fittest (distance 1)'
         """
-        return f"no consistent code in {self.generations} generations; played the fittest (distance {self.distance})"
+        generations = f"{self.generations} generation" + ("" if self.generations == 1 else "s")
+        return f"no consistent code in {generations}; played the fittest (distance {self.distance})"
 
 
 class ConsistentSearch:
