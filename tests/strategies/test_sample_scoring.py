@@ -4,7 +4,7 @@ exactly (``Knowledge.list_consistent``), drawing distinct consistent codes (``sa
 import numpy as np
 import pytest
 
-from mmlab.errors import InconsistentFeedback, SearchFailed, UnknownStrategy
+from mmlab.errors import BadCode, InconsistentFeedback, SearchFailed, UnknownStrategy
 from mmlab.experiments import play_game
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
@@ -128,7 +128,7 @@ def test_games_are_won(size, spec):
         assert record.won and record.n_guesses <= 3 * game.pegs
         if "consistent" in spec:  # every guess fits the answers before it
             k = Knowledge.initial(game)
-            for g, fb in zip(record.guesses, record.feedbacks):
+            for g, fb in zip(record.guesses, record.feedbacks, strict=True):
                 assert k.is_consistent(g)
                 k = k.update(g, fb) if fb != game.win else k
 
@@ -163,6 +163,13 @@ def test_bad_parameters_are_refused(spec, message):
         make_strategy(spec)
 
 
+@pytest.mark.parametrize("name", ["sample", "evo"])
+def test_first_random_which_shc_and_ga_offer_is_refused_by_name(name):
+    """It was refused as a code: "code 'random' has 6 pegs, the 4x6 game needs 4"."""
+    with pytest.raises(BadCode, match=f"^{name}: first=random is not a first guess of 4x6: {name} takes a code, or first empty"):
+        make_strategy(f"{name}:first=random").start(Game.parse_size("4x6"), np.random.default_rng(0))
+
+
 def test_the_sample_size_may_be_given_as_a_number_from_python():
     assert SampleScoring(sample=200).spec == make_strategy("sample:sample=200").spec == "sample:sample=200"
     with pytest.raises(UnknownStrategy, match="sample='0'"):
@@ -181,7 +188,7 @@ def test_evo_plays_the_consistent_codes_its_ga_finds():
         record = play_game(game, make_strategy("evo"), secret, np.random.default_rng([4, i]))
         assert record.won and not record.fallbacks
         k = Knowledge.initial(game)
-        for g, fb in zip(record.guesses, record.feedbacks):
+        for g, fb in zip(record.guesses, record.feedbacks, strict=True):
             assert k.is_consistent(g)
             k = k.update(g, fb) if fb != game.win else k
 
@@ -194,7 +201,7 @@ def test_evo_out_of_budget_plays_the_fittest_code_and_says_so():
     assert record.fallbacks and all("no consistent code in" in why for _, why in record.fallbacks)
     k = Knowledge.initial(game)
     flagged = {move for move, _ in record.fallbacks}
-    for move, (g, fb) in enumerate(zip(record.guesses, record.feedbacks)):
+    for move, (g, fb) in enumerate(zip(record.guesses, record.feedbacks, strict=True)):
         if not k.is_consistent(g):
             assert move in flagged  # every inconsistent guess is in the record
         k = k.update(g, fb) if fb != game.win else k

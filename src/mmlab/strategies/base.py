@@ -222,6 +222,9 @@ class Strategy(Configurable):
         try:
             return game.parse(text)
         except BadCode as e:
+            if text == "random":  # offered by shc and ga, whose specs readers compare with this one's
+                raise BadCode(f"{self.name}: first=random is not a first guess of {game.size}: {self.name} takes a "
+                              "code, or first empty for its own (shc and ga draw a random one)") from None
             raise BadCode(f"{self.name}: first={text} is not a first guess of {game.size}: {e}") from None
 
     def guess(self, knowledge: Knowledge) -> int:
