@@ -227,9 +227,9 @@ def spare_core(load: float | None = None, cores: int | None = None) -> bool:
     """Whether the machine has a core to spare for worker processes: its 1-minute load average
     (``load``, read when not given; unknown on some systems, then taken as idle) leaves at least
     one of its ``cores`` idle. On a machine busy with other work the workers only share the same
-    cores, and starting them costs more than they save (2 cores, load 3: 'mmlab run
-    studies/merelo-4x6.toml' took 28.2 s in one process, 40.4 s with two workers; 'mmlab compare 4x6
-    --runs 10' 7.7 s against 13.7 s).
+    cores, and starting them costs as much as they save or more (2 cores at load 2-3: 'mmlab compare
+    4x6 --runs 10' took 7.7 s in one process, 13.7 s with two workers; 'mmlab run
+    studies/merelo-4x6.toml' 33-36 s against 29-39 s).
 
     >>> spare_core(load=0.3, cores=2), spare_core(load=1.0, cores=2), spare_core(load=2.9, cores=2)
     (True, True, False)
