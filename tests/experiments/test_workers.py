@@ -112,3 +112,43 @@ def test_a_worker_importing_the_main_script_refuses_to_start_work(monkeypatch):
     monkeypatch.setattr(multiprocessing.current_process(), "_inheriting", True, raising=False)
     with pytest.raises(MastermindError, match="if __name__"):
         WorkerPool(2)
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie (which a container's init may never reap)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads process states from /proc")
+def test_workers_end_with_a_parent_killed_outright(tmp_path):
+    """A parent ended by SIGKILL (or a SIGTERM's default action) cannot stop its workers; they
+    finished their task and waited for work for ever. Now each ends itself within a second."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "parent.py"
+    script.write_text("import os, time\n"
+                      "from mmlab.experiments.workers import WorkerPool\n"
+                      "if __name__ == '__main__':\n"
+                      "    with WorkerPool(1) as pool:\n"
+                      "        print(pool.submit(os.getpid).result(), flush=True)\n"
+                      "        pool.submit(time.sleep, 120).result()\n")
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        worker = int(parent.stdout.readline())
+        time.sleep(0.5)  # (the worker is sleeping in its second task)
+        assert _running(worker)
+        parent.kill()
+        parent.wait()
+        deadline = time.monotonic() + 20
+        while _running(worker) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _running(worker), "the worker outlived its parent"
+    finally:
+        parent.kill()
+        if _running(worker):
+            os.kill(worker, signal.SIGKILL)
