@@ -1,9 +1,6 @@
 """How a study is cut into chunks and when worker processes are started: checked on the plan and
 on the estimate made from given chunk times, never by timing a run."""
 
-import pytest
-
-from mmlab.experiments import runner
 from mmlab.experiments.chunk import Chunk, play_chunk
 from mmlab.experiments.runner import POOL_WORTH_SECONDS, Pace, plan_chunks
 from mmlab.experiments.study import Study
@@ -75,48 +72,3 @@ def test_each_process_builds_a_games_tables_once():
     assert a.game() is b.game()
     play_chunk(a)
     assert "_table" in vars(b.game())  # built for a's chunk, kept for b's
-
-
-class _Pool:
-    """A stand-in for the worker processes: plays what it is given here, and says it was started."""
-
-    started: list[int] = []
-
-    def __init__(self, workers):
-        _Pool.started.append(workers)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *_):
-        pass
-
-    def submit_all(self, fn, calls):
-        return [fn(*args) for args in calls]
-
-    @staticmethod
-    def as_completed(results):
-        return iter(results)
-
-
-@pytest.mark.parametrize("load, pool", [(0.2, True), (1.0, True), (3.0, False)])
-def test_a_long_study_starts_workers_only_when_the_machine_has_a_core_to_spare(monkeypatch, load, pool):
-    """Chunks of 0.4 s on a clock of the test's own: after a second the rest would take 19 s."""
-    clock = [0.0]
-
-    def play(chunk):
-        clock[0] += 0.4
-        return chunk
-
-    monkeypatch.setattr(runner, "_clock", lambda: clock[0])
-    monkeypatch.setattr(runner, "play_chunk", play)
-    monkeypatch.setattr(runner, "WorkerPool", _Pool)
-    monkeypatch.setattr(runner.os, "getloadavg", lambda: (load, load, load))
-    monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
-    _Pool.started = []
-    study = Study("long", ("4x6",), ("entropy:ties=random", "most-parts:ties=random"), runs=4)
-    chunks = plan_chunks(study, set(), "r", workers=2)
-    where: list[str] = []
-    assert list(runner._execute(chunks, 2, None, True, where)) == chunks  # every chunk, once, in order
-    assert where == (["this process", "2 local processes"] if pool else ["this process"])
-    assert _Pool.started == ([2] if pool else [])

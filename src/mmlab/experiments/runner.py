@@ -39,7 +39,6 @@ FLUSH_SECONDS = 2.0  # write finished games at least this often
 PROBE_SECONDS = 1.0  # play this long here before deciding whether worker processes pay off
 POOL_WORTH_SECONDS = 5.0  # start them when the rest of the study would take longer than this here
 TREE_GAMES = 16  # compile a deterministic strategy's whole tree once its games cover 1/16 of the codes
-_clock = time.perf_counter  # (what the decision to start workers reads; a test gives its own)
 
 
 @dataclass
@@ -195,25 +194,24 @@ def _execute(chunks: list[Chunk], workers: int, scheduler: str | None, adaptive:
     """Finished chunks, in the order they finish; ``where`` gets where they were played.
 
     ``adaptive``: play here first and start worker processes only when the rest would take longer
-    than starting them (a few seconds each; ``Pace``) and the machine has a core to spare
-    (``spare_core``).
+    than starting them (a few seconds each).
     """
     if scheduler is not None:
         where.append(f"the Dask cluster at {scheduler}")
         yield from on_dask(chunks, scheduler, single_threaded)
         return
-    start, i = _clock(), 0
+    start, i = time.perf_counter(), 0
     if adaptive or workers == 1:
         pace = Pace()
         while i < len(chunks):
-            if (workers > 1 and _clock() - start >= PROBE_SECONDS
-                    and pace.rest_seconds(chunks[i:]) > POOL_WORTH_SECONDS and spare_core()):
+            if (workers > 1 and time.perf_counter() - start >= PROBE_SECONDS
+                    and pace.rest_seconds(chunks[i:]) > POOL_WORTH_SECONDS):
                 break
             if i == 0:
                 where.append("this process")
-            began = _clock()
+            began = time.perf_counter()
             played = play_chunk(chunks[i])
-            pace.played(chunks[i], _clock() - began)
+            pace.played(chunks[i], time.perf_counter() - began)
             yield played
             i += 1
     if i == len(chunks):
@@ -221,25 +219,6 @@ def _execute(chunks: list[Chunk], workers: int, scheduler: str | None, adaptive:
     where.append(f"{workers} local processes")
     with WorkerPool(workers) as pool:  # on Ctrl-C or a failed chunk, the chunks not stored are played next run
         yield from pool.as_completed(pool.submit_all(play_chunk, [(chunk,) for chunk in chunks[i:]]))
-
-
-def spare_core(load: float | None = None, cores: int | None = None) -> bool:
-    """Whether the machine has a core to spare for worker processes: its 1-minute load average
-    (``load``, read when not given; unknown on some systems, then taken as idle) leaves at least
-    one of its ``cores`` idle. On a machine busy with other work the workers only share the same
-    cores, and starting them costs as much as they save or more (2 cores at load 2-3: 'mmlab compare
-    4x6 --runs 10' took 7.7 s in one process, 13.7 s with two workers; 'mmlab run
-    studies/merelo-4x6.toml' 33-36 s against 29-39 s).
-
-    >>> spare_core(load=0.3, cores=2), spare_core(load=1.0, cores=2), spare_core(load=2.9, cores=2)
-    (True, True, False)
-    """
-    if load is None:
-        try:
-            load = os.getloadavg()[0]
-        except (AttributeError, OSError):  # (Windows)
-            return True
-    return (cores or os.cpu_count() or 1) - load >= 1
 
 
 class Pace:
