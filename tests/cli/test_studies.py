@@ -29,7 +29,7 @@ def test_run_report_export_studies_forget(capsys, tmp_path):
     path.write_text(STUDY)
     store = str(tmp_path / "r.duckdb")
     code, out, err = run(capsys, "run", str(path), "--store", store, "--jobs", "1")
-    assert code == 0 and "played 120 games" in err
+    assert code == 0 and "played 120 games" in err and "games/s) in this process;" in " ".join(err.split())
     assert "most-parts" in out and "mean ± s.e." in out
     code, out, err = run(capsys, "run", str(path), "--store", store, "--jobs", "1")
     assert "all 120 games already stored" in err

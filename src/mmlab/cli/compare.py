@@ -72,15 +72,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
     execute(study, args)
     report = build_report(Store(args.store), study.name)
     rows = []
+    firsts = report.first_guesses()  # (the first moves alone: every move would be 46,000 rows at 4x6)
     for row in report.summary.itertuples(index=False):
         game = study.game(row.size)
-        moves = report.moves
-        first = moves[(moves["size"] == row.size) & (moves["strategy"] == row.strategy) & (moves["move"] == 1)]["guess"]
         exact = bool(row.exact)
         figure = LITERATURE.get((row.size, row.strategy)) if secrets.every_code(game) and repeats \
             and feedback == "black-white" else None  # (a published figure is for one spec, defaults left out)
         rows.append({"strategy": row.strategy, "game": row.size, "repeats": game.repeats, "feedback": game.feedback,
-                     "exact": exact, "first": first.iloc[0] if first.nunique() == 1 else "random",
+                     "exact": exact, "first": firsts.get((row.size, row.strategy)) or "random",
                      "games": row.games, "runs": study.runs_of(row.strategy), "total_guesses": row.total,
                      "mean": row.mean, "stderr": row.stderr,
                      "max": row.max, "median": row.median, "std": row.std,

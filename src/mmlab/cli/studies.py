@@ -47,8 +47,9 @@ def execute(study: Study, args: argparse.Namespace) -> RunSummary:
         summary = run_study(study, store, jobs=args.jobs, scheduler=args.scheduler, on_progress=update)
     if summary.played:
         rate = summary.played / summary.seconds if summary.seconds else math.inf
+        where = ("in " if summary.scheduler.startswith("this process") else "on ") + summary.scheduler
         err.print(f"{study.name}: played {summary.played} games in {summary.seconds:.1f} s ({rate:.0f} games/s) "
-                  f"on {summary.scheduler}; {summary.skipped} were already stored in {store.path}")
+                  f"{where}; {summary.skipped} were already stored in {store.path}")
         if summary.written < summary.played:
             err.print(f"{summary.played - summary.written} of them had been stored meanwhile by another run of "
                       f"{study.name}; the stored games were kept")
