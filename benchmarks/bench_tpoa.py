@@ -1,6 +1,6 @@
 """Seconds and search nodes for every TPOA row of 000's Tables 2 and 3, beside the paper.
 
-    python benchmarks/bench_tpoa.py           # all 26 rows (about 4 minutes here)
+    python benchmarks/bench_tpoa.py           # all 26 rows (about 1 minute here)
     python benchmarks/bench_tpoa.py --quick   # the rows the paper ran in under 30 s
 
 The same rows as 'mmlab reproduce'; the paper's seconds are from a Pentium IV 1.6 GHz.
