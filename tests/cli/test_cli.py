@@ -21,14 +21,16 @@ def test_eval_json_has_the_documented_keys(capsys):
     code, out, _ = run(capsys, "eval", "4x6", "--strategy", "knuth", "--json")
     data = json.loads(out)
     assert code == 0
-    assert {"game", "strategy", "games", "total_guesses", "mean", "max", "histogram", "seconds"} <= set(data)
+    assert {"game", "strategy", "games", "total_guesses", "mean", "max", "histogram", "seconds",
+            "seconds_per_game"} <= set(data)
+    assert data["seconds_per_game"] == data["seconds"] / 1296
     assert (data["game"], data["total_guesses"], data["max"]) == ("4x6", 5801, 5)
     assert data["histogram"] == {"1": 1, "2": 6, "3": 62, "4": 533, "5": 694}
 
 
 def test_eval_table_and_random_runs(capsys):
     code, out, _ = run(capsys, "eval", "3x4", "--strategy", "random", "--runs", "2", "--seed", "5")
-    assert code == 0 and "simulated" in out and "seed 5" in out
+    assert code == 0 and "simulated" in out and "seed 5" in out and "s/game" in out
 
 
 def test_partition_prints_table_1_row_0012(capsys):

@@ -82,6 +82,11 @@ class Evaluation(GuessFigures):
         return int(self.guesses.sum())
 
     @property
+    def seconds_per_game(self) -> float:
+        """``seconds`` over the games: with worker processes, the wall time each game cost the run."""
+        return self.seconds / self.games
+
+    @property
     def histogram(self) -> dict[int, int]:
         values, counts = np.unique(self.guesses, return_counts=True)
         return {int(v): int(c) for v, c in zip(values, counts)}
@@ -105,6 +110,7 @@ class Evaluation(GuessFigures):
             "std": self.std,
             "histogram": {str(k): v for k, v in self.histogram.items()},
             "seconds": self.seconds,
+            "seconds_per_game": self.seconds_per_game,
             "fallback_guesses": self.fallbacks,
             **self.evaluation_figures(),
             **self.known_figures(),
