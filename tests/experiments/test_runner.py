@@ -58,12 +58,25 @@ def test_a_long_study_is_still_given_workers():
                                             for s in ("entropy", "most-parts", "plus", "plus2")), runs=10)
     chunks = plan_chunks(study, set(), "r", workers=2)
     pace = Pace()
-    _played(pace, chunks[:1], [0.9])  # 256 games and the kernels: the first check, after a second
-    assert pace.rest_seconds(chunks[1:]) > POOL_WORTH_SECONDS
+    _played(pace, chunks[:2], [0.9, 0.5])  # 256 games each, the first with the kernels
+    assert pace.sure and pace.rest_seconds(chunks[2:]) > POOL_WORTH_SECONDS
     pace = Pace()
     _played(pace, chunks[:5], [0.9, 0.5, 0.5, 0.5, 0.5])
-    assert pace.rest_seconds(chunks[5:]) > POOL_WORTH_SECONDS
+    assert pace.sure and pace.rest_seconds(chunks[5:]) > POOL_WORTH_SECONDS
     assert Pace().rest_seconds(chunks) == float("inf")  # nothing played: nothing known
+
+
+def test_the_process_start_up_in_the_first_chunk_does_not_start_workers_on_a_busy_machine():
+    """The review's 4x6 comparison beside a busy loop: knuth's chunk, with numba and the kernels
+    loading, took a second, and counting it as each of the 7 strategies still to start estimated
+    8 s for the rest, so two workers started (14.8 s wall against 11.4 s in one process). The
+    estimate waits for a second chunk, and leaves the process's first out."""
+    chunks = plan_chunks(COMPARE_4X6, set(), "r", workers=2)
+    pace = Pace()
+    _played(pace, chunks[:1], [1.0])
+    assert not pace.sure
+    _played(pace, chunks[1:2], [0.25])
+    assert pace.sure and pace.rest_seconds(chunks[2:]) < 2.5
 
 
 def test_each_process_builds_a_games_tables_once():

@@ -204,7 +204,7 @@ def _execute(chunks: list[Chunk], workers: int, scheduler: str | None, adaptive:
     if adaptive or workers == 1:
         pace = Pace()
         while i < len(chunks):
-            if (workers > 1 and time.perf_counter() - start >= PROBE_SECONDS
+            if (workers > 1 and time.perf_counter() - start >= PROBE_SECONDS and pace.sure
                     and pace.rest_seconds(chunks[i:]) > POOL_WORTH_SECONDS):
                 break
             if i == 0:
@@ -228,24 +228,33 @@ class Pace:
     kernels, building a whole decision tree); the others cost their games at the rate of the chunks
     that did not start anything. So a chunk of a strategy not started yet is counted as the mean
     first chunk, and any other at that rate (at the first chunks' rate while no other was played).
+    The process's very first chunk also loads what every strategy uses (numba and the engine's
+    kernels): it is left out of both once another chunk is known, and until then the estimate is
+    not ``sure``.
 
     >>> from mmlab.experiments.chunk import Chunk
     >>> def chunk(strategy, n):
     ...     return Chunk("s", "4x6", True, "black-white", strategy, 0, None, ((0, 0, 0),) * n, "r")
     >>> pace = Pace()
-    >>> pace.played(chunk("knuth", 1296), 0.6)    # loads the kernels, builds the whole tree
+    >>> pace.played(chunk("knuth", 1296), 0.6)    # loads numba and the kernels, builds the whole tree
+    >>> pace.sure
+    False
     >>> pace.played(chunk("random", 81), 0.2)     # loads random's
     >>> pace.played(chunk("random", 81), 0.02)
-    >>> round(pace.rest_seconds([chunk("irving", 1296), chunk("random", 81), chunk("random", 81)]), 3)
-    0.44
+    >>> pace.sure, round(pace.rest_seconds([chunk("irving", 1296), chunk("random", 81), chunk("random", 81)]), 3)
+    (True, 0.24)
     """
 
     def __init__(self) -> None:
         self.started: set[tuple[str, str]] = set()
-        self.first_seconds: list[float] = []
-        self.first_games = 0
+        self.firsts: list[tuple[float, int]] = []  # (seconds, games) of each strategy's first chunk
         self.steady_seconds = 0.0
         self.steady_games = 0
+
+    @property
+    def sure(self) -> bool:
+        """Whether the estimate rests on more than the process's first chunk."""
+        return len(self.firsts) > 1 or self.steady_games > 0
 
     def played(self, chunk: Chunk, seconds: float) -> None:
         """Count ``chunk``, played here in ``seconds``."""
@@ -255,16 +264,16 @@ class Pace:
             self.steady_games += len(chunk.games)
         else:
             self.started.add(lane)
-            self.first_seconds.append(seconds)
-            self.first_games += len(chunk.games)
+            self.firsts.append((seconds, len(chunk.games)))
 
     def rest_seconds(self, chunks: list[Chunk]) -> float:
         """The estimated seconds ``chunks`` would take here (infinite before any chunk was played)."""
-        if not self.first_seconds:
+        if not self.firsts:
             return float("inf")
+        firsts = self.firsts[1:] or self.firsts  # (the process's first also loaded numba and the kernels)
+        first = sum(s for s, _ in firsts) / len(firsts)
         rate = (self.steady_seconds / self.steady_games if self.steady_games
-                else sum(self.first_seconds) / max(self.first_games, 1))
-        first = sum(self.first_seconds) / len(self.first_seconds)
+                else sum(s for s, _ in firsts) / max(sum(g for _, g in firsts), 1))
         starting: set[tuple[str, str]] = set()
         seconds = 0.0
         for chunk in chunks:
