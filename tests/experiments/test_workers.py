@@ -3,6 +3,7 @@
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 
@@ -126,7 +127,7 @@ def _running(pid: int) -> bool:
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads process states from /proc")
 def test_workers_end_with_a_parent_killed_outright(tmp_path):
     """A parent ended by SIGKILL (or a SIGTERM's default action) cannot stop its workers; they
-    finished their task and waited for work for ever. Now each ends itself within a second."""
+    finished their task and waited for work for ever. Now each ends itself at once."""
     import subprocess
     import sys
 
@@ -138,6 +139,7 @@ def test_workers_end_with_a_parent_killed_outright(tmp_path):
                       "        print(pool.submit(os.getpid).result(), flush=True)\n"
                       "        pool.submit(time.sleep, 120).result()\n")
     parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, cwd=tmp_path)
+    worker = None
     try:
         worker = int(parent.stdout.readline())
         time.sleep(0.5)  # (the worker is sleeping in its second task)
@@ -150,5 +152,24 @@ def test_workers_end_with_a_parent_killed_outright(tmp_path):
         assert not _running(worker), "the worker outlived its parent"
     finally:
         parent.kill()
-        if _running(worker):
+        if worker is not None and _running(worker):
             os.kill(worker, signal.SIGKILL)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a shell script as the workers' interpreter")
+def test_workers_started_through_a_wrapper_of_python_keep_working(tmp_path):
+    """A worker run by a wrapper script (which starts Python as its child rather than becoming it)
+    has the wrapper as its parent: watching for a change of parent process ended every worker at
+    once. It watches the process that started it."""
+    wrapper = tmp_path / "python-wrapper"
+    wrapper.write_text(f'#!/bin/sh\n"{sys.executable}" "$@"\n')
+    wrapper.chmod(0o755)
+    import multiprocessing.spawn
+
+    before = multiprocessing.spawn.get_executable()
+    multiprocessing.set_executable(str(wrapper))
+    try:
+        with WorkerPool(1) as pool:
+            assert list(pool.map(pow, [2, 3], [5, 2])) == [32, 9]
+    finally:
+        multiprocessing.set_executable(before)

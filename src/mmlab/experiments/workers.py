@@ -2,7 +2,7 @@
 process of the job, and a worker interrupted while it imports prints a traceback. The parent
 answers for them: when a run is interrupted or fails, the work not started is cancelled and the
 workers are stopped at once, so Ctrl-C ends a run in a moment with one line. A parent ended without
-that chance (SIGTERM, SIGKILL) takes its workers with it: each ends itself within a second of it.
+that chance (SIGTERM, SIGKILL) takes its workers with it: each ends itself when it sees its end.
 
 >>> with WorkerPool(2) as pool:
 ...     list(pool.map(pow, [2, 3, 4], [5, 2, 0]))
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import threading
-import time
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -85,25 +85,22 @@ def sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-#: How often a worker checks that the process that started it is still there.
-PARENT_CHECK_SECONDS = 0.5
-
-
-def _start_worker(initializer: Callable[[], None], parent: int) -> None:
+def _start_worker(initializer: Callable[[], None]) -> None:
     """A worker's first step: ignore Ctrl-C (also when the pool was started outside the main
-    thread, where the parent cannot ignore it for its children), watch for the end of ``parent``,
-    then ``initializer``."""
+    thread, where the parent cannot ignore it for its children), watch for the end of the process
+    that started it, then ``initializer``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent.sentinel,), daemon=True).start()
     initializer()
 
 
-def _end_with(parent: int) -> None:
-    """End this process once ``parent`` has gone (this process then has another parent): a
+def _end_with(parent_sentinel: int) -> None:
+    """End this process once the process that started it has gone (its sentinel is ready): a
     parent killed outright cannot stop its workers, which would finish their task and then wait
     for work for ever."""
-    while os.getppid() == parent:
-        time.sleep(PARENT_CHECK_SECONDS)
+    multiprocessing.connection.wait([parent_sentinel])
     os._exit(1)
 
 
@@ -120,7 +117,7 @@ class WorkerPool:
     def __init__(self, workers: int, initializer: Callable[[], None] = single_threaded) -> None:
         refuse_while_a_worker_starts()
         self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                         initializer=_start_worker, initargs=(initializer, os.getpid()))
+                                         initializer=_start_worker, initargs=(initializer,))
 
     def submit(self, fn: Callable[..., Any], /, *args: Any) -> Future:
         """Run ``fn(*args)`` on a worker."""
