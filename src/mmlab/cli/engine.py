@@ -175,14 +175,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return 0
     how = "exact, decision tree" if result.exact else "decision tree" if result.tree is not None else "simulated"
     table = Table(title=f"{game}: {result.strategy} ({how})")
-    simulated = result.tree is None
-    for col in ("games", "total guesses", "mean", "max", "median", "std", "seconds") + ("s/game",) * simulated:
+    per_game = result.seconds_per_game  # (None for games read off a tree)
+    for col in ("games", "total guesses", "mean", "max", "median", "std", "seconds") + ("s/game",) * (per_game is not None):
         table.add_column(col, justify="right")
     mean = f"{result.mean:.4f}" if result.exact else f"{result.mean:.4f} ± {result.stderr:.4f}"
     table.add_row(
         str(result.games), str(result.total_guesses), mean, str(result.max),
         f"{result.median:g}", f"{result.std:.4f}", f"{result.seconds:.3f}",
-        *[f"{result.seconds_per_game:.3g}"] * simulated,
+        *([] if per_game is None else [f"{per_game:.3g}"]),
     )
     out.print(table)
     out.print(f"histogram (guesses:games) {histogram_text(result.histogram)}")

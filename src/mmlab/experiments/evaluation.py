@@ -45,6 +45,9 @@ POOL_WORTH_SECONDS = 4.0
 MAX_GAMES = 10**8
 #: Games a worker plays per task.
 CHUNK = 16
+#: A simulated game: guesses, codes evaluated, guesses until the code was known, guesses played
+#: without a consistent code, seconds.
+Played = tuple[int, int, int, int, float]
 PROGRESS_SECONDS = 0.25  # report progress at least this often (and every 64 games)
 
 
@@ -66,6 +69,7 @@ class Evaluation(GuessFigures):
     known: np.ndarray | None = None  # guesses until the code was known (a deduced last guess not counted)
     fallbacks: int = 0  # guesses played when a search found no consistent code (GameRecord.fallbacks)
     codes: np.ndarray | None = field(default=None, repr=False)  # the secret of each game
+    game_seconds: np.ndarray | None = field(default=None, repr=False)  # each simulated game's time, on one core
 
     @property
     def games(self) -> int:
@@ -82,9 +86,10 @@ class Evaluation(GuessFigures):
         return int(self.guesses.sum())
 
     @property
-    def seconds_per_game(self) -> float:
-        """``seconds`` over the games: with worker processes, the wall time each game cost the run."""
-        return self.seconds / self.games
+    def seconds_per_game(self) -> float | None:
+        """The mean time a simulated game took, on one core (as the large-game tables give it);
+        ``None`` for games read off a decision tree."""
+        return None if self.game_seconds is None else float(self.game_seconds.mean())
 
     @property
     def histogram(self) -> dict[int, int]:
@@ -258,12 +263,14 @@ def evaluate(
 
             played += _play_in_workers(game, strategy.spec, seed, tasks[len(played):], workers,
                                        None if on_progress is None else progress_after)
-    guesses, evaluations, known, fallback_counts = (np.array(column, dtype=np.int64) for column in zip(*played))
+    columns = list(zip(*played, strict=True))
+    guesses, evaluations, known, fallback_counts = (np.array(column, dtype=np.int64) for column in columns[:4])
     fallbacks = int(fallback_counts.sum())
     if on_progress is not None:
         on_progress(len(tasks), len(tasks))
     return Evaluation(game, strategy.spec, guesses, time.perf_counter() - start, False, evaluations, runs, seed,
-                      description, known=known, fallbacks=fallbacks, codes=np.array([s for _, s in tasks], dtype=np.int64))
+                      description, known=known, fallbacks=fallbacks, codes=np.array([s for _, s in tasks], dtype=np.int64),
+                      game_seconds=np.array(columns[4], dtype=np.float64))
 
 
 def simulation_workers(game: Game, strategy: Strategy, jobs: int | None, games: int) -> int:
@@ -314,12 +321,15 @@ def play_seeded(game: Game, strategy: Strategy, seed: int | None, run: int, secr
 
 
 def _play_all(game: Game, strategy: Strategy, seed: int | None, tasks: list[tuple[int, int]],
-              on_progress: Callable[[int, int], None] | None = None) -> list[tuple[int, int, int, int]]:
-    """(guesses, evaluations, guesses until known, fallbacks) of game ``(run, secret)`` of each task."""
+              on_progress: Callable[[int, int], None] | None = None) -> list[Played]:
+    """(guesses, evaluations, guesses until known, fallbacks, seconds) of game ``(run, secret)`` of
+    each task."""
     out, reported = [], time.perf_counter()
     for run, secret in tasks:
+        began = time.perf_counter()
         record = play_seeded(game, strategy, seed, run, secret)
-        out.append((record.n_guesses, record.total_evaluations, record.known_after, len(record.fallbacks)))
+        out.append((record.n_guesses, record.total_evaluations, record.known_after, len(record.fallbacks),
+                    time.perf_counter() - began))
         if on_progress is not None and (len(out) % 64 == 0 or time.perf_counter() - reported > PROGRESS_SECONDS):
             on_progress(len(out), len(tasks))
             reported = time.perf_counter()
@@ -327,12 +337,12 @@ def _play_all(game: Game, strategy: Strategy, seed: int | None, tasks: list[tupl
 
 
 def _play_while_cheap(game: Game, strategy: Strategy, seed: int | None, tasks: list[tuple[int, int]],
-                      on_progress: Callable[[int, int], None] | None = None) -> list[tuple[int, int, int, int]]:
+                      on_progress: Callable[[int, int], None] | None = None) -> list[Played]:
     """``_play_all`` of the first tasks, stopping once the games after the first (which may load
     the kernels) have run ``PROBE_SECONDS`` and show that the rest would take more than
     ``POOL_WORTH_SECONDS`` here. Its first game also compiles any kernel missing from numba's
     cache, once, before the workers would each compile it."""
-    out: list[tuple[int, int, int, int]] = []
+    out: list[Played] = []
     since = reported = 0.0  # when the first game ended; when progress was last reported
     for run, secret in tasks:
         now = time.perf_counter()
@@ -350,15 +360,15 @@ def _play_while_cheap(game: Game, strategy: Strategy, seed: int | None, tasks: l
 
 
 def _play_chunk(game: Game, spec: str, seed: int | None,
-                tasks: list[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
+                tasks: list[tuple[int, int]]) -> list[Played]:
     return _play_all(game, make_strategy(spec), seed, tasks)
 
 
 def _play_in_workers(game: Game, spec: str, seed: int | None, tasks: list[tuple[int, int]], workers: int,
-                     on_progress: Callable[[int, int], None] | None) -> list[tuple[int, int, int, int]]:
+                     on_progress: Callable[[int, int], None] | None) -> list[Played]:
     """``_play_all`` over ``workers`` processes (each on one core), in the order of ``tasks``."""
     chunks = [tasks[i:i + CHUNK] for i in range(0, len(tasks), CHUNK)]
-    out: list[tuple[int, int, int, int]] = []
+    out: list[Played] = []
     with WorkerPool(workers) as pool:
         for played in pool.map(_play_chunk, *zip(*[(game, spec, seed, chunk) for chunk in chunks])):
             out.extend(played)
