@@ -175,6 +175,7 @@ def test_by_default_worker_processes_start_only_when_the_games_would_take_long(m
 
     with monkeypatch.context() as m:
         m.setattr(evaluation, "WorkerPool", NoPool)
+        m.setattr(evaluation, "PROBE_SECONDS", 1e9)  # (so that a slow machine cannot make them look long)
         quick = evaluate(game, "random", secrets=40, seed=3, jobs=None)
     assert np.array_equal(quick.guesses, serial.guesses)
 

@@ -2,7 +2,8 @@
 on the estimate made from given chunk times, never by timing a run."""
 
 from mmlab.experiments.chunk import Chunk, play_chunk
-from mmlab.experiments.runner import POOL_WORTH_SECONDS, Pace, plan_chunks
+from mmlab.experiments.runner import Pace, plan_chunks
+from mmlab.experiments.workers import POOL_WORTH_SECONDS
 from mmlab.experiments.study import Study
 from mmlab.strategies import EXHAUSTIVE
 

@@ -123,6 +123,11 @@ def test_the_signed_rank_test_gives_scipys_statistic_and_p_value_to_the_last_bit
             assert stats.signed_rank(d) == _scipy(d)
 
 
+def test_differences_that_are_not_numbers_give_no_test_as_in_scipy():
+    d = np.array([1.0, 2.0, np.nan, 4.0])
+    assert all(np.isnan(stats.signed_rank(d))) and all(np.isnan(_scipy(d)))
+
+
 def test_the_signed_rank_test_of_a_stored_study_is_scipys(stored):
     games, _ = stored
     a, b = list(dict.fromkeys(games["strategy"]))

@@ -22,7 +22,7 @@ from mmlab.errors import BadArgument
 from mmlab.experiments.figures import GuessFigures
 from mmlab.experiments.playout import GameRecord, play_game
 from mmlab.experiments.secret_sets import SecretSet
-from mmlab.experiments.workers import WorkerPool, first_time
+from mmlab.experiments.workers import POOL_WORTH_SECONDS, PROBE_SECONDS, WorkerPool, first_time
 from mmlab.game import Game
 from mmlab.strategies import Strategy, make_strategy
 from mmlab.strategies.registry import BUILT_IN
@@ -34,12 +34,6 @@ WARM_UP_MAX_CODES = 2**16
 #: Simulated games run in worker processes (``jobs``) only in games of more codes than this: in
 #: smaller ones a game takes less time than starting a worker.
 PARALLEL_MIN_CODES = 10_000
-#: With ``jobs=None``, games are played here for this long (after the first, which may load the
-#: kernels) before deciding whether worker processes pay off...
-PROBE_SECONDS = 1.0
-#: ... which they do when the rest would take longer than this here (each costs about a second to
-#: start: importing mmlab and loading the kernels).
-POOL_WORTH_SECONDS = 4.0
 #: Games one evaluation of a random strategy may play (runs x secrets): its task list and results
 #: stay within a few GB, and at a thousand games a second it already takes more than a day.
 MAX_GAMES = 10**8

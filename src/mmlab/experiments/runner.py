@@ -30,14 +30,13 @@ from mmlab.experiments.chunk import Chunk, PlayedChunk, play_chunk
 from mmlab.experiments.cluster import on_dask
 from mmlab.experiments.store import Store, as_store
 from mmlab.experiments.study import Study
-from mmlab.experiments.workers import WorkerPool, refuse_while_a_worker_starts, single_threaded
+from mmlab.experiments.workers import (POOL_WORTH_SECONDS, PROBE_SECONDS, WorkerPool, refuse_while_a_worker_starts,
+                                       single_threaded)
 from mmlab.game import Game
 from mmlab.strategies import Strategy, make_strategy
 from mmlab.strategies.registry import BUILT_IN
 
 FLUSH_SECONDS = 2.0  # write finished games at least this often
-PROBE_SECONDS = 1.0  # play this long here before deciding whether worker processes pay off
-POOL_WORTH_SECONDS = 5.0  # start them when the rest of the study would take longer than this here
 TREE_GAMES = 16  # compile a deterministic strategy's whole tree once its games cover 1/16 of the codes
 
 

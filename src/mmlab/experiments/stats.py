@@ -137,6 +137,8 @@ def signed_rank(d: np.ndarray) -> tuple[float, float]:
     """
     from scipy.special import ndtr  # (the normal distribution function scipy.stats uses)
 
+    if np.isnan(d).any():  # (as scipy: no test of differences that are not numbers)
+        return float("nan"), float("nan")
     d = d[d != 0]
     n = float(d.shape[0])
     magnitude = np.abs(d)

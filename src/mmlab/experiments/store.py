@@ -111,7 +111,9 @@ class Store:
     def reading(self) -> Iterator[Store]:
         """A block whose reads (in this thread) share one read-only connection, opened at the first
         of them and closed at the end of the block (or by a write inside it): the file is held only
-        while the block reads, and opening it once saves some 20 ms a read.
+        while the block reads, and opening it once saves some 20 ms a read. Use a ``Store`` from one
+        thread at a time inside such a block: a write from another thread closes its connection
+        (DuckDB opens a file read-only or to write in a process, not both at once).
 
         >>> import tempfile, os
         >>> store = Store(os.path.join(tempfile.mkdtemp(), "r.duckdb"))

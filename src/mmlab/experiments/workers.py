@@ -29,6 +29,13 @@ MAIN_GUARD = ('put the script\'s code that runs mmlab under `if __name__ == "__m
               "imports the main script again), or pass jobs=1")
 
 
+#: Play this long here (``evaluate``, ``run_study``) before deciding whether worker processes pay
+#: off...
+PROBE_SECONDS = 1.0
+#: ... which they do when the rest would take longer than this here (each costs about a second to
+#: start: importing mmlab and loading the kernels).
+POOL_WORTH_SECONDS = 5.0
+
 _MET: set[Hashable] = set()
 
 

@@ -135,6 +135,7 @@ class _Search:
         self.greedy_memo: dict[bytes, tuple[Cost, Node]] = {}
         self.nodes = 0
         self.placed = 0  # secrets placed in the trees of the first guesses tried so far (for on_progress)
+        self.first_guesses = 1  # how many first guesses are tried (known once the root is expanded)
 
     def key(self, cost: Cost) -> tuple[int, int]:
         return (cost[1], cost[0]) if self.worst else cost

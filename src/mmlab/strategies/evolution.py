@@ -171,7 +171,7 @@ MAX_FOUND = 1_000_000
 
 RESCUE = Param("rescue", 20, "after this many guesses in a row for which the GA found no consistent code, "
                "each further one comes from the constraint search, so that a tiny budget still ends "
-               "the game (not in the papers; 0: never, and then a tiny budget may play a large game for hours: "
-               "evo:pop=2,generations=1,rescue=0 at 8x12)", kind=int, minimum=0)
+               "the game (not in the papers; 0: never, and then a tiny budget may play a large game for hours, "
+               "as pop=2,generations=1,rescue=0 at 8x12)", kind=int, minimum=0)
 
 __all__ = ["MAX_FOUND", "MAX_POPULATION", "RESCUE", "ConsistentSearch", "SearchResult"]
