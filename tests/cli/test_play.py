@@ -190,3 +190,28 @@ def test_ctrl_c_leaves_a_codebreaker_game_saying_the_secret(capsys, monkeypatch)
     captured = capsys.readouterr()
     assert code == 130 and "Game left unfinished. The secret was 3632." in captured.out
     assert "interrupted" in captured.err
+
+
+def test_a_person_keeps_a_secret_at_8x12_and_sample_finds_it():
+    game = Game.parse_size("8x12")
+    secret = game.parse("3 1 4 1 5 9 2 6")
+    session, answers = CodemakerSession(game, "sample", 1), []
+    while not session.won:
+        answer = game.score(secret, session.next_guess())
+        answers.append(f"{answer.black} {answer.white}")
+        session.answer(answer)
+    # a wrong answer to guess 3 first, then the true ones; an undo and the answer again
+    done = play("8x12", "--role", "codemaker", "--strategy", "sample", "--seed", "1",
+                lines=[*answers[:2], "8 0", "undo", answers[1], *answers[2:]])
+    assert done.returncode == 0, done.stderr
+    assert "The 8x12 game has 4.3e+08 codes, too many to list: a short search checks" in done.stdout
+    assert "No code fits all of these answers, so one of them is wrong: guess 1: 1 1 2 2 3 3 4 5 -> " in done.stdout
+    assert "Took back the last answer; at least 1000 codes fit the answers so far." in done.stdout
+    assert f"Aha! Your secret is 3 1 4 1 5 9 2 6: found in {len(answers)} guesses." in done.stdout
+
+
+def test_a_strategy_that_needs_every_code_is_refused_at_8x12():
+    done = play("8x12", "--role", "codemaker", "--strategy", "knuth", lines=["quit"])
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "knuth, playing against a person's answers, needs every code of the game" in done.stderr
+    assert "Strategies that play without enumerating: evo, ga" in done.stderr

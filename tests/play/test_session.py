@@ -2,7 +2,7 @@
 
 import pytest
 
-from mmlab.errors import BadArgument, InconsistentFeedback
+from mmlab.errors import BadArgument, InconsistentFeedback, SpaceTooLarge
 from mmlab.experiments import play_game
 from mmlab.game import Feedback, Game
 from mmlab.play import CodebreakerSession, CodemakerSession
@@ -166,3 +166,92 @@ def test_the_codebreaker_session_reads_written_codes_as_codes():
     session = CodebreakerSession(GAME, secret="1122")  # 1122 is also an index of 4x6 (the code 6221)
     assert session.secret == GAME.parse("1122")
     assert session.guess("1122") == Feedback(4, 0) and session.moves == [(GAME.parse("1122"), Feedback(4, 0))]
+
+
+# ----------------------------------------------------------------- games too large to enumerate
+BIG = Game.parse_size("8x12")
+
+
+def test_a_search_strategy_plays_a_person_at_8x12_and_wins():
+    secret = BIG.parse("3 1 4 1 5 9 2 6")
+    session = CodemakerSession(BIG, "sample", rng=1)
+    assert not session.knowledge.explicit and session.count() == (12**8, True)
+    while not session.won:
+        session.answer(BIG.score(secret, session.next_guess()))
+        assert session.checked
+        if len(session.answers) == 1:
+            assert session.count() == (1000, False) and session.remaining is None  # at least 1000
+    assert session.answers[-1][0] == secret and len(session.answers) <= 15
+
+
+def test_strategies_that_need_every_code_are_refused_at_8x12_naming_those_that_can_play():
+    for strategy in ("knuth", "entropy"):
+        with pytest.raises(SpaceTooLarge, match=f"{strategy}, playing against a person's answers, needs every code "
+                                                "of the game, and 8x12 has 4.3e\\+08 codes.*: evo, ga, .*sample"):
+            CodemakerSession(BIG, strategy)
+
+
+def test_a_contradiction_at_8x12_is_refused_naming_the_answers_and_changes_nothing():
+    session = CodemakerSession(BIG, "sample", rng=1)
+    session.answer((0, 0))  # to 1 1 2 2 3 3 4 5
+    session.answer((0, 0))  # to 11 10 10 7 9 9 11 7: colours 6, 8 and 12 are left
+    pending = session.next_guess()
+    assert BIG.format(pending) == "8 6 12 8 6 6 6 6"
+    named = ("no code fits all of these answers, so one of them is wrong: guess 1: 1 1 2 2 3 3 4 5 -> 0,0; "
+             "guess 2: 11 10 10 7 9 9 11 7 -> 0,0; guess 3: 8 6 12 8 6 6 6 6 -> 0,0")
+    with pytest.raises(InconsistentFeedback, match=f"^{named}$"):
+        session.answer((0, 0))
+    assert len(session.answers) == 2 and session.next_guess() == pending
+    session.answer((1, 2))
+    kept, following = list(session.answers), session.next_guess()
+    with pytest.raises(InconsistentFeedback, match=f"^{named}$"):
+        session.correct(3, (0, 0))
+    assert session.answers == kept and session.next_guess() == following
+    assert session.count() == (115, True) and session.remaining == 115
+    with pytest.raises(BadArgument, match="^115 codes remain, too many to list \\(at most 50\\)$"):
+        session.candidates()
+    codes = session.candidates(200)
+    assert len(codes) == 115 and codes == sorted(codes) and all(session.knowledge.is_consistent(c) for c in codes)
+
+
+def test_undo_and_fix_at_8x12_rebuild_the_answers_and_play_on_as_before():
+    secret = BIG.parse("3 1 4 1 5 9 2 6")
+    session = CodemakerSession(BIG, "sample", rng=2)
+    for _ in range(3):
+        session.answer(BIG.score(secret, session.next_guess()))
+    third, fourth = session.answers[2][0], session.next_guess()
+    session.undo()
+    assert len(session.answers) == 2 and session.next_guess() == third and session.checked
+    session.answer(BIG.score(secret, third))
+    assert session.next_guess() == fourth  # the same draws: it plays on as before
+    session.correct(3, (7, 0))  # to 2 1 1 1 6 4 2 4 (3,2 before): 4 codes fit
+    assert session.answers[2][1] == Feedback(7, 0) and session.checked and session.count() == (4, True)
+    assert session.knowledge.is_consistent(session.next_guess())
+    assert [BIG.score(BIG.parse("1 1 2 2 3 3 4 5"), c) for c in session.candidates()] == [Feedback(1, 5)] * 4
+
+
+def test_an_answer_the_search_cannot_check_in_time_is_taken_and_said_so(monkeypatch):
+    from mmlab.play import session as module
+
+    monkeypatch.setattr(module, "CHECK_NODES", 1)  # the search decides nothing within one placement
+    session = CodemakerSession(BIG, "sample", rng=1)
+    session.answer((1, 2))
+    assert not session.checked and session.count() == (0, False)
+    with pytest.raises(BadArgument, match="too many codes remain to list \\(at most 50\\); how many is unknown"):
+        session.candidates()
+    monkeypatch.setattr(module, "CHECK_NODES", 10**7)
+    session.answer((1, 2))
+    assert session.checked
+
+
+def test_a_contradiction_the_strategy_finds_after_an_unchecked_answer_is_refused(monkeypatch):
+    from mmlab.play import session as module
+
+    session = CodemakerSession(BIG, "tabu", rng=3)
+    session.answer((0, 0))  # to 1 1 1 1 1 1 1 1
+    assert BIG.format(session.next_guess()) == "2 2 2 2 2 2 2 2"
+    monkeypatch.setattr(module, "CHECK_NODES", 1000)  # too few to decide: tabu's own search shows it
+    with pytest.raises(InconsistentFeedback, match="so one of them is wrong: guess 1: 1 1 1 1 1 1 1 1 -> 0,0; "
+                                                   "guess 2: 2 2 2 2 2 2 2 2 -> 1,1$"):
+        session.answer((1, 1))  # a single colour gives no white peg
+    assert len(session.answers) == 1 and BIG.format(session.next_guess()) == "2 2 2 2 2 2 2 2"

@@ -94,3 +94,18 @@ def test_a_refused_correction_before_the_win_asks_for_the_pending_answer():
 def test_a_black_only_hint_table_gives_black_pegs_alone():
     said = codebreaker(["hint", "quit"], Game.parse_size("3x4", feedback="black"), secret="123")
     assert "3:1 " in said and ",0:" not in said
+
+
+def test_an_answer_that_could_not_be_checked_in_time_is_said_so(monkeypatch):
+    from mmlab.play import session as module
+
+    monkeypatch.setattr(module, "CHECK_NODES", 1)  # the search decides nothing within one placement
+    game = Game.parse_size("8x12")
+    console = Console(file=io.StringIO(), width=400)
+    session = CodemakerSession(game, "sample", rng=1)
+    play_codemaker(game, session, Dialogue(game, io.StringIO("1 2\n1 2\nundo\nundo\nquit\n"), console))
+    said = console.file.getvalue()
+    assert "(A short search found no code that fits every answer, nor showed that none does: if one of them is " \
+           "wrong, 'fix N B W' corrects it.)" in said
+    assert "Took back the last answer; an unknown number of codes fit the answers so far." in said
+    assert "Took back the last answer; 429981696 codes fit the answers so far." in said  # (no answers left)

@@ -22,10 +22,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mmlab.errors import BadArgument, MastermindError, shown
+from mmlab.errors import BadArgument, InconsistentFeedback, MastermindError, shown
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
+from mmlab.knowledge import kernels as knowledge_kernels
 from mmlab.strategies import Strategy, make_strategy, rng_of
+from mmlab.strategies.registry import REGISTRY
 from mmlab.strategies.exhaustive import PartitionStrategy
 from mmlab.strategies.scoring import partition_summary
 from mmlab.strategies.scripted import ScriptedStrategy
@@ -50,18 +52,89 @@ def check_coach(game: Game, spec: str) -> Strategy:
     return coach
 
 
+#: Placements the constraint search checks, at most, to decide whether some code still fits the
+#: answers in a game too large to enumerate (0.5-1.5 s at 8x12 and 10x20 when it runs out).
+CHECK_NODES = 10**7
+#: In such a game the codes that fit are counted by listing them: at most this many, within
+#: ``CHECK_NODES`` placements.
+COUNT_LIMIT = 1000
+
+
+def searching_strategies() -> list[str]:
+    """The strategies that play without the list of every code, so in games too large to enumerate.
+
+    >>> "sample" in searching_strategies(), "knuth" in searching_strategies()
+    (True, False)
+    """
+    return sorted(name for name, cls in REGISTRY.items() if not cls.needs_enumeration)
+
+
 def _same_split(a: dict, b: dict) -> bool:
     """Whether two partition tables split the codes alike (a guess and one equivalent to it)."""
     return a["classes"] == b["classes"] and a["consistent"] == b["consistent"]
 
 
 def _knowledge(game: Game, answers: list[tuple[int, Feedback]]) -> Knowledge:
-    """The knowledge after ``answers``; raises ``InconsistentFeedback`` naming the answers that
-    cannot all be true."""
+    """The knowledge after ``answers``: explicit when the game is enumerable, and then raises
+    ``InconsistentFeedback`` naming the answers that cannot all be true; implicit otherwise (see
+    ``_search``)."""
     knowledge = Knowledge.initial(game)
     for guess, feedback in answers:
         knowledge = knowledge.update(guess, feedback)
     return knowledge
+
+
+def _search(knowledge: Knowledge, max_nodes: int | None = None) -> tuple[int | None, bool, int]:
+    """A code that fits every answer of implicit ``knowledge``, found by the constraint search
+    within ``max_nodes`` placements (default ``CHECK_NODES``); whether the search decided (a code found, or none fits); and
+    the placements checked. After a winning answer only the code guessed can fit.
+
+    >>> game = Game.parse_size("8x12")
+    >>> k = Knowledge.initial(game).update(game.parse("1 1 1 1 2 2 2 2"), (0, 0))
+    >>> code, decided, _ = _search(k)
+    >>> k.is_consistent(code), decided, _search(k.update(game.parse("1 1 1 1 1 1 1 1"), (1, 0)))[:2]
+    (True, True, (None, True))
+    """
+    if not knowledge.history:
+        return 0, True, 0  # (every code fits)
+    if knowledge.history[-1][1] == knowledge.game.win:
+        guess = knowledge.history[-1][0]
+        return (guess if knowledge.is_consistent(guess) else None), True, 1
+    max_nodes = CHECK_NODES if max_nodes is None else max_nodes
+    code, spent = knowledge.sample(np.random.default_rng(0), max_nodes)  # its own draws: the strategy's stay as they were
+    return code, code is not None or spent < max_nodes, spent
+
+
+def _contradiction(game: Game, answers: list[tuple[int, Feedback]], max_nodes: int | None = None
+                   ) -> InconsistentFeedback:
+    """The error for ``answers`` that no code fits, naming a smallest-by-deletion set of them as
+    ``Knowledge.update`` does in an enumerable game, found by the constraint search: an answer is
+    left out when the search shows that the others still contradict each other; one it cannot
+    decide about within ``max_nodes`` placements (default ``CHECK_NODES``) stays (no code fits the set named either way),
+    and so do the answers not tried once ``4 * max_nodes`` placements are spent.
+
+    >>> game = Game.parse_size("8x12")
+    >>> answers = [(game.parse(g), game.answer(a)) for g, a in
+    ...            (("1 1 2 2 3 3 4 4", "0,0"), ("5 6 7 8 9 10 11 12", "2,2"), ("1 2 3 4 1 2 3 4", "1,0"))]
+    >>> print(_contradiction(game, answers))
+    no code fits all of these answers, so one of them is wrong: guess 1: 1 1 2 2 3 3 4 4 -> 0,0; guess 3: 1 2 3 4 1 2 3 4 -> 1,0
+    """
+    max_nodes = CHECK_NODES if max_nodes is None else max_nodes
+    keep, spent = list(range(len(answers))), 0
+    for i in range(len(answers)):
+        if spent >= 4 * max_nodes:
+            break
+        trial = [j for j in keep if j != i]
+        code, decided, nodes = _search(_knowledge(game, [answers[j] for j in trial]), max_nodes)
+        spent += nodes
+        if code is None and decided:
+            keep = trial
+    said = str if game.with_white else (lambda fb: f"{fb.black} black")
+    listed = "; ".join(f"guess {i + 1}: {game.format(g)} -> {said(fb)}" for i, (g, fb) in enumerate(answers)
+                       if i in keep)
+    if len(keep) == 1:
+        return InconsistentFeedback(f"no code of {game} can give that answer: {listed}")
+    return InconsistentFeedback(f"no code fits all of these answers, so one of them is wrong: {listed}")
 
 
 class CodemakerSession:
@@ -77,13 +150,22 @@ class CodemakerSession:
     def __init__(self, game: Game | str, strategy: Strategy | DecisionTree | str = "knuth",
                  rng: np.random.Generator | int | None = None) -> None:
         game = Game.of(game)
-        game.require_enumerable("playing against a person's answers")
         self.game = game
         self.strategy = strategy_of(strategy)
+        if self.strategy.needs_enumeration:
+            game.require_enumerable(f"{self.strategy.spec}, playing against a person's answers,",
+                                    ", ".join(searching_strategies()))
         self.rng = rng_of(rng) or np.random.default_rng()
         self._restart()
         self.answers: list[tuple[int, Feedback]] = []
+        #: explicit when the game is enumerable; otherwise implicit, and each answer is checked by
+        #: the constraint search (``checked``)
         self.knowledge = Knowledge.initial(game)
+        #: whether a code is known to fit every answer so far (in a game too large to enumerate,
+        #: the search may run out of its budget before it decides; then the answer is taken unchecked)
+        self.checked = True
+        self._fit: int | None = None  # the code the search found to fit every answer (implicit knowledge)
+        self._listed: tuple[tuple, np.ndarray, bool] | None = None  # (answers, codes listed, complete)
         self._proposal: int | None = None
         self.improvised = False  # the strategy could not follow a corrected history: consistent codes instead
 
@@ -96,15 +178,57 @@ class CodemakerSession:
         return self.won
 
     @property
-    def remaining(self) -> int:
-        """Codes that fit every answer so far."""
-        return self.knowledge.n_consistent
+    def remaining(self) -> int | None:
+        """Codes that fit every answer so far; ``None`` in a game too large to enumerate when they
+        are too many to count (see ``count``)."""
+        n, exact = self.count()
+        return n if exact else None
+
+    def count(self) -> tuple[int, bool]:
+        """How many codes fit every answer so far, and whether that is exact. A game too large to
+        enumerate counts them by listing them with the constraint search, up to ``COUNT_LIMIT``
+        codes within ``CHECK_NODES`` placements; when the listing stops there, the count is the
+        codes listed, a lower bound (black-only answers: the code found by the check, if any).
+
+        >>> session = CodemakerSession("8x12", "sample", rng=1)
+        >>> session.count()
+        (429981696, True)
+        >>> session.answer((1, 2)); session.count()
+        (1000, False)
+        """
+        if self.knowledge.explicit:
+            return self.knowledge.n_consistent, True
+        if not self.answers:
+            return self.game.n_codes, True
+        codes, complete = self._listing()
+        if complete:
+            return codes.shape[0], True
+        return max(codes.shape[0], int(self._fit is not None)), False
+
+    def _listing(self) -> tuple[np.ndarray, bool]:
+        """The codes the constraint search lists (``COUNT_LIMIT`` at most), and whether that is all."""
+        key = tuple(self.answers)
+        if self._listed is None or self._listed[0] != key:
+            game, knowledge = self.game, self.knowledge
+            if game.with_white:
+                codes, complete = knowledge_kernels.enumerate_consistent(
+                    *knowledge.search_arrays, game.pegs, game.colours, game.repeats, COUNT_LIMIT, CHECK_NODES)
+            else:  # (the search lists codes with black and white answers only)
+                codes, complete = np.empty((0, game.pegs), dtype=np.uint8), False
+            self._listed = (key, codes, bool(complete))
+        return self._listed[1], self._listed[2]
 
     def candidates(self, limit: int = 50) -> list[int]:
         """The codes that still fit, if there are at most ``limit``; raises otherwise."""
-        if self.remaining > limit:
-            raise BadArgument(f"{self.remaining} codes remain, too many to list (at most {limit})")
-        return [int(c) for c in self.knowledge.consistent]
+        if self.knowledge.explicit:
+            if self.remaining > limit:
+                raise BadArgument(f"{self.remaining} codes remain, too many to list (at most {limit})")
+            return [int(c) for c in self.knowledge.consistent]
+        n, exact = self.count()
+        if not exact or n > limit:
+            raise BadArgument(f"{n if exact else f'at least {n}'} codes remain, too many to list (at most {limit})"
+                              if n else f"too many codes remain to list (at most {limit}); how many is unknown")
+        return sorted(self.game.index_of(row) for row in self._listing()[0])
 
     def next_guess(self) -> int:
         """The guess mmlab plays now (the same until it is answered)."""
@@ -118,8 +242,15 @@ class CodemakerSession:
         if not self.improvised:
             try:
                 return self.strategy.guess(self.knowledge)
+            except InconsistentFeedback:  # its own search showed what the session's could not decide in time
+                if not self.knowledge.explicit:
+                    raise _contradiction(self.game, self.answers) from None
+                self.improvised = True
             except MastermindError:  # a stored tree or script cannot follow a corrected history
                 self.improvised = True
+        if not self.knowledge.explicit:
+            return self._fit if self._fit is not None else self.knowledge.find_consistent(
+                np.random.default_rng(0), CHECK_NODES)[0]
         return int(self.knowledge.consistent[0])
 
     def answer(self, feedback: Feedback | tuple[int, int] | str) -> None:
@@ -128,17 +259,31 @@ class CodemakerSession:
         feedback = self.game.answer(feedback)
         guess = self.next_guess()
         knowledge = self.knowledge.update(guess, feedback)
-        kept = self.knowledge, self._proposal, self.improvised
+        fit = self._check(knowledge)
+        kept = self.knowledge, self._proposal, self.improvised, self.checked, self._fit
         self.knowledge = knowledge
         self.answers.append((guess, feedback))
         self._proposal = None
+        self.checked, self._fit = fit
         if not self.won:
             try:
                 self.next_guess()  # chosen now, so that a strategy that fails leaves the game as it was
             except BaseException:
                 self.answers.pop()
-                self.knowledge, self._proposal, self.improvised = kept
+                self.knowledge, self._proposal, self.improvised, self.checked, self._fit = kept
                 raise
+
+    def _check(self, knowledge: Knowledge, strict: bool = True) -> tuple[bool, int | None]:
+        """Whether the search found a code that fits every answer of ``knowledge``, and that code
+        (always true, with no code, for explicit knowledge, which raised already). When it shows
+        that none fits, raises ``InconsistentFeedback`` naming the answers that cannot all be true
+        (``strict``), or answers as when it ran out of its budget."""
+        if knowledge.explicit:
+            return True, None
+        code, decided, _ = _search(knowledge)
+        if code is None and decided and strict:
+            raise _contradiction(self.game, list(knowledge.history))
+        return code is not None, code
 
     def correct(self, move: int, feedback: Feedback | tuple[int, int] | str) -> None:
         """Replace the answer given to guess number ``move`` (1-based); every other answer stays,
@@ -162,17 +307,30 @@ class CodemakerSession:
         if feedback == self.game.win:
             answers = answers[:move]
             knowledge = _knowledge(self.game, answers)
-        self.knowledge = knowledge
-        self.answers = answers
-        self._changed()
+        self._reset(answers, knowledge, self._check(knowledge))
 
     def undo(self) -> None:
         """Take back the last answer."""
         if not self.answers:
             raise BadArgument("nothing to undo: no answer given yet")
-        self.answers.pop()
-        self.knowledge = _knowledge(self.game, self.answers)
+        knowledge = _knowledge(self.game, self.answers[:-1])
+        self._reset(self.answers[:-1], knowledge, self._check(knowledge, strict=False))
+
+    def _reset(self, answers: list[tuple[int, Feedback]], knowledge: Knowledge, fit: tuple[bool, int | None]) -> None:
+        """Take ``answers`` (with their ``knowledge`` and check) as the game's after a correction or
+        an undo. In a game too large to enumerate the next guess is chosen now, as after an answer:
+        a strategy that shows the answers contradict each other leaves the game as it was."""
+        kept = self.answers, self.knowledge, (self.checked, self._fit)
+        self.answers, self.knowledge, (self.checked, self._fit) = answers, knowledge, fit
         self._changed()
+        if knowledge.explicit or self.won:
+            return
+        try:
+            self.next_guess()
+        except MastermindError:
+            self.answers, self.knowledge, (self.checked, self._fit) = kept
+            self._changed()
+            raise
 
     def _changed(self) -> None:
         """After a correction or an undo the strategy is asked again (it may follow the new

@@ -100,6 +100,9 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
     fix_usage = ("Write 'fix N B W', e.g. 'fix 2 1 0' to say that guess 2 got 1 black and 0 white." if game.with_white
                  else "Write 'fix N B', e.g. 'fix 2 1' to say that guess 2 got 1 black peg.")
     say(help_text)
+    if not game.enumerable:
+        say(f"The {game} game has {game.n_codes:.3g} codes, too many to list: a short search checks that some code "
+            "still fits your answers.")
     told = False  # that the strategy could not follow these answers
     while True:
         if session.won:
@@ -126,7 +129,7 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
                 dialogue.history(session.answers)
             elif command.lower() == "undo":
                 session.undo()
-                say(f"Took back the last answer; {fitting(session.remaining)} the answers so far.")
+                say(f"Took back the last answer; {fitting(*session.count())} the answers so far.")
             elif command.lower() == "fix":
                 if len(rest) < 2 or not (rest[0].isascii() and rest[0].isdigit() and len(rest[0]) <= NUMBER_DIGITS):
                     say(fix_usage)
@@ -142,13 +145,15 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
                     say(f"Corrected guess {move}: it is your secret, so the game ends there and the answers to "
                         f"{later}, which fit it, are dropped.")
                 else:
-                    say(f"Corrected guess {move}; {fitting(session.remaining)} the answers.")
+                    say(f"Corrected guess {move}; {fitting(*session.count())} the answers.")
+                unchecked(session, say, fix)
             elif command.lower() in ("help", "?"):
                 say(help_text)
             elif session.won:
                 say(f"The game is over: press Enter to end it, or give 'undo' or {fix}.")
             else:
                 session.answer(parse_feedback(line, game.with_white))
+                unchecked(session, say, fix)
         except InconsistentFeedback as e:
             message = str(e)
             say(Text(f"{message[0].upper()}{message[1:]}.", style="bold"))
@@ -279,13 +284,23 @@ def _did_you_mean(line: str) -> str:
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
-def fitting(n: int) -> str:
-    """``"1 code fits"`` or ``"3 codes fit"``.
+def fitting(n: int, exact: bool = True) -> str:
+    """``"1 code fits"`` or ``"3 codes fit"``; when the count is only a lower bound (a game too
+    large to count them), ``"at least 1000 codes fit"``.
 
-    >>> fitting(1), fitting(3)
-    ('1 code fits', '3 codes fit')
+    >>> fitting(1), fitting(3), fitting(1000, exact=False), fitting(0, exact=False)
+    ('1 code fits', '3 codes fit', 'at least 1000 codes fit', 'an unknown number of codes fit')
     """
+    if not exact:
+        return f"at least {fitting(n)}" if n else "an unknown number of codes fit"
     return f"{n} code fits" if n == 1 else f"{n} codes fit"
+
+
+def unchecked(session: CodemakerSession, say, fix: str) -> None:
+    """Tell the player when the search could not check in time that some code still fits."""
+    if not session.checked and not session.won:
+        say(f"(A short search found no code that fits every answer, nor showed that none does: if one of them "
+            f"is wrong, {fix} corrects it.)")
 
 
 def show_hint(session: CodebreakerSession, dialogue: Dialogue, strategy: str) -> None:
