@@ -255,3 +255,21 @@ def test_a_contradiction_the_strategy_finds_after_an_unchecked_answer_is_refused
                                                    "guess 2: 2 2 2 2 2 2 2 2 -> 1,1$"):
         session.answer((1, 1))  # a single colour gives no white peg
     assert len(session.answers) == 1 and BIG.format(session.next_guess()) == "2 2 2 2 2 2 2 2"
+
+
+def test_an_undo_at_8x12_restores_the_strategy_instead_of_replaying_its_searches(monkeypatch):
+    secret = BIG.parse("3 1 4 1 5 9 2 6")
+    session = CodemakerSession(BIG, "sample", rng=2)
+    for _ in range(4):
+        session.answer(BIG.score(secret, session.next_guess()))
+    played = [guess for guess, _ in session.answers] + [session.next_guess()]
+    asked, guess = [], type(session.strategy).guess
+    monkeypatch.setattr(type(session.strategy), "guess",
+                        lambda self, knowledge: asked.append(len(knowledge.history)) or guess(self, knowledge))
+    session.undo()
+    session.undo()
+    assert asked == [3, 2]  # each undo asks for the next guess alone: the earlier ones are not played again
+    assert len(session.answers) == 2 and session.next_guess() == played[2]
+    session.answer(BIG.score(secret, played[2]))
+    session.answer(BIG.score(secret, played[3]))
+    assert session.next_guess() == played[4]  # the same draws: it plays on as before

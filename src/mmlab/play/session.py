@@ -166,6 +166,10 @@ class CodemakerSession:
         self.checked = True
         self._fit: int | None = None  # the code the search found to fit every answer (implicit knowledge)
         self._listed: tuple[tuple, np.ndarray, bool] | None = None  # (answers, codes listed, complete)
+        #: a strategy that draws at random, as it was before each of its guesses in a game too large to
+        #: enumerate, keyed by the answers it had (an undo restores it instead of replaying the game)
+        self._states: dict[int, tuple[tuple, Strategy]] | None = (
+            None if self.knowledge.explicit or self.strategy.deterministic else {})
         self._proposal: int | None = None
         self.improvised = False  # the strategy could not follow a corrected history: consistent codes instead
 
@@ -240,6 +244,7 @@ class CodemakerSession:
 
     def _choose(self) -> int:
         if not self.improvised:
+            self._keep_state()
             try:
                 return self.strategy.guess(self.knowledge)
             except InconsistentFeedback:  # its own search showed what the session's could not decide in time
@@ -348,13 +353,32 @@ class CodemakerSession:
         self._draws = copy.deepcopy(self.rng)  # where the strategy's random draws start
         self.strategy.start(self.game, self.rng)
 
+    def _keep_state(self) -> None:
+        """Keep the strategy as it is before its next guess (see ``_states``); a strategy that
+        cannot be copied (a script running) is replayed instead."""
+        if self._states is not None:
+            try:
+                kept = copy.deepcopy(self.strategy, {id(self.game): self.game})
+            except TypeError:
+                self._states = None
+                return
+            self._states[len(self.answers)] = (tuple(self.answers), kept)
+
     def _replay(self) -> bool:
         """Start the strategy again from the draws it started from and answer it as before;
-        whether it played every guess answered (it does not after a correction that changed them)."""
-        self.strategy.start(self.game, copy.deepcopy(self._draws))
-        knowledge = Knowledge.initial(self.game)
+        whether it played every guess answered (it does not after a correction that changed them).
+        In a game too large to enumerate it starts from the latest state kept before a guess whose
+        answers are still the game's: the same strategy as a replay from the start, without its
+        searches (seconds a guess at 10x20)."""
+        start = max((n for n, (answers, _) in (self._states or {}).items()
+                     if n <= len(self.answers) and answers == tuple(self.answers[:n])), default=0)
+        if start:
+            self.strategy = copy.deepcopy(self._states[start][1], {id(self.game): self.game})
+        else:
+            self.strategy.start(self.game, copy.deepcopy(self._draws))
+        knowledge = _knowledge(self.game, self.answers[:start])
         try:
-            for guess, feedback in self.answers:
+            for guess, feedback in self.answers[start:]:
                 if self.strategy.guess(knowledge) != guess:
                     return False
                 knowledge = knowledge.update(guess, feedback)
