@@ -115,14 +115,19 @@ def test_fix_needs_a_plain_guess_number():
     assert done.stdout.count("Write 'fix N B W'") == 2
 
 
-def test_a_game_too_large_to_count_plays_without_hints():
-    done = play("8x12", "--seed", "1", lines=["hint", "12345678", "quit"])
-    assert "no hints or candidates in this game" in done.stdout
-    assert "counting the codes that remain needs every code" in done.stdout
-    assert "guess 2>" in done.stdout and "Traceback" not in done.stderr
-    done = play("8x12", "--hint-strategy", "sample", lines=["quit"])
-    assert done.returncode == 2
-    assert "--hint-strategy (a hint counts the codes that remain) needs every code" in done.stderr
+def test_a_game_too_large_to_enumerate_gives_samples_hints_and_lists_few_candidates():
+    lines = ["hint", "12345678", "candidates", "hint knuth", "3 1 4 1 5 9 12 12", "hint", "6 6 6 6 6 6 2 6",
+             "candidates", "quit"]
+    done = play("8x12", "--secret", "3 1 4 1 5 9 2 6", lines=lines)
+    assert "'hint' gives sample's next guess" in done.stdout and "Traceback" not in done.stderr
+    assert "429981696 codes fit your answers. sample would play 1 1 2 2 3 3 4 5." in done.stdout
+    assert "at least 1000 codes remain, too many to list (at most 50); ask for a hint" in done.stdout
+    assert "knuth needs every code of the game, and 8x12 has 4.3e+08 codes" in done.stdout
+    assert "69 codes fit your answers. sample would play" in done.stdout
+    assert "3 codes fit: 3 1 4 1 5 9 2 6 3 1 4 6 5 9 2 12 3 6 4 1 5 9 2 12" in done.stdout  # 6 6 6 6 6 6 2 6 -> 2,0
+    done = play("8x12", "--hint-strategy", "entropy", lines=["quit"])
+    assert done.returncode == 2 and "entropy needs every code of the game" in done.stderr
+    assert "Strategies that play without enumerating: evo, ga, random, sample, shc." in done.stderr
 
 
 def test_the_codemaker_game_says_when_its_tree_has_no_move():

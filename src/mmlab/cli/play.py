@@ -23,6 +23,7 @@ examples:
   mmlab play --role codemaker --strategy most-parts
   mmlab play --role codemaker --tree optimal.json   a tree saved by 'mmlab plan' or 'mmlab tree'
   printf '0 2\\n1 2\\n0 3\\n2 0\\n4 0\\n' | mmlab play --role codemaker --strategy norvig   from a pipe
+  mmlab play 8x12 --role codemaker --strategy sample   too many codes to list: strategies that search play
 """
 
 
@@ -56,12 +57,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.strategy is not None:
         raise BadArgument("--strategy is for --role codemaker (it guesses); as codebreaker use --hint-strategy")
     secret = game.parse(args.secret) if args.secret else None
-    coach = None
-    if game.enumerable:
-        coach = args.hint_strategy if args.hint_strategy is not None else "knuth"
-        check_coach(game, coach)  # a hint strategy that could not give hints is refused now
-    elif args.hint_strategy is not None:
-        game.require_enumerable("--hint-strategy (a hint counts the codes that remain)")
+    coach = args.hint_strategy if args.hint_strategy is not None else "knuth" if game.enumerable else "sample"
+    check_coach(game, coach)  # a hint strategy that could not give hints is refused now
     session = CodebreakerSession(game, secret, rng)
     try:
         return play_codebreaker(game, session, dialogue, coach, secret_given=secret is not None)
@@ -81,7 +78,8 @@ def add_command(command) -> None:
     p.add_argument("--tree", metavar="FILE", help="codemaker role: play a saved decision tree (JSON) instead")
     p.add_argument("--secret", help="codebreaker role: the secret to find (default: drawn at random)")
     p.add_argument("--hint-strategy", help="codebreaker role: the strategy behind 'hint' "
-                                           "(default knuth; 'hint most-parts' picks another)")
+                                           "(default knuth; sample in games too large to enumerate; "
+                                           "'hint most-parts' picks another)")
     p.add_argument("--seed", type=seed_arg, help="seed of the random secret and of random strategies")
     p.add_argument("--no-repeats", action="store_true", help="codes may not repeat a colour (Bulls and Cows)")
     p.add_argument("--black-only", action="store_true", help="answers count black pegs only")

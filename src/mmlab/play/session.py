@@ -42,8 +42,14 @@ def check_coach(game: Game, spec: str) -> Strategy:
     >>> check_coach(Game.parse_size("4x6"), "tabu")
     Traceback (most recent call last):
     mmlab.errors.BadArgument: tabu follows a script of its own and can only continue the game it plays itself, so it cannot give hints; choose a strategy that reads any game, e.g. knuth or most-parts
+    >>> check_coach(Game.parse_size("8x12"), "knuth")
+    Traceback (most recent call last):
+    mmlab.errors.SpaceTooLarge: knuth needs every code of the game, and 8x12 has 4.3e+08 codes (limit 1.68e+07). Strategies that play without enumerating: evo, ga, random, sample, shc.
     """
     coach = make_strategy(spec)
+    if coach.needs_enumeration:  # naming those that give hints there
+        game.require_enumerable(coach.spec, ", ".join(
+            name for name in searching_strategies() if not issubclass(REGISTRY[name], ScriptedStrategy)))
     coach.start(game, np.random.default_rng(0))
     if isinstance(coach, ScriptedStrategy):
         raise BadArgument(f"{coach.spec} follows a script of its own and can only continue the game it plays "
@@ -137,7 +143,72 @@ def _contradiction(game: Game, answers: list[tuple[int, Feedback]], max_nodes: i
     return InconsistentFeedback(f"no code fits all of these answers, so one of them is wrong: {listed}")
 
 
-class CodemakerSession:
+class _Counting:
+    """Counting and listing the codes that fit the answers, in either role: from the explicit
+    knowledge, or in a game too large to enumerate by listing them with the constraint search."""
+
+    game: Game
+    knowledge: Knowledge
+    _listed: tuple[tuple, np.ndarray, bool] | None = None  # (answers, codes listed, complete)
+    _known_fit = True  # whether a code is known to fit every answer (the constraint search found one)
+
+    @property
+    def remaining(self) -> int | None:
+        """Codes that fit every answer so far; ``None`` in a game too large to enumerate when they
+        are too many to count (see ``count``)."""
+        n, exact = self.count()
+        return n if exact else None
+
+    def count(self) -> tuple[int, bool]:
+        """How many codes fit every answer so far, and whether that is exact. A game too large to
+        enumerate counts them by listing them with the constraint search, up to ``COUNT_LIMIT``
+        codes within ``CHECK_NODES`` placements; when the listing stops there, the count is the
+        codes listed, a lower bound (black-only answers: the code found by the check, if any).
+
+        >>> session = CodemakerSession("8x12", "sample", rng=1)
+        >>> session.count()
+        (429981696, True)
+        >>> session.answer((1, 2)); session.count()
+        (1000, False)
+        """
+        if self.knowledge.explicit:
+            return self.knowledge.n_consistent, True
+        if not self.knowledge.history:
+            return self.game.n_codes, True
+        codes, complete = self._listing()
+        if complete:
+            return codes.shape[0], True
+        return max(codes.shape[0], int(self._known_fit)), False
+
+    def _listing(self) -> tuple[np.ndarray, bool]:
+        """The codes the constraint search lists (``COUNT_LIMIT`` at most), and whether that is all."""
+        key = self.knowledge.history
+        if self._listed is None or self._listed[0] != key:
+            game, knowledge = self.game, self.knowledge
+            if game.with_white:
+                codes, complete = knowledge_kernels.enumerate_consistent(
+                    *knowledge.search_arrays, game.pegs, game.colours, game.repeats, COUNT_LIMIT, CHECK_NODES)
+            else:  # (the search lists codes with black and white answers only)
+                codes, complete = np.empty((0, game.pegs), dtype=np.uint8), False
+            self._listed = (key, codes, bool(complete))
+        return self._listed[1], self._listed[2]
+
+    def _candidates(self, limit: int, tip: str = "") -> list[int]:
+        """The codes that still fit, if there are at most ``limit``; raises otherwise (``tip`` ends
+        the message)."""
+        if self.knowledge.explicit:
+            if self.remaining > limit:
+                raise BadArgument(f"{self.remaining} codes remain, too many to list (at most {limit}){tip}")
+            return [int(c) for c in self.knowledge.consistent]
+        n, exact = self.count()
+        if not exact or n > limit:
+            raise BadArgument((f"{n if exact else f'at least {n}'} codes remain, too many to list (at most {limit})"
+                               if n else f"too many codes remain to list (at most {limit}); how many is unknown")
+                              + tip)
+        return sorted(self.game.index_of(row) for row in self._listing()[0])
+
+
+class CodemakerSession(_Counting):
     """The person keeps a secret; mmlab plays ``strategy`` (a spec, a strategy or a decision tree).
 
     >>> game = Game.parse_size("3x3")
@@ -165,7 +236,6 @@ class CodemakerSession:
         #: the search may run out of its budget before it decides; then the answer is taken unchecked)
         self.checked = True
         self._fit: int | None = None  # the code the search found to fit every answer (implicit knowledge)
-        self._listed: tuple[tuple, np.ndarray, bool] | None = None  # (answers, codes listed, complete)
         #: a strategy that draws at random, as it was before each of its guesses in a game too large to
         #: enumerate, keyed by the answers it had (an undo restores it instead of replaying the game)
         self._states: dict[int, tuple[tuple, Strategy]] | None = (
@@ -178,61 +248,16 @@ class CodemakerSession:
         return bool(self.answers) and self.answers[-1][1] == self.game.win
 
     @property
+    def _known_fit(self) -> bool:
+        return self._fit is not None
+
+    @property
     def over(self) -> bool:
         return self.won
 
-    @property
-    def remaining(self) -> int | None:
-        """Codes that fit every answer so far; ``None`` in a game too large to enumerate when they
-        are too many to count (see ``count``)."""
-        n, exact = self.count()
-        return n if exact else None
-
-    def count(self) -> tuple[int, bool]:
-        """How many codes fit every answer so far, and whether that is exact. A game too large to
-        enumerate counts them by listing them with the constraint search, up to ``COUNT_LIMIT``
-        codes within ``CHECK_NODES`` placements; when the listing stops there, the count is the
-        codes listed, a lower bound (black-only answers: the code found by the check, if any).
-
-        >>> session = CodemakerSession("8x12", "sample", rng=1)
-        >>> session.count()
-        (429981696, True)
-        >>> session.answer((1, 2)); session.count()
-        (1000, False)
-        """
-        if self.knowledge.explicit:
-            return self.knowledge.n_consistent, True
-        if not self.answers:
-            return self.game.n_codes, True
-        codes, complete = self._listing()
-        if complete:
-            return codes.shape[0], True
-        return max(codes.shape[0], int(self._fit is not None)), False
-
-    def _listing(self) -> tuple[np.ndarray, bool]:
-        """The codes the constraint search lists (``COUNT_LIMIT`` at most), and whether that is all."""
-        key = tuple(self.answers)
-        if self._listed is None or self._listed[0] != key:
-            game, knowledge = self.game, self.knowledge
-            if game.with_white:
-                codes, complete = knowledge_kernels.enumerate_consistent(
-                    *knowledge.search_arrays, game.pegs, game.colours, game.repeats, COUNT_LIMIT, CHECK_NODES)
-            else:  # (the search lists codes with black and white answers only)
-                codes, complete = np.empty((0, game.pegs), dtype=np.uint8), False
-            self._listed = (key, codes, bool(complete))
-        return self._listed[1], self._listed[2]
-
     def candidates(self, limit: int = 50) -> list[int]:
         """The codes that still fit, if there are at most ``limit``; raises otherwise."""
-        if self.knowledge.explicit:
-            if self.remaining > limit:
-                raise BadArgument(f"{self.remaining} codes remain, too many to list (at most {limit})")
-            return [int(c) for c in self.knowledge.consistent]
-        n, exact = self.count()
-        if not exact or n > limit:
-            raise BadArgument(f"{n if exact else f'at least {n}'} codes remain, too many to list (at most {limit})"
-                              if n else f"too many codes remain to list (at most {limit}); how many is unknown")
-        return sorted(self.game.index_of(row) for row in self._listing()[0])
+        return self._candidates(limit)
 
     def next_guess(self) -> int:
         """The guess mmlab plays now (the same until it is answered)."""
@@ -395,9 +420,10 @@ class Hint:
     strategy: str
     suggestion: int
     options: list[dict]  # partition tables (``partition_summary``) of the suggestion and other top scorers
+    exact: bool = True  # whether ``remaining`` is the count, or (a game too large to count them) a lower bound
 
 
-class CodebreakerSession:
+class CodebreakerSession(_Counting):
     """mmlab keeps ``secret`` (drawn at random when not given); the person guesses.
 
     >>> session = CodebreakerSession(Game.parse_size("3x3"), secret="321")
@@ -425,14 +451,8 @@ class CodebreakerSession:
     @property
     def knowledge(self) -> Knowledge:
         if self._knowledge is None:
-            self.game.require_enumerable("counting the codes that remain")
             self._knowledge = _knowledge(self.game, self.moves)
         return self._knowledge
-
-    @property
-    def remaining(self) -> int:
-        """Codes that fit every answer so far."""
-        return self.knowledge.n_consistent
 
     def guess(self, code: int | str) -> Feedback:
         """Score ``code`` (an index, or a code written out) against the secret and record the move."""
@@ -460,23 +480,39 @@ class CodebreakerSession:
         return self.secret
 
     def candidates(self, limit: int = 50) -> list[int]:
-        """The codes that still fit, if there are at most ``limit``; raises otherwise."""
-        if self.remaining > limit:
-            tip = "" if self.over else "; ask for a hint"
-            raise BadArgument(f"{self.remaining} codes remain, too many to list (at most {limit}){tip}")
-        return [int(c) for c in self.knowledge.consistent]
+        """The codes that still fit, if there are at most ``limit``; raises otherwise.
+
+        >>> session = CodebreakerSession("8x12", secret="3 1 4 1 5 9 2 6")
+        >>> session.guess("1 2 3 4 5 6 7 8"), session.count()
+        (Feedback(black=1, white=5), (1000, False))
+        >>> session.guess("3 1 4 1 5 9 12 12"), session.count(), len(session.candidates(limit=100))
+        (Feedback(black=6, white=0), (69, True), 69)
+        """
+        return self._candidates(limit, "" if self.over else "; ask for a hint")
 
     def hint(self, strategy: str = "knuth", options: int = 3) -> Hint:
         """The strategy's next guess, and the partition tables of it and of the strategy's next best
-        guesses (partition strategies), ``options`` in all."""
+        guesses (partition strategies), ``options`` in all. In a game too large to enumerate, the
+        guess of a strategy that plays there, with no tables (they split every code that fits).
+
+        >>> session = CodebreakerSession("8x12", secret="3 1 4 1 5 9 2 6")
+        >>> session.guess("1 1 2 2 3 3 4 4")
+        Feedback(black=1, white=4)
+        >>> hint = session.hint("sample")
+        >>> hint.remaining, hint.exact, hint.options, hint.strategy
+        (1000, False, [], 'sample')
+        """
         if self.over:
             raise BadArgument("the game is over: start a new one")
-        knowledge = self.knowledge  # a game too large to count the codes left has no hints
+        knowledge = self.knowledge
         player = check_coach(self.game, strategy)
         try:
             suggestion = player.guess(knowledge)
         except MastermindError as e:
             raise BadArgument(f"{strategy} cannot suggest a guess after these moves: {e}") from None
+        if not knowledge.explicit:
+            remaining, exact = self.count()
+            return Hint(remaining, player.spec, suggestion, [], exact)
         tables = [{"guess": suggestion, **partition_summary(knowledge, suggestion)}]
         if isinstance(player, PartitionStrategy):  # then its next best, each splitting the codes otherwise
             for code in player.best_guesses(knowledge, options + 1).tolist():

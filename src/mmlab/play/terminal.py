@@ -177,8 +177,9 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
 def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue, hint_strategy: str | None,
                      secret_given: bool = False) -> int:
     """The person guesses mmlab's secret (``secret_given``: one they chose, to practise);
-    ``hint_strategy`` gives the hints (``None``: a game too large to count the codes left, so no
-    hints). Returns 0 on a win, 1 otherwise."""
+    ``hint_strategy`` gives the hints (``None``: no hints in a game too large to enumerate, where
+    only a strategy that plays without the list of codes, such as sample, gives them). Returns 0
+    on a win, 1 otherwise."""
     say = dialogue.console.print
     say(("You gave the secret: " if secret_given else "I have chosen a secret of ")
         + f"{game.pegs} peg{'s' if game.pegs > 1 else ''} from the colours 1-{game.colours}"
@@ -187,9 +188,12 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
            "(black); pegs of a right colour in a wrong place are not counted."))
     help_text = codebreaker_help(game)
     say(help_text)
-    if hint_strategy is None:
+    if hint_strategy is None and not game.enumerable:
         say(f"The {game} game has {game.n_codes:.3g} codes, too many to count those left: no hints or "
             "candidates in this game.")
+    elif not game.enumerable:
+        say(f"The {game} game has {game.n_codes:.3g} codes, too many to list: 'candidates' lists the codes left "
+            f"when a short search finds few, and 'hint' gives {hint_strategy}'s next guess.")
     while not session.over:
         line = dialogue.ask(f"guess {len(session.moves) + 1}> ")
         command, *rest = (line or "").split() or [""]
@@ -306,8 +310,10 @@ def unchecked(session: CodemakerSession, say, fix: str) -> None:
 def show_hint(session: CodebreakerSession, dialogue: Dialogue, strategy: str) -> None:
     game = session.game
     hint = session.hint(strategy)
-    dialogue.console.print(f"{fitting(hint.remaining)} your answers. {hint.strategy} would play "
+    dialogue.console.print(f"{fitting(hint.remaining, hint.exact)} your answers. {hint.strategy} would play "
                            f"{game.format(hint.suggestion)}.")
+    if not hint.options:  # (a game too large to split the codes left)
+        return
     table = Table(title="how each guess splits the codes left (answer: codes)")
     for column in ("guess", "consistent", "parts", "largest", "expected size", "classes"):
         table.add_column(column)
