@@ -109,3 +109,9 @@ def test_an_answer_that_could_not_be_checked_in_time_is_said_so(monkeypatch):
            "wrong, 'fix N B W' corrects it.)" in said
     assert "Took back the last answer; an unknown number of codes fit the answers so far." in said
     assert "Took back the last answer; 429981696 codes fit the answers so far." in said  # (no answers left)
+
+
+def test_candidates_of_more_than_nine_colours_are_told_apart():
+    """Codes whose colours are separated by spaces ran together: '1 2 8 4 1 2 9 4'."""
+    said = codebreaker(["1 2 3 4", "candidates", "quit"], Game.parse_size("4x10"), secret="1 2 3 5")
+    assert "1 2 8 4, 1 2 9 4," in said

@@ -55,7 +55,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.json:
         print_json(details.to_dict())
         return 0 if ok else 1
-    codes = " ".join(game.format(c) for c in details.codes)
+    codes = game.format_all(details.codes)
     n = game.n_codes
     if ok:
         out.print(f"{game}: {codes} separate{_s(len(details.codes))} all {n} secrets ({details.n_classes} answer "
@@ -135,7 +135,7 @@ def _interrupted(game: Game, found: list[tuple[int, ...]], args: argparse.Namesp
 
 def _print_search(game: Game, result: SearchResult) -> None:
     """What the search found, or its best try."""
-    codes = " ".join(game.format(c) for c in result.codes)
+    codes = game.format_all(result.codes)
     n = game.n_codes
     setup = (f"; {result.setup_seconds:.1f} s of setup before the clock"
              if result.setup_seconds >= NOTABLE_SETUP else "")

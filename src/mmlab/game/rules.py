@@ -239,6 +239,15 @@ class Game:
             return "".join(str(d + 1) for d in digits)
         return " ".join(str(d + 1) for d in digits)
 
+    def format_all(self, codes: Iterable[int]) -> str:
+        """Codes written out one after another: ``1122 1123``, or ``1 2 10 3, 1 2 11 3`` when
+        their colours are separated by spaces (more than 9 colours).
+
+        >>> Game.parse_size("4x6").format_all([7, 8]), Game.parse_size("2x12").format_all([1, 12])
+        ('1122 1123', '1 2, 2 1')
+        """
+        return (" " if self.colours <= 9 else ", ").join(self.format(int(c)) for c in codes)
+
     def code(self, code: int | str) -> int:
         """The index of a code given by its index or written out (as ``parse`` reads it).
 

@@ -218,7 +218,7 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
                 show_hint(session, dialogue, rest[0] if rest else hint_strategy or "knuth")
             elif command.lower() == "candidates":
                 codes = session.candidates()
-                say(f"{fitting(len(codes))}: " + " ".join(game.format(c) for c in codes))
+                say(f"{fitting(len(codes))}: " + game.format_all(codes))
             elif command.lower() == "undo":
                 session.undo()
                 say("Took back the last guess.")

@@ -248,7 +248,7 @@ class ExhaustiveResult:
     def describe(self) -> str:
         game = self.game
         if self.found is not None:
-            return (f"{' '.join(game.format(c) for c in self.found)} {_verb(self.size)} {game} with "
+            return (f"{game.format_all(self.found)} {_verb(self.size)} {game} with "
                     f"{counted_guesses(self.size)}")
         if self.complete:
             return (f"no set of {counted_guesses(self.size)} separates {game} (exhaustive up to symmetry: "
