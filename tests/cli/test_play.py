@@ -124,7 +124,7 @@ def test_a_game_too_large_to_enumerate_gives_samples_hints_and_lists_few_candida
     assert "at least 1000 codes remain, too many to list (at most 50); ask for a hint" in done.stdout
     assert "knuth needs every code of the game, and 8x12 has 4.3e+08 codes" in done.stdout
     assert "69 codes fit your answers. sample would play" in done.stdout
-    assert "3 codes fit: 3 1 4 1 5 9 2 6 3 1 4 6 5 9 2 12 3 6 4 1 5 9 2 12" in done.stdout  # 6 6 6 6 6 6 2 6 -> 2,0
+    assert "3 codes fit: 3 1 4 1 5 9 2 6, 3 1 4 6 5 9 2 12, 3 6 4 1 5 9 2 12" in done.stdout  # 6 6 6 6 6 6 2 6 -> 2,0
     done = play("8x12", "--hint-strategy", "entropy", lines=["quit"])
     assert done.returncode == 2 and "entropy needs every code of the game" in done.stderr
     assert "Strategies that play without enumerating: evo, ga, random, sample, shc." in done.stderr
