@@ -255,6 +255,10 @@ def test_a_contradiction_the_strategy_finds_after_an_unchecked_answer_is_refused
                                                    "guess 2: 2 2 2 2 2 2 2 2 -> 1,1$"):
         session.answer((1, 1))  # a single colour gives no white peg
     assert len(session.answers) == 1 and BIG.format(session.next_guess()) == "2 2 2 2 2 2 2 2"
+    with pytest.raises(InconsistentFeedback):  # given again, it is refused again (the strategy had kept it)
+        session.answer((1, 1))
+    session.answer((1, 0))
+    assert len(session.answers) == 2 and BIG.format(session.next_guess()) != "2 2 2 2 2 2 2 2"
 
 
 def test_an_undo_at_8x12_restores_the_strategy_instead_of_replaying_its_searches(monkeypatch):

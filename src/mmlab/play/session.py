@@ -296,12 +296,38 @@ class CodemakerSession(_Counting):
         self._proposal = None
         self.checked, self._fit = fit
         if not self.won:
+            strategy = self._copy_of_strategy()
             try:
                 self.next_guess()  # chosen now, so that a strategy that fails leaves the game as it was
             except BaseException:
                 self.answers.pop()
                 self.knowledge, self._proposal, self.improvised, self.checked, self._fit = kept
+                self._put_back(strategy)
                 raise
+
+    def _copy_of_strategy(self) -> Strategy | None:
+        """The strategy as it is, to put back if its next guess fails; ``None`` in a game small
+        enough to check every answer (the strategy is never asked after a refused one), or for a
+        strategy that cannot be copied (a script running)."""
+        if self.knowledge.explicit:
+            return None
+        try:
+            return copy.deepcopy(self.strategy, {id(self.game): self.game})
+        except TypeError:
+            return None
+
+    def _put_back(self, strategy: Strategy | None) -> None:
+        """After a refused answer, the strategy as it was before it saw it: the copy, or one that
+        plays the game again up to its pending guess (a strategy that kept the refused answer
+        would take it when given again)."""
+        if strategy is not None:
+            self.strategy = strategy
+        elif not self.knowledge.explicit:
+            proposal = self._proposal
+            self._changed()
+            if not self.improvised and self.strategy.guess(self.knowledge) != proposal:
+                self.improvised = True
+            self._proposal = proposal
 
     def _check(self, knowledge: Knowledge, strict: bool = True) -> tuple[bool, int | None]:
         """Whether the search found a code that fits every answer of ``knowledge``, and that code
