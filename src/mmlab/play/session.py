@@ -42,19 +42,22 @@ def check_coach(game: Game, spec: str) -> Strategy:
     >>> check_coach(Game.parse_size("4x6"), "tabu")
     Traceback (most recent call last):
     mmlab.errors.BadArgument: tabu follows a script of its own and can only continue the game it plays itself, so it cannot give hints; choose a strategy that reads any game, e.g. knuth or most-parts
+    >>> check_coach(Game.parse_size("8x12"), "tabu")
+    Traceback (most recent call last):
+    mmlab.errors.BadArgument: tabu follows a script of its own and can only continue the game it plays itself, so it cannot give hints; choose a strategy that reads any game, e.g. evo, ga, random, sample, shc
     >>> check_coach(Game.parse_size("8x12"), "knuth")
     Traceback (most recent call last):
     mmlab.errors.SpaceTooLarge: knuth needs every code of the game, and 8x12 has 4.3e+08 codes (limit 1.68e+07). Strategies that play without enumerating: evo, ga, random, sample, shc.
     """
     coach = make_strategy(spec)
+    readers = ", ".join(name for name in searching_strategies() if not issubclass(REGISTRY[name], ScriptedStrategy))
     if coach.needs_enumeration:  # naming those that give hints there
-        game.require_enumerable(coach.spec, ", ".join(
-            name for name in searching_strategies() if not issubclass(REGISTRY[name], ScriptedStrategy)))
+        game.require_enumerable(coach.spec, readers)
     coach.start(game, np.random.default_rng(0))
     if isinstance(coach, ScriptedStrategy):
+        examples = "knuth or most-parts" if game.enumerable else readers
         raise BadArgument(f"{coach.spec} follows a script of its own and can only continue the game it plays "
-                          "itself, so it cannot give hints; choose a strategy that reads any game, e.g. knuth or "
-                          "most-parts")
+                          f"itself, so it cannot give hints; choose a strategy that reads any game, e.g. {examples}")
     return coach
 
 
