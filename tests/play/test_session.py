@@ -277,3 +277,12 @@ def test_an_undo_at_8x12_restores_the_strategy_instead_of_replaying_its_searches
     session.answer(BIG.score(secret, played[2]))
     session.answer(BIG.score(secret, played[3]))
     assert session.next_guess() == played[4]  # the same draws: it plays on as before
+
+
+def test_candidates_in_a_large_black_only_game_say_they_are_not_counted():
+    """They said 'at least 1 codes remain, too many to list' with a few codes left."""
+    game = Game.parse_size("8x12", feedback="black")
+    session = CodebreakerSession(game, secret="1 2 3 4 5 6 7 8")
+    session.guess("1 1 2 2 3 3 4 4")
+    with pytest.raises(BadArgument, match="not counted in a game this large with answers of black pegs only"):
+        session.candidates()

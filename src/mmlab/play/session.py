@@ -204,10 +204,13 @@ class _Counting:
                 raise BadArgument(f"{self.remaining} codes remain, too many to list (at most {limit}){tip}")
             return [int(c) for c in self.knowledge.consistent]
         n, exact = self.count()
+        if not self.game.with_white:
+            raise BadArgument(f"the codes left are not counted in a game this large with answers of black pegs "
+                              f"only{tip}")
         if not exact or n > limit:
             raise BadArgument((f"{n if exact else f'at least {n}'} codes remain, too many to list (at most {limit})"
-                               if n else f"too many codes remain to list (at most {limit}); how many is unknown")
-                              + tip)
+                               if n > limit else f"too many codes remain to list (at most {limit}); how many is "
+                               "unknown") + tip)
         return sorted(self.game.index_of(row) for row in self._listing()[0])
 
 

@@ -191,6 +191,9 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
     if hint_strategy is None and not game.enumerable:
         say(f"The {game} game has {game.n_codes:.3g} codes, too many to count those left: no hints or "
             "candidates in this game.")
+    elif not game.enumerable and not game.with_white:
+        say(f"The {game} game has {game.n_codes:.3g} codes, too many to count those left with answers of black "
+            f"pegs only: 'hint' gives {hint_strategy}'s next guess.")
     elif not game.enumerable:
         say(f"The {game} game has {game.n_codes:.3g} codes, too many to list: 'candidates' lists the codes left "
             f"when a short search finds few, and 'hint' gives {hint_strategy}'s next guess.")
