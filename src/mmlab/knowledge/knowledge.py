@@ -12,7 +12,7 @@ hint can keep earlier states for free.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -331,14 +331,24 @@ class Knowledge:
     # ----------------------------------------------------------------- explaining a contradiction
     def _explain(self, guess: int, feedback: Feedback) -> str:
         answers = list(self.history) + [(guess, feedback)]
-        core = minimal_contradiction(self.game, answers)
-        game = self.game
-        said = (lambda fb: str(fb)) if game.with_white else (lambda fb: f"{fb.black} black")
-        listed = "; ".join(f"guess {i + 1}: {game.format(g)} -> {said(fb)}"
-                           for i, (g, fb) in enumerate(answers) if i in core)
-        if len(core) == 1:
-            return f"no code of {game} can give that answer: {listed}"
-        return f"no code fits all of these answers, so one of them is wrong: {listed}"
+        return contradiction_message(self.game, answers, minimal_contradiction(self.game, answers))
+
+
+def contradiction_message(game: Game, answers: list[tuple[int, Feedback]], core: Iterable[int]) -> str:
+    """What a player is told when the answers numbered ``core`` (0-based) of ``answers`` cannot
+    all be true.
+
+    >>> game = Game.parse_size("4x6")
+    >>> contradiction_message(game, [(game.parse("1122"), Feedback(4, 0)), (7, Feedback(0, 0))], [1])
+    'no code of 4x6 can give that answer: guess 2: 1122 -> 0,0'
+    """
+    core = set(core)
+    said = str if game.with_white else (lambda fb: f"{fb.black} black")
+    listed = "; ".join(f"guess {i + 1}: {game.format(g)} -> {said(fb)}"
+                       for i, (g, fb) in enumerate(answers) if i in core)
+    if len(core) == 1:
+        return f"no code of {game} can give that answer: {listed}"
+    return f"no code fits all of these answers, so one of them is wrong: {listed}"
 
 
 def is_member(codes: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:

@@ -24,7 +24,7 @@ import numpy as np
 
 from mmlab.errors import BadArgument, InconsistentFeedback, MastermindError, shown
 from mmlab.game import Feedback, Game
-from mmlab.knowledge import Knowledge
+from mmlab.knowledge import Knowledge, contradiction_message
 from mmlab.knowledge import kernels as knowledge_kernels
 from mmlab.strategies import Strategy, make_strategy, rng_of
 from mmlab.strategies.registry import REGISTRY
@@ -138,12 +138,7 @@ def _contradiction(game: Game, answers: list[tuple[int, Feedback]], max_nodes: i
         spent += nodes
         if code is None and decided:
             keep = trial
-    said = str if game.with_white else (lambda fb: f"{fb.black} black")
-    listed = "; ".join(f"guess {i + 1}: {game.format(g)} -> {said(fb)}" for i, (g, fb) in enumerate(answers)
-                       if i in keep)
-    if len(keep) == 1:
-        return InconsistentFeedback(f"no code of {game} can give that answer: {listed}")
-    return InconsistentFeedback(f"no code fits all of these answers, so one of them is wrong: {listed}")
+    return InconsistentFeedback(contradiction_message(game, answers, keep))
 
 
 class _Counting:
@@ -315,8 +310,11 @@ class CodemakerSession(_Counting):
         """The strategy as it is, to put back if its next guess fails; ``None`` in a game small
         enough to check every answer (the strategy is never asked after a refused one), or for a
         strategy that cannot be copied (a script running)."""
-        if self.knowledge.explicit:
-            return None
+        return None if self.knowledge.explicit else self._copied_strategy()
+
+    def _copied_strategy(self) -> Strategy | None:
+        """A copy of the strategy sharing the game (and its tables); ``None`` for one that cannot be
+        copied (a script running)."""
         try:
             return copy.deepcopy(self.strategy, {id(self.game): self.game})
         except TypeError:
@@ -414,9 +412,8 @@ class CodemakerSession(_Counting):
         """Keep the strategy as it is before its next guess (see ``_states``); a strategy that
         cannot be copied (a script running) is replayed instead."""
         if self._states is not None:
-            try:
-                kept = copy.deepcopy(self.strategy, {id(self.game): self.game})
-            except TypeError:
+            kept = self._copied_strategy()
+            if kept is None:
                 self._states = None
                 return
             self._states[len(self.answers)] = (tuple(self.answers), kept)
