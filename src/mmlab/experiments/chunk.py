@@ -203,7 +203,7 @@ def play_chunk(chunk: Chunk) -> PlayedChunk:
             known = [size >= 0 for size in record.top_sizes]
             for key, values in (("top_size", record.top_sizes), ("secret_in_top", record.secret_in_top),
                                 ("chance", record.chances)):
-                moves[key].extend([value if k else None for value, k in zip(values, known, strict=False)])
+                moves[key].extend([value if k else None for value, k in zip(values, known, strict=True)])
         else:
             for key in ("top_size", "secret_in_top", "chance"):
                 moves[key].extend([None] * n)
