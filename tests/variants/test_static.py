@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 from collections import Counter
@@ -12,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mmlab.cli.static import add_command
+from mmlab.cli.main import main
 from mmlab.errors import BadArgument, BadCode, MastermindError, SpaceTooLarge
 from mmlab.game import Game
 from mmlab.variants import static_kernels as K
@@ -433,22 +432,8 @@ def test_other_bad_input():
 
 # --------------------------------------------------------------------------------- CLI
 def run(argv: list[str], capsys) -> tuple[int, str, str]:
-    """``mmlab static ...`` through a parser built as mmlab.cli.main builds it, with its error handling."""
-    parser = argparse.ArgumentParser(prog="mmlab")
-    sub = parser.add_subparsers(dest="command", required=True)
-
-    def command(name, help, func):
-        p = sub.add_parser(name, help=help, description=help)
-        p.set_defaults(func=func)
-        return p
-
-    add_command(command)
-    args = parser.parse_args(["static", *argv])
-    try:
-        code = args.func(args)
-    except MastermindError as e:
-        print(f"mmlab {args.command}: error: {e}")
-        code = 2
+    """``mmlab static ...`` through the command line's own entry, with its error handling."""
+    code = main(["static", *argv])
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 
@@ -619,13 +604,13 @@ def test_cli_ctrl_c_keeps_what_was_found(capsys, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cli_static, "exhaustive", interrupted)
-    with pytest.raises(KeyboardInterrupt):
-        run(["search", "4x6", "--size", "6", "--seed", "3", "--prove"], capsys)
-    out = " ".join(capsys.readouterr().out.split())
+    code, out, err = run(["search", "4x6", "--size", "6", "--seed", "3", "--prove"], capsys)
+    out = " ".join(out.split())
+    assert code == 130 and err == "interrupted\n"
     assert "6 guesses separate all 1296 secrets" in out and "won in 7 guesses" in out
-    with pytest.raises(KeyboardInterrupt):
-        run(["search", "4x6", "--size", "6", "--seed", "3", "--prove", "--json"], capsys)
-    data = json.loads(capsys.readouterr().out)
+    code, out, _ = run(["search", "4x6", "--size", "6", "--seed", "3", "--prove", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 130
     assert data["separates"] and data["proof"] is None and data["proof_interrupted"] is True
 
     def found_then_interrupted(game, size, on_found, **kwargs):
@@ -633,9 +618,9 @@ def test_cli_ctrl_c_keeps_what_was_found(capsys, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cli_static, "search", found_then_interrupted)
-    with pytest.raises(KeyboardInterrupt):
-        run(["search", "4x6"], capsys)
-    out = " ".join(capsys.readouterr().out.split())
+    code, out, _ = run(["search", "4x6"], capsys)
+    out = " ".join(out.split())
+    assert code == 130
     assert out == ("4x6: interrupted; the smallest separating set found so far holds 6 guesses: "
                    "1221 2354 3311 4524 5656 6643")
 

@@ -171,13 +171,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         # blamed on the command that was given them, whose --help lists what it takes
         chosen = _chosen(parser, args)
         chosen.error(f"unrecognized arguments: {' '.join(extra)}{_did_you_mean(chosen, extra)}")
+    name = _chosen(parser, args).prog  # e.g. 'mmlab mm2 play', as argparse names its own errors
     try:
         return args.func(args)
     except MastermindError as e:
-        print(f"mmlab {args.command}: error: {e}", file=sys.stderr)
+        print(f"{name}: error: {e}", file=sys.stderr)
         return 2
     except MemoryError as e:  # numpy's says how much it could not allocate
-        print(f"mmlab {args.command}: error: not enough memory{f' ({e})' if str(e) else ''}; try a smaller game "
+        print(f"{name}: error: not enough memory{f' ({e})' if str(e) else ''}; try a smaller game "
               "or fewer games", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -6,8 +6,8 @@ import argparse
 
 from mmlab.cli.arguments import positive, seed_arg
 from mmlab.cli.commands import help_of
-from mmlab.cli.output import err, out, print_json, progress, spinner
-from mmlab.errors import MastermindError, counted_guesses
+from mmlab.cli.output import out, print_json, progress, spinner
+from mmlab.errors import counted_guesses
 from mmlab.game import Game
 from mmlab.variants.static import (
     ExhaustiveResult,
@@ -231,11 +231,7 @@ def _prove(game: Game, result: SearchResult, args: argparse.Namespace) -> Exhaus
 
 
 def cmd_static(args: argparse.Namespace) -> int:
-    try:
-        return {"verify": cmd_verify, "search": cmd_search}[args.action](args)
-    except MastermindError as e:  # named as argparse names its own errors: 'mmlab static search: error: ...'
-        err.print(f"mmlab static {args.action}: error: {e}", markup=False)
-        return 2
+    return {"verify": cmd_verify, "search": cmd_search}[args.action](args)
 
 
 def _game_args(p: argparse.ArgumentParser) -> None:

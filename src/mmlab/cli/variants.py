@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 
 import numpy as np
 from rich.table import Table
@@ -11,9 +10,8 @@ from rich.table import Table
 from mmlab.cli.arguments import int_at_least, listed, seed_arg
 from mmlab.cli.commands import help_of
 from mmlab.cli.output import err, out, print_json, progress, spinner
-from mmlab.errors import BadArgument, MastermindError
+from mmlab.errors import BadArgument
 from mmlab.experiments.evaluation import draw_seed
-from mmlab.variants import STRATEGIES_2D, Game2D, make_strategy_2d, play_2d
 from mmlab.experiments.two_d_tables import (
     SIZES_2D,
     SOURCE,
@@ -23,6 +21,7 @@ from mmlab.experiments.two_d_tables import (
     run_2d,
     thesis_games,
 )
+from mmlab.variants import STRATEGIES_2D, Game2D, make_strategy_2d, play_2d
 
 EXAMPLES = """\
 examples:
@@ -183,17 +182,6 @@ MAX_GAMES_2D = 10**7
 MAX_JOBS = 256
 
 
-def _named(command: Callable[[argparse.Namespace], int], name: str) -> Callable[[argparse.Namespace], int]:
-    """``command``, its errors named as argparse names its own: 'mmlab mm2 play: error: ...'."""
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return command(args)
-        except MastermindError as e:
-            err.print(f"mmlab mm2 {name}: error: {e}", markup=False)
-            return 2
-    return run
-
-
 def _no_subcommand(args: argparse.Namespace) -> int:
     err.print("mmlab mm2: choose 'reproduce' or 'play' (see mmlab mm2 --help)")
     return 2
@@ -211,7 +199,7 @@ def add_command(command) -> None:
                                    "thesis's figures beside ours (mean, s.e., max, times), and each other method "
                                    "beside the tabu search with the margin.",
                        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    r.set_defaults(func=_named(cmd_reproduce_2d, "reproduce"))
+    r.set_defaults(func=cmd_reproduce_2d)
     r.add_argument("--games", type=int_at_least(1, "--games", MAX_GAMES_2D),
                    help=f"random secrets per size (default 1000: {DEFAULT_TIME})".replace("%", "%%"))  # (argparse's %)
     r.add_argument("--full", action="store_true",
@@ -230,7 +218,7 @@ def add_command(command) -> None:
                        description="Play one game of a 2-D strategy and print every guess with the answer of each "
                                    "row and column.",
                        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    q.set_defaults(func=_named(cmd_play_2d, "play"))
+    q.set_defaults(func=cmd_play_2d)
     q.add_argument("size", help="NxM: an N x N secret of M colours, e.g. 4x6")
     q.add_argument("--strategy", default="tabu",
                    help=f"2-D strategy spec (known: {names}; default tabu; 'mmlab strategies NAME' lists its parameters)")
