@@ -55,7 +55,7 @@ def test_huge_games_keep_the_set_implicit_and_refuse_to_count_it():
     k = Knowledge.initial(Game.parse_size("8x12"))
     assert not k.explicit
     with pytest.raises(SpaceTooLarge, match="8x12"):
-        k.n_consistent
+        _ = k.n_consistent
 
 
 def _plain_answer(secret, guess, with_white):
@@ -103,7 +103,7 @@ def test_implicit_knowledge_of_a_small_game_says_what_it_cannot_do():
 
     knowledge = Knowledge.initial(Game.parse_size("4x6"), explicit=False)
     with pytest.raises(BadArgument, match="keeps no list of consistent codes"):
-        knowledge.n_consistent
+        _ = knowledge.n_consistent
     with pytest.raises(BadArgument, match="explicit consistent set"):
         representatives(knowledge)
 
@@ -119,3 +119,30 @@ def test_codes_may_be_written_out_wherever_an_index_is_taken():
     assert [c for c, _ in k.split("12321")] == [c for c, _ in k.split(game.parse("12321"))]
     with pytest.raises(BadCode, match="neither a code index"):
         k.is_consistent(1.5)
+
+
+@pytest.mark.parametrize("size,repeats,feedback", [("4x6", True, "black-white"), ("5x5", False, "black-white"),
+                                                   ("4x6", True, "black")])
+def test_count_consistent_agrees_with_a_brute_force_count(size, repeats, feedback):
+    """Exact when the search lists every code; otherwise the codes listed, a lower bound."""
+    game = Game.parse_size(size, repeats=repeats, feedback=feedback)
+    rng = np.random.default_rng(3)
+    secret = int(rng.integers(game.n_codes))
+    implicit, explicit = Knowledge.initial(game, explicit=False), Knowledge.initial(game)
+    assert implicit.count_consistent(10, 10**7) == explicit.count_consistent(10, 10**7) == (game.n_codes, True)
+    history = []
+    for guess in rng.integers(game.n_codes, size=3).tolist():
+        history.append((guess, game.score(secret, guess)))
+        implicit, explicit = (k.update(guess, history[-1][1]) for k in (implicit, explicit))
+        brute = sum(all(game.score(code, g) == fb for g, fb in history) for code in range(game.n_codes))
+        assert implicit.count_consistent(10**4, 10**7) == explicit.count_consistent(1, 1) == (brute, True)
+        if brute > 1 and game.with_white:
+            assert implicit.count_consistent(brute - 1, 10**7) == (brute - 1, False)  # stopped at the limit
+            n, exact = implicit.count_consistent(10**4, 10)
+            assert n < brute and not exact  # stopped by the budget
+
+
+def test_count_consistent_lists_nothing_in_a_large_black_only_game():
+    game = Game.parse_size("8x12", feedback="black")
+    k = Knowledge.initial(game).update(game.parse("1 1 2 2 3 3 4 4"), Feedback(1, 0))
+    assert k.count_consistent(1000, 10**7) == (0, False)

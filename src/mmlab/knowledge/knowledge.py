@@ -19,8 +19,7 @@ from functools import cached_property
 import numpy as np
 
 from mmlab.errors import BadArgument, InconsistentFeedback, SearchFailed
-from mmlab.game import Feedback, Game
-from mmlab.game import kernels
+from mmlab.game import Feedback, Game, kernels
 from mmlab.knowledge import kernels as knowledge_kernels
 
 #: Games with black pegs only and at most this many codes are listed by checking every code.
@@ -47,7 +46,7 @@ class Knowledge:
     consistent: np.ndarray | None = field(default=None, repr=False)
 
     @staticmethod
-    def initial(game: Game | str, explicit: bool = True) -> "Knowledge":
+    def initial(game: Game | str, explicit: bool = True) -> Knowledge:
         """No answers yet: every code is consistent, listed explicitly when the game is enumerable
         and ``explicit`` is true, implicit otherwise. ``game`` may be a size such as ``"4x6"``."""
         game = Game.of(game)
@@ -250,6 +249,35 @@ class Knowledge:
             *self.search_arrays, game.pegs, game.colours, game.repeats, limit, max_nodes)
         return codes if complete else None
 
+    def count_consistent(self, limit: int, max_nodes: int) -> tuple[int, bool]:
+        """How many codes fit every answer, and whether that is exact. Explicit knowledge, or none
+        answered yet, counts them all; otherwise the constraint search lists them as
+        ``list_consistent`` does, and when it stops after ``limit`` codes or ``max_nodes``
+        placements, the codes listed so far are a lower bound. With black pegs only, games of at
+        most ``FILTER_LIMIT`` codes are counted by checking every code, and larger ones give
+        ``(0, False)``: nothing is listed.
+
+        >>> from mmlab.game import Game, Feedback
+        >>> game = Game.parse_size("8x12")
+        >>> k = Knowledge.initial(game).update(game.parse("1 2 3 4 5 6 7 8"), Feedback(1, 5))
+        >>> k.count_consistent(1000, 10**7)   # too many to list: at least 1000
+        (1000, False)
+        >>> k.update(game.parse("3 1 4 1 5 9 12 12"), Feedback(6, 0)).count_consistent(1000, 10**7)
+        (69, True)
+        """
+        game = self.game
+        if self.explicit:
+            return self.n_consistent, True
+        if not self.history:
+            return game.n_codes, True
+        if not game.with_white:
+            if game.n_codes > min(FILTER_LIMIT, max_nodes):
+                return 0, False
+            return int(self.rows_fit(game.all_digits).sum()), True
+        codes, complete = knowledge_kernels.enumerate_consistent(
+            *self.search_arrays, game.pegs, game.colours, game.repeats, limit, max_nodes)
+        return int(codes.shape[0]), bool(complete)
+
     def fits(self, digits: np.ndarray) -> bool:
         """Whether the code with these colours (0-based ``uint8``) fits every answer so far."""
         return bool(self.rows_fit(digits[np.newaxis])[0])
@@ -281,7 +309,7 @@ class Knowledge:
             game.all_digits[guess], game.all_counts[guess], game.all_digits, game.all_counts, cand, game.with_white
         )
 
-    def update(self, guess: int | str, feedback: Feedback | tuple[int, int] | str) -> "Knowledge":
+    def update(self, guess: int | str, feedback: Feedback | tuple[int, int] | str) -> Knowledge:
         """Knowledge after ``guess`` (an index or written out) got ``feedback`` (as ``Game.answer``
         reads it: ``Feedback(1, 1)``, ``(1, 1)`` or ``"1,1"``). Explicit knowledge raises
         ``InconsistentFeedback`` if no code fits; implicit knowledge records the answer, and its
@@ -299,11 +327,11 @@ class Knowledge:
             raise InconsistentFeedback(self._explain(guess, feedback))
         return Knowledge(self.game, self.history + ((guess, feedback),), subset)
 
-    def child(self, guess: int, feedback: Feedback, subset: np.ndarray) -> "Knowledge":
+    def child(self, guess: int, feedback: Feedback, subset: np.ndarray) -> Knowledge:
         """Knowledge after ``guess`` got ``feedback``, when the caller already knows the subset."""
         return Knowledge(self.game, self.history + ((guess, feedback),), subset)
 
-    def split(self, guess: int, responses: np.ndarray | None = None) -> list[tuple[int, "Knowledge"]]:
+    def split(self, guess: int, responses: np.ndarray | None = None) -> list[tuple[int, Knowledge]]:
         """The knowledge after each answer ``guess`` can get, as ``(feedback code, child)`` pairs in
         increasing code order, the winning answer left out. ``responses`` may give the feedback
         codes of the consistent codes when the caller has them (e.g. from a table)."""

@@ -25,10 +25,9 @@ import numpy as np
 from mmlab.errors import BadArgument, InconsistentFeedback, MastermindError, shown
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge, contradiction_message
-from mmlab.knowledge import kernels as knowledge_kernels
 from mmlab.strategies import Strategy, make_strategy, rng_of
-from mmlab.strategies.registry import REGISTRY
 from mmlab.strategies.exhaustive import PartitionStrategy
+from mmlab.strategies.registry import REGISTRY
 from mmlab.strategies.scoring import partition_summary
 from mmlab.strategies.scripted import ScriptedStrategy
 from mmlab.trees import DecisionTree, strategy_of
@@ -147,7 +146,7 @@ class _Counting:
 
     game: Game
     knowledge: Knowledge
-    _listed: tuple[tuple, np.ndarray, bool] | None = None  # (answers, codes listed, complete)
+    _counted: tuple[tuple, int, bool] | None = None  # (answers, codes counted or listed, exact)
     _known_fit = True  # whether a code is known to fit every answer (the constraint search found one)
 
     @property
@@ -159,9 +158,10 @@ class _Counting:
 
     def count(self) -> tuple[int, bool]:
         """How many codes fit every answer so far, and whether that is exact. A game too large to
-        enumerate counts them by listing them with the constraint search, up to ``COUNT_LIMIT``
-        codes within ``CHECK_NODES`` placements; when the listing stops there, the count is the
-        codes listed, a lower bound (black-only answers: the code found by the check, if any).
+        enumerate counts them by listing them with the constraint search
+        (``Knowledge.count_consistent``), up to ``COUNT_LIMIT`` codes within ``CHECK_NODES``
+        placements; when the listing stops there, the count is the codes listed, a lower bound
+        (black-only answers, not listed: the code found by the check, if any).
 
         >>> session = CodemakerSession("8x12", "sample", rng=1)
         >>> session.count()
@@ -169,27 +169,11 @@ class _Counting:
         >>> session.answer((1, 2)); session.count()
         (1000, False)
         """
-        if self.knowledge.explicit:
-            return self.knowledge.n_consistent, True
-        if not self.knowledge.history:
-            return self.game.n_codes, True
-        codes, complete = self._listing()
-        if complete:
-            return codes.shape[0], True
-        return max(codes.shape[0], int(self._known_fit)), False
-
-    def _listing(self) -> tuple[np.ndarray, bool]:
-        """The codes the constraint search lists (``COUNT_LIMIT`` at most), and whether that is all."""
         key = self.knowledge.history
-        if self._listed is None or self._listed[0] != key:
-            game, knowledge = self.game, self.knowledge
-            if game.with_white:
-                codes, complete = knowledge_kernels.enumerate_consistent(
-                    *knowledge.search_arrays, game.pegs, game.colours, game.repeats, COUNT_LIMIT, CHECK_NODES)
-            else:  # (the search lists codes with black and white answers only)
-                codes, complete = np.empty((0, game.pegs), dtype=np.uint8), False
-            self._listed = (key, codes, bool(complete))
-        return self._listed[1], self._listed[2]
+        if self._counted is None or self._counted[0] != key:
+            self._counted = (key, *self.knowledge.count_consistent(COUNT_LIMIT, CHECK_NODES))
+        _, n, exact = self._counted
+        return (n, True) if exact else (max(n, int(self._known_fit)), False)
 
     def _candidates(self, limit: int, tip: str = "") -> list[int]:
         """The codes that still fit, if there are at most ``limit``; raises otherwise (``tip`` ends
@@ -206,7 +190,7 @@ class _Counting:
             raise BadArgument((f"{n if exact else f'at least {n}'} codes remain, too many to list (at most {limit})"
                                if n > limit else f"too many codes remain to list (at most {limit}); how many is "
                                "unknown") + tip)
-        return sorted(self.game.index_of(row) for row in self._listing()[0])
+        return sorted(self.game.index_of(row) for row in self.knowledge.list_consistent(COUNT_LIMIT, CHECK_NODES))
 
 
 class CodemakerSession(_Counting):
