@@ -2,7 +2,7 @@
 
 import pytest
 
-from mmlab.errors import BadArgument, InconsistentFeedback, SpaceTooLarge
+from mmlab.errors import BadArgument, InconsistentFeedback, SearchFailed, SpaceTooLarge
 from mmlab.experiments import play_game
 from mmlab.game import Feedback, Game
 from mmlab.play import CodebreakerSession, CodemakerSession
@@ -286,3 +286,57 @@ def test_candidates_in_a_large_black_only_game_say_they_are_not_counted():
     session.guess("1 1 2 2 3 3 4 4")
     with pytest.raises(BadArgument, match="not counted in a game this large with answers of black pegs only"):
         session.candidates()
+
+
+def _improvising(rng: int = 2) -> tuple[CodemakerSession, int]:
+    """A sample session at 8x12 improvising after a fix (its first answer was wrong), and the secret."""
+    secret = BIG.parse("3 1 4 1 5 9 2 6")
+    session = CodemakerSession(BIG, "sample", rng=rng)
+    session.answer((1, 4))  # wrong: 1 1 2 2 3 3 4 5 gets 1,5
+    session.answer(BIG.score(secret, session.next_guess()))
+    session.correct(1, (1, 5))  # sample would have played otherwise after 1,5
+    assert session.improvised and session.checked
+    return session, secret
+
+
+def test_an_improvising_session_takes_an_answer_the_check_cannot_decide(monkeypatch):
+    """It was refused with the bare 'no code fitting the 3 answers found within 1 placements'."""
+    from mmlab.play import session as module
+
+    session, secret = _improvising()
+    monkeypatch.setattr(module, "CHECK_NODES", 1)  # the check decides nothing within one placement
+    session.answer(BIG.score(secret, session.next_guess()))
+    assert len(session.answers) == 3 and not session.checked and session.improvised
+    assert session.knowledge.is_consistent(session.next_guess())  # found by the patient search
+    session.correct(1, (1, 5))  # (unchanged) a fix the check cannot decide is taken too
+    assert not session.checked and session.knowledge.is_consistent(session.next_guess())
+
+
+def test_an_improvising_session_says_when_no_code_to_play_was_found(monkeypatch):
+    from mmlab.play import session as module
+
+    session, secret = _improvising()
+    kept, pending = list(session.answers), session.next_guess()
+    monkeypatch.setattr(module, "CHECK_NODES", 1)
+    monkeypatch.setattr(module, "PATIENT_NODES", 1)
+    with pytest.raises(SearchFailed, match="^a long search found no code that fits every answer so far, nor showed "
+                                           "that none does: one of them may be wrong, and mmlab has no guess"):
+        session.answer(BIG.score(secret, pending))
+    assert session.answers == kept and session.next_guess() == pending and session.checked
+
+
+@pytest.mark.parametrize("spec,rng", [("shc", 3), ("random", 3)])
+def test_a_contradiction_shc_or_random_shows_is_refused_naming_the_answers(monkeypatch, spec, rng):
+    """They say so with a SearchFailed of their own; the session answered with its bare 'no code
+    fitting the 3 answers found within 1 placements'."""
+    from mmlab.play import session as module
+
+    session = CodemakerSession(BIG, spec, rng=rng)
+    session.answer((0, 0))
+    session.answer((0, 0))  # two colours left for shc, one for random, and the next guess uses them alone
+    kept, pending = list(session.answers), session.next_guess()
+    monkeypatch.setattr(module, "CHECK_NODES", 1)  # the check decides nothing: the strategy shows it
+    with pytest.raises(InconsistentFeedback, match="^no code fits all of these answers, so one of them is wrong: "
+                                                   f"guess 1: .*; guess 3: {BIG.format(pending)} -> 0,0$"):
+        session.answer((0, 0))
+    assert session.answers == kept and session.next_guess() == pending

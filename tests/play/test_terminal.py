@@ -21,11 +21,12 @@ def codebreaker(lines: list[str], game: Game = GAME, secret: str = "3632") -> st
     return console.file.getvalue()
 
 
-def codemaker(lines: list[str]) -> tuple[str, CodemakerSession]:
-    """What the codemaker dialogue says to ``lines`` (Knuth guessing), and its session."""
+def codemaker(lines: list[str], session: CodemakerSession | None = None) -> tuple[str, CodemakerSession]:
+    """What the codemaker dialogue says to ``lines`` (Knuth guessing on 4x6 unless ``session`` is
+    given), and its session."""
     console = Console(file=io.StringIO(), width=400)
-    session = CodemakerSession(GAME, "knuth")
-    play_codemaker(GAME, session, Dialogue(GAME, io.StringIO("\n".join(lines) + "\n"), console))
+    session = session or CodemakerSession(GAME, "knuth")
+    play_codemaker(session.game, session, Dialogue(session.game, io.StringIO("\n".join(lines) + "\n"), console))
     return console.file.getvalue(), session
 
 
@@ -100,11 +101,7 @@ def test_an_answer_that_could_not_be_checked_in_time_is_said_so(monkeypatch):
     from mmlab.play import session as module
 
     monkeypatch.setattr(module, "CHECK_NODES", 1)  # the search decides nothing within one placement
-    game = Game.parse_size("8x12")
-    console = Console(file=io.StringIO(), width=400)
-    session = CodemakerSession(game, "sample", rng=1)
-    play_codemaker(game, session, Dialogue(game, io.StringIO("1 2\n1 2\nundo\nundo\nquit\n"), console))
-    said = console.file.getvalue()
+    said, _ = codemaker(["1 2", "1 2", "undo", "undo", "quit"], CodemakerSession("8x12", "sample", rng=1))
     assert "(A short search found no code that fits every answer, nor showed that none does: if one of them is " \
            "wrong, 'fix N B W' corrects it.)" in said
     assert "Took back the last answer; an unknown number of codes fit the answers so far." in said
@@ -115,3 +112,22 @@ def test_candidates_of_more_than_nine_colours_are_told_apart():
     """Codes whose colours are separated by spaces ran together: '1 2 8 4 1 2 9 4'."""
     said = codebreaker(["1 2 3 4", "candidates", "quit"], Game.parse_size("4x10"), secret="1 2 3 5")
     assert "1 2 8 4, 1 2 9 4," in said
+
+
+def test_an_answer_after_which_no_code_to_play_was_found_is_refused_saying_what_to_do(monkeypatch):
+    from mmlab.play import session as module
+
+    game = Game.parse_size("8x12")
+    secret = game.parse("3 1 4 1 5 9 2 6")
+    session = CodemakerSession(game, "sample", rng=2)
+    session.answer((1, 4))  # wrong: 1 1 2 2 3 3 4 5 gets 1,5
+    session.answer(game.score(secret, session.next_guess()))
+    session.correct(1, (1, 5))  # sample cannot follow: the session improvises
+    answer = game.score(secret, session.next_guess())
+    monkeypatch.setattr(module, "CHECK_NODES", 1)
+    monkeypatch.setattr(module, "PATIENT_NODES", 1)
+    said, _ = codemaker([f"{answer.black} {answer.white}", "quit"], session)
+    assert "A long search found no code that fits every answer so far, nor showed that none does: one of them may " \
+           "be wrong, and mmlab has no guess to play after them.\nAnswer guess 3 again, or correct an earlier " \
+           "answer with 'fix N B W' ('history' lists them)." in said
+    assert len(session.answers) == 2

@@ -22,7 +22,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mmlab.errors import BadArgument, InconsistentFeedback, MastermindError, shown
+from mmlab.errors import (
+    BadArgument,
+    InconsistentFeedback,
+    MastermindError,
+    SearchFailed,
+    shown,
+)
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge, contradiction_message
 from mmlab.strategies import Strategy, make_strategy, rng_of
@@ -63,6 +69,10 @@ def check_coach(game: Game, spec: str) -> Strategy:
 #: Placements the constraint search checks, at most, to decide whether some code still fits the
 #: answers in a game too large to enumerate (0.5-1.5 s at 8x12 and 10x20 when it runs out).
 CHECK_NODES = 10**7
+#: Placements a patient search checks, at most, for a code to play when the session improvises (the
+#: strategy cannot follow the answers) and the check found none in time: as many as the strategies'
+#: own searches (``Knowledge.find_consistent``), under a minute at 8x12 and 10x20.
+PATIENT_NODES = 10**9
 #: In such a game the codes that fit are counted by listing them: at most this many, within
 #: ``CHECK_NODES`` placements.
 COUNT_LIMIT = 1000
@@ -264,13 +274,27 @@ class CodemakerSession(_Counting):
             except MastermindError:  # a stored tree or script cannot follow a corrected history
                 self.improvised = True
         if not self.knowledge.explicit:
-            return self._fit if self._fit is not None else self.knowledge.find_consistent(
-                np.random.default_rng(0), CHECK_NODES)[0]
+            return self._fit if self._fit is not None else self._patient_fit()
         return int(self.knowledge.consistent[0])
+
+    def _patient_fit(self) -> int:
+        """A code that fits every answer, to improvise with when the check found none in time,
+        found by a patient search (``PATIENT_NODES`` placements) as a strategy finds its guess: so
+        the answer is taken, as when the strategy plays. A proof that no code fits is refused
+        naming the answers, as the check's is; a search that runs out, saying so."""
+        try:  # (other draws than the check's, which found nothing)
+            return self.knowledge.find_consistent(np.random.default_rng(1), PATIENT_NODES)[0]
+        except InconsistentFeedback:
+            raise _contradiction(self.game, self.answers) from None
+        except SearchFailed:
+            raise SearchFailed("a long search found no code that fits every answer so far, nor showed that none "
+                               "does: one of them may be wrong, and mmlab has no guess to play after them") from None
 
     def answer(self, feedback: Feedback | tuple[int, int] | str) -> None:
         """Answer the current guess. A contradiction raises ``InconsistentFeedback`` naming the
-        answers that cannot all be true, and changes nothing: answer again, or ``correct`` one."""
+        answers that cannot all be true, and changes nothing: answer again, or ``correct`` one. So
+        does ``SearchFailed`` in a game too large to enumerate, when the strategy has no guess to
+        play and a patient search finds no code that fits the answers, nor shows that none does."""
         feedback = self.game.answer(feedback)
         guess = self.next_guess()
         knowledge = self.knowledge.update(guess, feedback)

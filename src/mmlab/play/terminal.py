@@ -15,7 +15,13 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from mmlab.errors import BadCode, InconsistentFeedback, MastermindError, counted_guesses
+from mmlab.errors import (
+    BadCode,
+    InconsistentFeedback,
+    MastermindError,
+    SearchFailed,
+    counted_guesses,
+)
 from mmlab.game import Feedback, Game, parse_feedback
 from mmlab.game.feedback import NUMBER_DIGITS
 from mmlab.play.session import CodebreakerSession, CodemakerSession
@@ -154,7 +160,7 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
             else:
                 session.answer(parse_feedback(line, game.with_white))
                 unchecked(session, say, fix)
-        except InconsistentFeedback as e:
+        except (InconsistentFeedback, SearchFailed) as e:  # answers refused: no code fits, or none was found
             message = str(e)
             say(Text(f"{message[0].upper()}{message[1:]}.", style="bold"))
             if command.lower() != "fix":
