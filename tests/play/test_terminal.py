@@ -114,6 +114,17 @@ def test_candidates_of_more_than_nine_colours_are_told_apart():
     assert "1 2 8 4, 1 2 9 4," in said
 
 
+def test_undo_and_fix_in_a_large_black_only_game_say_the_codes_left_are_not_counted():
+    """They said 'at least 1 code fits', the one code the check had found."""
+    game = Game.parse_size("8x12", feedback="black")
+    said, _ = codemaker(["1", "1", "undo", "fix 1 2", "quit"], CodemakerSession(game, "sample", rng=1))
+    assert "Took back the last answer; the codes left are not counted in a game this large with answers of black " \
+           "pegs only." in said
+    assert "Corrected guess 1; the codes left are not counted in a game this large with answers of black pegs " \
+           "only." in said
+    assert "code fits" not in said
+
+
 def test_an_answer_after_which_no_code_to_play_was_found_is_refused_saying_what_to_do(monkeypatch):
     from mmlab.play import session as module
 

@@ -76,6 +76,9 @@ PATIENT_NODES = 10**9
 #: In such a game the codes that fit are counted by listing them: at most this many, within
 #: ``CHECK_NODES`` placements.
 COUNT_LIMIT = 1000
+#: What is said of the codes left in such a game with answers of black pegs only, which the
+#: constraint search does not list (``Knowledge.count_consistent``).
+NOT_COUNTED = "the codes left are not counted in a game this large with answers of black pegs only"
 
 
 def searching_strategies() -> list[str]:
@@ -185,6 +188,13 @@ class _Counting:
         _, n, exact = self._counted
         return (n, True) if exact else (max(n, int(self._known_fit)), False)
 
+    @property
+    def counted(self) -> bool:
+        """Whether ``count`` counts the codes left, or lists some of them; not after an answer in a
+        game too large to enumerate with answers of black pegs only, where it only knows whether
+        the check found a code that fits (see ``NOT_COUNTED``)."""
+        return self.knowledge.explicit or self.game.with_white or not self.knowledge.history
+
     def _candidates(self, limit: int, tip: str = "") -> list[int]:
         """The codes that still fit, if there are at most ``limit``; raises otherwise (``tip`` ends
         the message)."""
@@ -194,8 +204,7 @@ class _Counting:
             return [int(c) for c in self.knowledge.consistent]
         n, exact = self.count()
         if not self.game.with_white:
-            raise BadArgument(f"the codes left are not counted in a game this large with answers of black pegs "
-                              f"only{tip}")
+            raise BadArgument(f"{NOT_COUNTED}{tip}")
         if not exact or n > limit:
             raise BadArgument((f"{n if exact else f'at least {n}'} codes remain, too many to list (at most {limit})"
                                if n > limit else f"too many codes remain to list (at most {limit}); how many is "

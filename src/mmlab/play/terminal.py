@@ -24,7 +24,7 @@ from mmlab.errors import (
 )
 from mmlab.game import Feedback, Game, parse_feedback
 from mmlab.game.feedback import NUMBER_DIGITS
-from mmlab.play.session import CodebreakerSession, CodemakerSession
+from mmlab.play.session import NOT_COUNTED, CodebreakerSession, CodemakerSession
 
 PEG_COLOURS = ("red", "green", "yellow", "blue", "magenta", "cyan", "white", "bright_red", "bright_green",
                "bright_blue", "bright_magenta", "bright_cyan", "orange3", "purple", "grey70", "gold1")
@@ -135,7 +135,7 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
                 dialogue.history(session.answers)
             elif command.lower() == "undo":
                 session.undo()
-                say(f"Took back the last answer; {fitting(*session.count())} the answers so far.")
+                say(f"Took back the last answer; {codes_left(session, 'the answers so far')}.")
             elif command.lower() == "fix":
                 if len(rest) < 2 or not (rest[0].isascii() and rest[0].isdigit() and len(rest[0]) <= NUMBER_DIGITS):
                     say(fix_usage)
@@ -151,7 +151,7 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
                     say(f"Corrected guess {move}: it is your secret, so the game ends there and the answers to "
                         f"{later}, which fit it, are dropped.")
                 else:
-                    say(f"Corrected guess {move}; {fitting(*session.count())} the answers.")
+                    say(f"Corrected guess {move}; {codes_left(session, 'the answers')}.")
                 unchecked(session, say, fix)
             elif command.lower() in ("help", "?"):
                 say(help_text)
@@ -307,6 +307,12 @@ def fitting(n: int, exact: bool = True) -> str:
     if not exact:
         return f"at least {fitting(n)}" if n else "an unknown number of codes fit"
     return f"{n} code fits" if n == 1 else f"{n} codes fit"
+
+
+def codes_left(session: CodemakerSession, answers: str) -> str:
+    """``"3 codes fit the answers"`` (``answers`` ends it), or that the codes left are not counted
+    (a game too large to enumerate with answers of black pegs only, as 'candidates' says there)."""
+    return f"{fitting(*session.count())} {answers}" if session.counted else NOT_COUNTED
 
 
 def unchecked(session: CodemakerSession, say, fix: str) -> None:
