@@ -125,6 +125,16 @@ def test_undo_and_fix_in_a_large_black_only_game_say_the_codes_left_are_not_coun
     assert "code fits" not in said
 
 
+def test_a_hint_in_a_large_black_only_game_says_the_codes_left_are_not_counted():
+    """It said 'at least 1 code fits your answers'; a count that is a lower bound starts with a capital."""
+    said = codebreaker(["1 1 2 2 3 3 4 4", "hint sample", "quit"], Game.parse_size("8x12", feedback="black"),
+                       secret="3 1 4 1 5 9 2 6")
+    assert "The codes left are not counted in a game this large with answers of black pegs only. sample would " \
+           "play" in said and "code fits" not in said
+    said = codebreaker(["1 1 2 2 3 3 4 4", "hint sample", "quit"], Game.parse_size("8x12"), secret="3 1 4 1 5 9 2 6")
+    assert "At least 1000 codes fit your answers. sample would play" in said
+
+
 def test_an_answer_after_which_no_code_to_play_was_found_is_refused_saying_what_to_do(monkeypatch):
     from mmlab.play import session as module
 

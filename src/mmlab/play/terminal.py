@@ -309,7 +309,7 @@ def fitting(n: int, exact: bool = True) -> str:
     return f"{n} code fits" if n == 1 else f"{n} codes fit"
 
 
-def codes_left(session: CodemakerSession, answers: str) -> str:
+def codes_left(session: CodemakerSession | CodebreakerSession, answers: str) -> str:
     """``"3 codes fit the answers"`` (``answers`` ends it), or that the codes left are not counted
     (a game too large to enumerate with answers of black pegs only, as 'candidates' says there)."""
     return f"{fitting(*session.count())} {answers}" if session.counted else NOT_COUNTED
@@ -325,8 +325,8 @@ def unchecked(session: CodemakerSession, say, fix: str) -> None:
 def show_hint(session: CodebreakerSession, dialogue: Dialogue, strategy: str) -> None:
     game = session.game
     hint = session.hint(strategy)
-    dialogue.console.print(f"{fitting(hint.remaining, hint.exact)} your answers. {hint.strategy} would play "
-                           f"{game.format(hint.suggestion)}.")
+    left = codes_left(session, "your answers")
+    dialogue.console.print(f"{left[0].upper()}{left[1:]}. {hint.strategy} would play {game.format(hint.suggestion)}.")
     if not hint.options:  # (a game too large to split the codes left)
         return
     table = Table(title="how each guess splits the codes left (answer: codes)")
