@@ -9,7 +9,7 @@ from math import comb, perm, sqrt
 import numpy as np
 import pytest
 
-from mmlab.errors import BadArgument, BadCode, BadFeedback, SearchFailed, UnknownStrategy
+from mmlab.errors import BadArgument, BadCode, BadFeedback, InconsistentFeedback, SearchFailed, UnknownStrategy
 from mmlab.experiments.playout import play_game
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
@@ -339,7 +339,9 @@ def test_cfg_moves_on_a_better_answer(game46):
     assert moves["equal", True, True] > 0 and moves["better", True, False] > 0
 
 
-def test_contradictory_answers_raise_search_failed():
+def test_contradictory_answers_are_refused_as_inconsistent():
+    """A search that shows no code fits raises ``InconsistentFeedback``, as sample's does (it raised
+    ``SearchFailed``, the error of a budget run out, so play could not name the answers at once)."""
     game = Game.parse_size("4x6")
     k = Knowledge.initial(game, explicit=False)
     for code in ("1122", "3344", "5566"):
@@ -347,7 +349,7 @@ def test_contradictory_answers_raise_search_failed():
     s = StochasticHillClimber()
     s.max_attempts = 100_000
     s.start(game, np.random.default_rng(0))
-    with pytest.raises(SearchFailed, match="contradict"):
+    with pytest.raises(InconsistentFeedback, match="contradict"):
         s.guess(k)
 
 

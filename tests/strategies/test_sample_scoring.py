@@ -74,12 +74,14 @@ def test_a_patient_search_that_runs_out_says_so():
         k.find_consistent(np.random.default_rng(0), max_nodes=3)
 
 
-@pytest.mark.parametrize("spec", ["sample", "sample:endgame=0,lookahead=0", "sample:sample=20"])
+@pytest.mark.parametrize("spec", ["sample", "sample:endgame=0,lookahead=0", "sample:sample=20", "random", "shc"])
 @pytest.mark.parametrize("size", ["4x6", "6x9"])
 def test_contradictory_answers_are_refused_by_name(spec, size):
     """Answers no code fits (three colours counted 0, 3 and 4 times on 6 pegs, or 1, 2 and 2 on
-    4) stop the codebreaker with ``InconsistentFeedback``, whichever way it draws its sample.
-    (``evo`` cannot tell them from a GA budget too small: it plays its fittest code and says so.)"""
+    4) stop the codebreaker with ``InconsistentFeedback``, whichever way it draws its sample;
+    ``random`` and ``shc`` too, whose searches show it (they raised ``SearchFailed``, the error of a
+    budget run out). (``evo`` cannot tell them from a GA budget too small: it plays its fittest
+    code and says so.)"""
     game = Game.parse_size(size)
     k = Knowledge.initial(game, explicit=False)
     counts = (0, 3, 4) if game.pegs == 6 else (1, 2, 2)

@@ -200,8 +200,9 @@ class Knowledge:
         """A random consistent code, uniform whenever that is affordable: drawn by rejection
         (``draw_uniform``, up to ``max_draws``), else from the listed set (``list_consistent``),
         else found by constraint search (``sample``, not exactly uniform). Returns the code
-        (``None`` if none fits), the codes drawn, listed or placed on the way, and whether the
-        draw was uniform.
+        (``None`` if none was found within the budgets), the codes drawn, listed or placed on the
+        way, and whether the draw was uniform. Raises ``InconsistentFeedback`` when the listing or
+        the search shows that no code fits the answers.
 
         >>> from mmlab.game import Game, Feedback
         >>> game = Game.parse_size("8x12")
@@ -217,9 +218,12 @@ class Knowledge:
         if listed is not None:
             work += listed.shape[0]
             if listed.shape[0] == 0:
-                return None, work, True
+                raise self.contradiction()
             return self.game.index_of(listed[rng.integers(listed.shape[0])]), work, True
-        code, placements = self.sample(rng)
+        budget = 3 * 10**7
+        code, placements = self.sample(rng, budget)
+        if code is None and placements < budget:  # the search tree was exhausted
+            raise self.contradiction()
         return code, work + placements, False
 
     def list_consistent(self, limit: int, max_nodes: int) -> np.ndarray | None:

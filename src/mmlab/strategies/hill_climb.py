@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mmlab.errors import BadArgument, BadFeedback, SearchFailed
+from mmlab.errors import BadArgument, BadFeedback, InconsistentFeedback, SearchFailed
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import hill_climb_kernels as hk
@@ -231,7 +231,8 @@ class StochasticHillClimber(Strategy):
         game = self.game
         pool = np.flatnonzero(self._pool).astype(np.int64)
         if pool.shape[0] == 0:
-            raise SearchFailed("shc: every colour is taboo after the [0,0] answers, so the answers contradict each other")
+            raise InconsistentFeedback("shc: every colour is taboo after the [0,0] answers, so the answers contradict "
+                                       "each other")
         h_digits, h_counts, h_codes = knowledge.history_arrays
         cfg = np.array(self._cfg, dtype=np.int64)
         black, white = self._cfg_answer
@@ -262,7 +263,7 @@ class StochasticHillClimber(Strategy):
                 checked = True
                 found, nodes = knowledge.sample(np.random.default_rng(seed), max_nodes=CHECK_NODES)
                 if found is None and nodes < CHECK_NODES:
-                    raise SearchFailed(
+                    raise InconsistentFeedback(
                         f"shc: no code of {game} fits the {len(knowledge.history)} answers so far; "
                         "they contradict each other"
                     )
