@@ -194,3 +194,18 @@ def test_by_default_worker_processes_start_only_when_the_games_would_take_long(m
     slow = evaluate(game, "random", secrets=40, seed=3, jobs=None, on_progress=lambda done, total: progress.append(done))
     assert pools == [2] and np.array_equal(slow.guesses, serial.guesses)
     assert progress[-1] == 40 and progress == sorted(progress)
+
+
+def test_per_game_lists_each_game_in_the_order_played():
+    """One row a game: its run (from 0, as seeded), secret, guesses, known, evaluations, seconds."""
+    tree = evaluate("4x6", "knuth", secrets=["1122", "3632"]).per_game()
+    assert [(r["run"], r["secret"], r["guesses"], r["seconds"]) for r in tree] == [(0, "1122", 1, None),
+                                                                                 (0, "3632", 5, None)]
+    played = evaluate("3x3", "random", runs=2, seed=1)
+    rows = played.per_game()
+    assert [r["run"] for r in rows] == [0] * 27 + [1] * 27
+    assert [r["secret"] for r in rows] == [played.game.format(c) for c in range(27)] * 2
+    assert [r["guesses"] for r in rows] == played.guesses.tolist()
+    assert [r["known"] for r in rows] == played.known.tolist()
+    assert all(r["seconds"] > 0 for r in rows) and "interrupted" not in played.to_dict()
+

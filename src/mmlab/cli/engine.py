@@ -4,6 +4,9 @@ a guess's answers, compile a strategy's ``tree``, ``plan`` a tree offline."""
 from __future__ import annotations
 
 import argparse
+import csv
+import io
+import json
 import os
 import sys
 from pathlib import Path
@@ -15,7 +18,7 @@ from mmlab.cli.commands import help_of
 from mmlab.cli.output import err, histogram_text, out, print_json, progress
 from mmlab.errors import BadTree, MastermindError, shown, whole_number
 from mmlab.experiments import evaluate
-from mmlab.experiments.evaluation import PARALLEL_MIN_CODES, draw_seed
+from mmlab.experiments.evaluation import PARALLEL_MIN_CODES, Evaluation, draw_seed
 from mmlab.experiments.secret_sets import MAX_SECRETS
 from mmlab.game import Game, parse_feedback
 from mmlab.knowledge import Knowledge
@@ -150,7 +153,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
         if args.secrets != "all" or args.jobs is not None:
             raise MastermindError(f"--codemaker {args.codemaker} chooses the secret itself and plays one game a run "
                                   "in this process: give no --secrets or --jobs with it")
+        if args.games is not None:
+            raise MastermindError(f"--games writes the games of secrets chosen in advance; --codemaker "
+                                  f"{args.codemaker} chooses them as it plays: give --json instead, which lists "
+                                  "each game's guesses and answers")
         return _eval_against(game, strategy, args)
+    _check_games_file(args.games)
     secrets: str | int = args.secrets if args.secrets == "all" else _secret_count(args.secrets)
     if secrets == "all" and not args.tree and strategy.deterministic:
         _warn_long_tree(game, strategy, sample_hint=True)
@@ -167,12 +175,21 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if result.runs < args.runs:
         err.print(f"{strategy.spec} is deterministic: every run would play the same games, so it played one "
                   f"(--runs {args.runs} read as 1)")
+    _report_evaluation(result, args)
+    return 0
+
+
+def _report_evaluation(result: Evaluation, args: argparse.Namespace) -> None:
+    """Write ``--games``, then print the figures of ``result``: a table, or JSON with ``--json``."""
+    if args.games is not None:
+        _write_games(args.games, result, counted=not args.tree)
     if args.json:
         data = result.to_dict()
         if args.tree:  # a tree read from a file evaluates nothing: its strategy's count is unknown
             data.update({key: None for key in result.evaluation_figures()})
         print_json(data)
-        return 0
+        return
+    game = result.game
     how = "exact, decision tree" if result.exact else "decision tree" if result.tree is not None else "simulated"
     table = Table(title=f"{game}: {result.strategy} ({how})")
     per_game = result.seconds_per_game  # (None for games read off a tree)
@@ -198,7 +215,39 @@ def cmd_eval(args: argparse.Namespace) -> int:
                   f"mean {known['known_mean']:.4f}, median {known['known_median']:g}, max {known['known_max']}")
     if not result.exact:
         out.print(f"secrets {result.secrets}, runs {result.runs}, seed {result.seed}")
-    return 0
+
+
+#: The formats of ``eval --games FILE``, by the file's suffix.
+GAMES_FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+
+
+def _check_games_file(path: str | None) -> None:
+    """Refuse ``--games FILE``, before any game is played, when its format cannot be told from its
+    suffix or it cannot be written."""
+    if path is None:
+        return
+    if Path(path).suffix.lower() not in GAMES_FORMATS:
+        raise MastermindError(f"--games {shown(path)}: cannot tell the format; name it .csv, or .jsonl for JSON "
+                              "lines (one object a game)")
+    _check_output(path, "--games", "games.csv")
+
+
+def _write_games(path: str, result: Evaluation, counted: bool) -> None:
+    """``result.per_game()`` to ``path``, one row a game, as CSV or JSON lines; the codes evaluated
+    are left empty (null) unless ``counted`` (a tree read from a file evaluates nothing)."""
+    rows = result.per_game()
+    if not counted:
+        for row in rows:
+            row["evaluations"] = None
+    if GAMES_FORMATS[Path(path).suffix.lower()] == "csv":
+        text = io.StringIO()
+        writer = csv.DictWriter(text, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        _write(path, text.getvalue())
+    else:
+        _write(path, "".join(json.dumps(row) + "\n" for row in rows))
+    err.print(f"wrote {len(rows):,} game{'s' if len(rows) != 1 else ''} to {path}")
 
 
 #: Games against a codemaker that ``mmlab eval --codemaker`` prints move by move.
@@ -309,14 +358,14 @@ def _write(path: str, text: str) -> None:
         raise MastermindError(f"cannot write {path}: {e.strerror or e}") from None
 
 
-def _check_output(path: str | None) -> None:
+def _check_output(path: str | None, option: str = "-o", example: str = "tree.json") -> None:
     """Refuse an output path that cannot be written before the work that would fill it: an empty
     one, a folder, or one in a folder that does not exist or cannot be written."""
     if path is None:
         return
     target = Path(path)
     if not path or target.is_dir():
-        raise MastermindError(f"-o {path!r}: give a file to write, e.g. -o tree.json")
+        raise MastermindError(f"{option} {path!r}: give a file to write, e.g. {option} {example}")
     folder = target.parent
     if not folder.is_dir() or not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise MastermindError(f"cannot write {path}: {'no such folder' if not folder.is_dir() else 'not allowed'}")
@@ -360,6 +409,11 @@ def add_commands(command) -> None:
                         "largest class of codes open: dynamic Mastermind) or adversary:mode=worst (follows the "
                         "strategy's decision tree to its worst case)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--games", metavar="FILE",
+                   help="also write one row per game to FILE, .csv or .jsonl (JSON lines), in the order played "
+                        "(run by run, each run's secrets in code order): run (from 0), secret, guesses, known "
+                        "(guesses until the code was known), evaluations (codes checked or scored), seconds (on "
+                        "one core; empty for games read off a decision tree)")
 
     p = command("partition", help_of("partition"), cmd_partition)
     add_game_args(p)

@@ -48,7 +48,8 @@ PROGRESS_SECONDS = 0.25  # report progress at least this often (and every 64 gam
 @dataclass(eq=False)  # compared field by field it would compare arrays (and the seconds always differ)
 class Evaluation(GuessFigures):
     """Guesses needed per game, with the figures the papers print; ``codes[i]`` is the secret of
-    game ``i`` (the games run by run: ``guesses.reshape(runs, -1)`` puts one run per row)."""
+    game ``i`` (the games run by run: ``guesses.reshape(runs, -1)`` puts one run per row);
+    ``per_game`` lists them."""
 
     game: Game
     strategy: str
@@ -114,6 +115,28 @@ class Evaluation(GuessFigures):
             **self.evaluation_figures(),
             **self.known_figures(),
         }
+
+    def per_game(self) -> list[dict]:
+        """One row per game, in the order of ``guesses``: its ``run`` (from 0, as the games are
+        seeded), ``secret`` (written out), ``guesses``, ``known`` (guesses until the code was
+        known), ``evaluations`` (codes checked or scored) and ``seconds`` (on one core; ``None``
+        for games read off a decision tree).
+
+        >>> evaluate("3x3", "knuth").per_game()[1]
+        {'run': 0, 'secret': '112', 'guesses': 1, 'known': 1, 'evaluations': 0, 'seconds': None}
+        >>> [(row["run"], row["secret"]) for row in evaluate("3x3", "random", runs=2, seed=1).per_game()[26:28]]
+        [(0, '333'), (1, '111')]
+        """
+        per_run = self.games // self.runs
+        names: dict[int, str] = {}
+        columns = {"guesses": self.guesses, "known": self.known, "evaluations": self.evaluations,
+                   "seconds": self.game_seconds}
+        lists = {key: [None] * self.games if values is None else values.tolist() for key, values in columns.items()}
+        rows = []
+        for i, code in enumerate(self.codes.tolist()):
+            secret = names.get(code) or names.setdefault(code, self.game.format(code))
+            rows.append({"run": i // per_run, "secret": secret, **{key: lists[key][i] for key in lists}})
+        return rows
 
     def known_figures(self) -> dict:
         """Guesses until the code was known to the strategy, the count of Singley's tables (003)."""
