@@ -1,7 +1,14 @@
-"""``mmlab eval --games FILE``: one row per game, the same for any number of workers."""
+"""``mmlab eval --games FILE``: one row per game, the same for any number of workers; and a Ctrl-C
+during a simulated evaluation, which prints the figures of the games played so far (marked as
+interrupted), writes their rows, and ends as any interrupted command does."""
 
 import csv
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -63,3 +70,73 @@ def test_games_file_refusals(capsys, args, message):
     code, out, err = run(capsys, "eval", "3x4", *args)
     assert (code, out) == (2, "") and message in err
 
+
+@pytest.fixture
+def ctrl_c_after_40_games(monkeypatch):
+    """A Ctrl-C as the 41st game starts."""
+    from mmlab.experiments import evaluation
+
+    played, real = [], evaluation.play_seeded
+
+    def play(*args):
+        if len(played) == 40:
+            raise KeyboardInterrupt
+        played.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(evaluation, "play_seeded", play)
+
+
+def test_ctrl_c_prints_the_games_played_so_far(capsys, ctrl_c_after_40_games):
+    code, out, err = run(capsys, "eval", "3x4", "--strategy", "random", "--seed", "1")
+    assert (code, err) == (130, "interrupted\n")
+    assert "3x4: random (simulated, interrupted after 40 of 64 games)" in out and "seed 1" in out
+
+
+def test_ctrl_c_with_json_and_a_games_file(capsys, ctrl_c_after_40_games, tmp_path):
+    code, out, err = run(capsys, "eval", "3x4", "--strategy", "random", "--seed", "1", "--runs", "2", "--json",
+                         "--games", str(tmp_path / "g.csv"))
+    data, rows = json.loads(out), read_rows(tmp_path / "g.csv")
+    assert code == 130 and err.endswith("interrupted\n")
+    assert (data["interrupted"], data["games"], data["games_planned"]) == (True, 40, 128)
+    assert len(rows) == 40 and sum(r["guesses"] for r in rows) == data["total_guesses"]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table in /proc")
+def test_a_real_ctrl_c_with_workers_keeps_their_games(tmp_path):
+    """Ctrl-C sent to the job (as a terminal sends it) while two workers play: the games they
+    returned are printed and written, and no process of the job is left."""
+    proc = subprocess.Popen([sys.executable, "-m", "mmlab", "eval", "5x8", "--strategy", "random", "--secrets",
+                             "5000", "--seed", "1", "--jobs", "2", "--json", "--games", "g.csv"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:  # (the 5000 games take about 15 s)
+        for _ in range(600):  # until the workers exist
+            if len(_job(proc.pid)) >= 3 or proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        time.sleep(4.0)  # (they have played some games)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    data = json.loads(out)
+    assert (proc.returncode, err) == (-signal.SIGINT, f"wrote {data['games']:,} games to g.csv\ninterrupted\n")
+    assert data["interrupted"] and 0 < data["games"] < data["games_planned"] == 5000
+    assert len(read_rows(tmp_path / "g.csv")) == data["games"]
+    time.sleep(0.5)
+    assert _job(proc.pid) == []
+
+
+def _job(pid: int) -> list[int]:
+    """The live processes of the process group ``pid``."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[2]) == pid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found

@@ -209,3 +209,49 @@ def test_per_game_lists_each_game_in_the_order_played():
     assert [r["known"] for r in rows] == played.known.tolist()
     assert all(r["seconds"] > 0 for r in rows) and "interrupted" not in played.to_dict()
 
+
+def _without_seconds(rows: list[dict]) -> list[dict]:
+    return [{k: v for k, v in row.items() if k != "seconds"} for row in rows]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_ctrl_c_keeps_the_games_finished(jobs):
+    """A KeyboardInterrupt during simulated games raises EvaluationInterrupted with the first
+    games, as they would have been played; the workers are stopped."""
+    import multiprocessing
+    import time
+
+    from mmlab.experiments.evaluation import EvaluationInterrupted
+
+    whole = evaluate("3x4", "random", runs=2, seed=4)
+    done = []
+
+    def ctrl_c(finished: int, total: int) -> None:
+        if finished >= 32:
+            done.append(finished)
+            raise KeyboardInterrupt
+
+    with pytest.raises(EvaluationInterrupted) as stop:
+        evaluate("3x4", "random", runs=2, seed=4, jobs=jobs, on_progress=ctrl_c)
+    part = stop.value.evaluation
+    assert isinstance(stop.value, KeyboardInterrupt) and stop.value.planned == 128
+    assert part.interrupted and part.games == done[0] < 128 and part.planned == 128
+    assert _without_seconds(part.per_game()) == _without_seconds(whole.per_game())[:part.games]
+    assert part.to_dict()["interrupted"] is True and part.to_dict()["games_planned"] == 128
+    for _ in range(100):  # (terminated, they are gone in a moment)
+        if not multiprocessing.active_children():
+            break
+        time.sleep(0.05)
+    assert multiprocessing.active_children() == []
+
+
+def test_a_ctrl_c_before_any_game_ended_leaves_no_evaluation(monkeypatch):
+    from mmlab.experiments import evaluation
+
+    def ctrl_c(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(evaluation, "play_seeded", ctrl_c)
+    with pytest.raises(evaluation.EvaluationInterrupted) as stop:
+        evaluate("3x4", "random", seed=4)
+    assert stop.value.evaluation is None and stop.value.planned == 64

@@ -18,7 +18,7 @@ from mmlab.cli.commands import help_of
 from mmlab.cli.output import err, histogram_text, out, print_json, progress
 from mmlab.errors import BadTree, MastermindError, shown, whole_number
 from mmlab.experiments import evaluate
-from mmlab.experiments.evaluation import PARALLEL_MIN_CODES, Evaluation, draw_seed
+from mmlab.experiments.evaluation import PARALLEL_MIN_CODES, Evaluation, EvaluationInterrupted, draw_seed
 from mmlab.experiments.secret_sets import MAX_SECRETS
 from mmlab.game import Game, parse_feedback
 from mmlab.knowledge import Knowledge
@@ -167,9 +167,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(f"mmlab: warning: {strategy.spec} scores the codes against those left at every guess; on "
               f"{game.n_codes:,} codes a game can take {each} (sample or evo play such games in under a second)",
               file=sys.stderr)
-    with progress(f"evaluating {strategy.spec}", game.n_codes) as update:
-        result = evaluate(game, strategy, secrets=secrets, runs=args.runs, seed=args.seed, on_progress=update,
-                          jobs=args.jobs)
+    try:
+        with progress(f"evaluating {strategy.spec}", game.n_codes) as update:
+            result = evaluate(game, strategy, secrets=secrets, runs=args.runs, seed=args.seed, on_progress=update,
+                              jobs=args.jobs)
+    except EvaluationInterrupted as stop:  # the games finished are not lost (then "interrupted", status 130)
+        if stop.evaluation is not None:
+            _report_evaluation(stop.evaluation, args)
+        raise
     if isinstance(secrets, int) and result.secrets == "all" and secrets > game.n_codes:
         err.print(f"--secrets {secrets}: {game} has only {game.n_codes} codes, so every secret was played once")
     if result.runs < args.runs:
@@ -191,6 +196,8 @@ def _report_evaluation(result: Evaluation, args: argparse.Namespace) -> None:
         return
     game = result.game
     how = "exact, decision tree" if result.exact else "decision tree" if result.tree is not None else "simulated"
+    if result.interrupted:
+        how += f", interrupted after {result.games:,} of {result.planned:,} games"
     table = Table(title=f"{game}: {result.strategy} ({how})")
     per_game = result.seconds_per_game  # (None for games read off a tree)
     for col in ("games", "total guesses", "mean", "max", "median", "std", "seconds") + ("s/game",) * (per_game is not None):

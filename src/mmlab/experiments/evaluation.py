@@ -48,8 +48,8 @@ PROGRESS_SECONDS = 0.25  # report progress at least this often (and every 64 gam
 @dataclass(eq=False)  # compared field by field it would compare arrays (and the seconds always differ)
 class Evaluation(GuessFigures):
     """Guesses needed per game, with the figures the papers print; ``codes[i]`` is the secret of
-    game ``i`` (the games run by run: ``guesses.reshape(runs, -1)`` puts one run per row);
-    ``per_game`` lists them."""
+    game ``i`` (the games run by run: ``guesses.reshape(runs, -1)`` puts one run per row, unless
+    it was ``interrupted``); ``per_game`` lists them."""
 
     game: Game
     strategy: str
@@ -65,6 +65,12 @@ class Evaluation(GuessFigures):
     fallbacks: int = 0  # guesses played when a search found no consistent code (GameRecord.fallbacks)
     codes: np.ndarray | None = field(default=None, repr=False)  # the secret of each game
     game_seconds: np.ndarray | None = field(default=None, repr=False)  # each simulated game's time, on one core
+    planned: int | None = None  # the games it was to play, when a Ctrl-C stopped it first (EvaluationInterrupted)
+
+    @property
+    def interrupted(self) -> bool:
+        """Whether a Ctrl-C stopped it after ``games`` of its ``planned`` games (the first ones, in order)."""
+        return self.planned is not None
 
     @property
     def games(self) -> int:
@@ -114,6 +120,7 @@ class Evaluation(GuessFigures):
             "fallback_guesses": self.fallbacks,
             **self.evaluation_figures(),
             **self.known_figures(),
+            **({"interrupted": True, "games_planned": self.planned} if self.interrupted else {}),
         }
 
     def per_game(self) -> list[dict]:
@@ -127,7 +134,7 @@ class Evaluation(GuessFigures):
         >>> [(row["run"], row["secret"]) for row in evaluate("3x3", "random", runs=2, seed=1).per_game()[26:28]]
         [(0, '333'), (1, '111')]
         """
-        per_run = self.games // self.runs
+        per_run = (self.planned or self.games) // self.runs
         names: dict[int, str] = {}
         columns = {"guesses": self.guesses, "known": self.known, "evaluations": self.evaluations,
                    "seconds": self.game_seconds}
@@ -160,6 +167,16 @@ class Evaluation(GuessFigures):
             "evaluations_std": float(e.std(ddof=1)) if e.shape[0] > 1 else 0.0,
             "evaluations_max": int(e.max()),
         }
+
+
+class EvaluationInterrupted(KeyboardInterrupt):
+    """A Ctrl-C during the simulated games of ``evaluate``: ``evaluation`` holds the games finished
+    by then (the first ``evaluation.games`` of ``planned``; ``None`` if none was), so that they are
+    not lost. A ``KeyboardInterrupt``, so that whatever stops at a Ctrl-C stops at it too."""
+
+    def __init__(self, evaluation: Evaluation | None, planned: int) -> None:
+        super().__init__(f"interrupted after {0 if evaluation is None else evaluation.games} of {planned} games")
+        self.evaluation, self.planned = evaluation, planned
 
 
 def draw_seed() -> int:
@@ -205,7 +222,9 @@ def evaluate(
     larger games one game can cost more than the loading; worker processes, when ``jobs`` starts
     them, load theirs within the time).
     ``on_progress(done, total)`` reports the games done. ``game`` may be a size such as ``"4x6"``;
-    ``secrets`` is ``"all"``, a number of secrets to draw, or the secrets themselves (codes).
+    ``secrets`` is ``"all"``, a number of secrets to draw, or the secrets themselves (codes). A
+    Ctrl-C during simulated games stops the workers and raises ``EvaluationInterrupted``, which
+    holds the games finished by then.
 
     >>> e = evaluate("3x3", "knuth")
     >>> e.total_guesses, round(e.mean, 3), e.exact
@@ -269,25 +288,47 @@ def evaluate(
         raise BadArgument(f"{runs:,} runs over {codes.shape[0]:,} secrets are {runs * codes.shape[0]:,} games, more "
                           f"than one evaluation plays (at most {MAX_GAMES:,}); use fewer runs or a sample of secrets")
     tasks = [(run, int(secret)) for run in range(runs) for secret in codes]
-    workers = simulation_workers(game, strategy, jobs, len(tasks))
-    if workers == 1:
-        played = _play_all(game, strategy, seed, tasks, on_progress)
-    else:
-        played = [] if jobs is not None else _play_while_cheap(game, strategy, seed, tasks, on_progress)
-        if len(played) < len(tasks):
-            def progress_after(done: int, total: int) -> None:
-                on_progress(len(played) + done, len(tasks))
-
-            played += _play_in_workers(game, strategy.spec, seed, tasks[len(played):], workers,
-                                       None if on_progress is None else progress_after)
-    columns = list(zip(*played, strict=True))
-    guesses, evaluations, known, fallback_counts = (np.array(column, dtype=np.int64) for column in columns[:4])
-    fallbacks = int(fallback_counts.sum())
+    played: list[Played] = []  # (filled as the games end: what a Ctrl-C leaves)
+    try:
+        _simulate(game, strategy, seed, tasks, jobs, on_progress, played)
+    except KeyboardInterrupt:
+        so_far = _simulated(game, strategy.spec, seed, description, runs, tasks, played, start) if played else None
+        raise EvaluationInterrupted(so_far, len(tasks)) from None
     if on_progress is not None:
         on_progress(len(tasks), len(tasks))
-    return Evaluation(game, strategy.spec, guesses, time.perf_counter() - start, False, evaluations, runs, seed,
-                      description, known=known, fallbacks=fallbacks, codes=np.array([s for _, s in tasks], dtype=np.int64),
-                      game_seconds=np.array(columns[4], dtype=np.float64))
+    return _simulated(game, strategy.spec, seed, description, runs, tasks, played, start)
+
+
+def _simulate(game: Game, strategy: Strategy, seed: int | None, tasks: list[tuple[int, int]], jobs: int | None,
+              on_progress: Callable[[int, int], None] | None, played: list[Played]) -> None:
+    """Play the games of ``tasks`` as ``evaluate`` says, appending each to ``played`` in their order."""
+    workers = simulation_workers(game, strategy, jobs, len(tasks))
+    if workers == 1:
+        _play_all(game, strategy, seed, tasks, on_progress, played)
+        return
+    if jobs is None:
+        _play_while_cheap(game, strategy, seed, tasks, on_progress, played)
+    if len(played) < len(tasks):
+        here = len(played)
+
+        def progress_after(done: int, total: int) -> None:
+            on_progress(here + done, len(tasks))
+
+        _play_in_workers(game, strategy.spec, seed, tasks[here:], workers,
+                         None if on_progress is None else progress_after, played)
+
+
+def _simulated(game: Game, spec: str, seed: int | None, description: str, runs: int,
+               tasks: list[tuple[int, int]], played: list[Played], start: float) -> Evaluation:
+    """The ``Evaluation`` of the games ``played`` since ``start``: every one of ``tasks``, or (after
+    a Ctrl-C) the first ones, marked as ``planned`` to be ``len(tasks)``."""
+    columns = list(zip(*played, strict=True))
+    guesses, evaluations, known, fallback_counts = (np.array(column, dtype=np.int64) for column in columns[:4])
+    return Evaluation(game, spec, guesses, time.perf_counter() - start, False, evaluations, runs, seed, description,
+                      known=known, fallbacks=int(fallback_counts.sum()),
+                      codes=np.array([secret for _, secret in tasks[:len(played)]], dtype=np.int64),
+                      game_seconds=np.array(columns[4], dtype=np.float64),
+                      planned=None if len(played) == len(tasks) else len(tasks))
 
 
 def simulation_workers(game: Game, strategy: Strategy, jobs: int | None, games: int) -> int:
@@ -337,29 +378,35 @@ def play_seeded(game: Game, strategy: Strategy, seed: int | None, run: int, secr
     return record
 
 
+def _play_one(game: Game, strategy: Strategy, seed: int | None, run: int, secret: int) -> Played:
+    """(guesses, evaluations, guesses until known, fallbacks, seconds) of game ``(run, secret)``."""
+    began = time.perf_counter()
+    record = play_seeded(game, strategy, seed, run, secret)
+    return (record.n_guesses, record.total_evaluations, record.known_after, len(record.fallbacks),
+            time.perf_counter() - began)
+
+
 def _play_all(game: Game, strategy: Strategy, seed: int | None, tasks: list[tuple[int, int]],
-              on_progress: Callable[[int, int], None] | None = None) -> list[Played]:
-    """(guesses, evaluations, guesses until known, fallbacks, seconds) of game ``(run, secret)`` of
-    each task."""
-    out, reported = [], time.perf_counter()
+              on_progress: Callable[[int, int], None] | None = None, out: list[Played] | None = None
+              ) -> list[Played]:
+    """``_play_one`` of each task, appended to ``out`` (by default a new list), which it returns."""
+    out = [] if out is None else out
+    first, reported = len(out), time.perf_counter()
     for run, secret in tasks:
-        began = time.perf_counter()
-        record = play_seeded(game, strategy, seed, run, secret)
-        out.append((record.n_guesses, record.total_evaluations, record.known_after, len(record.fallbacks),
-                    time.perf_counter() - began))
-        if on_progress is not None and (len(out) % 64 == 0 or time.perf_counter() - reported > PROGRESS_SECONDS):
-            on_progress(len(out), len(tasks))
+        out.append(_play_one(game, strategy, seed, run, secret))
+        done = len(out) - first
+        if on_progress is not None and (done % 64 == 0 or time.perf_counter() - reported > PROGRESS_SECONDS):
+            on_progress(done, len(tasks))
             reported = time.perf_counter()
     return out
 
 
 def _play_while_cheap(game: Game, strategy: Strategy, seed: int | None, tasks: list[tuple[int, int]],
-                      on_progress: Callable[[int, int], None] | None = None) -> list[Played]:
-    """``_play_all`` of the first tasks, stopping once the games after the first (which may load
-    the kernels) have run ``PROBE_SECONDS`` and show that the rest would take more than
-    ``POOL_WORTH_SECONDS`` here. Its first game also compiles any kernel missing from numba's
-    cache, once, before the workers would each compile it."""
-    out: list[Played] = []
+                      on_progress: Callable[[int, int], None] | None, out: list[Played]) -> None:
+    """``_play_all`` of the first tasks into the empty ``out``, stopping once the games after the
+    first (which may load the kernels) have run ``PROBE_SECONDS`` and show that the rest would take
+    more than ``POOL_WORTH_SECONDS`` here. Its first game also compiles any kernel missing from
+    numba's cache, once, before the workers would each compile it."""
     since = reported = 0.0  # when the first game ended; when progress was last reported
     for run, secret in tasks:
         now = time.perf_counter()
@@ -370,10 +417,9 @@ def _play_while_cheap(game: Game, strategy: Strategy, seed: int | None, tasks: l
         if on_progress is not None and out and (len(out) % 64 == 0 or now - reported > PROGRESS_SECONDS):
             on_progress(len(out), len(tasks))
             reported = now
-        out += _play_all(game, strategy, seed, [(run, secret)])
+        out.append(_play_one(game, strategy, seed, run, secret))
         if len(out) == 1:
             since = time.perf_counter()
-    return out
 
 
 def _play_chunk(game: Game, spec: str, seed: int | None,
@@ -382,13 +428,13 @@ def _play_chunk(game: Game, spec: str, seed: int | None,
 
 
 def _play_in_workers(game: Game, spec: str, seed: int | None, tasks: list[tuple[int, int]], workers: int,
-                     on_progress: Callable[[int, int], None] | None) -> list[Played]:
-    """``_play_all`` over ``workers`` processes (each on one core), in the order of ``tasks``."""
+                     on_progress: Callable[[int, int], None] | None, out: list[Played]) -> None:
+    """``_play_all`` over ``workers`` processes (each on one core), appended to ``out`` in the order
+    of ``tasks``; leaving by an exception (a Ctrl-C) stops the workers."""
     chunks = [tasks[i:i + CHUNK] for i in range(0, len(tasks), CHUNK)]
-    out: list[Played] = []
+    first = len(out)
     with WorkerPool(workers) as pool:
         for played in pool.map(_play_chunk, *zip(*[(game, spec, seed, chunk) for chunk in chunks])):
             out.extend(played)
             if on_progress is not None:
-                on_progress(len(out), len(tasks))
-    return out
+                on_progress(len(out) - first, len(tasks))
