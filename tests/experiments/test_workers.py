@@ -27,6 +27,23 @@ def test_map_gives_the_results_in_the_order_of_the_arguments():
         assert list(pool.map(_square_or_fail, [3, 1, 2, 0])) == [9, 1, 4, 0]
 
 
+def test_ctrl_c_is_ignored_only_while_workers_start():
+    """Submitting thousands of tasks takes seconds; a Ctrl-C then was ignored and the run went on
+    to its end. Here the handler in force as each task is submitted is recorded."""
+    handlers = []
+
+    def calls():
+        for x in range(40):
+            yield (x,)
+            handlers.append(signal.getsignal(signal.SIGINT))
+
+    with WorkerPool(2) as pool:
+        futures = pool.submit_all(_square_or_fail, calls())
+        assert [future.result() for future in futures] == [x * x for x in range(40)]
+    assert handlers[-1] is signal.default_int_handler  # (the first submits start the workers, ignoring it)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 def test_a_failed_task_stops_the_workers_without_waiting_for_the_others():
     """(A plain ``with ProcessPoolExecutor`` would wait the two minutes of the busy tasks.)"""
     before = {p.pid for p in multiprocessing.active_children()}

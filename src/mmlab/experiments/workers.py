@@ -132,9 +132,16 @@ class WorkerPool:
             return self._pool.submit(fn, *args)
 
     def submit_all(self, fn: Callable[..., Any], calls: Iterable[tuple]) -> list[Future]:
-        """Run ``fn(*args)`` on the workers for every ``args`` of ``calls``; their futures, in order."""
-        with sigint_ignored():
-            return [self._pool.submit(fn, *args) for args in calls]
+        """Run ``fn(*args)`` on the workers for every ``args`` of ``calls``; their futures, in order.
+        Ctrl-C is ignored only while a submit may start a worker: submitting thousands of tasks
+        takes seconds, and a Ctrl-C then was lost."""
+        return [self.submit(fn, *args) if self._may_start_worker else self._pool.submit(fn, *args)
+                for args in calls]
+
+    @property
+    def _may_start_worker(self) -> bool:
+        """Whether the pool still has workers to start (it starts them as work is submitted)."""
+        return len(self._pool._processes or {}) < self._pool._max_workers
 
     def map(self, fn: Callable[..., Any], *iterables: Iterable[Any]) -> Iterator[Any]:
         """``fn`` over the arguments, as the built-in ``map``, every call submitted at once; the
