@@ -91,6 +91,8 @@ def test_ctrl_c_prints_the_games_played_so_far(capsys, ctrl_c_after_40_games):
     code, out, err = run(capsys, "eval", "3x4", "--strategy", "random", "--seed", "1")
     assert (code, err) == (130, "interrupted\n")
     assert "3x4: random (simulated, interrupted after 40 of 64 games)" in out and "seed 1" in out
+    assert "(the first 40 games in the order played, each run's secrets in code order: not a random sample" \
+        in " ".join(out.split())
 
 
 def test_ctrl_c_with_json_and_a_games_file(capsys, ctrl_c_after_40_games, tmp_path):
@@ -106,10 +108,10 @@ def test_ctrl_c_with_json_and_a_games_file(capsys, ctrl_c_after_40_games, tmp_pa
 def test_a_real_ctrl_c_with_workers_keeps_their_games(tmp_path):
     """Ctrl-C sent to the job (as a terminal sends it) while two workers play: the games they
     returned are printed and written, and no process of the job is left."""
-    proc = subprocess.Popen([sys.executable, "-m", "mmlab", "eval", "5x8", "--strategy", "random", "--secrets",
-                             "5000", "--seed", "1", "--jobs", "2", "--json", "--games", "g.csv"], cwd=tmp_path,
+    proc = subprocess.Popen([sys.executable, "-m", "mmlab", "eval", "5x8", "--strategy", "random", "--runs", "3",
+                             "--seed", "1", "--jobs", "2", "--json", "--games", "g.csv"], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:  # (the 5000 games take about 15 s)
+    try:  # (the 98,304 games take a minute or more: never over before the Ctrl-C)
         for _ in range(600):  # until the workers exist
             if len(_job(proc.pid)) >= 3 or proc.poll() is not None:
                 break
@@ -123,7 +125,7 @@ def test_a_real_ctrl_c_with_workers_keeps_their_games(tmp_path):
             proc.wait()
     data = json.loads(out)
     assert (proc.returncode, err) == (-signal.SIGINT, f"wrote {data['games']:,} games to g.csv\ninterrupted\n")
-    assert data["interrupted"] and 0 < data["games"] < data["games_planned"] == 5000
+    assert data["interrupted"] and 0 < data["games"] < data["games_planned"] == 3 * 8**5
     assert len(read_rows(tmp_path / "g.csv")) == data["games"]
     time.sleep(0.5)
     assert _job(proc.pid) == []

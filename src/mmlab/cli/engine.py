@@ -222,6 +222,9 @@ def _report_evaluation(result: Evaluation, args: argparse.Namespace) -> None:
                   f"mean {known['known_mean']:.4f}, median {known['known_median']:g}, max {known['known_max']}")
     if not result.exact:
         out.print(f"secrets {result.secrets}, runs {result.runs}, seed {result.seed}")
+    if result.interrupted:  # the games go run by run, each run's secrets in code order
+        out.print(f"(the first {result.games:,} games in the order played, each run's secrets in code order: not a "
+                  "random sample of the secrets)")
 
 
 #: The formats of ``eval --games FILE``, by the file's suffix.
