@@ -127,6 +127,18 @@ def test_codebreaker_hint_candidates_undo_give_up():
         session.guess(0)
 
 
+@pytest.mark.parametrize("strategy", ["knuth", "entropy", "most-parts"])
+def test_a_black_only_hint_gives_three_guesses_that_split_the_codes_differently(strategy):
+    """With black pegs only, a dozen guesses at the top of a score split the codes alike: the hint
+    looked at the 4 best only, and kept the suggestion alone."""
+    game = Game.parse_size("4x6", feedback="black")
+    session = CodebreakerSession(game, secret=game.parse("1256"))
+    session.guess(game.parse("1234"))
+    options = session.hint(strategy).options
+    splits = [(tuple(option["classes"].items()), option["consistent"]) for option in options]
+    assert len(options) == 3 and len(set(splits)) == 3 and options[0]["guess"] == session.hint(strategy).suggestion
+
+
 def test_a_random_secret_comes_from_the_seed():
     import numpy as np
 

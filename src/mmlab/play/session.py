@@ -90,6 +90,12 @@ def searching_strategies() -> list[str]:
     return sorted(name for name, cls in REGISTRY.items() if not cls.needs_enumeration)
 
 
+#: A hint looks this many guesses per option down the strategy's ranking for guesses that split
+#: the codes otherwise (with black pegs only, a score's top often holds a dozen guesses that split
+#: them alike without being symmetric to each other).
+HINT_CANDIDATES = 20
+
+
 def _same_split(a: dict, b: dict) -> bool:
     """Whether two partition tables split the codes alike (a guess and one equivalent to it)."""
     return a["classes"] == b["classes"] and a["consistent"] == b["consistent"]
@@ -561,9 +567,11 @@ class CodebreakerSession(_Counting):
             return Hint(remaining, player.spec, suggestion, [], exact)
         tables = [{"guess": suggestion, **partition_summary(knowledge, suggestion)}]
         if isinstance(player, PartitionStrategy):  # then its next best, each splitting the codes otherwise
-            for code in player.best_guesses(knowledge, options + 1).tolist():
+            for code in player.best_guesses(knowledge, HINT_CANDIDATES * options).tolist():
+                if len(tables) == options:
+                    break
                 table = {"guess": code, **partition_summary(knowledge, code)}
-                if len(tables) < options and not _same_split(table, tables[0]):
+                if not any(_same_split(table, kept) for kept in tables):
                     tables.append(table)
         return Hint(self.remaining, player.spec, suggestion, tables)
 
