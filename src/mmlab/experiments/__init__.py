@@ -14,6 +14,7 @@ from mmlab._lazy import lazy_names
 #: Each public name, and the module it comes from.
 _HOMES = {
     "Evaluation": "mmlab.experiments.evaluation",
+    "EvaluationInterrupted": "mmlab.experiments.evaluation",
     "GameRecord": "mmlab.experiments.playout",
     "Report": "mmlab.experiments.report",
     "Store": "mmlab.experiments.store",
@@ -30,7 +31,7 @@ __all__ = sorted(_HOMES)
 __getattr__, __dir__ = lazy_names(__name__, _HOMES)
 
 if TYPE_CHECKING:
-    from mmlab.experiments.evaluation import Evaluation, evaluate
+    from mmlab.experiments.evaluation import Evaluation, EvaluationInterrupted, evaluate
     from mmlab.experiments.playout import GameRecord, play_against, play_game
     from mmlab.experiments.report import Report, build_report
     from mmlab.experiments.runner import run_study
