@@ -525,3 +525,37 @@ def test_cli_reproduce_full_names_7x8_only_when_it_plays(mm2_main, capsys, monke
     assert mm2_main(["mm2", "reproduce", "--sizes", "3x8", "--full", "--jobs", "1"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "(10 000 random secrets per size, seed 2005)" in out and "7x8" not in out.split("source:")[0]
+
+
+# ------------------------------------------------------------- timing and the thesis's figures
+def test_cli_play_loads_the_kernels_before_the_game_is_timed(mm2_main, capsys, monkeypatch):
+    """'mm2 play 4x6' printed 533.8 ms, numba loading its kernels; the game itself takes 2 ms."""
+    import mmlab.cli.variants as cli_variants
+    from mmlab.experiments import two_d_tables
+
+    warmed = []
+
+    def played(*args, **kwargs):
+        warmed.append("tabu:tenure=5" in two_d_tables._WARMED)
+        return play_2d(*args, **kwargs)
+
+    monkeypatch.setattr(cli_variants, "play_2d", played)
+    assert mm2_main(["mm2", "play", "3x4", "--strategy", "tabu:tenure=5", "--seed", "1", "--json"]) == 0
+    assert warmed == [True] and json.loads(capsys.readouterr().out)["won"]
+
+
+def test_settings_too_large_for_the_warm_up_game_still_play():
+    """tabu:tenure=20 fits 4x6 (24 pairs in a row), not the 3x3 game the kernels are loaded with."""
+    row = next(run_2d(["tabu:tenure=20"], sizes=[(4, 6)], games=1, seed=1, jobs=1))
+    assert row.games == 1 and row.thesis is THESIS_2D["4x6"]  # (the thesis's method, other settings)
+
+
+def test_only_the_thesis_method_is_compared_with_the_thesis(mm2_main, capsys):
+    """'--methods propagate --json' gave propagate the thesis's tabu figures and a z against them."""
+    rows = list(run_2d(["tabu", "propagate"], sizes=[(3, 8)], games=3, seed=1, jobs=1))
+    assert rows[0].thesis is THESIS_2D["3x8"] and rows[1].thesis is None and rows[1].z_vs_thesis() is None
+    assert mm2_main(["mm2", "reproduce", "--sizes", "3x8", "--games", "5", "--jobs", "1", "--methods", "propagate",
+                     "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["thesis"] is None and row["z_vs_thesis"] is None
+    assert row["margin_vs_thesis_tabu"] == pytest.approx(THESIS_2D["3x8"].mean - row["mean"])  # (as the table)

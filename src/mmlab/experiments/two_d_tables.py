@@ -76,6 +76,10 @@ TABLE_6_2: dict[str, tuple[float, float]] = {
 }
 
 
+#: The only method the thesis measured in 2-D: its tabu search (rows of other methods get no thesis figure).
+THESIS_METHOD = "tabu"
+
+
 def thesis_games(size: str) -> int:
     """The number of random secrets the thesis played at ``size`` (10 000; 1 000 at 7x8)."""
     return THESIS_2D[size].games
@@ -94,7 +98,7 @@ class Row2D(GuessFigures):
     evaluations: np.ndarray  # line checks per game
     memory_entries: np.ndarray  # largest number of set entries the knowledge held, per game
     peak_rss_mib: float  # the largest resident size of the processes that played
-    thesis: ThesisFigure2D | None  # None at a size the thesis did not play
+    thesis: ThesisFigure2D | None  # None for a method or a size the thesis did not play
 
     @property
     def games(self) -> int:
@@ -111,8 +115,8 @@ class Row2D(GuessFigures):
 
     def z_vs_thesis(self) -> float | None:
         """How many combined standard errors our mean lies from the thesis's; ``None`` under two
-        games, whose standard error cannot be estimated."""
-        if self.games < 2:
+        games, whose standard error cannot be estimated, and without a thesis figure."""
+        if self.games < 2 or self.thesis is None:
             return None
         return (self.mean - self.thesis.mean) / float(np.hypot(self.stderr, self.thesis.stderr))
 
@@ -150,8 +154,7 @@ def _play_chunk(spec: str, n: int, m: int, seed: int, first: int, secrets: np.nd
     from mmlab.variants import make_strategy_2d
 
     game = Game2D(n, m)
-    _warm(spec)
-    line_tables(n, m)  # built once per process, before any game is timed
+    warm(spec, n, m)
     method = zlib.crc32(spec.encode())
     out = np.zeros((5, secrets.shape[0]), dtype=np.float64)
     for k, secret in enumerate(secrets):
@@ -169,15 +172,25 @@ def _play_chunk(spec: str, n: int, m: int, seed: int, first: int, secrets: np.nd
 _WARMED: set[str] = set()
 
 
-def _warm(spec: str) -> None:
-    """Load the compiled kernels of ``spec`` in this process (a few small games, not timed)."""
+def warm(spec: str, n: int | None = None, m: int | None = None) -> None:
+    """Load the compiled kernels of ``spec`` in this process (a few small games, not timed), and
+    build the line tables of the ``n x n`` game of ``m`` colours when given, so that no game timed
+    afterwards pays for either. Settings that do not fit the small game warm with the defaults."""
     from mmlab.variants import make_strategy_2d
 
+    if n is not None and m is not None:
+        line_tables(n, m)
     if spec in _WARMED:
         return
     small = Game2D(3, 4)
+    strategy = make_strategy_2d(spec)
+    played = spec
+    try:
+        strategy.check(small)
+    except BadArgument:  # (e.g. tabu:tenure=20, longer than a 3x3 matrix allows: the same kernels)
+        played = strategy.name
     for k in range(8):
-        play_2d(small, make_strategy_2d(spec), None, np.random.default_rng(k))
+        play_2d(small, make_strategy_2d(played), None, np.random.default_rng(k))
     _WARMED.add(spec)
 
 
@@ -205,7 +218,8 @@ def run_2d(
     """Play each method (a 2-D strategy spec) over random secrets at each size, yielding a row per
     (size, method). ``games`` is a number, or a function of the size (``thesis_games`` follows the
     thesis at its sizes). ``jobs`` worker processes (default: every core; 1 plays here). Any size
-    plays; rows at sizes the thesis did not play carry no thesis figure.
+    plays; rows carry the thesis's figure only for its method (the tabu search, any settings) at
+    its sizes.
     """
     from mmlab.variants import make_strategy_2d
 
@@ -229,7 +243,7 @@ def run_2d(
         for n, m, size, count in plan:
             secrets = secrets_for(n, m, count, seed)
             chunk = max(1, min(200, count // (4 * jobs) or 1))
-            for spec in methods:
+            for spec, strategy in zip(methods, strategies):
                 parts = _chunks(count, chunk)
                 calls = [(spec, n, m, seed, a, secrets[a:b], track_memory) for a, b in parts]
                 results = (pool.map(_play_chunk, *zip(*calls)) if pool is not None
@@ -243,4 +257,5 @@ def run_2d(
                         on_progress(done, total)
                 table = np.concatenate(tables, axis=1)
                 yield Row2D(spec, size, seed, table[0].astype(np.int64), table[1], table[4],
-                            table[2].astype(np.int64), table[3].astype(np.int64), max(peaks), THESIS_2D.get(size))
+                            table[2].astype(np.int64), table[3].astype(np.int64), max(peaks),
+                            THESIS_2D.get(size) if strategy.name == THESIS_METHOD else None)
