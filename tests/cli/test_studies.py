@@ -367,10 +367,17 @@ def test_games_lost_at_max_guesses_stand_beside_the_mean(capsys, tmp_path):
     header = next(line for line in out.splitlines() if "strategy" in line and "mean" in line)
     assert re.search(r"lost\W+mean", header) and "count each with the guesses it played" in " ".join(out.split())
     code, out, _ = run(capsys, "report", "capped", "--store", store, "--html", str(page), "--json")
-    summary, = json.loads(out)["summary"]
+    report = json.loads(out)
+    summary, = report["summary"]
     assert list(summary)[list(summary).index("mean") - 1] == "lost" and summary["lost"] == 19
     text = page.read_text()
     assert re.search(r"<th>lost</th>\s*<th>mean</th>", text) and "count each with the guesses it played" in text
+    # The histogram counts the 8 games won, as the plots do, and the 19 lost apart; until known, the games won.
+    histogram, = report["histogram"]
+    assert histogram["games_by_guesses"] == {"1": 1, "2": 7} and histogram["lost"] == 19
+    assert summary["known_mean"] == 14 / 8 and re.search(r"<th>lost</th>\s*</tr>", text)
+    code, out, _ = run(capsys, "report", "capped", "--store", store)
+    assert code == 0 and re.search(r"strategy\W+1\W+2\W+lost\W", out) and re.search(r"knuth\W+1\W+7\W+19\W", out)
 
 
 def test_an_80_column_terminal_gets_every_name_and_figure_whole(capsys, tmp_path, monkeypatch):

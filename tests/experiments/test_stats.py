@@ -80,6 +80,19 @@ def test_histogram_counts_games(stored):
     assert list(table.columns) == sorted(table.columns)
 
 
+def test_lost_games_are_counted_apart_from_the_histogram_and_the_guesses_until_known():
+    """A game stopped at max_guesses found no secret: it is no game won at the cap, and its code never became known."""
+    games = pd.DataFrame({"size": "3x3", "strategy": ["a"] * 4 + ["b"] * 2, "run": 0, "slot": [0, 1, 2, 3, 0, 1],
+                          "guesses": [2, 3, 3, 3, 3, 3], "known": [1, 3, 3, 3, 3, 3],
+                          "won": [True, True, False, False, False, False], "evaluations": 0, "seconds": 0.0})
+    table = stats.histogram(games)
+    assert table.to_dict("index") == {("3x3", "a"): {2: 1, 3: 1, "lost": 2}, ("3x3", "b"): {2: 0, 3: 0, "lost": 2}}
+    summary = stats.summary(games).set_index("strategy")
+    assert summary.loc["a", "known_mean"] == 2.0 and math.isnan(summary.loc["b", "known_mean"])
+    assert summary.loc["a", "mean"] == 2.75 and summary.loc["a", "lost"] == 2  # (lost games counted at the cap)
+    assert "lost" not in stats.histogram(games[games["won"]]).columns
+
+
 def test_a_study_not_played_to_the_end_is_still_paired_by_run_and_secret(stored):
     games, _ = stored
     a, b = list(dict.fromkeys(games["strategy"]))

@@ -225,7 +225,7 @@ def resume_hint(study: Study, store: Store) -> str:
 def print_summary(report: Report, store: Store) -> None:
     study = report.study
     short = labels(list(study.strategies))
-    deduced = bool((report.summary["known_mean"] != report.summary["mean"]).any())
+    deduced = _deduced(report.games)
     lost = bool(report.summary["lost"].any())
     any_exact = False  # an exact mean has no sampling error to show
     for size in study.sizes:
@@ -245,7 +245,7 @@ def print_summary(report: Report, store: Store) -> None:
             cells = [short[row.strategy], str(row.games), mean, f"{row.median:g}",
                      str(row.max), str(row.total), f"{row.evaluations_mean:.1f}", f"{1000 * row.seconds_per_game:.2f}"]
             if deduced:
-                cells.insert(3, f"{row.known_mean:.4f}")
+                cells.insert(3, "n/a" if pd.isna(row.known_mean) else f"{row.known_mean:.4f}")
             if lost:
                 cells.insert(2, str(row.lost))
             table.add_row(*cells)
@@ -263,6 +263,11 @@ def print_summary(report: Report, store: Store) -> None:
     shown_specs = [s for s in study.strategies if short[s] != s and s in set(report.summary["strategy"])]
     if shown_specs:  # the labels of the table's rows (a strategy without games stored has none)
         out.print("strategies: " + "; ".join(f"{short[s]} = {s}" for s in shown_specs))
+
+
+def _deduced(games: pd.DataFrame) -> bool:
+    """Whether some game was won with a last guess the strategy had deduced (its code known before)."""
+    return bool((games["won"].astype(bool) & (games["known"] != games["guesses"])).any())
 
 
 def print_details(report: Report, last_move: int) -> None:
@@ -329,8 +334,9 @@ def report_json(report: Report) -> dict:
         "games_stored": len(report.games),
         "games_expected": report.expected_games,
         "summary": records(report.summary),
-        "histogram": [{"size": size, "strategy": strategy,
-                       "games_by_guesses": {str(k): int(v) for k, v in row.items() if v}}
+        "histogram": [{"size": size, "strategy": strategy,  # (games won; those lost apart, as the table has them)
+                       "games_by_guesses": {str(k): int(v) for k, v in row.items() if v and k != "lost"},
+                       "lost": int(row.get("lost", 0))}
                       for (size, strategy), row in report.histogram.iterrows()],
         "wilcoxon": [t.__dict__ for t in report.tests],
         "per_move": records(report.per_move),

@@ -26,7 +26,8 @@ from mmlab.experiments.study import Study
 
 #: What the lost games of a summary are, and how its figures count them.
 LOST = ("lost: games stopped at max_guesses without finding the secret; the mean, median, max and total "
-        "count each with the guesses it played")
+        "count each with the guesses it played, the games per number of guesses and the guesses until known "
+        "count only the games won")
 
 #: What a p-value of n/a means.
 NO_TEST = ("p-value n/a: the two strategies took as many guesses in every paired game, so there is no "

@@ -24,25 +24,28 @@ KEY = ["size", "run", "slot"]  # one game of a study, played by every strategy
 def summary(games: pd.DataFrame) -> pd.DataFrame:
     """Per size and strategy (in the order they appear): games, games lost (stopped at a study's
     ``max_guesses``: the figures count their guesses, so ``lost`` stands beside the mean), mean ±
-    standard error, standard deviation, median, max, total guesses, evaluations and seconds per game."""
+    standard error, standard deviation, median, max, total guesses, the mean guesses until the code
+    was known (``known_mean``, over the games won: a lost game's code never became known; NaN when
+    none was won), evaluations and seconds per game."""
     rows = []
     for (size, strategy), g in games.groupby(["size", "strategy"], sort=False):
         guesses = g["guesses"].to_numpy()
         n = guesses.shape[0]
         std = float(guesses.std(ddof=1)) if n > 1 else 0.0
         evaluations = g["evaluations"].to_numpy()
+        won = g["won"].astype(bool)
         rows.append({
             "size": size,
             "strategy": strategy,
             "games": n,
-            "lost": int((~g["won"].astype(bool)).sum()),
+            "lost": int((~won).sum()),
             "mean": float(guesses.mean()),
             "stderr": std / np.sqrt(n) if n > 1 else 0.0,
             "std": std,
             "median": float(np.median(guesses)),
             "max": int(guesses.max()),
             "total": int(guesses.sum()),
-            "known_mean": float(g["known"].mean()),
+            "known_mean": float(g.loc[won, "known"].mean()) if won.any() else float("nan"),
             "evaluations_mean": float(evaluations.mean()),
             "evaluations_std": float(evaluations.std(ddof=1)) if n > 1 else 0.0,
             "evaluations_max": int(evaluations.max()),
@@ -52,9 +55,23 @@ def summary(games: pd.DataFrame) -> pd.DataFrame:
 
 
 def histogram(games: pd.DataFrame) -> pd.DataFrame:
-    """Games per number of guesses: one row per (size, strategy), one column per count."""
-    table = games.groupby(["size", "strategy", "guesses"], sort=False).size().unstack(fill_value=0)
-    return table.reindex(sorted(table.columns), axis=1)
+    """Games won per number of guesses: one row per (size, strategy), in the order they appear, one
+    column per count; when some game was lost (stopped at a study's ``max_guesses``), a last column
+    ``lost`` counts them, as the plots' legends do (a lost game found no secret in any number of guesses).
+
+    >>> games = pd.DataFrame({"size": "3x3", "strategy": ["a", "a", "b"], "guesses": [2, 3, 3],
+    ...                       "won": [True, False, True]})
+    >>> histogram(games).to_dict("index")
+    {('3x3', 'a'): {2: 1, 3: 0, 'lost': 1}, ('3x3', 'b'): {2: 0, 3: 1, 'lost': 0}}
+    """
+    won = games["won"].astype(bool)
+    rows = pd.MultiIndex.from_frame(games[["size", "strategy"]].drop_duplicates())
+    counts = games[won].groupby(["size", "strategy", "guesses"], sort=False).size()
+    table = counts.unstack(fill_value=0) if not counts.empty else pd.DataFrame(index=rows)
+    table = table.reindex(index=rows, columns=sorted(table.columns), fill_value=0)
+    if not won.all():
+        table["lost"] = (~won).groupby([games["size"], games["strategy"]], sort=False).sum().reindex(rows)
+    return table.rename_axis(columns="guesses")
 
 
 @dataclass(frozen=True)
