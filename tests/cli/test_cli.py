@@ -492,3 +492,22 @@ def test_every_command_prints_its_help(capsys):
         printed[" ".join(words)] = out = capsys.readouterr().out
         assert done.value.code == 0 and out.startswith(f"usage: {' '.join(['mmlab', *words])} "), words
     assert "85% of it at 7x8" in " ".join(printed["mm2 reproduce"].split())
+
+
+# ----------------------------------------------------------------- wording of options and answers
+@pytest.mark.parametrize("size, message", [
+    ("1.5", "argument --size: --size must be a whole number, got '1.5'"),  # (was 'must be a number')
+    ("0", "argument --size: --size must be 1 or more, got 0"),  # (was 'must be more than 0 and finite')
+])
+def test_a_whole_number_option_says_a_whole_number(capsys, size, message):
+    with pytest.raises(SystemExit) as done:  # (argparse's own error)
+        main(["static", "search", "4x6", "--size", size])
+    assert done.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_black_only_static_collisions_give_black_pegs_only(capsys):
+    """The answers the two secrets share read '1122 -> 0,0' (black,white) in a black-only game."""
+    code, out, _ = run(capsys, "static", "verify", "4x6", "1122", "3344", "--black-only")
+    assert code == 1 and "2211 and 2213 get the same answers: 1122 -> 0; 3344 -> 0\n" in out
+    code, out, _ = run(capsys, "static", "verify", "4x6", "1122", "3344")
+    assert code == 1 and "3455 and 3456 get the same answers: 1122 -> 0,0; 3344 -> 1,1\n" in out

@@ -679,3 +679,10 @@ def test_scoring_looks_at_the_clock_by_the_measured_pace(monkeypatch):
     scored, classes, _ = space.score(space.everyone, labels, k)
     assert calls == [4] * 6 + [3] and scored.tolist() == list(range(27))
     assert classes.tolist() == space.score(space.everyone, labels, k)[1].tolist()
+
+
+def test_a_black_only_collision_is_described_with_black_pegs_only():
+    game = Game.parse_size("4x6", feedback="black")
+    details = separation(game, ["1122", "3344"])
+    assert details.shared_said == ("0", "0") and "(1122->0, 3344->0)" in details.describe()
+    assert separation(Game.parse_size("4x6"), ["1122", "3344"]).shared_said == ("0,0", "1,1")

@@ -73,17 +73,22 @@ def int_at_least(minimum: int, what: str, maximum: int | None = None) -> Callabl
 
 
 def positive(kind: type, what: str, most: float | None = None) -> Callable[[str], float | int]:
-    """An argparse type: a number of ``kind`` above 0 (and at most ``most``); errors name ``what``.
+    """An argparse type: a number of ``kind`` above 0 (and at most ``most``); errors name ``what``,
+    and say a whole number, and 1 or more, when ``kind`` is ``int``.
 
     >>> positive(float, "--time-limit")("2.5")
     2.5
     """
+    whole = int_at_least(1, what, None if most is None else int(most)) if kind is int else None
 
     def convert(text: str) -> float | int:
         try:
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} must be a number, got {text!r}") from None
+            number = "a whole number" if whole is not None else "a number"
+            raise argparse.ArgumentTypeError(f"{what} must be {number}, got {text!r}") from None
+        if whole is not None:
+            return whole(text)
         if not 0 < value < math.inf or (most is not None and value > most):
             limit = f" and at most {most:,}" if most is not None else " and finite"
             raise argparse.ArgumentTypeError(f"{what} must be more than 0{limit}, got {text}")

@@ -64,8 +64,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         out.print(f"Static Mastermind is won in {details.guesses_to_win} guesses: {these}, then the secret.")
         return 0
     a, b = (game.format(s) for s in details.collision)
-    answers = "; ".join(f"{game.format(g)} -> {fb.black},{fb.white}"
-                        for g, fb in zip(details.codes, details.shared_answers, strict=False))
+    answers = "; ".join(f"{game.format(g)} -> {fb}" for g, fb in zip(details.codes, details.shared_said, strict=False))
     verb = "does" if len(details.codes) == 1 else "do"
     out.print(f"{game}: {codes} {verb} not separate the {n} secrets: {details.n_classes} answer classes, "
               f"the largest holds {details.largest} secrets.")

@@ -145,6 +145,11 @@ class Separation:
             return ()
         return tuple(self.game.score(self.collision[0], g) for g in self.codes)
 
+    @property
+    def shared_said(self) -> tuple[str, ...]:
+        """``shared_answers`` as the game says them: ``1,0``, or ``1`` where answers count black pegs only."""
+        return tuple(str(fb) if self.game.with_white else str(fb.black) for fb in self.shared_answers)
+
     def describe(self) -> str:
         """One line for people: the verdict, and two secrets it cannot tell apart."""
         game, n = self.game, self.game.n_codes
@@ -152,8 +157,7 @@ class Separation:
             return (f"the {counted_guesses(len(self.codes))} {_verb(len(self.codes))} all {n} secrets of {game}: static "
                     f"Mastermind is won in {self.guesses_to_win} guesses ({len(self.codes)} + the secret)")
         a, b = (game.format(s) for s in self.collision)
-        answers = ", ".join(f"{game.format(g)}->{fb.black},{fb.white}" for g, fb in zip(self.codes,
-                                                                                       self.shared_answers))
+        answers = ", ".join(f"{game.format(g)}->{fb}" for g, fb in zip(self.codes, self.shared_said))
         return (f"the {counted_guesses(len(self.codes))} {'does' if len(self.codes) == 1 else 'do'} not separate {game}: {self.n_classes} answer classes for "
                 f"{n} secrets, the largest holds {self.largest}; {a} and {b} get the same answers "
                 f"({answers or 'no guesses'})")
