@@ -392,3 +392,18 @@ def test_an_80_column_terminal_gets_every_name_and_figure_whole(capsys, tmp_path
     assert code == 0 and len(rows) == 3 and "…" not in out
     assert all(len(line) <= 80 for line in out.splitlines())
     assert re.search(r"^random +\d+ +\d\.\d{4} ± \d\.\d{4} ", rows[2])
+
+
+def test_the_report_names_the_game_variant_of_its_study(capsys, tmp_path):
+    """A comparison with black-only answers and no repeated colours is titled so, not like a standard game."""
+    store, page = str(tmp_path / "r.duckdb"), tmp_path / "variant.html"
+    code, out, _ = run(capsys, "compare", "3x4", "--no-repeats", "--black-only", "--strategies", "knuth", "--store",
+                       store, "--jobs", "1")
+    name = re.search(r"stored as study (\S+)", out)[1]
+    code, out, _ = run(capsys, "report", name, "--store", store, "--html", str(page))
+    assert code == 0 and f"{name}: 3x4 (no repeats, black feedback), secrets all" in out
+    assert "sizes 3x4 (no repeats, black feedback); secrets all" in page.read_text()
+    path = tmp_path / "capped.toml"
+    path.write_text('name = "capped"\nsizes = ["3x3"]\nstrategies = ["knuth"]\nmax_guesses = 2\n')
+    code, out, _ = run(capsys, "run", str(path), "--store", store, "--jobs", "1")
+    assert code == 0 and "capped: 3x3, at most 2 guesses, secrets all" in out

@@ -20,7 +20,8 @@ from mmlab.cli.commands import help_of
 from mmlab.cli.output import err, out, print_json, progress
 from mmlab.errors import BadArgument, StoreError, shown
 from mmlab.experiments.labels import label
-from mmlab.experiments.report import LOST, NO_TEST, PER_MOVE, Report, build_report, p_value_text, to_html
+from mmlab.experiments.report import (LOST, NO_TEST, PER_MOVE, Report, build_report, game_title, p_value_text,
+                                     to_html)
 from mmlab.experiments.runner import RunSummary, run_study
 from mmlab.experiments.store import DEFAULT_STORE, Store
 from mmlab.experiments.study import Study
@@ -230,7 +231,8 @@ def print_summary(report: Report, store: Store) -> None:
     any_exact = False  # an exact mean has no sampling error to show
     for size in study.sizes:
         part = report.summary[report.summary["size"] == size]
-        table = Table(title=f"{study.name}: {size}, secrets {study.secrets}, {study.runs} run(s), seed {study.seed}")
+        table = Table(title=f"{study.name}: {game_title(study, size)}, secrets {study.secrets}, {study.runs} run(s), "
+                            f"seed {study.seed}")
         columns = ["strategy", "games", "mean ± s.e.", "median", "max", "total", "evals per game", "ms/game"]
         if deduced:
             columns.insert(3, "until known")

@@ -185,9 +185,10 @@ def to_html(report: Report, figures: dict | None = None) -> str:
     parts = [f"<h1>{html.escape(study.name)}</h1>"]
     if study.description:
         parts.append(f"<p>{html.escape(study.description)}</p>")
+    cap = f"at most {study.max_guesses} guesses; " if study.max_guesses is not None else ""
     parts.append("<p>" + html.escape(
-        f"sizes {', '.join(study.sizes)}; secrets {study.secrets}; runs {study.runs}; seed {study.seed}; "
-        f"{len(report.games)} of {report.expected_games} games stored") + "</p>")
+        f"sizes {', '.join(str(study.game(size)) for size in study.sizes)}; {cap}secrets {study.secrets}; "
+        f"runs {study.runs}; seed {study.seed}; {len(report.games)} of {report.expected_games} games stored") + "</p>")
     summary = report.summary.round(4)
     if not summary.empty:
         summary["stderr"] = summary["stderr"].mask(summary["exact"])
@@ -226,6 +227,17 @@ def to_html(report: Report, figures: dict | None = None) -> str:
              "text-align:right}th{background:#eee}figure{margin:1em 0}svg{max-width:100%;height:auto}")
     return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(study.name)} - mmlab"
             f"</title><style>{style}</style></head><body>{''.join(parts)}</body></html>")
+
+
+def game_title(study: Study, size: str) -> str:
+    """The game ``study`` played at ``size`` as the report's titles name it: its rules as ``str(Game)``
+    writes them (``mmlab compare`` and ``mmlab eval`` title theirs so), and the cap on guesses.
+
+    >>> game_title(Study("d", ("4x6",), ("knuth",), feedback="black", max_guesses=9), "4x6")
+    '4x6 (black feedback), at most 9 guesses'
+    """
+    cap = f", at most {study.max_guesses} guesses" if study.max_guesses is not None else ""
+    return f"{study.game(size)}{cap}"
 
 
 def p_value_text(p_value: float | None) -> str:
