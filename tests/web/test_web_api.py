@@ -5,6 +5,7 @@ import pytest
 
 from mmlab.experiments import play_game
 from mmlab.game import Game
+from mmlab.play.session import CodebreakerSession
 from mmlab.strategies import make_strategy
 
 GAME = Game.parse_size("4x6")
@@ -299,3 +300,68 @@ def test_a_correction_the_strategy_cannot_follow_says_so_at_once(client):
 def test_a_coach_that_could_never_give_a_hint_is_refused(client):
     refused(client.post("/api/games", json={"role": "codebreaker", "strategy": "tabu"}), 422,
             "can only continue the game it plays itself")
+
+
+# ----------------------------------------------------------------------------- black-only games
+BLACK = Game.parse_size("4x6", feedback="black")
+
+
+def test_a_black_only_codebreaker_game_gives_the_sessions_answers_hints_and_candidates(client):
+    """As 'mmlab play --black-only': the answers, hint tables and codes left are the session's."""
+    assert new(client)["feedback"] == "black-white"
+    game = new(client, secret="3632", feedback="black")
+    assert game["feedback"] == "black" and game["answers"] == [{"black": b, "white": 0} for b in range(4, -1, -1)]
+    session = CodebreakerSession(BLACK, secret="3632")
+    for code in ("1122", "3344"):
+        game = client.post(f"/api/games/{game['id']}/guess", json={"code": code}).json()
+        fb = session.guess(code)
+        assert (game["moves"][-1]["black"], game["moves"][-1]["white"], game["remaining"]) == (*fb, session.remaining)
+    hint, expected = client.get(f"/api/games/{game['id']}/hint").json(), session.hint("knuth")
+    assert hint["suggestion"] == BLACK.format(expected.suggestion) and len(hint["options"]) == 3
+    for option, table in zip(hint["options"], expected.options, strict=True):
+        assert option["classes"] == [{"black": fb.black, "white": 0, "codes": n} for fb, n in table["classes"].items()]
+    table = client.get(f"/api/games/{game['id']}/partition", params={"guess": "3632"}).json()
+    assert [c["black"] for c in table["classes"]] == [4, 3, 2, 1, 0] and table["consistent"]
+    codes = client.get(f"/api/games/{game['id']}/candidates", params={"limit": 1000}).json()["codes"]
+    assert codes == [BLACK.format(c) for c in session.candidates(1000)]
+
+
+def test_a_black_only_codemaker_game_answered_with_black_pegs_alone(client):
+    secret = BLACK.parse("3632")
+    expected = play_game(BLACK, make_strategy("knuth"), secret)
+    game = new(client, role="codemaker", feedback="black")
+    while not game["won"]:
+        black = BLACK.score(secret, BLACK.parse(game["next_guess"])).black
+        game = client.post(f"/api/games/{game['id']}/answer", json={"black": black}).json()  # no white
+    assert [m["guess"] for m in game["moves"]] == [BLACK.format(g) for g in expected.guesses]
+    assert all(m["white"] == 0 for m in game["moves"]) and game["remaining"] == 1
+    path = client.get(f"/api/games/{game['id']}/path").json()
+    assert path["on_tree"] and path["nodes"][-1]["answer"] == {"black": 4, "white": 0}
+    first = game["moves"][0]["guess"]  # (it got no black peg from 3632, which the won game pins down)
+    refused(client.post(f"/api/games/{game['id']}/correct", json={"move": 1, "black": 1}), 409,
+            f"guess 1: {first} -> 1 black")
+
+
+@pytest.mark.parametrize("path, body, phrase", [
+    ("answer", {"black": 1, "white": 1}, "answer 1,1: this game answers black pegs only"),
+    ("answer", {"answer": "BW"}, "answer 1,1: this game answers black pegs only"),
+    ("answer", {"white": 0}, 'this game answers black pegs only: give their number, e.g. {"black": 2}'),
+    ("answer", {"black": 5}, "black cannot exceed the 4 pegs"),
+    ("correct", {"move": 1, "black": 2, "white": 1}, "answer 2,1: this game answers black pegs only"),
+])
+def test_a_black_only_game_refuses_white_pegs(client, path, body, phrase):
+    game = new(client, role="codemaker", feedback="black")
+    game = client.post(f"/api/games/{game['id']}/answer", json={"black": 1}).json()
+    assert refused(client.post(f"/api/games/{game['id']}/{path}", json=body), 422, phrase)["error"] == "BadFeedback"
+    assert [(m["black"], m["white"]) for m in client.get(f"/api/games/{game['id']}").json()["moves"]] == [(1, 0)]
+
+
+def test_the_feedback_field_is_named_as_the_game_names_it(client):
+    refused(client.post("/api/games", json={"black_only": True}), 422,
+            "there is no field 'black_only'; for answers of black pegs only send \"feedback\": \"black\"")
+    refused(client.post("/api/games", json={"no_repeats": True}), 422, "send \"repeats\": false")
+    refused(client.post("/api/games", json={"feedback": "white"}), 422, "'black-white' or 'black'")
+    refused(client.post(f"/api/games/{new(client, role='codemaker')['id']}/answer", json={"black": 1}), 422,
+            "give the answer as two numbers")  # white is left out only where it is never counted
+    field = client.get("/openapi.json").json()["components"]["schemas"]["NewGame"]["properties"]["feedback"]
+    assert field["enum"] == ["black-white", "black"] and "--black-only" in field["description"]

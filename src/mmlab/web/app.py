@@ -50,6 +50,9 @@ EXAMPLES = {
     "/answer": {"black": 1, "white": 0},
     "/correct": {"move": 1, "black": 1, "white": 0},
 }
+#: Fields a request may carry by mistake, named as the command line names them, and what to send.
+RENAMED = {"black_only": 'for answers of black pegs only send "feedback": "black"',
+           "no_repeats": 'for codes without a repeated colour send "repeats": false'}
 #: The errors each kind of route may answer, for the schema; every route may answer ``ON_ANY``, and
 #: every route that takes a body ``ON_BODY``.
 ON_GAME = {status: {"model": Problem} for status in (404, 422)}
@@ -86,7 +89,10 @@ def create_app(max_games: int = DEFAULT_MAX_GAMES, max_codes: int = DEFAULT_MAX_
     games = registry if registry is not None else GameRegistry(max_games, max_codes, idle_minutes)
     app = FastAPI(title="mmlab", summary="Play Mastermind against mmlab's strategies, in either role.",
                   description="Games live on the server under random ids; idle games expire. Codes are "
-                              "written as mmlab prints them (1122), or '1 1 2 2', or AABB.")
+                              "written as mmlab prints them (1122), or '1 1 2 2', or AABB. Answers count "
+                              "black and white pegs, or black pegs only in a game started with "
+                              "\"feedback\": \"black\" (the field is named as the game's rules name it, like "
+                              "\"repeats\"; 'mmlab play --black-only' in the terminal).")
     app.state.games = games
     app.add_exception_handler(MastermindError, _mastermind_error)
     app.add_exception_handler(RequestValidationError, _malformed_request)
@@ -148,7 +154,7 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
     @offloaded
     def new_game(body: NewGame | None = None) -> GameState:
         body = body or NewGame()
-        game = Game.parse_size(body.size, repeats=body.repeats)
+        game = Game.parse_size(body.size, repeats=body.repeats, feedback=body.feedback)
         secret = None if body.secret is None else _code(game, body.secret)
         with _waiting(engine, engine_busy):
             live = games.create(game, body.role, body.strategy, secret, body.seed)
@@ -297,13 +303,19 @@ def _not_over(live: LiveGame) -> None:
 
 
 def _feedback(body: AnswerIn, with_white: bool) -> Feedback:
+    """The answer in ``body``; in a game of black feedback ``white`` may be left out (the session
+    refuses one other than 0, as the terminal does)."""
     if body.answer is not None:
         if body.black is not None or body.white is not None:
             raise BadFeedback("give the answer either as 'black' and 'white' or as 'answer', not both")
         return parse_feedback(body.answer, with_white)
+    if not with_white and body.black is not None:
+        return Feedback(body.black, body.white or 0)
     if body.black is None or body.white is None:
-        raise BadFeedback('give the answer as two numbers, e.g. {"black": 1, "white": 2}, or as text, '
-                          'e.g. {"answer": "BWW"}')
+        raise BadFeedback(('give the answer as two numbers, e.g. {"black": 1, "white": 2}, or as text, '
+                           'e.g. {"answer": "BWW"}') if with_white else
+                          ('this game answers black pegs only: give their number, e.g. {"black": 2}, or '
+                           'pegs as text, e.g. {"answer": "BB"}'))
     return Feedback(body.black, body.white)
 
 
@@ -363,5 +375,5 @@ def _problem(e: dict) -> str:
     if e["type"] == "missing":
         return f"the {e['loc'][0]} field {field!r} is required"
     if e["type"] == "extra_forbidden":
-        return f"there is no field {field!r}"
+        return f"there is no field {field!r}" + (f"; {RENAMED[field]}" if field in RENAMED else "")
     return f"{field}: {e['msg']} (got {shown(e.get('input'))})"

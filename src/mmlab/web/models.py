@@ -15,6 +15,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
+#: What the answers count, named as ``Game.feedback`` names it (as ``repeats`` is ``Game.repeats``).
+FeedbackKind = Literal["black-white", "black"]
+FEEDBACK = ("what each answer counts: black-white (pegs right in colour and place, and pegs right in colour "
+            "only) or black (pegs right in colour and place only, as 'mmlab play --black-only')")
+
 
 class Request(BaseModel):
     """A request body: unknown fields are refused, so a misspelt one is not silently ignored."""
@@ -31,6 +36,7 @@ class NewGame(Request):
                                                    "default knuth")
     secret: str | None = Field(None, description="codebreaker role: the secret to find (default: drawn at random)")
     repeats: StrictBool = Field(True, description="whether a code may repeat a colour")
+    feedback: FeedbackKind = Field("black-white", description=FEEDBACK)
     seed: StrictInt | None = Field(None, ge=0, description="seed of the random secret and of random strategies")
 
 
@@ -51,7 +57,8 @@ class GuessIn(MoveRequest):
 
 class AnswerIn(MoveRequest):
     black: StrictInt | None = Field(None, description="pegs right in colour and place")
-    white: StrictInt | None = Field(None, description="pegs right in colour only")
+    white: StrictInt | None = Field(None, description="pegs right in colour only (0 or left out in a game of "
+                                                      "black feedback)")
     answer: str | None = Field(None, description="instead of black and white: '1 2', '1,2' or pegs 'BWW'")
 
 
@@ -82,6 +89,7 @@ class GameState(BaseModel):
     pegs: int
     colours: int
     repeats: bool
+    feedback: FeedbackKind = Field(description=FEEDBACK)
     role: Literal["codebreaker", "codemaker"]
     strategy: str = Field(description="the strategy that guesses (codemaker) or gives hints (codebreaker)")
     deterministic: bool = Field(description="whether that strategy has a decision tree (GET .../path)")

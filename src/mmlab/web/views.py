@@ -39,7 +39,8 @@ def state(live: LiveGame, idle_minutes: float) -> GameState:
         over, won, gave_up, improvised, next_guess = session.over, session.won, session.gave_up, False, None
         secret = game.format(session.secret) if session.over else None
     return GameState(
-        id=live.id, size=game.size, pegs=game.pegs, colours=game.colours, repeats=game.repeats, role=live.role,
+        id=live.id, size=game.size, pegs=game.pegs, colours=game.colours, repeats=game.repeats,
+        feedback=game.feedback, role=live.role,
         strategy=live.strategy, deterministic=live.deterministic, moves=moves,
         remaining=remaining[-1], won=won, over=over, gave_up=gave_up, secret=secret, next_guess=next_guess,
         improvised=improvised, answers=[Answer(black=b, white=w) for b, w in game.feedbacks()],
