@@ -64,10 +64,15 @@ def start(page, role: str, secret: str | None = None, strategy: str = "knuth", s
     expect(page.locator("#game-title")).to_contain_text(size)
 
 
+def pegs_box(page, colour: str):
+    """The answer form's box of black or white pegs (the setup form has a checkbox of black pegs too)."""
+    return page.locator("#answer-form").get_by_label(colour)
+
+
 def answer(page, black: int, white: int, moves: int) -> None:
-    page.get_by_label("Black", exact=False).first.fill(str(black))
-    page.get_by_label("White", exact=False).first.fill(str(white))
-    page.get_by_label("White", exact=False).first.press("Enter")
+    pegs_box(page, "Black").fill(str(black))
+    pegs_box(page, "White").fill(str(white))
+    pegs_box(page, "White").press("Enter")
     expect(page.locator("#board-body tr:not(.pending-row)")).to_have_count(moves)
 
 
@@ -136,8 +141,8 @@ def test_codemaker_contradiction_shown_and_corrected(page, tmp_path):
     while not page.locator("#error").inner_text():
         guess = page.locator("#pending .code").get_attribute("data-code")
         fb = GAME.score(secret, GAME.parse(guess))
-        page.get_by_label("Black", exact=False).first.fill(str(fb.black))
-        page.get_by_label("White", exact=False).first.fill(str(fb.white))
+        pegs_box(page, "Black").fill(str(fb.black))
+        pegs_box(page, "White").fill(str(fb.white))
         page.get_by_role("button", name="Answer", exact=True).click()
         page.wait_for_function("() => document.querySelector('#error').textContent || "
                                f"document.querySelectorAll('#board-body tr:not(.pending-row)').length > {moves}")
@@ -156,6 +161,50 @@ def test_codemaker_contradiction_shown_and_corrected(page, tmp_path):
         answer(page, fb.black, fb.white, page.locator("#board-body tr:not(.pending-row)").count() + 1)
     expect(page.locator("#message")).to_contain_text("Aha! Your secret is 3632")
     page.screenshot(path=str(tmp_path / "codemaker-corrected.png"), full_page=True)
+
+
+def test_a_black_only_game_in_both_roles_shows_black_pegs_alone(page, tmp_path):
+    """As 'mmlab play --black-only': the answers, the hint's tables and the answer form count black
+    pegs only."""
+    black_game, secret = Game.parse_size("4x6", feedback="black"), GAME.parse("3632")
+    page.get_by_label("Answers count black pegs only").check()
+    start(page, "codebreaker", secret="3632")
+    expect(page.locator("#game-title")).to_contain_text("4x6 (black pegs only)")
+    expect(page.locator("#message")).to_contain_text("a wrong place are not counted")
+    guess_box = page.get_by_label("Your guess", exact=True)
+    guess_box.fill("1122")
+    guess_box.press("Enter")
+    expect(page.locator("#message")).to_have_text("1122: 1 black.")
+    expect(page.locator("#remaining-count")).to_have_text("500")
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator("#hint-body")).to_contain_text("500 codes left")
+    classes = page.locator("#hint-body table.split tbody td:first-child").all_text_contents()
+    assert classes and all(re.fullmatch("[0-4] black", c) for c in classes), classes
+    for shown in ("#board-body", "#hint-body", "#split-body"):
+        assert "white" not in page.locator(shown).text_content()
+    page.screenshot(path=str(tmp_path / "codebreaker-black-only.png"), full_page=True)
+    page.get_by_role("button", name="New game").click()
+    start(page, "codemaker")  # (the box stays checked)
+    expect(page.locator("#message")).to_contain_text("Answer each guess with its black pegs only")
+    expect(pegs_box(page, "White")).to_be_hidden()
+    pegs_box(page, "Black").press("Enter")
+    expect(page.locator("#error")).to_have_text("Give the number of black pegs (0 if none).")
+    moves = 0
+    while "Aha!" not in page.locator("#message").inner_text():
+        guess = black_game.parse(page.locator("#pending .code").get_attribute("data-code"))
+        moves += 1
+        pegs_box(page, "Black").fill(str(black_game.score(secret, guess).black))
+        pegs_box(page, "Black").press("Enter")
+        expect(page.locator("#board-body tr:not(.pending-row)")).to_have_count(moves)
+    expect(page.locator("#message")).to_contain_text("Aha! Your secret is 3632")
+    answers = page.locator("#board-body .answer-cell").all_text_contents()
+    assert answers[-1] == "4 black" and all(re.fullmatch("[0-4] black", a) for a in answers), answers
+    expect(page.locator("#path-body ol.path li")).to_have_count(moves)
+    assert "white" not in page.locator("#path-body").text_content()
+    page.get_by_role("button", name="Correct the answer to guess 1").click()
+    expect(page.get_by_label("Black for guess 1")).to_be_visible()
+    expect(page.get_by_label("White for guess 1")).to_have_count(0)
+    page.screenshot(path=str(tmp_path / "codemaker-black-only.png"), full_page=True)
 
 
 def test_mistakes_are_shown_on_the_page(page):
@@ -194,8 +243,8 @@ def test_a_late_answer_for_a_game_no_longer_on_screen_is_ignored(page, gate):
     game plays at once, and the old game's answer, when it comes, changes nothing on screen."""
     start(page, "codemaker")
     gate.hold(page)
-    page.get_by_label("Black", exact=False).first.fill("0")
-    page.get_by_label("White", exact=False).first.fill("1")
+    pegs_box(page, "Black").fill("0")
+    pegs_box(page, "White").fill("1")
     with page.expect_response(lambda r: r.url.endswith("/answer")) as late:
         page.get_by_role("button", name="Answer", exact=True).click()
         assert gate.held.wait(timeout=30)
@@ -257,9 +306,9 @@ def test_the_page_says_it_is_working_during_a_slow_move(page, gate, tmp_path):
     start(page, "codemaker")
     answer(page, 1, 0, 1)
     gate.hold(page)
-    page.get_by_label("Black", exact=False).first.fill("0")
-    page.get_by_label("White", exact=False).first.fill("1")
-    page.get_by_label("White", exact=False).first.press("Enter")
+    pegs_box(page, "Black").fill("0")
+    pegs_box(page, "White").fill("1")
+    pegs_box(page, "White").press("Enter")
     assert gate.held.wait(timeout=30)
     expect(page.locator("#busy")).to_have_text("mmlab is choosing its next guess…")
     expect(page.locator("#game")).to_have_attribute("aria-busy", "true")
@@ -272,7 +321,7 @@ def test_the_page_says_it_is_working_during_a_slow_move(page, gate, tmp_path):
     expect(page.locator("#board-body tr:not(.pending-row)")).to_have_count(2)
     for name in ("Answer", "Undo last answer", "Codes that fit", "Correct the answer to guess 1"):
         expect(page.get_by_role("button", name=name, exact=True)).to_be_enabled()
-    expect(page.get_by_label("Black", exact=False).first).to_be_focused()
+    expect(pegs_box(page, "Black")).to_be_focused()
 
 
 def test_a_split_that_comes_after_the_guess_changed_is_dropped(page, monkeypatch):
@@ -297,8 +346,8 @@ def test_a_split_that_comes_after_the_guess_changed_is_dropped(page, monkeypatch
 
 def test_answers_that_are_not_whole_numbers_and_rejected_corrections(page):
     start(page, "codemaker")
-    page.get_by_label("Black", exact=False).first.fill("1.5")
-    page.get_by_label("White", exact=False).first.press("Enter")
+    pegs_box(page, "Black").fill("1.5")
+    pegs_box(page, "White").press("Enter")
     expect(page.locator("#error")).to_have_text("Black: give a whole number of pegs, from 0 to 4, not 1.5.")
     expect(page.locator("#board-body tr:not(.pending-row)")).to_have_count(0)
     answer(page, 1, 0, 1)

@@ -139,7 +139,15 @@ function answerEl(black, white) {
   keys.style.minWidth = `${0.72 * state.pegs}em`;
   for (let i = 0; i < black; i++) keys.append(el("span", { class: "key black" }));
   for (let i = 0; i < white; i++) keys.append(el("span", { class: "key white" }));
-  return el("span", { class: "answer" }, keys, el("span", {}, `${black} black, ${white} white`));
+  return el("span", { class: "answer" }, keys, el("span", {}, answerText(black, white)));
+}
+
+// Whether the game on screen answers black pegs only (as 'mmlab play --black-only').
+function blackOnly() { return state.feedback === "black"; }
+
+// "1 black, 2 white", or "1 black" in a game that answers black pegs only.
+function answerText(black, white) {
+  return blackOnly() ? `${black} black` : `${black} black, ${white} white`;
 }
 
 function plural(n, word) {
@@ -165,7 +173,8 @@ async function startGame(event) {
   event.preventDefault();
   $("setup-error").textContent = "";
   const role = new FormData($("new-game")).get("role");
-  const body = { size: $("size").value.trim() || "4x6", role, repeats: $("repeats").checked };
+  const body = { size: $("size").value.trim() || "4x6", role, repeats: $("repeats").checked,
+                 feedback: $("black-only").checked ? "black" : "black-white" };
   const strategy = $("strategy").value.trim();
   if (strategy) body.strategy = strategy;
   const secret = $("secret").value.trim();
@@ -239,9 +248,12 @@ function showGame(fresh) {
   $("setup").classList.add("compact");
   say(fresh ? (state.role === "codebreaker"
     ? `I have chosen a secret of ${state.pegs} pegs from the colours 1-${state.colours}` +
-      (state.repeats ? ", repeats allowed." : ", no colour twice.")
+      (state.repeats ? ", repeats allowed." : ", no colour twice.") +
+      (blackOnly() ? " Each answer counts only the pegs of the right colour in the right place (black); pegs " +
+                     "of a right colour in a wrong place are not counted." : "")
     : `Choose a secret of ${state.pegs} pegs from the colours 1-${state.colours} and keep it to yourself.` +
-      " Answer each guess with its black and white pegs.") : "");
+      (blackOnly() ? " Answer each guess with its black pegs only (right colour, right place)."
+                   : " Answer each guess with its black and white pegs.")) : "");
   clearError();
   $("candidates").replaceChildren();
   resetHint();
@@ -252,8 +264,9 @@ function showGame(fresh) {
 // ------------------------------------------------------------------ drawing the game
 function render() {
   const breaker = state.role === "codebreaker";
+  const rules = [state.repeats ? null : "no repeats", blackOnly() ? "black pegs only" : null].filter(Boolean);
   $("game-title").textContent = `${breaker ? "You guess" : "You keep the secret"} · ${state.size}` +
-    `${state.repeats ? "" : " (no repeats)"} · ${state.strategy}`;
+    `${rules.length ? ` (${rules.join(", ")})` : ""} · ${state.strategy}`;
   $("remaining-count").textContent = state.remaining.toLocaleString();
   $("remaining-text").textContent = state.remaining === 1 ? "code fits the answers so far"
                                                           : "codes fit the answers so far";
@@ -298,12 +311,12 @@ function editAnswer(row, fixed) {
   const number = (value, name) => el("input", { type: "number", min: 0, max: state.pegs, value,
                                                 "aria-label": `${name} for guess ${fixed.move}` });
   const black = number(fixed.black, "Black");
-  const white = number(fixed.white, "White");
+  const white = blackOnly() ? null : number(fixed.white, "White");
   const form = el("form", { class: "fix", novalidate: true, onsubmit: async (event) => {
     event.preventDefault();
     try {
       const answered = state.moves.length;
-      const pegs = { black: pegsIn(black, "Black"), white: pegsIn(white, "White") };
+      const pegs = pegsOf(black, white);
       const next = await move("correct", { move: fixed.move, ...pegs }, "mmlab is checking the corrected answers…");
       if (!next) return;
       state = next;
@@ -410,7 +423,7 @@ async function playGuess(event) {
     state = next;
     clearError();
     const last = state.moves[state.moves.length - 1];
-    say(`${last.guess}: ${last.black} black, ${last.white} white.`);
+    say(`${last.guess}: ${answerText(last.black, last.white)}.`);
     $("guess").value = "";
     $("candidates").replaceChildren();
     resetHint();
@@ -487,6 +500,7 @@ function renderMaker() {
   $("pending").replaceChildren(won ? "" : codeEl(state.next_guess));
   $("pending").closest("p").hidden = won;
   for (const id of ["black", "white"]) $(id).max = state.pegs;
+  $("white-pair").hidden = blackOnly();
   if (won) {
     const found = state.moves[state.moves.length - 1].guess;
     say(`Aha! Your secret is ${found}: found in ${plural(state.moves.length, "guess")}.`);
@@ -510,16 +524,23 @@ function pegsIn(input, name) {
   return n;
 }
 
+// The answer typed in the inputs of its black and `white` pegs (null in a game of black pegs only,
+// whose answers are sent without white).
+function pegsOf(black, white) {
+  return white ? { black: pegsIn(black, "Black"), white: pegsIn(white, "White") } : { black: pegsIn(black, "Black") };
+}
+
 async function answer(event) {
   event.preventDefault();
-  const black = $("black").value.trim();
-  const white = $("white").value.trim();
-  if (black === "" && white === "" && !$("black").validity.badInput && !$("white").validity.badInput) {
-    $("error").textContent = "Give the number of black pegs and of white pegs (0 if none).";
+  const white = blackOnly() ? null : $("white");
+  const empty = (input) => !input || (input.value.trim() === "" && !input.validity.badInput);
+  if (empty($("black")) && empty(white)) {
+    $("error").textContent = white ? "Give the number of black pegs and of white pegs (0 if none)."
+                                   : "Give the number of black pegs (0 if none).";
     return;
   }
   try {
-    const pegs = { black: pegsIn($("black"), "Black"), white: pegsIn($("white"), "White") };
+    const pegs = pegsOf($("black"), white);
     const next = await move("answer", pegs, "mmlab is choosing its next guess…");
     if (!next) return;
     state = next;
