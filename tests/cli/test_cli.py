@@ -511,3 +511,38 @@ def test_black_only_static_collisions_give_black_pegs_only(capsys):
     assert code == 1 and "2211 and 2213 get the same answers: 1122 -> 0; 3344 -> 0\n" in out
     code, out, _ = run(capsys, "static", "verify", "4x6", "1122", "3344")
     assert code == 1 and "3455 and 3456 get the same answers: 1122 -> 0,0; 3344 -> 1,1\n" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["3632", "1123", "--no-repeats"], "code '3632' repeats a colour, and --no-repeats allows none"),  # (was 'this 4x36 game')
+    (["0123", "1234"], "code '0123': '0' is not a colour (expected 1-36 or A-Z)"),
+    (["1233", "4321", "--no-repeats", "--size", "4x6"], "code '1233' repeats a colour, and this 4x6 game allows no"),
+])
+def test_score_names_no_game_size_it_made_up(capsys, args, message):
+    code, _, err = run(capsys, "score", *args)
+    assert code == 2 and message in err and "4x36" not in err
+
+
+def test_score_without_a_size_still_reads_games_without_repeats(capsys):
+    assert run(capsys, "score", "1234", "4321", "--no-repeats")[1] == "0,4\n"
+    assert run(capsys, "score", "10 11 12", "12 10 1", "--no-repeats", "--black-only")[1] == "0\n"
+
+
+def test_strategies_shows_no_maximum_of_the_kernels_own(capsys):
+    """The 2-D tabu's steps read 'whole, 0-4611686018427387904' (2**62, the kernels' int64 limit)."""
+    code, out, _ = run(capsys, "strategies", "tabu", "--json")
+    (steps,) = [p for e in json.loads(out) for p in e["params"] if p["name"] == "steps"]
+    assert code == 0 and steps["allowed"] == "whole, ≥ 0"
+
+
+def test_plan_and_games_against_a_codemaker_give_the_rules_in_json(capsys):
+    """As eval --json does: plan --json and eval --codemaker --json gave the size only."""
+    code, out, _ = run(capsys, "plan", "3x4", "--no-repeats", "--planner", "optimal", "--json")
+    data = json.loads(out)
+    assert code == 0 and (data["game"], data["repeats"], data["feedback"]) == ("3x4", False, "black-white")
+    code, out, _ = run(capsys, "eval", "4x6", "--codemaker", "adversary", "--black-only", "--json")
+    data = json.loads(out)
+    assert code == 0 and (data["game"], data["repeats"], data["feedback"]) == ("4x6", True, "black")
+    assert len(data["games"][0]) == len(data["answers"][0])  # (each guess's answer, by the same index)
+    evaluated = json.loads(run(capsys, "eval", "4x6", "--black-only", "--json")[1])
+    assert {k: evaluated[k] for k in ("game", "repeats", "feedback")} == {k: data[k] for k in ("game", "repeats", "feedback")}

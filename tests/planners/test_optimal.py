@@ -152,3 +152,10 @@ def test_plan_command_warns_about_long_runs_of_games_it_can_plan(capsys, monkeyp
     assert main(["plan", "5x8", "--planner", "optimal"]) == 2  # refused at once, without the warning
     err = capsys.readouterr().err
     assert "too large for 5x8" in err and "may take" not in err
+
+
+def test_a_plan_gives_the_rules_of_its_game():
+    """to_dict gave the size only: a plan without repeats read as one of the standard game."""
+    data = make_planner("optimal").plan(Game.parse_size("3x3", repeats=False, feedback="black")).to_dict()
+    assert (data["game"], data["repeats"], data["feedback"]) == ("3x3", False, "black")
+    assert list(data)[:4] == ["game", "repeats", "feedback", "planner"]

@@ -280,7 +280,8 @@ def _eval_against(game: Game, strategy, args: argparse.Namespace) -> int:
         err.print(f"{strategy.spec} is deterministic: every run would play the same game, so it played one "
                   f"(--runs {args.runs} read as 1)")
     if args.json:
-        print_json({"game": game.size, "strategy": strategy.spec, "codemaker": args.codemaker, "runs": runs,
+        print_json({"game": game.size, "repeats": game.repeats, "feedback": game.feedback, "strategy": strategy.spec,
+                    "codemaker": args.codemaker, "runs": runs,
                     "seed": None if strategy.deterministic else seed, "guesses": guesses,
                     "mean": sum(guesses) / runs, "max": max(guesses),
                     "games": [[game.format(g) for g in r.guesses] for r in records],

@@ -7,7 +7,7 @@ import argparse
 from mmlab.cli.arguments import game_of, reads_as_size
 from mmlab.cli.commands import help_of
 from mmlab.cli.output import print_json
-from mmlab.errors import MastermindError
+from mmlab.errors import BadCode, MastermindError, shown
 from mmlab.game import Game, split_code
 
 
@@ -17,18 +17,30 @@ def cmd_score(args: argparse.Namespace) -> int:
                               f"--size: mmlab score --size {args.secret.strip()} SECRET GUESS")
     if args.size:
         game = game_of(args)
+        fb = game.score(game.parse(args.secret), game.parse(args.guess))
     else:
         pegs, others = len(split_code(args.secret)), len(split_code(args.guess))
         if pegs != others:
             raise MastermindError(f"the secret has {pegs} pegs and the guess {others}: they must match")
-        game = Game.parse_size(f"{pegs}x36", repeats=not args.no_repeats,
-                               feedback="black" if args.black_only else "black-white")
-    fb = game.score(game.parse(args.secret), game.parse(args.guess))
+        game = Game.parse_size(f"{pegs}x36", feedback="black" if args.black_only else "black-white")
+        fb = game.score(_unsized(game, args.secret, args.no_repeats), _unsized(game, args.guess, args.no_repeats))
     if args.json:
         print_json({"black": fb.black, "white": fb.white})
     else:
         print(fb if game.with_white else fb.black)
     return 0
+
+
+def _unsized(game: Game, text: str, no_repeats: bool) -> int:
+    """``text`` read without --size (in ``game``: any colour up to 36, repeats allowed), its errors
+    naming no game size the user did not give."""
+    try:
+        code = game.parse(text)
+    except BadCode as error:
+        raise BadCode(str(error).replace(f" of the {game.size} game", "")) from None
+    if no_repeats and len(set(game.digits(code))) < game.pegs:
+        raise BadCode(f"code {shown(text)} repeats a colour, and --no-repeats allows none")
+    return code
 
 
 def add_command(command) -> None:

@@ -59,17 +59,25 @@ def cmd_strategies(args: argparse.Namespace) -> int:
     return 0
 
 
+#: A maximum from here on is the kernels' limit (int64), not a setting: shown as none.
+MACHINE_MAXIMUM = 2**62
+
+
 def allowed(param: Param) -> str:
-    """The values a parameter takes, as ``mmlab strategies`` shows them.
+    """The values a parameter takes, as ``mmlab strategies`` shows them (a maximum of the kernels'
+    own, 2**62 and more, is not shown).
 
     >>> allowed(Param("ties", "first", "", choices=("first", "random"))), allowed(Param("k", 5, "", kind=int, minimum=1))
     ('first|random', 'whole, ≥ 1')
+    >>> allowed(Param("steps", 5, "", kind=int, minimum=0, maximum=2**62))
+    'whole, ≥ 0'
     """
     if param.choices:
         return "|".join(param.choices)
     if param.kind is not int:
         return ""
-    low, high = param.minimum, param.maximum
+    low = param.minimum
+    high = param.maximum if param.maximum is None or param.maximum < MACHINE_MAXIMUM else None
     bound = (f"{low}-{high}" if None not in (low, high) else f"≥ {low}" if low is not None
              else f"≤ {high}" if high is not None else "")
     return "whole" + (f", {bound}" if bound else "")

@@ -35,6 +35,8 @@ class PlanResult:
         t = self.tree
         return {
             "game": t.game.size,
+            "repeats": t.game.repeats,
+            "feedback": t.game.feedback,
             "planner": t.strategy,  # with '(stopped by the time limit...)' when it was
             "total_guesses": t.total_guesses,
             "mean": t.mean,
