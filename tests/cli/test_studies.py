@@ -292,6 +292,24 @@ def test_a_comparison_not_played_to_the_end_says_which_command_plays_the_rest(ca
     assert code == 0 and "played 128 games" in " ".join(err.split())
 
 
+def test_a_study_file_not_played_to_the_end_says_which_command_plays_the_rest(capsys, tmp_path):
+    import duckdb
+
+    path, store = tmp_path / "part.toml", str(tmp_path / "part.duckdb")
+    path.write_text('name = "part"\nsizes = ["3x3"]\nstrategies = ["knuth"]\n')
+    run(capsys, "run", str(path), "--store", store, "--jobs", "1")
+    with duckdb.connect(store) as con:  # as a Ctrl-C leaves it
+        con.execute("DELETE FROM games WHERE slot > 10")
+    resume = "run the study file{} again, which plays only the missing games: mmlab run {} --store " + store
+    code, out, _ = run(capsys, "report", "part", "--store", store)  # by name: the file is not known
+    assert code == 0 and "16 of 27 games not played yet: " + resume.format(" of 'part'", "FILE.toml") \
+        in " ".join(out.split())
+    code, out, _ = run(capsys, "report", str(path), "--store", store)
+    assert code == 0 and resume.format("", path) in " ".join(out.split())
+    code, _, err = run(capsys, "run", str(path), "--store", store, "--jobs", "1")
+    assert code == 0 and "played 16 games" in err
+
+
 def test_a_paired_test_without_any_difference_has_no_p_value(capsys, tmp_path):
     store = str(tmp_path / "r.duckdb")
     code, out, _ = run(capsys, "compare", "2x2", "--strategies", "knuth,most-parts", "--store", store, "--json")

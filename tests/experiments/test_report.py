@@ -5,7 +5,7 @@ neither), from the games it read."""
 import pytest
 
 from mmlab.experiments import stats
-from mmlab.experiments.report import build_report
+from mmlab.experiments.report import build_report, to_html
 from mmlab.experiments.runner import run_study
 from mmlab.experiments.store import Store
 from mmlab.experiments.study import Study
@@ -104,3 +104,13 @@ def test_moves_come_in_the_studys_order_of_sizes_and_strategies(tmp_path):
     by_hand = keyed.assign(_s=keyed["size"].map({"3x3": 0, "2x4": 1}), _t=keyed["strategy"].map({"random": 0, "knuth": 1}))
     by_hand = by_hand.sort_values(["_s", "_t", "run", "slot", "move"]).drop(columns=["_s", "_t"]).reset_index(drop=True)
     assert ordered.equals(by_hand) and build_report(store, "o").moves.equals(by_hand)
+
+
+def test_the_note_on_plus_and_plus2_top_scorers_comes_only_with_their_figures(tmp_path):
+    store = Store(tmp_path / "r.duckdb")
+    note = "for Plus and Plus2, 004 logged Most Parts&#x27; top scorers"
+    run_study(Study("p", ("3x3",), ("plus:ties=random", "random"), seed=3), store, jobs=1)
+    assert note in to_html(build_report(store, "p"))
+    run_study(Study("q", ("3x3",), ("plus", "random"), seed=3), store, jobs=1)  # plus, deterministic: no top scorers
+    report = build_report(store, "q")
+    assert report.has_per_move("secret_seen") and note not in to_html(report)

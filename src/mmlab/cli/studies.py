@@ -84,7 +84,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report_json(report))
     else:
-        print_summary(report, store)
+        print_summary(report, store, args.study)
     return 0
 
 
@@ -154,17 +154,18 @@ def cmd_report(args: argparse.Namespace) -> int:
     given = Study.load(args.study) if args.study.endswith(".toml") and not _stored_name(store, args.study) else None
     name = given.name if given is not None else args.study
     report = build_report(store, name)
-    if given is not None and given.fingerprint != report.study.fingerprint:
+    study_file = args.study if given is not None and given.fingerprint == report.study.fingerprint else None
+    if given is not None and study_file is None:
         err.print(f"note: {args.study} no longer matches the stored study {name!r}; this reports the stored one "
                   f"(seed {report.study.seed}, {report.study.runs} run(s), secrets {report.study.secrets})")
     if report.games.empty:
         raise BadArgument(f"study {name!r} has no games stored yet (of {report.expected_games}): "
-                          f"{resume_hint(report.study, store)}")
+                          f"{resume_hint(report.study, store, study_file)}")
     write_figures(report, args.plots, args.html)
     if args.json:
         print_json(report_json(report))
         return 0
-    print_summary(report, store)
+    print_summary(report, store, study_file)
     print_details(report, args.moves)
     return 0
 
@@ -209,21 +210,26 @@ def labels(specs: list[str]) -> dict[str, str]:
     return {s: label(s, specs) for s in specs}
 
 
-def resume_hint(study: Study, store: Store) -> str:
-    """How to play the games of ``study`` still missing from ``store``: the command that made it.
+def resume_hint(study: Study, store: Store, study_file: str | None = None) -> str:
+    """How to play the games of ``study`` still missing from ``store``: the command that made it,
+    with the study file ``study_file`` when it is known (else ``FILE.toml`` stands for it).
 
     >>> resume_hint(Study("s", ["3x3"], ["knuth"], description="mmlab compare 3x3 --strategies knuth"), Store())
     'run the same comparison again, which plays only the missing games: mmlab compare 3x3 --strategies knuth'
+    >>> resume_hint(Study("s", ["3x3"], ["knuth"], source="name = 's'"), Store("p.duckdb"))
+    "run the study file of 's' again, which plays only the missing games: mmlab run FILE.toml --store p.duckdb"
     """
     where = "" if str(store.path) == DEFAULT_STORE else f" --store {shlex.quote(str(store.path))}"
     if study.description.startswith("mmlab compare ") and not study.source:
         return f"run the same comparison again, which plays only the missing games: {study.description}{where}"
     if study.source:
-        return f"'mmlab run' the study file again{where}, which plays only the missing games"
+        whose, file = ("", shlex.quote(study_file)) if study_file else (f" of {study.name!r}", "FILE.toml")
+        return f"run the study file{whose} again, which plays only the missing games: mmlab run {file}{where}"
     return "run the study again (run_study from Python), which plays only the missing games"
 
 
-def print_summary(report: Report, store: Store) -> None:
+def print_summary(report: Report, store: Store, study_file: str | None = None) -> None:
+    """The summary tables of ``report``, and how to play its missing games (from ``study_file``, if known)."""
     study = report.study
     short = labels(list(study.strategies))
     deduced = _deduced(report.games)
@@ -261,7 +267,8 @@ def print_summary(report: Report, store: Store) -> None:
                   "(Singley's count, 003)")
     missing = report.expected_games - len(report.games)
     if missing:
-        out.print(f"{missing} of {report.expected_games} games not played yet: {resume_hint(study, store)}")
+        out.print(f"{missing} of {report.expected_games} games not played yet: "
+                  f"{resume_hint(study, store, study_file)}")
     shown_specs = [s for s in study.strategies if short[s] != s and s in set(report.summary["strategy"])]
     if shown_specs:  # the labels of the table's rows (a strategy without games stored has none)
         out.print("strategies: " + "; ".join(f"{short[s]} = {s}" for s in shown_specs))
@@ -300,9 +307,10 @@ def print_details(report: Report, last_move: int) -> None:
         out.print(table)
         if any(t.p_value is None for t in report.tests):
             out.print(NO_TEST)
-    for column, title in PER_MOVE.items():
+    for column in PER_MOVE:
         if not report.has_per_move(column):
             continue
+        title = report.per_move_title(column)
         for size in study.sizes:
             frame = report.per_move_text(size, column, last_move)
             out.print(f"\n{size}: {title}")

@@ -23,6 +23,7 @@ import pandas as pd
 from mmlab.experiments import stats
 from mmlab.experiments.store import Store, as_store
 from mmlab.experiments.study import Study
+from mmlab.strategies import make_strategy
 
 #: What the lost games of a summary are, and how its figures count them.
 LOST = ("lost: games stopped at max_guesses without finding the secret; the mean, median, max and total "
@@ -36,12 +37,14 @@ NO_TEST = ("p-value n/a: the two strategies took as many guesses in every paired
 PER_MOVE = {
     "consistent": "consistent set before the move, mean ± s.d. over the games that play it (004 Tables 4, 7, 13)",
     "secret_seen": "share of games whose secret has been among the top scorers by this move, over the games "
-                   "whose move was scored (004 Tables 5, 8, 10; for Plus and Plus2, 004 logged Most Parts' top "
-                   "scorers instead: docs/reproductions.md)",
+                   "whose move was scored (004 Tables 5, 8, 10)",
     "secret_in_top": "share of scored moves whose top scorers held the secret",
     "chance": "mean probability that the move was the secret, over scored moves (004 Figs. 6, 12, 17)",
     "top_size": "mean number of top scorers a scored move was drawn from (004 Fig. 13)",
 }
+
+#: Added to the title of ``secret_seen`` where a study plays Plus or Plus2.
+PLUS_TOP_SCORERS = "for Plus and Plus2, 004 logged Most Parts' top scorers instead: docs/reproductions.md"
 
 
 class Report:
@@ -131,6 +134,16 @@ class Report:
             table = table.loc[table.index <= last_move]
         return table
 
+    def per_move_title(self, column: str) -> str:
+        """The title of the per-move figure ``column`` (``PER_MOVE``); the secret among the top scorers
+        says how 004 logged them for Plus and Plus2 when the table shows Plus's or Plus2's."""
+        title = PER_MOVE[column]
+        if column != "secret_seen":
+            return title
+        plus = [spec for spec in self.study.strategies if make_strategy(spec).name in ("plus", "plus2")]
+        shown = self.per_move.loc[self.per_move["strategy"].isin(plus), column].notna().any() if plus else False
+        return f"{title[:-1]}; {PLUS_TOP_SCORERS})" if shown else title
+
     def has_per_move(self, column: str) -> bool:
         return bool(self.per_move[column].notna().any()) if column in self.per_move else False
 
@@ -207,7 +220,8 @@ def to_html(report: Report, figures: dict | None = None) -> str:
         parts.append("<h2>Paired Wilcoxon signed-rank tests</h2>" + _table(rows))
         if any(t.p_value is None for t in report.tests):
             parts.append(f"<p>{html.escape(NO_TEST)}</p>")
-    for column, title in PER_MOVE.items():
+    for column in PER_MOVE:
+        title = report.per_move_title(column)
         if report.has_per_move(column):
             for size in study.sizes:
                 table = report.per_move_text(size, column)
