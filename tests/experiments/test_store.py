@@ -249,6 +249,13 @@ def test_forget_deletes_a_study(tmp_path):
     assert store.studies().empty
 
 
+def test_a_study_with_a_secret_listed_twice_stored_before_they_were_refused_is_read_back(tmp_path):
+    store = Store(tmp_path / "r.duckdb")
+    old = Study.stored({"name": "twice", "sizes": ["3x3"], "strategies": ["knuth"], "secrets": ["123", "123"]}, "old")
+    run_study(old, store, jobs=1)  # as mmlab played it before
+    assert store.study("twice") == old and len(store.games("twice")) == 2
+
+
 def test_reading_a_missing_store_says_so(tmp_path):
     with pytest.raises(StoreError, match="no results store"):
         Store(tmp_path / "none.duckdb").games("x")

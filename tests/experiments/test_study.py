@@ -52,6 +52,7 @@ def test_the_fingerprint_follows_what_decides_the_results():
     (('name = "demo"\n', ''), "the key 'name' is missing"),
     (('"3x4"]', '"3X4 ", "3x3"]'), "line 3: sizes: a size is listed twice"),
     (('"random"]', '" knuth"]'), "line 4: strategies: a strategy is listed twice"),
+    (('secrets = "all"', 'secrets = ["123", "231", "1 2 3"]'), "line 5: secrets: the secret 123 is listed twice"),
     (('"3x3", "3x4"]', '"8x12"]'), "line 5: secrets: playing every secret needs"),
     (('"random"]', '"entropy:first=1231"]'), "entropy:first=1231 cannot play 3x3: .*code '1231' has 4 pegs"),
     (("seed = 5", "seed = 99999999999999999999"), "line 7: seed"),
@@ -134,6 +135,7 @@ def test_a_study_made_in_python_is_checked_when_it_is_made():
                              ({"sizes": ["4by6"]}, "study: sizes: cannot read the size '4by6'"),
                              ({"strategies": ["knut"]}, "study: strategies: unknown strategy 'knut'"),
                              ({"strategies": ["knuth", "knuth:ties=first"]}, "a strategy is listed twice"),
+                             ({"secrets": ["1234", "1234"]}, "study: secrets: the secret 1234 is listed twice"),
                              ({"sizes": ["8x12"]}, "study: secrets: playing every secret needs"),
                              ({"max_guesses": 0}, "study: max_guesses: 0 is not a positive whole number"),
                              ({"repeats": "no"}, 'study: repeats: "no" is not true or false')):

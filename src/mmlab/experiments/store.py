@@ -310,7 +310,7 @@ class Store:
         definition = json.loads(rows.iloc[0]["definition"])
         definition["description"] = rows.iloc[0]["description"] or ""
         definition = {k: v for k, v in definition.items() if v is not None}
-        return Study.from_dict(definition, name, rows.iloc[0]["source"] or "")
+        return Study.stored(definition, name, rows.iloc[0]["source"] or "")
 
     def games(self, study: str) -> pd.DataFrame:
         """One row per game of ``study``, in key order."""

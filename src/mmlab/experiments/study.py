@@ -23,6 +23,7 @@ import hashlib
 import json
 import re
 import tomllib
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,7 @@ KEYS = {
     "description": "free text",
     "sizes": 'game sizes, e.g. ["4x6", "4x8"]',
     "strategies": 'strategy specs, e.g. ["entropy:pool=consistent,ties=random,first=1231"]',
-    "secrets": '"all", N (a sample of N distinct codes), "instance:N" (each code once or twice) or a list of codes',
+    "secrets": '"all", N (a sample of N distinct codes), "instance:N" (each code once or twice) or a list of distinct codes',
     "runs": "games per secret (a positive whole number; deterministic strategies play each secret once)",
     "seed": "the seed of every random choice (a whole number, 0 or more)",
     "repeats": "whether codes may repeat a colour (true or false)",
@@ -47,6 +48,7 @@ KEYS = {
     "max_guesses": "give up a game after this many guesses (default: never)",
 }
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+_STORED: ContextVar[bool] = ContextVar("stored", default=False)  # reading a study back from a store (Study.stored)
 
 
 @dataclass(frozen=True)
@@ -110,7 +112,7 @@ class Study:
 
     def _check_games(self) -> None:
         """Refuse a size that is no game or is listed twice, a strategy that is unknown, listed twice
-        or cannot play one of the sizes, and secrets the games cannot give."""
+        or cannot play one of the sizes, and secrets the games cannot give or listed twice."""
         games = []
         for size in self.sizes:
             try:
@@ -129,9 +131,12 @@ class Study:
             raise _refused("strategies", "a strategy is listed twice (perhaps with its default parameters spelt out)")
         for game in games:
             try:
-                self.secrets.draw(game, self.seed)
+                drawn = self.secrets.draw(game, self.seed)
             except MastermindError as e:
                 raise _refused("secrets", str(e)) from None
+            codes, counts = np.unique(drawn, return_counts=True)
+            if self.secrets.kind == "list" and counts.max() > 1 and not _STORED.get():  # ("1234", "1 2 3 4": one code)
+                raise _refused("secrets", f"the secret {game.format(int(codes[counts > 1][0]))} is listed twice")
             for spec, player in zip(self.strategies, players):
                 try:
                     player.start(game)  # refuses a game the strategy cannot play, before anything runs
@@ -200,6 +205,16 @@ class Study:
             if e.key is None:
                 raise
             raise fail(e.key, e.problem) from None
+
+    @staticmethod
+    def stored(data: dict[str, Any], where: str, text: str = "") -> Study:
+        """A study a store holds, read back (``from_dict``): checked as a new one is, but a list of
+        secrets with one listed twice, played before mmlab refused it, stands as it was played."""
+        token = _STORED.set(True)
+        try:
+            return Study.from_dict(data, where, text)
+        finally:
+            _STORED.reset(token)
 
     # ------------------------------------------------------------------ content
     def game(self, size: str) -> Game:
