@@ -37,7 +37,15 @@ def test_cluster_and_local_pool_give_identical_games(tmp_path):
 def test_an_unreachable_scheduler_is_reported(tmp_path, monkeypatch):
     monkeypatch.setattr("mmlab.experiments.cluster.CONNECT_TIMEOUT", "1s")
     study = Study("lonely", ("3x3",), ("random",), seed=1)
+    store = Store(tmp_path / "r.duckdb")
     with pytest.raises(BadArgument, match="cannot reach a Dask scheduler at 'tcp://127.0.0.1:9'"):
-        run_study(study, Store(tmp_path / "r.duckdb"), scheduler="tcp://127.0.0.1:9")
+        run_study(study, store, scheduler="tcp://127.0.0.1:9")
+    assert store.studies().empty and store.query("SELECT * FROM runs").empty  # no empty study left behind
+    run_study(study, store, jobs=1)
+    with store.connect() as con:  # a study stored before, not played to the end, stays with its games
+        con.execute("DELETE FROM games WHERE slot >= 20")
+    with pytest.raises(BadArgument, match="cannot reach"):
+        run_study(study, store, scheduler="tcp://127.0.0.1:9")
+    assert list(store.studies()["study"]) == ["lonely"] and len(store.games("lonely")) == 20
     with pytest.raises(BadArgument, match="give jobs or a scheduler, not both"):  # (jobs were ignored)
         run_study(study, Store(tmp_path / "r.duckdb"), jobs=2, scheduler="tcp://127.0.0.1:9")

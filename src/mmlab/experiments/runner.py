@@ -25,7 +25,7 @@ from pathlib import Path
 
 
 import mmlab
-from mmlab.errors import BadArgument
+from mmlab.errors import BadArgument, StoreError
 from mmlab.experiments.chunk import Chunk, PlayedChunk, play_chunk
 from mmlab.experiments.cluster import on_dask
 from mmlab.experiments.store import Store, as_store
@@ -143,8 +143,9 @@ def run_study(
     with store.reading():  # (one connection for both)
         stored = store.fingerprint(study.name) == study.fingerprint
         done = store.done(study.name) if stored else set()
-    if not stored:
-        store.register(study)  # (a study played to the end is only read, so a read-only store serves it too)
+    registered = False  # by this run: withdrawn if the run fails before storing any game
+    if not stored:  # (a study played to the end is only read, so a read-only store serves it too)
+        registered = store.register(study)
         done = store.done(study.name)
     run_id = uuid.uuid4().hex[:12]
     workers = jobs or os.cpu_count() or 1
@@ -154,13 +155,11 @@ def run_study(
     if not chunks:
         return RunSummary(study.name, run_id, 0, len(done), 0, 0.0, "")
     planned = scheduler or (f"up to {workers} local processes" if workers > 1 else "this process")
-    store.start_run(run_id, study, run_metadata(planned))
-    if on_progress is not None:
-        on_progress(0, total)
     where: list[str] = []
     played = written = 0
     pending: list[PlayedChunk] = []
     last_flush = time.monotonic()
+    failed = True
 
     def flush() -> None:
         nonlocal pending, last_flush, written
@@ -170,6 +169,9 @@ def run_study(
         last_flush = time.monotonic()
 
     try:
+        store.start_run(run_id, study, run_metadata(planned))
+        if on_progress is not None:
+            on_progress(0, total)
         for chunk in _execute(chunks, workers, scheduler, jobs is None, where):
             pending.append(chunk)
             played += len(chunk)
@@ -177,10 +179,22 @@ def run_study(
                 flush()
             if on_progress is not None:
                 on_progress(played, total)
+        failed = False
     finally:
         flush()  # keep every finished game, also when stopped by Ctrl-C or an error
+        if failed and registered and not written:  # (an unreachable scheduler): leave no empty study behind
+            _withdraw(store, study.name, run_id)
     store.finish_run(run_id)
     return RunSummary(study.name, run_id, played, len(done), written, time.perf_counter() - start, " then ".join(where))
+
+
+def _withdraw(store: Store, study: str, run_id: str) -> None:
+    """``store.withdraw``, at the end of a failed run: the error that stopped the run is the one to
+    tell, not one of the store's here (it stays as it was, the study recorded without games)."""
+    try:
+        store.withdraw(study, run_id)
+    except StoreError:
+        pass
 
 
 def _joined(parts: list[dict[str, list]]) -> dict[str, list]:

@@ -194,8 +194,9 @@ class Store:
                 raise StoreError(f"cannot open the results store {str(self.path)!r}: {e}") from None
 
     # ------------------------------------------------------------------ writing
-    def register(self, study: Study) -> None:
-        """Record ``study``; a different study already stored under its name is refused."""
+    def register(self, study: Study) -> bool:
+        """Record ``study``; a different study already stored under its name is refused. Returns
+        whether it was new to the store (a run of it elsewhere may have recorded it meanwhile)."""
         with self.connect() as con:
             row = con.execute("SELECT fingerprint, definition FROM studies WHERE study = ?", [study.name]).fetchone()
             if row is None:
@@ -203,12 +204,25 @@ class Store:
                             "VALUES (?, ?, ?, ?, ?)",
                             [study.name, study.fingerprint, json.dumps(study.definition()), study.source,
                              study.description])
-            elif row[0] != study.fingerprint:
+                return True
+            if row[0] != study.fingerprint:
                 stored = json.loads(row[1])
                 changed = sorted(k for k, v in study.definition().items() if stored.get(k) != v)
                 raise StoreError(f"the store {str(self.path)!r} already holds a study named {study.name!r} with a "
                                  f"different {', '.join(changed)}; give this one another name, or delete the old "
                                  f"one with 'mmlab forget {study.name}'")
+        return False
+
+    def withdraw(self, study: str, run_id: str) -> None:
+        """Undo what a failed run that registered ``study`` recorded, when it stored no game: its
+        run ``run_id``, if recorded, and the study, unless another run of it has started since."""
+        with self.connect() as con:
+            con.execute("BEGIN TRANSACTION")
+            con.execute("DELETE FROM runs WHERE run_id = ? AND games_written = 0", [run_id])
+            if not con.execute("SELECT 1 FROM runs WHERE study = ? UNION ALL SELECT 1 FROM games WHERE study = ?",
+                               [study, study]).fetchall():
+                con.execute("DELETE FROM studies WHERE study = ?", [study])
+            con.execute("COMMIT")
 
     def start_run(self, run_id: str, study: Study, metadata: dict) -> None:
         """Record the start of run ``run_id`` of ``study``, with ``metadata`` (version, revision, machine, scheduler)."""
