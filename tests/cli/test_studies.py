@@ -425,3 +425,16 @@ def test_the_report_names_the_game_variant_of_its_study(capsys, tmp_path):
     path.write_text('name = "capped"\nsizes = ["3x3"]\nstrategies = ["knuth"]\nmax_guesses = 2\n')
     code, out, _ = run(capsys, "run", str(path), "--store", store, "--jobs", "1")
     assert code == 0 and "capped: 3x3, at most 2 guesses, secrets all" in out
+
+
+def test_comparisons_of_strategies_in_another_order_are_two_studies_under_names_that_stay():
+    """The names hash the definition, the order of the strategies (the tables') with it: stored names must not move."""
+    from mmlab.cli.compare import _compare_study
+    from mmlab.experiments.store import Store
+    from mmlab.experiments.study import Study
+
+    def name(*specs: str) -> str:
+        return _compare_study(Study("compare", ("4x6",), specs), Store("/nonexistent/r.duckdb")).name
+
+    assert name("irving", "knuth") == "compare-4x6-a6a8a6f6" and name("knuth", "irving") == "compare-4x6-4511ce60"
+    assert name("knuth:pool=all,ties=first", "irving") == "compare-4x6-4511ce60"

@@ -34,9 +34,9 @@ def _compare_name(study: Study) -> Study:
 
 
 def _compare_study(typed: Study, store: Store) -> Study:
-    """The study of a comparison: named by its canonical form (``Study.canonical``), so equivalent
-    comparisons are one study. A store holding it under the name the options as typed gave (as
-    mmlab named comparisons before) keeps serving that study."""
+    """The study of a comparison: named by its canonical form (``Study.canonical``), so comparisons
+    spelt differently are one study (strategies in another order are another). A store holding it
+    under the name the options as typed gave (as mmlab named comparisons before) keeps serving that study."""
     study = _compare_name(typed.canonical())
     if store.fingerprint(study.name) is None:
         legacy = _compare_name(typed)

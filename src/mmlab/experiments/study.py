@@ -256,7 +256,8 @@ class Study:
         """The same games in one spelling: strategy specs as ``make_strategy`` writes them (defaults
         left out), a set holding every code of each size as ``all``, and, when every strategy is
         deterministic, one run, and seed 0 unless it draws the secrets. ``mmlab compare`` names its
-        studies by this, so equivalent comparisons are one study.
+        studies by this, so comparisons spelt differently are one study (the order of the sizes and
+        strategies is kept: the tables follow it).
 
         >>> Study("c", ("4x5",), ("knuth:pool=all,ties=first",), secrets=99999, runs=4, seed=5).canonical().definition()
         {'name': 'c', 'sizes': ['4x5'], 'strategies': ['knuth'], 'secrets': 'all', 'runs': 1, 'seed': 0, \
