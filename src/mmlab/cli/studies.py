@@ -356,7 +356,10 @@ def report_json(report: Report) -> dict:
 def add_commands(command) -> None:
     """Register the experiment commands with the parser's ``command(name, help, func)``."""
     p = command("run", help_of("run"), cmd_run)
-    p.add_argument("study", help="the study file, e.g. studies/merelo-4x6.toml")
+    p.add_argument("study", help="the study file (TOML), e.g. studies/merelo-4x6.toml: name, sizes and strategies; "
+                                 "optionally description, secrets (all, N, instance:N or a list), runs, seed, "
+                                 "repeats, feedback (black for black pegs only) and max_guesses; "
+                                 "docs/experiments.md describes each key")
     add_store_args(p)
     add_execution_args(p)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
