@@ -123,6 +123,22 @@ def test_games_stored_meanwhile_by_another_run_are_kept_and_not_counted_as_writt
     assert store.runs("killed")["games_written"].tolist() == [study.n_games, 0]
 
 
+def test_a_run_that_found_its_study_stored_keeps_it_when_a_failed_run_withdraws_it(tmp_path, monkeypatch):
+    """Run A registers the study and fails; run B, which found it stored, starts before A withdraws
+    it: B's games were stored under a study the store no longer held."""
+    store, study = Store(tmp_path / "r.duckdb"), Study("race", ("3x3",), ("knuth",))
+    start_run = Store.start_run
+
+    def withdrawn_first(self, run_id, study, metadata):  # A withdraws just before B records its run
+        self.withdraw(study.name, "run-a")
+        start_run(self, run_id, study, metadata)
+
+    store.register(study)  # (by A)
+    monkeypatch.setattr(Store, "start_run", withdrawn_first)
+    assert run_study(study, store, jobs=1).written == 27
+    assert store.fingerprint("race") == study.fingerprint and len(store.games("race")) == 27
+
+
 def test_a_changed_study_under_the_same_name_is_refused(tmp_path):
     store = Store(tmp_path / "r.duckdb")
     run_study(Study.from_toml(STUDY.replace("runs = 12", "runs = 1")), store, jobs=1)

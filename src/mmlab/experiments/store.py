@@ -200,10 +200,7 @@ class Store:
         with self.connect() as con:
             row = con.execute("SELECT fingerprint, definition FROM studies WHERE study = ?", [study.name]).fetchone()
             if row is None:
-                con.execute("INSERT INTO studies (study, fingerprint, definition, source, description) "
-                            "VALUES (?, ?, ?, ?, ?)",
-                            [study.name, study.fingerprint, json.dumps(study.definition()), study.source,
-                             study.description])
+                _insert_study(con, study)
                 return True
             if row[0] != study.fingerprint:
                 stored = json.loads(row[1])
@@ -225,13 +222,18 @@ class Store:
             con.execute("COMMIT")
 
     def start_run(self, run_id: str, study: Study, metadata: dict) -> None:
-        """Record the start of run ``run_id`` of ``study``, with ``metadata`` (version, revision, machine, scheduler)."""
+        """Record the start of run ``run_id`` of ``study``, with ``metadata`` (version, revision, machine,
+        scheduler), and ``study`` with it if it is missing: a failed run that registered it may have
+        withdrawn it (``withdraw``) since this run found it stored."""
         with self.connect() as con:
+            con.execute("BEGIN TRANSACTION")
+            _insert_study(con, study, "OR IGNORE")
             con.execute("INSERT INTO runs (run_id, study, started, mmlab_version, git_revision, machine, scheduler, "
                         "parameters) VALUES (?, ?, current_timestamp, ?, ?, ?, ?, ?)",
                         [run_id, study.name, metadata.get("mmlab_version"), metadata.get("git_revision"),
                          json.dumps(metadata.get("machine", {})), metadata.get("scheduler"),
                          json.dumps(study.definition())])
+            con.execute("COMMIT")
 
     def finish_run(self, run_id: str) -> None:
         """Record that run ``run_id`` played to its end."""
@@ -383,6 +385,13 @@ def as_store(store: Store | str | os.PathLike) -> Store:
     if isinstance(store, (str, os.PathLike)):
         return Store(store)
     raise StoreError(f"expected a Store or the path of a results file, got {shown(store)}")
+
+
+def _insert_study(con: duckdb.DuckDBPyConnection, study: Study, conflict: str = "") -> None:
+    """Insert ``study``'s row (``conflict="OR IGNORE"``: unless its name is stored)."""
+    con.execute(f"INSERT {conflict} INTO studies (study, fingerprint, definition, source, description) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [study.name, study.fingerprint, json.dumps(study.definition()), study.source, study.description])
 
 
 def _column(values: Sequence, column: str) -> Sequence:
