@@ -24,6 +24,8 @@ from mmlab.knowledge import kernels as knowledge_kernels
 
 #: Games with black pegs only and at most this many codes are listed by checking every code.
 FILTER_LIMIT = 2**20
+#: Placements a constraint search for one random consistent code checks by default (``sample``).
+SAMPLE_NODES = 3 * 10**7
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,7 +90,7 @@ class Knowledge:
         blacks, whites = np.divmod(h_codes, self.game.pegs + 1)
         return h_digits.astype(np.int64), h_counts.astype(np.int64), blacks, blacks + whites
 
-    def sample(self, rng: np.random.Generator, max_nodes: int = 3 * 10**7) -> tuple[int | None, int]:
+    def sample(self, rng: np.random.Generator, max_nodes: int = SAMPLE_NODES) -> tuple[int | None, int]:
         """A random consistent code found by constraint search, without enumerating the space, and
         the number of placements (colour counts and pegs) it checked. ``None`` if no code fits the
         answers (or none was found within ``max_nodes`` placements).
@@ -220,9 +222,8 @@ class Knowledge:
             if listed.shape[0] == 0:
                 raise self.contradiction()
             return self.game.index_of(listed[rng.integers(listed.shape[0])]), work, True
-        budget = 3 * 10**7
-        code, placements = self.sample(rng, budget)
-        if code is None and placements < budget:  # the search tree was exhausted
+        code, placements = self.sample(rng, SAMPLE_NODES)
+        if code is None and placements < SAMPLE_NODES:  # the search tree was exhausted
             raise self.contradiction()
         return code, work + placements, False
 
@@ -243,23 +244,29 @@ class Knowledge:
         >>> k.list_consistent(1000, 10**7).shape   # 5 colours left on each peg
         (625, 4)
         """
+        codes, complete = self._listing(limit, max_nodes)
+        return codes if complete and codes.shape[0] <= limit else None
+
+    def _listing(self, limit: int, max_nodes: int) -> tuple[np.ndarray | None, bool]:
+        """The consistent codes the constraint search lists (up to ``limit``, within ``max_nodes``
+        placements), and whether they are all; with black pegs only, every code that fits when the
+        game has at most ``FILTER_LIMIT`` (and ``max_nodes``) codes, else ``(None, False)``."""
         game = self.game
         if not game.with_white:
             if game.n_codes > min(FILTER_LIMIT, max_nodes):
-                return None
-            codes = game.all_digits[self.rows_fit(game.all_digits)]
-            return codes if codes.shape[0] <= limit else None
+                return None, False
+            return game.all_digits[self.rows_fit(game.all_digits)], True
         codes, complete = knowledge_kernels.enumerate_consistent(
             *self.search_arrays, game.pegs, game.colours, game.repeats, limit, max_nodes)
-        return codes if complete else None
+        return codes, bool(complete)
 
     def count_consistent(self, limit: int, max_nodes: int) -> tuple[int, bool]:
         """How many codes fit every answer, and whether that is exact. Explicit knowledge, or none
         answered yet, counts them all; otherwise the constraint search lists them as
         ``list_consistent`` does, and when it stops after ``limit`` codes or ``max_nodes``
         placements, the codes listed so far are a lower bound. With black pegs only, games of at
-        most ``FILTER_LIMIT`` codes are counted by checking every code, and larger ones give
-        ``(0, False)``: nothing is listed.
+        most ``FILTER_LIMIT`` (and ``max_nodes``) codes are counted by checking every code, and
+        larger ones give ``(0, False)``: nothing is listed.
 
         >>> from mmlab.game import Game, Feedback
         >>> game = Game.parse_size("8x12")
@@ -269,18 +276,12 @@ class Knowledge:
         >>> k.update(game.parse("3 1 4 1 5 9 12 12"), Feedback(6, 0)).count_consistent(1000, 10**7)
         (69, True)
         """
-        game = self.game
         if self.explicit:
             return self.n_consistent, True
         if not self.history:
-            return game.n_codes, True
-        if not game.with_white:
-            if game.n_codes > min(FILTER_LIMIT, max_nodes):
-                return 0, False
-            return int(self.rows_fit(game.all_digits).sum()), True
-        codes, complete = knowledge_kernels.enumerate_consistent(
-            *self.search_arrays, game.pegs, game.colours, game.repeats, limit, max_nodes)
-        return int(codes.shape[0]), bool(complete)
+            return self.game.n_codes, True
+        codes, complete = self._listing(limit, max_nodes)
+        return (0, False) if codes is None else (int(codes.shape[0]), complete)
 
     def fits(self, digits: np.ndarray) -> bool:
         """Whether the code with these colours (0-based ``uint8``) fits every answer so far."""
