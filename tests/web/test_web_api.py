@@ -1,12 +1,16 @@
 """The JSON API through FastAPI's TestClient: whole games in both roles, and every bad input
 answered with a 4xx whose message says what to do."""
 
+import hashlib
+import re
+
 import pytest
 
 from mmlab.experiments import play_game
 from mmlab.game import Game
 from mmlab.play.session import CodebreakerSession
 from mmlab.strategies import make_strategy
+from mmlab.web.app import STATIC
 
 GAME = Game.parse_size("4x6")
 
@@ -140,6 +144,23 @@ def test_info_schema_and_page(client):
     assert page.status_code == 200 and "<title>mmlab" in page.text
     for name in ("app.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
+
+
+def test_the_page_and_its_files_are_revalidated_and_versioned(client):
+    """A browser must not keep an index.html of one version and an app.js of another (a new app.js reads
+    a box an old page lacks): each is revalidated at every load, and the page names its files by content."""
+    page = client.get("/")
+    assert page.headers["cache-control"] == "no-cache" and page.headers["etag"]
+    assert client.get("/", headers={"If-None-Match": page.headers["etag"]}).status_code == 304
+    urls = re.findall(r"""["'](/static/[^"']+)["']""", page.text)
+    assert sorted(url.split("?")[0] for url in urls) == ["/static/app.js", "/static/style.css"]
+    for url in urls:
+        name, version = url.removeprefix("/static/").split("?v=")
+        assert version == hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:12], url
+        asset = client.get(url)
+        assert asset.status_code == 200 and asset.headers["cache-control"] == "no-cache", url
+        again = client.get(url, headers={"If-None-Match": asset.headers["etag"]})
+        assert again.status_code == 304 and again.headers["cache-control"] == "no-cache", url
 
 
 def test_the_schema_lists_the_errors_every_route_may_answer(client):

@@ -16,8 +16,10 @@ at ``/docs`` and ``/openapi.json`` documents the rest.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
 import json
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,7 +27,7 @@ from pathlib import Path
 import numba
 from fastapi import APIRouter, FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
@@ -43,6 +45,11 @@ from mmlab.web.models import (AnswerIn, Candidates, CorrectionIn, GameState, Gue
 from mmlab.web.workers import offloaded
 
 STATIC = Path(__file__).parent / "static"
+#: The page and its files are revalidated at every load (their ETag still spares an unchanged file's
+#: download): a browser that kept a page of one version and took a script of another would break.
+REVALIDATE = {"Cache-Control": "no-cache"}
+#: A file of ``STATIC`` that index.html loads, quoted: its URL gets a version (``/static/app.js?v=...``).
+ASSET = re.compile(r"""(?<=["'])/static/([\w.-]+)(?=["'])""")
 #: A request body to copy, by the end of the path, for messages about malformed bodies.
 EXAMPLES = {
     "/games": {"size": "4x6", "role": "codebreaker"},
@@ -100,13 +107,29 @@ def create_app(max_games: int = DEFAULT_MAX_GAMES, max_codes: int = DEFAULT_MAX_
     app.add_exception_handler(Exception, _server_fault)
     app.include_router(_api(games, threading.Lock() if needs_engine_lock() else None), prefix="/api")
     app.add_middleware(BodyLimit)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
-
-    @app.get("/", include_in_schema=False)
-    async def page() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
-
+    app.mount("/static", _Revalidated(directory=STATIC), name="static")
+    app.get("/", include_in_schema=False)(_page)
     return app
+
+
+class _Revalidated(StaticFiles):
+    """The page's files, with ``REVALIDATE`` (on a 304 too)."""
+
+    def file_response(self, *args, **kwargs) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers.update(REVALIDATE)
+        return response
+
+
+def _page(request: Request) -> Response:
+    """index.html, the URLs of its files versioned by their content, so that a page of a new version
+    never takes a file of an old one from the browser's cache; with an ETag, and ``REVALIDATE``."""
+    html = ASSET.sub(lambda m: f"{m[0]}?v={hashlib.sha256((STATIC / m[1]).read_bytes()).hexdigest()[:12]}",
+                     (STATIC / "index.html").read_text(encoding="utf-8"))
+    headers = {"ETag": f'"{hashlib.sha256(html.encode()).hexdigest()[:16]}"', **REVALIDATE}
+    if headers["ETag"] in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return HTMLResponse(html, headers=headers)
 
 
 @contextlib.contextmanager

@@ -174,7 +174,7 @@ async function startGame(event) {
   $("setup-error").textContent = "";
   const role = new FormData($("new-game")).get("role");
   const body = { size: $("size").value.trim() || "4x6", role, repeats: $("repeats").checked,
-                 feedback: $("black-only").checked ? "black" : "black-white" };
+                 feedback: $("black-only")?.checked ? "black" : "black-white" };  // (?.: a page cached from before)
   const strategy = $("strategy").value.trim();
   if (strategy) body.strategy = strategy;
   const secret = $("secret").value.trim();
@@ -500,7 +500,8 @@ function renderMaker() {
   $("pending").replaceChildren(won ? "" : codeEl(state.next_guess));
   $("pending").closest("p").hidden = won;
   for (const id of ["black", "white"]) $(id).max = state.pegs;
-  $("white-pair").hidden = blackOnly();
+  const whitePair = $("white-pair");  // (absent from a page cached from before black-only games)
+  if (whitePair) whitePair.hidden = blackOnly();
   if (won) {
     const found = state.moves[state.moves.length - 1].guess;
     say(`Aha! Your secret is ${found}: found in ${plural(state.moves.length, "guess")}.`);
