@@ -396,6 +396,8 @@ def test_games_lost_at_max_guesses_stand_beside_the_mean(capsys, tmp_path):
     assert summary["known_mean"] == 14 / 8 and re.search(r"<th>lost</th>\s*</tr>", text)
     code, out, _ = run(capsys, "report", "capped", "--store", store)
     assert code == 0 and re.search(r"strategy\W+1\W+2\W+lost\W", out) and re.search(r"knuth\W+1\W+7\W+19\W", out)
+    assert "games won per number of guesses, and games lost" in out and "3x3, at most 2 guesses" in out
+    assert "<h2>Games won per number of guesses, and games lost</h2>" in text
 
 
 def test_an_80_column_terminal_gets_every_name_and_figure_whole(capsys, tmp_path, monkeypatch):

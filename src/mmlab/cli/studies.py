@@ -20,8 +20,8 @@ from mmlab.cli.commands import help_of
 from mmlab.cli.output import err, out, print_json, progress
 from mmlab.errors import BadArgument, StoreError, shown
 from mmlab.experiments.labels import label
-from mmlab.experiments.report import (LOST, NO_TEST, PER_MOVE, Report, build_report, game_title, p_value_text,
-                                     to_html)
+from mmlab.experiments.report import (LOST, NO_TEST, PER_MOVE, Report, build_report, game_title, histogram_title,
+                                      p_value_text, to_html)
 from mmlab.experiments.runner import RunSummary, run_study
 from mmlab.experiments.store import DEFAULT_STORE, Store
 from mmlab.experiments.study import Study
@@ -283,7 +283,7 @@ def print_details(report: Report, last_move: int) -> None:
     study = report.study
     short = labels(list(study.strategies))
     if not report.histogram.empty:
-        out.print("\ngames per number of guesses")
+        out.print(f"\n{histogram_title(report)}")
         if len(report.histogram.columns) <= 16:
             table = Table()
             table.add_column("size")

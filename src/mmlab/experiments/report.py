@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from mmlab.errors import counted_guesses
 from mmlab.experiments import stats
 from mmlab.experiments.store import Store, as_store
 from mmlab.experiments.study import Study
@@ -198,7 +199,7 @@ def to_html(report: Report, figures: dict | None = None) -> str:
     parts = [f"<h1>{html.escape(study.name)}</h1>"]
     if study.description:
         parts.append(f"<p>{html.escape(study.description)}</p>")
-    cap = f"at most {study.max_guesses} guesses; " if study.max_guesses is not None else ""
+    cap = f"at most {counted_guesses(study.max_guesses)}; " if study.max_guesses is not None else ""
     parts.append("<p>" + html.escape(
         f"sizes {', '.join(str(study.game(size)) for size in study.sizes)}; {cap}secrets {study.secrets}; "
         f"runs {study.runs}; seed {study.seed}; {len(report.games)} of {report.expected_games} games stored") + "</p>")
@@ -212,7 +213,7 @@ def to_html(report: Report, figures: dict | None = None) -> str:
     if not summary.empty and summary["lost"].any():
         parts.append(f"<p>{html.escape(LOST)}</p>")
     if not report.histogram.empty:
-        parts.append("<h2>Games per number of guesses</h2>" + _table(report.histogram.reset_index()))
+        parts.append(f"<h2>{histogram_title(report).capitalize()}</h2>" + _table(report.histogram.reset_index()))
     if report.tests:
         rows = pd.DataFrame([{"size": t.size, "first": t.first, "second": t.second, "games": t.games,
                               "mean difference": round(t.mean_difference, 4), "p (Wilcoxon, paired)":
@@ -250,8 +251,16 @@ def game_title(study: Study, size: str) -> str:
     >>> game_title(Study("d", ("4x6",), ("knuth",), feedback="black", max_guesses=9), "4x6")
     '4x6 (black feedback), at most 9 guesses'
     """
-    cap = f", at most {study.max_guesses} guesses" if study.max_guesses is not None else ""
+    cap = f", at most {counted_guesses(study.max_guesses)}" if study.max_guesses is not None else ""
     return f"{study.game(size)}{cap}"
+
+
+def histogram_title(report: Report) -> str:
+    """The title of the games per number of guesses: of the games won, beside those lost, when a
+    study's ``max_guesses`` stopped some (``stats.histogram``)."""
+    if "lost" in report.histogram.columns:
+        return "games won per number of guesses, and games lost"
+    return "games per number of guesses"
 
 
 def p_value_text(p_value: float | None) -> str:
