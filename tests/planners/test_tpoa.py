@@ -74,6 +74,7 @@ def test_a_time_limit_stops_the_search_once_a_tree_is_known(game46):
     result = make_planner("tpoa:variant=star,k=5,d=1,hash=e").plan(game46, time_limit=0.01)
     assert result.figures["stopped_by_time_limit"] and result.tree.n_secrets == game46.n_codes
     assert result.tree.strategy == "tpoa:variant=star,k=5 (stopped by the time limit)"  # saved so
+    assert result.to_dict()["planner"] == "tpoa:variant=star,k=5"  # (the spec: the figures say it stopped)
 
 
 def test_branching_factors_follow_section_3_2():

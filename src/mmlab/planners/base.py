@@ -31,13 +31,24 @@ class PlanResult:
     proved: bool = False
     figures: dict = field(default_factory=dict)
 
+    @property
+    def planner(self) -> str:
+        """The planner's spec: the tree's label without the note a planner stopped by its time limit
+        adds in parentheses (``figures["stopped_by_time_limit"]`` says so); a spec holds no spaces.
+
+        >>> from mmlab.planners import make_planner
+        >>> make_planner("optimal").plan(Game.parse_size("4x4"), time_limit=0).planner
+        'optimal'
+        """
+        return self.tree.strategy.partition(" (")[0]
+
     def to_dict(self) -> dict:
         t = self.tree
         return {
             "game": t.game.size,
             "repeats": t.game.repeats,
             "feedback": t.game.feedback,
-            "planner": t.strategy,  # with '(stopped by the time limit...)' when it was
+            "planner": self.planner,
             "total_guesses": t.total_guesses,
             "mean": t.mean,
             "worst": t.worst,
