@@ -546,3 +546,42 @@ def test_plan_and_games_against_a_codemaker_give_the_rules_in_json(capsys):
     assert len(data["games"][0]) == len(data["answers"][0])  # (each guess's answer, by the same index)
     evaluated = json.loads(run(capsys, "eval", "4x6", "--black-only", "--json")[1])
     assert {k: evaluated[k] for k in ("game", "repeats", "feedback")} == {k: data[k] for k in ("game", "repeats", "feedback")}
+
+
+# ---- outputs, exact figures and messages as the options say them (review of tree/plan/eval/compare) ----
+
+
+def test_compare_json_gives_exact_strategies_no_standard_error(capsys, tmp_path):
+    """As eval --json: compare 4x6 --json gave knuth "exact": true, "stderr": 0.01717."""
+    store = str(tmp_path / "s.duckdb")
+    code, out, _ = run(capsys, "compare", "3x4", "--strategies", "knuth,random", "--store", store, "--json")
+    rows = {r["strategy"]: r for r in json.loads(out)["strategies"]}
+    assert code == 0 and rows["knuth"]["exact"] and rows["knuth"]["stderr"] == 0.0
+    assert not rows["random"]["exact"] and rows["random"]["stderr"] > 0
+    evaluated = json.loads(run(capsys, "eval", "3x4", "--strategy", "knuth", "--json")[1])
+    assert (evaluated["stderr"], evaluated["total_guesses"]) == (0.0, rows["knuth"]["total_guesses"])
+
+
+def test_compare_says_which_default_cannot_play(capsys, tmp_path):
+    """'compare 8x12' blamed --secrets and 'compare 8x12 --secrets 100' --strategies, neither given."""
+    store = str(tmp_path / "s.duckdb")
+    code, _, err = run(capsys, "compare", "8x12", "--store", store)
+    assert code == 2 and "error: the default --secrets all: playing every secret needs" in err
+    assert "Give --secrets N" in err
+    code, _, err = run(capsys, "compare", "8x12", "--secrets", "100", "--store", store)
+    assert code == 2 and "error: the default strategies (every exhaustive one and random; --strategies was not " \
+                         "given) cannot all play here: knuth cannot play 8x12" in err
+    assert "--strategies random" in err
+    code, _, err = run(capsys, "compare", "8x12", "--secrets", "all", "--store", store)  # (given: named as such)
+    assert code == 2 and "error: --secrets: playing every secret needs" in err
+    code, _, err = run(capsys, "compare", "8x12", "--secrets", "100", "--strategies", "knuth", "--store", store)
+    assert code == 2 and "error: --strategies: knuth cannot play 8x12" in err
+
+
+def test_an_instance_set_below_the_number_of_codes_is_titled_a_sample(capsys, tmp_path):
+    """docs/experiments.md: below the number of codes, instance:N is a sample; the title read 'secrets instance:20'."""
+    code, out, _ = run(capsys, "compare", "3x4", "--strategies", "knuth", "--secrets", "instance:20",
+                       "--store", str(tmp_path / "s.duckdb"))
+    assert code == 0 and "3x4: secrets sample:20 (instance:20 holds fewer than the 64 codes)" in out
+    assert "secrets instance:20" not in out
+

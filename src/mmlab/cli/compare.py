@@ -45,17 +45,34 @@ def _compare_study(typed: Study, store: Store) -> Study:
     return study
 
 
+#: The strategies of ``compare`` without ``--strategies``.
+DEFAULT_STRATEGIES = (*EXHAUSTIVE, "random")
+
+
+def _refusal(key: str, problem: str, args: argparse.Namespace) -> str:
+    """A study's refusal of its ``key`` in the options' words, saying so when the option was left
+    at its default (which the user did not give)."""
+    if key == "secrets" and args.secrets is None:
+        return f"the default --secrets all: {problem} Give --secrets N to play a sample of N secrets"
+    if key == "strategies" and args.strategies is None:
+        return (f"the default strategies (every exhaustive one and random; --strategies was not given) cannot all "
+                f"play here: {problem} Give --strategies with ones that can, e.g. --strategies random")
+    option = {"sizes": "SIZE", "strategies": "--strategies", "secrets": "--secrets"}.get(key, f"--{key}")
+    return f"{option}: {problem}"
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     repeats, feedback = not args.no_repeats, "black" if args.black_only else "black-white"
     games = [Game.parse_size(size, repeats=repeats, feedback=feedback) for size in args.sizes]
-    specs = split_specs(args.strategies) if args.strategies is not None else list(EXHAUSTIVE) + ["random"]
+    specs = split_specs(args.strategies) if args.strategies is not None else list(DEFAULT_STRATEGIES)
     if not specs:
         raise BadArgument("--strategies is empty: name at least one strategy, e.g. --strategies knuth,random")
-    if not re.fullmatch(r"\s*(all|((sample|instance)\s*:)?\s*[0-9]+)\s*", args.secrets):  # (no list of codes here)
-        raise BadArgument(f"--secrets {shown(args.secrets)}: expected 'all', N or sample:N (a sample of N secrets), "
+    typed = "all" if args.secrets is None else args.secrets
+    if not re.fullmatch(r"\s*(all|((sample|instance)\s*:)?\s*[0-9]+)\s*", typed):  # (no list of codes here)
+        raise BadArgument(f"--secrets {shown(typed)}: expected 'all', N or sample:N (a sample of N secrets), "
                           "or instance:N (every code once, some twice)")
     try:
-        secrets = SecretSet.parse(args.secrets)
+        secrets = SecretSet.parse(typed)
     except MastermindError as e:
         raise BadArgument(f"--secrets: {e}") from None
     sizes = tuple(dict.fromkeys(g.size for g in games))
@@ -64,8 +81,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     except BadStudy as e:
         if e.key is None:
             raise
-        option = {"sizes": "SIZE", "strategies": "--strategies", "secrets": "--secrets"}.get(e.key, f"--{e.key}")
-        raise BadArgument(f"{option}: {e.problem}") from None
+        raise BadArgument(_refusal(e.key, e.problem, args)) from None
     check_figure_paths(args.plots, args.html)  # before the games, not after; once the options hold
     study = _compare_study(base, Store(args.store))
     secrets = study.secrets
@@ -81,7 +97,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         rows.append({"strategy": row.strategy, "game": row.size, "repeats": game.repeats, "feedback": game.feedback,
                      "exact": exact, "first": firsts.get((row.size, row.strategy)) or "random",
                      "games": row.games, "runs": study.runs_of(row.strategy), "total_guesses": row.total,
-                     "mean": row.mean, "stderr": row.stderr,
+                     "mean": row.mean, "stderr": 0.0 if exact else row.stderr,  # (as eval --json: no error)
                      "max": row.max, "median": row.median, "std": row.std,
                      "evaluations_mean": row.evaluations_mean, "seconds": row.seconds_per_game * row.games,
                      "literature": str(figure) if figure else None})
@@ -93,7 +109,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     for game in (study.game(size) for size in sizes):
         every = "every secret" if secrets.kind == "all" else f"all {game.n_codes} secrets"  # (a sample or instance set)
         title = (f"{game}: {every} (deterministic strategies exactly)" if secrets.every_code(game)
-                 else f"{game}: secrets {secrets}")
+                 else f"{game}: secrets {secrets.label(game)}")
         table = Table(title=title)
         for col, justify in (("strategy", "left"), ("first", "left"), ("L", "right"), ("mean", "right"),
                              ("worst", "right"), ("game s", "right"), ("literature", "left")):
@@ -108,7 +124,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         out.print(table)
     if any(not r["exact"] for r in rows):
         per_run = ", L per run (the mean over them)" if study.runs > 1 else ""
-        out.print(f"random strategies and samples: {study.runs} run(s){per_run}, secrets {secrets}, seed {study.seed}")
+        labels = ", ".join(dict.fromkeys(secrets.label(study.game(size)) for size in sizes))
+        out.print(f"random strategies and samples: {study.runs} run(s){per_run}, secrets {labels}, seed {study.seed}")
     out.print("game s: seconds spent on the games, summed over the worker processes")
     figures = "" if args.plots or args.html else ", --plots DIR for figures"
     out.print(f"stored as study {study.name} in {args.store} ('mmlab report {study.name}' for every table{figures})")
@@ -126,9 +143,10 @@ def add_command(command) -> None:
     p.add_argument("--runs", type=count, default=1, help="games per secret (default 1; deterministic strategies "
                                                           "play every run the same)")
     p.add_argument("--seed", type=seed_arg, default=0, help="seed of random strategies and samples (default 0)")
-    p.add_argument("--secrets", default="all",
+    p.add_argument("--secrets",
                    help="'all' (default), N or sample:N (a sample of N distinct secrets, the same for every "
-                        "strategy), or instance:N (every code once, some twice: 004's instance sets)")
+                        "strategy), or instance:N (every code once, some twice: 004's instance sets; below the "
+                        "number of codes, a sample of N)")
     add_store_args(p)
     add_execution_args(p)
     p.add_argument("--plots", metavar="DIR", help="also write the plots (guesses per game, per move) as PNG and SVG "

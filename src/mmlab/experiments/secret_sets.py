@@ -71,6 +71,17 @@ class SecretSet:
             return "list of " + str(self.n)
         return f"{self.kind}:{self.n}"
 
+    def label(self, game: Game) -> str:
+        """The set as it plays on ``game``: its spec, except an instance set below the number of
+        codes, which ``draw`` plays as a sample.
+
+        >>> SecretSet.parse("instance:100").label(Game.parse_size("4x6")), SecretSet.parse(100).label(Game.parse_size("4x6"))
+        ('sample:100 (instance:100 holds fewer than the 1,296 codes)', 'sample:100')
+        """
+        if self.kind == "instance" and game.enumerable and self.n < game.n_codes:
+            return f"sample:{self.n} ({self} holds fewer than the {game.n_codes:,} codes)"
+        return str(self)
+
     def every_code(self, game: Game) -> bool:
         """Whether the set is every code of ``game`` once: ``all``, a sample of at least as many, or an
         instance set of exactly as many.
