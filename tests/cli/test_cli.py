@@ -551,6 +551,33 @@ def test_plan_and_games_against_a_codemaker_give_the_rules_in_json(capsys):
 # ---- outputs, exact figures and messages as the options say them (review of tree/plan/eval/compare) ----
 
 
+def test_tree_dash_o_writes_standard_output(capsys, tmp_path, monkeypatch):
+    """'tree 3x3 -o -' wrote a file named '-' ("wrote - (json)"), while --tree - reads standard input."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "tree", "3x3", "-o", "-")
+    assert code == 0 and json.loads(out)["format"] == "mmlab-tree" and "wrote" not in err
+    assert not (tmp_path / "-").exists()
+    assert run(capsys, "tree", "3x3", "-o", "-", "--format", "knuth")[1].startswith("27(112:")
+
+
+def test_plan_refuses_dash_o_since_its_table_is_on_standard_output(capsys, tmp_path, monkeypatch):
+    """'plan 3x3 -o -' wrote a file '-' and said 'play it: mmlab eval --tree -', which reads standard input."""
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "plan", "3x3", "-o", "-")
+    assert code == 2 and "standard output" in err and "-o tree.json" in err
+    assert not (tmp_path / "-").exists()
+
+
+def test_plan_o_writes_the_format_of_the_extension_as_tree_o(capsys, tmp_path):
+    """'plan 3x3 -o x.dot' wrote JSON into x.dot; tree -o picks the format by the extension."""
+    code, out, _ = run(capsys, "plan", "3x3", "-o", str(tmp_path / "x.dot"))
+    assert code == 0 and (tmp_path / "x.dot").read_text().startswith("digraph")
+    assert "only a JSON tree plays back" in out and "eval --tree" in out
+    code, out, _ = run(capsys, "plan", "3x3", "-o", str(tmp_path / "x.json"))
+    assert code == 0 and "play it: mmlab eval --tree" in out and "only a JSON" not in out
+    assert run(capsys, "eval", "--tree", str(tmp_path / "x.json"), "--json")[0] == 0
+
+
 def test_compare_json_gives_exact_strategies_no_standard_error(capsys, tmp_path):
     """As eval --json: compare 4x6 --json gave knuth "exact": true, "stderr": 0.01717."""
     store = str(tmp_path / "s.duckdb")
@@ -585,3 +612,12 @@ def test_an_instance_set_below_the_number_of_codes_is_titled_a_sample(capsys, tm
     assert code == 0 and "3x4: secrets sample:20 (instance:20 holds fewer than the 64 codes)" in out
     assert "secrets instance:20" not in out
 
+
+def test_games_against_a_codemaker_print_black_only_answers_and_wide_codes_apart(capsys, tmp_path):
+    """They printed '111 1,0, 112 1,0, 123 3,0' in a black-only game and '1 2 3 3,0' past 9 colours."""
+    path = str(tmp_path / "bo.json")
+    assert run(capsys, "tree", "3x3", "--black-only", "-o", path)[0] == 0
+    code, out, _ = run(capsys, "eval", "--tree", path, "--codemaker", "fixed:123")
+    assert code == 0 and out.startswith("3 guesses: 111 1 black, 112 1 black, 123 3 black\n")
+    code, out, _ = run(capsys, "eval", "3x12", "--codemaker", "fixed:1 1 3")
+    assert code == 0 and out.startswith("4 guesses: 1 2 3: 2,0; 1 3 4: 1,1; 5 1 6: 1,0; 1 1 3: 3,0\n")

@@ -64,7 +64,10 @@ def test_games_file_of_a_simulation_is_the_same_with_workers(capsys, tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["--games", "g.json"], "--games 'g.json': cannot tell the format; name it .csv, or .jsonl"),
     (["--games", "/nonexistent/g.csv"], "cannot write /nonexistent/g.csv: no such folder"),
-    (["--codemaker", "adversary", "--games", "g.csv"], "--codemaker adversary chooses them as it plays: give --json instead"),
+    (["--codemaker", "adversary", "--games", "g.csv"],
+     "--codemaker adversary chooses the secret itself as it answers: give --json instead"),
+    # (it said 'fixed:123 chooses them as it plays', the adversary's reason)
+    (["--codemaker", "fixed:123", "--games", "g.csv"], "--codemaker fixed:123 answers for its one secret: give --json"),
 ])
 def test_games_file_refusals(capsys, args, message):
     code, out, err = run(capsys, "eval", "3x4", *args)

@@ -59,3 +59,12 @@ def test_play_game_takes_a_spec_and_a_written_secret():
     record = play_game(game, "knuth", "3632")
     assert record.secret == game.parse("3632") and record.n_guesses == 5
     assert record.guesses == play_game(game, make_strategy("knuth"), game.parse("3632")).guesses
+
+
+def test_a_record_prints_black_only_answers_and_wide_codes_apart():
+    """A black-only record printed '111 1,0'; past 9 colours '1 2 3 2,0, 1 3 4 1,0' ran codes and answers together."""
+    black = Game.parse_size("3x3", feedback="black")
+    assert str(play_game(black, "knuth", "123")).startswith("secret 123: 111 1 black, ")
+    wide = str(play_game(Game.parse_size("3x12"), "knuth", "1 1 3"))
+    assert wide == "secret 1 1 3: 1 2 3: 2,0; 1 3 4: 1,1; 5 1 6: 1,0; 1 1 3: 3,0"
+    assert str(play_game("3x3", "knuth", "321")) == "secret 321: 112 0,2, 231 1,2, 321 3,0"  # (unchanged)

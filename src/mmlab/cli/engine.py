@@ -116,7 +116,8 @@ def _saved_tree(args: argparse.Namespace) -> DecisionTree:
 
 
 def cmd_tree(args: argparse.Namespace) -> int:
-    _check_output(args.output)
+    if args.output != "-":
+        _check_output(args.output)
     if args.tree:
         tree = _saved_tree(args)
         game = tree.game
@@ -126,17 +127,27 @@ def cmd_tree(args: argparse.Namespace) -> int:
         game = game_of(args)
         spec = args.strategy or "knuth"
         tree = _build_tree(game, spec, f"compiling {spec}")
-    form = args.format or export.format_of(args.output or "")
-    text = export.WRITERS[form](tree)
-    if args.output is not None:
-        _write(args.output, text if text.endswith("\n") else text + "\n")
+    output = None if args.output == "-" else args.output  # (as --tree - reads standard input)
+    form = _save_tree(tree, output, args.format)
+    if output is not None:
         err.print(
-            f"wrote {args.output} ({form}): {game} {tree.strategy}, L={tree.total_guesses} "
+            f"wrote {output} ({form}): {game} {tree.strategy}, L={tree.total_guesses} "
             f"(mean {tree.mean:.4f}), worst {tree.worst}, {tree.n_nodes} nodes"
         )
-    else:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0
+
+
+def _save_tree(tree: DecisionTree, path: str | None, form: str | None = None) -> str:
+    """Write ``tree`` to ``path`` (``None``: standard output) in ``form``, by default the one of
+    ``path``'s extension (``export.format_of``: JSON unless .dot, .gv, .py or .txt); returns the form."""
+    form = form or export.format_of(path or "")
+    text = export.WRITERS[form](tree)
+    text = text if text.endswith("\n") else text + "\n"
+    if path is None:
+        sys.stdout.write(text)
+    else:
+        _write(path, text)
+    return form
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -150,13 +161,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
         game = game_of(args)
         strategy = make_strategy("knuth" if args.strategy is None else args.strategy)
     if args.codemaker not in (None, "random"):
+        plays = _codemaker_plays(args.codemaker)
         if args.secrets != "all" or args.jobs is not None:
-            raise MastermindError(f"--codemaker {args.codemaker} chooses the secret itself and plays one game a run "
-                                  "in this process: give no --secrets or --jobs with it")
+            raise MastermindError(f"--codemaker {args.codemaker} {plays} and plays one game a run in this process: "
+                                  "give no --secrets or --jobs with it")
         if args.games is not None:
-            raise MastermindError(f"--games writes the games of secrets chosen in advance; --codemaker "
-                                  f"{args.codemaker} chooses them as it plays: give --json instead, which lists "
-                                  "each game's guesses and answers")
+            raise MastermindError(f"--games writes the games of an evaluation over secrets chosen in advance; "
+                                  f"--codemaker {args.codemaker} {plays}: give --json instead, which lists each "
+                                  "game's guesses and answers")
         return _eval_against(game, strategy, args)
     _check_games_file(args.games)
     secrets: str | int = args.secrets if args.secrets == "all" else _secret_count(args.secrets)
@@ -260,6 +272,14 @@ def _write_games(path: str, result: Evaluation, counted: bool) -> None:
     err.print(f"wrote {len(rows):,} game{'s' if len(rows) != 1 else ''} to {path}")
 
 
+def _codemaker_plays(spec: str) -> str:
+    """What the codemaker of ``eval --codemaker SPEC`` does with the secret, for a message:
+    ``fixed:CODE`` holds one secret, the adversary chooses it as it answers."""
+    if spec.strip().partition(":")[0].strip() == "fixed":
+        return "answers for its one secret"
+    return "chooses the secret itself as it answers"
+
+
 #: Games against a codemaker that ``mmlab eval --codemaker`` prints move by move.
 SHOWN_GAMES = 10
 
@@ -270,6 +290,7 @@ def _eval_against(game: Game, strategy, args: argparse.Namespace) -> int:
 
     from mmlab.codemakers import make_codemaker
     from mmlab.experiments import play_against
+    from mmlab.experiments.playout import moves_text
 
     runs = 1 if strategy.deterministic else args.runs
     seed = args.seed if args.seed is not None else draw_seed()
@@ -288,8 +309,7 @@ def _eval_against(game: Game, strategy, args: argparse.Namespace) -> int:
                     "answers": [[[fb.black, fb.white] for fb in r.feedbacks] for r in records]})
         return 0
     for r in records[:SHOWN_GAMES]:
-        out.print(f"{r.n_guesses} guess{'es' if r.n_guesses != 1 else ''}: "
-                  + ", ".join(f"{game.format(g)} {fb}" for g, fb in zip(r.guesses, r.feedbacks, strict=True)))
+        out.print(f"{r.n_guesses} guess{'es' if r.n_guesses != 1 else ''}: {moves_text(game, r.guesses, r.feedbacks)}")
     if runs > SHOWN_GAMES:
         out.print(f"... and {runs - SHOWN_GAMES} more (--json lists every game)")
     out.print(f"{strategy.spec} against {args.codemaker} on {game}: mean {sum(guesses) / runs:.4f} over {runs} "
@@ -306,6 +326,10 @@ def cmd_plan(args: argparse.Namespace) -> int:
     game = game_of(args)
     planner = make_planner(args.planner)
     planner.check(game)  # before the warning: a game it refuses takes no time
+    if args.output == "-":
+        raise MastermindError("plan -o -: plan prints its own table (or with --json its figures) on standard output; "
+                              "save the tree to a file, e.g. -o tree.json, and print it with 'mmlab tree --tree "
+                              "tree.json'")
     _check_output(args.output)
     estimate = planner.estimate_seconds(game)
     floor = planner.unstoppable_seconds(game)
@@ -326,8 +350,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
               f"--time-limit says, which may take about {_duration(floor)} {guess}", file=sys.stderr)
     with progress(f"planning {planner.spec}", 1, percent=True) as update:
         result = planner.plan(game, on_progress=lambda done, total: update(done, total), time_limit=args.time_limit)
-    if args.output is not None:
-        _write(args.output, export.to_json(result.tree) + "\n")
+    form = None if args.output is None else _save_tree(result.tree, args.output)
     if args.json:
         print_json(result.to_dict())
         return 0
@@ -344,7 +367,9 @@ def cmd_plan(args: argparse.Namespace) -> int:
         if key != "stopped_by_time_limit":  # (the table says so)
             out.print(f"{key.replace('_', ' ')}: {value}")
     if args.output:
-        out.print(f"tree saved to {args.output} (play it: mmlab eval --tree {args.output})")
+        play = (f"play it: mmlab eval --tree {args.output}" if form == "json"
+                else f"{form}: only a JSON tree plays back with eval --tree, e.g. -o tree.json")
+        out.print(f"tree saved to {args.output} ({play})")
     return 0
 
 
@@ -444,13 +469,15 @@ def add_commands(command) -> None:
                         "notation n(guess: a1, ..., ak), n the codes left, one entry per answer from all "
                         "black to 0,0 (4 pegs: 4,0 3,0 2,2 2,1 2,0 1,3 1,2 1,1 1,0 0,4 0,3 0,2 0,1 0,0): * "
                         "the guess wins, - no code gives it, 1(code) the last code, else the next node")
-    p.add_argument("-o", "--output", help="write to this file instead of standard output")
+    p.add_argument("-o", "--output", help="write to this file instead of standard output (- : standard output)")
 
     p = command("plan", help_of("plan"), cmd_plan)
     add_game_args(p)
     p.add_argument("--planner", default="tpoa:k=1,d=1,hash=e",
                    help="planner spec, e.g. tpoa:variant=star,k=5,d=2,hash=e (default tpoa:k=1,d=1,hash=e)")
-    p.add_argument("-o", "--output", help="save the tree as JSON (evaluate or play it later with --tree)")
+    p.add_argument("-o", "--output", help="save the tree to this file, in the format of its extension as tree -o "
+                                          "(.json, .dot or .gv, .py, .txt for knuth; else JSON); only JSON plays "
+                                          "back with 'eval --tree' or 'play --tree'")
     p.add_argument("--time-limit", type=positive(float, "--time-limit"), metavar="SECONDS",
                    help="stop after this long and return the best tree found (optimal: with the bound proved so "
                         "far); the first, greedy tree is always completed")

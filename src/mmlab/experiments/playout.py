@@ -65,8 +65,24 @@ class GameRecord:
         return bool(self.feedbacks) and self.feedbacks[-1] == self.game.win
 
     def __str__(self) -> str:
-        moves = ", ".join(f"{self.game.format(g)} {f}" for g, f in zip(self.guesses, self.feedbacks))
-        return f"secret {self.game.format(self.secret)}: {moves}"
+        return f"secret {self.game.format(self.secret)}: {moves_text(self.game, self.guesses, self.feedbacks)}"
+
+
+def moves_text(game: Game, guesses: tuple[int, ...] | list[int], feedbacks: tuple[Feedback, ...] | list[Feedback]) -> str:
+    """Guesses and their answers on one line: ``1122 1,0, 1344 0,1``; a black-only game's answers
+    as black pegs alone (``1122 1 black``), and codes written with spaces (more than 9 colours) as
+    ``1 2 10: 2,0; 1 3 4: 1,0``.
+
+    >>> moves_text(Game.parse_size("3x3", feedback="black"), [0, 1], [Feedback(1, 0), Feedback(3, 0)])
+    '111 1 black, 112 3 black'
+    >>> moves_text(Game.parse_size("3x12"), [1, 2], [Feedback(2, 0), Feedback(3, 0)])
+    '1 1 2: 2,0; 1 1 3: 3,0'
+    """
+    answers = [str(f) if game.with_white else f"{f.black} black" for f in feedbacks]
+    codes = [game.format(g) for g in guesses]
+    if game.colours <= 9:
+        return ", ".join(f"{c} {a}" for c, a in zip(codes, answers, strict=True))
+    return "; ".join(f"{c}: {a}" for c, a in zip(codes, answers, strict=True))
 
 
 def play_game(
