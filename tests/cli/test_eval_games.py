@@ -107,6 +107,19 @@ def test_ctrl_c_with_json_and_a_games_file(capsys, ctrl_c_after_40_games, tmp_pa
     assert len(rows) == 40 and sum(r["guesses"] for r in rows) == data["total_guesses"]
 
 
+def test_a_games_file_that_cannot_be_written_after_a_ctrl_c_still_ends_as_interrupted(
+        capsys, ctrl_c_after_40_games, tmp_path, monkeypatch):
+    """The figures come first, then the file; a file that cannot be written is said so, and the
+    run still ends with 'interrupted' and 130 (it ended with that error and status 2, no figures)."""
+    from mmlab.cli import engine
+
+    monkeypatch.setattr(engine, "_check_games_file", lambda path: None)  # (the folder vanishes meanwhile)
+    code, out, err = run(capsys, "eval", "3x4", "--strategy", "random", "--seed", "1", "--json",
+                         "--games", str(tmp_path / "gone" / "g.csv"))
+    assert code == 130 and json.loads(out)["games"] == 40
+    assert err.startswith("mmlab eval: error: cannot write ") and err.endswith("No such file or directory\ninterrupted\n")
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table in /proc")
 def test_a_real_ctrl_c_with_workers_keeps_their_games(tmp_path):
     """Ctrl-C sent to the job (as a terminal sends it) while two workers play: the games they
@@ -115,11 +128,10 @@ def test_a_real_ctrl_c_with_workers_keeps_their_games(tmp_path):
                              "--seed", "1", "--jobs", "2", "--json", "--games", "g.csv"], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:  # (the 98,304 games take a minute or more: never over before the Ctrl-C)
-        for _ in range(600):  # until the workers exist
-            if len(_job(proc.pid)) >= 3 or proc.poll() is not None:
+        for _ in range(1200):  # until the workers (besides the parent and its resource tracker) have
+            if _children_seconds(proc.pid) >= 6 or proc.poll() is not None:  # loaded and played a while
                 break
             time.sleep(0.05)
-        time.sleep(4.0)  # (they have played some games)
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     finally:
@@ -130,8 +142,24 @@ def test_a_real_ctrl_c_with_workers_keeps_their_games(tmp_path):
     assert (proc.returncode, err) == (-signal.SIGINT, f"wrote {data['games']:,} games to g.csv\ninterrupted\n")
     assert data["interrupted"] and 0 < data["games"] < data["games_planned"] == 3 * 8**5
     assert len(read_rows(tmp_path / "g.csv")) == data["games"]
-    time.sleep(0.5)
+    for _ in range(200):  # (the workers end within a moment)
+        if not _job(proc.pid):
+            break
+        time.sleep(0.05)
     assert _job(proc.pid) == []
+
+
+def _children_seconds(pid: int) -> float:
+    """The processor seconds used so far by the processes of the group ``pid`` other than ``pid``."""
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[2]) == pid and int(stat.parent.name) != pid:
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def _job(pid: int) -> list[int]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import io
 import json
 import os
 import sys
@@ -185,7 +184,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
                               jobs=args.jobs)
     except EvaluationInterrupted as stop:  # the games finished are not lost (then "interrupted", status 130)
         if stop.evaluation is not None:
-            _report_evaluation(stop.evaluation, args)
+            try:
+                _report_evaluation(stop.evaluation, args)
+            except MastermindError as e:  # (--games could not be written: said, and the run still ends as stopped)
+                err.print(f"mmlab eval: error: {e}", markup=False)
         raise
     if isinstance(secrets, int) and result.secrets == "all" and secrets > game.n_codes:
         err.print(f"--secrets {secrets}: {game} has only {game.n_codes} codes, so every secret was played once")
@@ -197,9 +199,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def _report_evaluation(result: Evaluation, args: argparse.Namespace) -> None:
-    """Write ``--games``, then print the figures of ``result``: a table, or JSON with ``--json``."""
+    """Print the figures of ``result`` (a table, or JSON with ``--json``), then write ``--games``."""
+    _print_evaluation(result, args)
     if args.games is not None:
         _write_games(args.games, result, counted=not args.tree)
+
+
+def _print_evaluation(result: Evaluation, args: argparse.Namespace) -> None:
+    """The figures of ``result``: a table, or JSON with ``--json``."""
     if args.json:
         data = result.to_dict()
         if args.tree:  # a tree read from a file evaluates nothing: its strategy's count is unknown
@@ -239,8 +246,9 @@ def _report_evaluation(result: Evaluation, args: argparse.Namespace) -> None:
                   "random sample of the secrets)")
 
 
-#: The formats of ``eval --games FILE``, by the file's suffix.
+#: The formats of ``eval --games FILE``, by the file's suffix, and the columns of its rows.
 GAMES_FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+GAME_ROW_FIELDS = ("run", "secret", "guesses", "known", "evaluations", "seconds")
 
 
 def _check_games_file(path: str | None) -> None:
@@ -255,21 +263,23 @@ def _check_games_file(path: str | None) -> None:
 
 
 def _write_games(path: str, result: Evaluation, counted: bool) -> None:
-    """``result.per_game()`` to ``path``, one row a game, as CSV or JSON lines; the codes evaluated
-    are left empty (null) unless ``counted`` (a tree read from a file evaluates nothing)."""
-    rows = result.per_game()
+    """``result.iter_games()`` to ``path``, one row a game, as CSV or JSON lines, as they come; the
+    codes evaluated are left empty (null) unless ``counted`` (a tree read from a file evaluates
+    nothing)."""
+    rows = result.iter_games()
     if not counted:
-        for row in rows:
-            row["evaluations"] = None
-    if GAMES_FORMATS[Path(path).suffix.lower()] == "csv":
-        text = io.StringIO()
-        writer = csv.DictWriter(text, fieldnames=list(rows[0]), lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-        _write(path, text.getvalue())
-    else:
-        _write(path, "".join(json.dumps(row) + "\n" for row in rows))
-    err.print(f"wrote {len(rows):,} game{'s' if len(rows) != 1 else ''} to {path}")
+        rows = ({**row, "evaluations": None} for row in rows)
+    try:
+        with open(path, "w", newline="") as file:
+            if GAMES_FORMATS[Path(path).suffix.lower()] == "csv":
+                writer = csv.DictWriter(file, fieldnames=GAME_ROW_FIELDS, lineterminator="\n")
+                writer.writeheader()
+                writer.writerows(rows)
+            else:
+                file.writelines(json.dumps(row) + "\n" for row in rows)
+    except OSError as e:
+        raise MastermindError(f"cannot write {path}: {e.strerror or e}") from None
+    err.print(f"wrote {result.games:,} game{'s' if result.games != 1 else ''} to {path}")
 
 
 def _codemaker_plays(spec: str) -> str:

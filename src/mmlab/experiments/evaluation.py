@@ -13,7 +13,7 @@ import copy
 import numbers
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -127,23 +127,35 @@ class Evaluation(GuessFigures):
         """One row per game, in the order of ``guesses``: its ``run`` (from 0, as the games are
         seeded), ``secret`` (written out), ``guesses``, ``known`` (guesses until the code was
         known), ``evaluations`` (codes checked or scored) and ``seconds`` (on one core; ``None``
-        for games read off a decision tree).
+        for games read off a decision tree). ``iter_games`` gives them one at a time.
 
         >>> evaluate("3x3", "knuth").per_game()[1]
         {'run': 0, 'secret': '112', 'guesses': 1, 'known': 1, 'evaluations': 0, 'seconds': None}
         >>> [(row["run"], row["secret"]) for row in evaluate("3x3", "random", runs=2, seed=1).per_game()[26:28]]
         [(0, '333'), (1, '111')]
         """
+        return list(self.iter_games())
+
+    def iter_games(self, block: int = 1 << 16) -> Iterator[dict]:
+        """The rows of ``per_game``, one at a time, converted ``block`` games at a time: millions of
+        games are written out without holding their rows.
+
+        >>> e = evaluate("3x3", "random", runs=2, seed=1)
+        >>> list(e.iter_games(block=5)) == e.per_game() and len(e.per_game()) == 54
+        True
+        """
         per_run = (self.planned or self.games) // self.runs
         names: dict[int, str] = {}
         columns = {"guesses": self.guesses, "known": self.known, "evaluations": self.evaluations,
                    "seconds": self.game_seconds}
-        lists = {key: [None] * self.games if values is None else values.tolist() for key, values in columns.items()}
-        rows = []
-        for i, code in enumerate(self.codes.tolist()):
-            secret = names.get(code) or names.setdefault(code, self.game.format(code))
-            rows.append({"run": i // per_run, "secret": secret, **{key: lists[key][i] for key in lists}})
-        return rows
+        for start in range(0, self.games, block):
+            stop = min(start + block, self.games)
+            lists = {key: [None] * (stop - start) if values is None else values[start:stop].tolist()
+                     for key, values in columns.items()}
+            for offset, code in enumerate(self.codes[start:stop].tolist()):
+                secret = names.get(code) or names.setdefault(code, self.game.format(code))
+                yield {"run": (start + offset) // per_run, "secret": secret,
+                       **{key: lists[key][offset] for key in lists}}
 
     def known_figures(self) -> dict:
         """Guesses until the code was known to the strategy, the count of Singley's tables (003)."""
