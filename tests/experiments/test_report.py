@@ -114,3 +114,10 @@ def test_the_note_on_plus_and_plus2_top_scorers_comes_only_with_their_figures(tm
     run_study(Study("q", ("3x3",), ("plus", "random"), seed=3), store, jobs=1)  # plus, deterministic: no top scorers
     report = build_report(store, "q")
     assert report.has_per_move("secret_seen") and note not in to_html(report)
+
+
+def test_an_exact_mean_has_no_standard_error(stored):
+    """As eval and compare give it: knuth's summary row gave 0.126 here (its games' spread over sqrt(n))."""
+    summary = build_report(stored, "r").summary.set_index("strategy")
+    assert summary.loc["knuth", "exact"] and summary.loc["knuth", "stderr"] == 0.0
+    assert not summary.loc["random", "exact"] and summary.loc["random", "stderr"] > 0

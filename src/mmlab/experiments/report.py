@@ -84,6 +84,7 @@ class Report:
             summary.insert(summary.columns.get_loc("mean") - 1, "exact",
                            [self.study.exact_mean(strategy, size, n) for size, strategy, n
                             in zip(summary["size"], summary["strategy"], summary["games"], strict=True)])
+            summary["stderr"] = summary["stderr"].where(~summary["exact"], 0.0)  # (as eval and compare give it)
         return summary
 
     @cached_property
