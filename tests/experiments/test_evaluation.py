@@ -255,3 +255,13 @@ def test_a_ctrl_c_before_any_game_ended_leaves_no_evaluation(monkeypatch):
     with pytest.raises(evaluation.EvaluationInterrupted) as stop:
         evaluate("3x4", "random", seed=4)
     assert stop.value.evaluation is None and stop.value.planned == 64
+
+
+def test_an_interruption_pickles_with_its_games():
+    """A custom __init__ made it fail to unpickle (its arguments were not the message's)."""
+    import pickle
+
+    from mmlab.experiments import EvaluationInterrupted
+
+    stop = pickle.loads(pickle.dumps(EvaluationInterrupted(evaluate("3x3", "knuth"), 30)))
+    assert (stop.planned, stop.evaluation.games, str(stop)) == (30, 27, "interrupted after 27 of 30 games")

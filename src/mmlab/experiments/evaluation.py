@@ -190,6 +190,9 @@ class EvaluationInterrupted(KeyboardInterrupt):
         super().__init__(f"interrupted after {0 if evaluation is None else evaluation.games} of {planned} games")
         self.evaluation, self.planned = evaluation, planned
 
+    def __reduce__(self):  # (pickled with its own arguments, e.g. to pass it between processes)
+        return (EvaluationInterrupted, (self.evaluation, self.planned))
+
 
 def draw_seed() -> int:
     """A fresh seed for a run given none, small enough to print and type back.
