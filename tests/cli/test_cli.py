@@ -137,6 +137,7 @@ def test_score_and_strategies(capsys):
         (["compare", "3x3", "--strategies", "knuth:first=12"], "--strategies: knuth:first=12 cannot play 3x3"),
         (["compare", "3x3", "--strategy", "knuth"], "unrecognized arguments: --strategy knuth; did you mean "
                                                    "--strategies?"),
+        (["tree", "3x3", "--json"], "unrecognized arguments: --json; did you mean --format json?"),
         (["score", "4x6", "1122"], "4x6 reads as a game size, not a code"),
         (["compare", "3x3", "--secrets", "1" + "0" * 20], "must be at most 10,000,000, got 1000"),
         (["eval", "-1x6"], "size -1x6: pegs must be a whole number"),

@@ -142,15 +142,21 @@ def _chosen(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argpar
 
 
 def _did_you_mean(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
-    """A hint naming the options of ``parser`` closest to the unknown ``--options`` in ``extra``.
+    """A hint naming the options of ``parser`` closest to the unknown ``--options`` in ``extra``, or
+    the option that takes the unknown one's name as a value (``--json`` to ``tree``: ``--format json``).
 
     >>> p = argparse.ArgumentParser(); _ = p.add_argument("--strategies")
-    >>> _did_you_mean(p, ["--strategy", "knuth"])
-    '; did you mean --strategies?'
+    >>> _ = p.add_argument("--format", choices=("json", "dot"))
+    >>> _did_you_mean(p, ["--strategy", "knuth"]), _did_you_mean(p, ["--dot"])
+    ('; did you mean --strategies?', '; did you mean --format dot?')
     """
-    known = [o for action in parser._actions for o in action.option_strings if o.startswith("--")]
-    hints = [m for word in extra if word.startswith("--")
-             for m in difflib.get_close_matches(word.partition("=")[0], known, n=1, cutoff=0.75)]
+    options = [action for action in parser._actions if any(o.startswith("--") for o in action.option_strings)]
+    known = [o for action in options for o in action.option_strings if o.startswith("--")]
+    hints = []
+    for word in (w.partition("=")[0] for w in extra if w.startswith("--")):
+        valued = [f"{action.option_strings[-1]} {word[2:]}" for action in options
+                  if action.choices is not None and word[2:] in action.choices]
+        hints += valued[:1] or difflib.get_close_matches(word, known, n=1, cutoff=0.75)
     return f"; did you mean {' or '.join(dict.fromkeys(hints))}?" if hints else ""
 
 
