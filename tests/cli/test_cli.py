@@ -622,3 +622,10 @@ def test_games_against_a_codemaker_print_black_only_answers_and_wide_codes_apart
     assert code == 0 and out.startswith("3 guesses: 111 1 black, 112 1 black, 123 3 black\n")
     code, out, _ = run(capsys, "eval", "3x12", "--codemaker", "fixed:1 1 3")
     assert code == 0 and out.startswith("4 guesses: 1 2 3: 2,0; 1 3 4: 1,1; 5 1 6: 1,0; 1 1 3: 3,0\n")
+
+
+def test_plan_json_says_where_the_tree_was_saved(capsys, tmp_path):
+    code, out, _ = run(capsys, "plan", "3x3", "--json", "-o", str(tmp_path / "t.dot"))
+    data = json.loads(out)
+    assert code == 0 and (data["saved_to"], data["saved_format"]) == (str(tmp_path / "t.dot"), "dot")
+    assert "saved_to" not in json.loads(run(capsys, "plan", "3x3", "--json")[1])

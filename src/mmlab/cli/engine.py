@@ -362,7 +362,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
         result = planner.plan(game, on_progress=lambda done, total: update(done, total), time_limit=args.time_limit)
     form = None if args.output is None else _save_tree(result.tree, args.output)
     if args.json:
-        print_json(result.to_dict())
+        print_json({**result.to_dict(), **({"saved_to": args.output, "saved_format": form} if form else {})})
         return 0
     t = result.tree
     table = Table(title=f"{game}: {planner.spec}")
