@@ -440,3 +440,13 @@ def test_comparisons_of_strategies_in_another_order_are_two_studies_under_names_
 
     assert name("irving", "knuth") == "compare-4x6-a6a8a6f6" and name("knuth", "irving") == "compare-4x6-4511ce60"
     assert name("knuth:pool=all,ties=first", "irving") == "compare-4x6-4511ce60"
+
+
+def test_a_report_titles_an_instance_set_played_as_a_sample_so(capsys, tmp_path):
+    """As compare does: the report's title and page said 'secrets instance:30' for 30 secrets drawn as a sample."""
+    store = str(tmp_path / "r.duckdb")
+    run(capsys, "compare", "3x4", "--strategies", "random", "--secrets", "instance:30", "--store", store)
+    name = json.loads(run(capsys, "studies", "--store", store, "--json")[1])[0]["study"]
+    code, out, _ = run(capsys, "report", name, "--store", store, "--html", str(tmp_path / "r.html"))
+    assert code == 0 and "secrets sample:30 (instance:30 holds fewer than the 64 codes)" in " ".join(out.split())
+    assert "secrets sample:30 (instance:30 holds fewer than the 64 codes);" in (tmp_path / "r.html").read_text()

@@ -237,7 +237,8 @@ def print_summary(report: Report, store: Store, study_file: str | None = None) -
     any_exact = False  # an exact mean has no sampling error to show
     for size in study.sizes:
         part = report.summary[report.summary["size"] == size]
-        table = Table(title=f"{study.name}: {game_title(study, size)}, secrets {study.secrets}, {study.runs} run(s), "
+        table = Table(title=f"{study.name}: {game_title(study, size)}, secrets {study.secrets.label(study.game(size))}, "
+                            f"{study.runs} run(s), "
                             f"seed {study.seed}")
         columns = ["strategy", "games", "mean ± s.e.", "median", "max", "total", "evals per game", "ms/game"]
         if deduced:

@@ -202,7 +202,8 @@ def to_html(report: Report, figures: dict | None = None) -> str:
         parts.append(f"<p>{html.escape(study.description)}</p>")
     cap = f"at most {counted_guesses(study.max_guesses)}; " if study.max_guesses is not None else ""
     parts.append("<p>" + html.escape(
-        f"sizes {', '.join(str(study.game(size)) for size in study.sizes)}; {cap}secrets {study.secrets}; "
+        f"sizes {', '.join(str(study.game(size)) for size in study.sizes)}; {cap}secrets "
+        f"{' / '.join(dict.fromkeys(study.secrets.label(study.game(size)) for size in study.sizes))}; "
         f"runs {study.runs}; seed {study.seed}; {len(report.games)} of {report.expected_games} games stored") + "</p>")
     summary = report.summary.round(4)
     if not summary.empty:
