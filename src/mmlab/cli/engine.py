@@ -484,7 +484,9 @@ def add_commands(command) -> None:
     p = command("plan", help_of("plan"), cmd_plan)
     add_game_args(p)
     p.add_argument("--planner", default="tpoa:k=1,d=1,hash=e",
-                   help="planner spec, e.g. tpoa:variant=star,k=5,d=2,hash=e (default tpoa:k=1,d=1,hash=e)")
+                   help="planner spec, e.g. tpoa:variant=star,k=5,d=2,hash=e (default tpoa:k=1,d=1,hash=e) or "
+                        "optimal:objective=worst; 'mmlab strategies tpoa' or 'mmlab strategies optimal' explains "
+                        "their parameters")
     p.add_argument("-o", "--output", help="save the tree to this file, in the format of its extension as tree -o "
                                           "(.json, .dot or .gv, .py, .txt for knuth; else JSON); only JSON plays "
                                           "back with 'eval --tree' or 'play --tree'")

@@ -25,6 +25,7 @@ from mmlab.errors import MastermindError
 EXAMPLES = """\
 examples:
   mmlab compare 4x6                          every exhaustive strategy, exact, and random, beside the literature
+  mmlab compare 3x4 4x6 --strategies knuth,entropy,random --secrets 300 --seed 1 --plots figs   two sizes, plots
   mmlab eval 4x6 --strategy knuth            Knuth's strategy over all 1296 secrets (L = 5801)
   mmlab eval 4x6 --strategy "entropy:pool=consistent,ties=random,first=1231" --runs 10 --seed 1
   mmlab eval 4x6 --strategy knuth --codemaker adversary   against a codemaker who never commits (5 guesses)
@@ -37,6 +38,9 @@ examples:
   mmlab strategies sample                    one strategy, and what each of its parameters means
   mmlab plan 4x6 --planner tpoa:variant=star,k=5,d=2,hash=e -o tpoa.json
   mmlab plan 4x6 --planner optimal -o optimal.json   proves L = 5625 (Koyama and Lai)
+  mmlab plan 4x6 --planner optimal:objective=worst   proves that 5 guesses are needed and enough
+  mmlab plan 4x6 --planner optimal --time-limit 2    the best tree found in 2 s, with the bound proved so far
+  mmlab strategies optimal                   a planner's parameters (objective, max_depth, ...)
   mmlab reproduce --quick                    000 Tables 2 and 3 beside the paper
   mmlab reproduce singley                    Singley's appendix tables (greedy, tabu) beside the thesis
   mmlab reproduce large                      5x8, 6x9, 8x12: sampling and evolutionary codebreakers beside the papers
