@@ -629,3 +629,11 @@ def test_plan_json_says_where_the_tree_was_saved(capsys, tmp_path):
     data = json.loads(out)
     assert code == 0 and (data["saved_to"], data["saved_format"]) == (str(tmp_path / "t.dot"), "dot")
     assert "saved_to" not in json.loads(run(capsys, "plan", "3x3", "--json")[1])
+
+
+def test_compare_json_gives_each_strategys_histogram_as_eval_does(capsys, tmp_path):
+    code, out, _ = run(capsys, "compare", "3x3", "--strategies", "knuth,random", "--json",
+                       "--store", str(tmp_path / "r.duckdb"))
+    rows = {row["strategy"]: row for row in json.loads(out)["strategies"]}
+    assert code == 0 and rows["knuth"]["histogram"] == json.loads(run(capsys, "eval", "3x3", "--json")[1])["histogram"]
+    assert sum(rows["random"]["histogram"].values()) == rows["random"]["games"] == 27

@@ -102,6 +102,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
                      "evaluations_mean": row.evaluations_mean, "seconds": row.seconds_per_game * row.games,
                      "literature": str(figure) if figure else None})
     if args.json:
+        histogram = report.histogram  # games per number of guesses, as eval --json gives them
+        for row in rows:
+            counts = histogram.loc[(row["game"], row["strategy"])]
+            row["histogram"] = {str(k): int(v) for k, v in counts.items() if v and k != "lost"}
         print_json({"study": study.name, "store": str(args.store), "secrets": str(secrets), "runs": study.runs,
                     "seed": study.seed, "strategies": rows})
         write_figures(report, args.plots, args.html)
