@@ -30,10 +30,15 @@ def test_chunk_games_still_cuts_a_whole_tree_strategy():
     assert [len(c.games) for c in chunks] == [500, 500, 296]
 
 
-def test_branches_only_strategies_are_cut_as_before():
-    """(a sample too small for a whole tree: each chunk explores its secrets' branches)"""
-    chunks = plan_chunks(Study("s", ("5x8",), ("knuth",), secrets=200, seed=1), set(), "r", workers=2)
-    assert not any(c.whole_tree for c in chunks) and [len(c.games) for c in chunks] == [12] * 16 + [8]
+def test_branches_only_strategies_are_a_chunk_a_worker():
+    """A sample too small for a whole tree: each chunk builds its secrets' branches, whose first
+    nodes they share; 200 secrets of 5x8 were 17 chunks, building the first nodes 17 times."""
+    chunks = plan_chunks(Study("s", ("5x8",), ("knuth", "random"), secrets=200, seed=1), set(), "r", workers=2)
+    knuth = [c for c in chunks if c.strategy == "knuth"]
+    assert not any(c.whole_tree for c in knuth) and [len(c.games) for c in knuth] == [100, 100]
+    assert [len(c.games) for c in chunks if c.strategy == "random"] == [12] * 16 + [8]  # (as before)
+    assert [len(c.games) for c in plan_chunks(Study("s", ("5x8",), ("knuth",), secrets=201, seed=1), set(), "r",
+                                               workers=2)] == [101, 100]
 
 
 def _played(pace: Pace, chunks: list[Chunk], seconds: list[float]) -> None:

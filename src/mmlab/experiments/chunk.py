@@ -140,6 +140,12 @@ def _names(game: Game) -> dict[int, str]:
     return {}
 
 
+def read_off_a_tree(strategy: Strategy, game: Game, max_guesses: int | None) -> bool:
+    """Whether a strategy's games are read off its decision tree (a chunk's branches, or the whole
+    tree): a deterministic strategy on a game whose codes are enumerated, with no cap on guesses."""
+    return strategy.deterministic and game.enumerable and max_guesses is None
+
+
 def play_chunk(chunk: Chunk) -> PlayedChunk:
     """Play every game of ``chunk``; returns its ``games`` and ``moves`` rows.
 
@@ -150,7 +156,7 @@ def play_chunk(chunk: Chunk) -> PlayedChunk:
     if first_time(("chunk", chunk.strategy, game)):
         play_chunk(replace(chunk, games=chunk.games[:1], whole_tree=False))
     strategy = _strategy(chunk.strategy)
-    readable = strategy.deterministic and game.enumerable and chunk.max_guesses is None
+    readable = read_off_a_tree(strategy, game, chunk.max_guesses)
     tree_games: dict[int, GameRecord] = {}
     if readable:
         start = time.perf_counter()
