@@ -222,9 +222,10 @@ class Knowledge:
             if listed.shape[0] == 0:
                 raise self.contradiction()
             return self.game.index_of(listed[rng.integers(listed.shape[0])]), work, True
-        code, placements = self.sample(rng, SAMPLE_NODES)
-        if code is None and placements < SAMPLE_NODES:  # the search tree was exhausted
-            raise self.contradiction()
+        try:  # (raises InconsistentFeedback when the search tree is exhausted)
+            code, placements = self.find_consistent(rng, SAMPLE_NODES)
+        except SearchFailed:  # (the budget ran out, every placement spent)
+            return None, work + SAMPLE_NODES, False
         return code, work + placements, False
 
     def list_consistent(self, limit: int, max_nodes: int) -> np.ndarray | None:
