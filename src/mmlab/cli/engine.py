@@ -4,11 +4,14 @@ a guess's answers, compile a strategy's ``tree``, ``plan`` a tree offline."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TextIO
 
 from rich.table import Table
 
@@ -269,16 +272,13 @@ def _write_games(path: str, result: Evaluation, counted: bool) -> None:
     rows = result.iter_games()
     if not counted:
         rows = ({**row, "evaluations": None} for row in rows)
-    try:
-        with open(path, "w", newline="") as file:
-            if GAMES_FORMATS[Path(path).suffix.lower()] == "csv":
-                writer = csv.DictWriter(file, fieldnames=GAME_ROW_FIELDS, lineterminator="\n")
-                writer.writeheader()
-                writer.writerows(rows)
-            else:
-                file.writelines(json.dumps(row) + "\n" for row in rows)
-    except OSError as e:
-        raise MastermindError(f"cannot write {path}: {e.strerror or e}") from None
+    with _writing(path) as file:
+        if GAMES_FORMATS[Path(path).suffix.lower()] == "csv":
+            writer = csv.DictWriter(file, fieldnames=GAME_ROW_FIELDS, lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
+        else:
+            file.writelines(json.dumps(row) + "\n" for row in rows)
     err.print(f"wrote {result.games:,} game{'s' if result.games != 1 else ''} to {path}")
 
 
@@ -398,8 +398,16 @@ def _duration(seconds: float) -> str:
 
 
 def _write(path: str, text: str) -> None:
+    with _writing(path) as file:
+        file.write(text)
+
+
+@contextlib.contextmanager
+def _writing(path: str) -> Iterator[TextIO]:
+    """``path`` opened for writing text; an error of the system's names the file in one line."""
     try:
-        Path(path).write_text(text)
+        with open(path, "w", newline="") as file:
+            yield file
     except OSError as e:
         raise MastermindError(f"cannot write {path}: {e.strerror or e}") from None
 
