@@ -134,9 +134,10 @@ class Study:
                 drawn = self.secrets.draw(game, self.seed)
             except MastermindError as e:
                 raise _refused("secrets", str(e)) from None
-            codes, counts = np.unique(drawn, return_counts=True)
-            if self.secrets.kind == "list" and counts.max() > 1 and not _STORED.get():  # ("1234", "1 2 3 4": one code)
-                raise _refused("secrets", f"the secret {game.format(int(codes[counts > 1][0]))} is listed twice")
+            if self.secrets.kind == "list" and not _STORED.get():  # ("1234", "1 2 3 4": one code)
+                codes, counts = np.unique(drawn, return_counts=True)
+                if counts.max() > 1:
+                    raise _refused("secrets", f"the secret {game.format(int(codes[counts > 1][0]))} is listed twice")
             for spec, player in zip(self.strategies, players):
                 try:
                     player.start(game)  # refuses a game the strategy cannot play, before anything runs
