@@ -16,7 +16,7 @@ from mmlab.cli.literature import LITERATURE
 from mmlab.cli.output import out, print_json
 from mmlab.cli.studies import add_execution_args, add_store_args, check_figure_paths, execute, write_figures
 from mmlab.errors import BadArgument, BadStudy, MastermindError, shown
-from mmlab.experiments.report import build_report
+from mmlab.experiments.report import build_report, games_by_guesses
 from mmlab.experiments.secret_sets import SecretSet
 from mmlab.experiments.store import Store
 from mmlab.experiments.study import Study
@@ -97,15 +97,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
         rows.append({"strategy": row.strategy, "game": row.size, "repeats": game.repeats, "feedback": game.feedback,
                      "exact": exact, "first": firsts.get((row.size, row.strategy)) or "random",
                      "games": row.games, "runs": study.runs_of(row.strategy), "total_guesses": row.total,
-                     "mean": row.mean, "stderr": 0.0 if exact else row.stderr,  # (as eval --json: no error)
+                     "mean": row.mean, "stderr": row.stderr,  # (0 for an exact mean, as eval --json gives it)
                      "max": row.max, "median": row.median, "std": row.std,
                      "evaluations_mean": row.evaluations_mean, "seconds": row.seconds_per_game * row.games,
                      "literature": str(figure) if figure else None})
     if args.json:
         histogram = report.histogram  # games per number of guesses, as eval --json gives them
         for row in rows:
-            counts = histogram.loc[(row["game"], row["strategy"])]
-            row["histogram"] = {str(k): int(v) for k, v in counts.items() if v and k != "lost"}
+            row["histogram"] = games_by_guesses(histogram.loc[(row["game"], row["strategy"])])
         print_json({"study": study.name, "store": str(args.store), "secrets": str(secrets), "runs": study.runs,
                     "seed": study.seed, "strategies": rows})
         write_figures(report, args.plots, args.html)

@@ -20,8 +20,8 @@ from mmlab.cli.commands import help_of
 from mmlab.cli.output import err, out, print_json, progress
 from mmlab.errors import BadArgument, StoreError, shown
 from mmlab.experiments.labels import label
-from mmlab.experiments.report import (LOST, NO_TEST, PER_MOVE, Report, build_report, game_title, histogram_title,
-                                      p_value_text, to_html)
+from mmlab.experiments.report import (LOST, NO_TEST, PER_MOVE, Report, build_report, game_title, games_by_guesses,
+                                      histogram_title, p_value_text, to_html)
 from mmlab.experiments.runner import RunSummary, run_study
 from mmlab.experiments.store import DEFAULT_STORE, Store
 from mmlab.experiments.study import Study
@@ -346,7 +346,7 @@ def report_json(report: Report) -> dict:
         "games_expected": report.expected_games,
         "summary": records(report.summary),
         "histogram": [{"size": size, "strategy": strategy,  # (games won; those lost apart, as the table has them)
-                       "games_by_guesses": {str(k): int(v) for k, v in row.items() if v and k != "lost"},
+                       "games_by_guesses": games_by_guesses(row),
                        "lost": int(row.get("lost", 0))}
                       for (size, strategy), row in report.histogram.iterrows()],
         "wilcoxon": [t.__dict__ for t in report.tests],

@@ -75,7 +75,7 @@ def cmd_reproduce_2d(args: argparse.Namespace) -> int:
             one = r.games < 2  # (one game: no standard error, as the table says)
             if one:
                 d["stderr"] = None
-            d["z_vs_thesis"] = r.z_vs_thesis() if r.thesis is not None else None
+            d["z_vs_thesis"] = r.z_vs_thesis()
             tabu = by.get(("tabu", r.size))
             if tabu is not None and r.method != "tabu":
                 d["margin_vs_tabu"], d["margin_stderr"] = margin(r, tabu)

@@ -265,6 +265,16 @@ def histogram_title(report: Report) -> str:
     return "games per number of guesses"
 
 
+def games_by_guesses(counts: pd.Series) -> dict[str, int]:
+    """One row of ``Report.histogram`` as the JSON outputs give it: the games won per number of
+    guesses, by text, without the counts of 0 (and without ``lost``, which they give apart).
+
+    >>> games_by_guesses(pd.Series({3: 5, 4: 0, "lost": 95}))
+    {'3': 5}
+    """
+    return {str(k): int(v) for k, v in counts.items() if v and k != "lost"}
+
+
 def p_value_text(p_value: float | None) -> str:
     """A test's p-value as the tables print it: ``n/a`` where there was nothing to test.
 
