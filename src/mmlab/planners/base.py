@@ -28,19 +28,11 @@ class PlanResult:
     tree: DecisionTree
     seconds: float
     nodes: int
+    #: the planner's spec (the tree's label adds a note when the time limit stopped it, which
+    #: ``figures["stopped_by_time_limit"]`` says here)
+    planner: str
     proved: bool = False
     figures: dict = field(default_factory=dict)
-
-    @property
-    def planner(self) -> str:
-        """The planner's spec: the tree's label without the note a planner stopped by its time limit
-        adds in parentheses (``figures["stopped_by_time_limit"]`` says so); a spec holds no spaces.
-
-        >>> from mmlab.planners import make_planner
-        >>> make_planner("optimal").plan(Game.parse_size("4x4"), time_limit=0).planner
-        'optimal'
-        """
-        return self.tree.strategy.partition(" (")[0]
 
     def to_dict(self) -> dict:
         t = self.tree

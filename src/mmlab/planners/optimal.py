@@ -131,7 +131,7 @@ class Optimal(Planner):
             raise BadArgument(f"no strategy for {game} finds every secret within {depth} guesses")
         tree = DecisionTree(game, search.tree(root, depth), self.spec)
         figures["proved_total_guesses"] = int(cost)
-        return PlanResult(tree, time.perf_counter() - start, search.nodes, proved=True, figures=figures)
+        return PlanResult(tree, time.perf_counter() - start, search.nodes, self.spec, proved=True, figures=figures)
 
     def check(self, game: Game) -> None:
         """Refuse a game too large to enumerate, or whose N x N feedback table exceeds ``TABLE_LIMIT`` bytes."""
@@ -178,7 +178,7 @@ class Optimal(Planner):
             figures["note"] = f"no tree within {cap} guesses was found in time; this one needs {tree.worst}"
         # A saved tree says it is not proved: 'mmlab eval --tree' shows the label, not these figures.
         tree = DecisionTree(game, tree.root, f"{self.spec} (stopped by the time limit, not proved optimal)")
-        return PlanResult(tree, seconds, search.nodes, proved=False, figures=figures)
+        return PlanResult(tree, seconds, search.nodes, self.spec, proved=False, figures=figures)
 
     def estimate_seconds(self, game: Game) -> float:
         """Fitted to this machine's runs of ``python benchmarks/bench_optimal.py`` and ``mmlab plan

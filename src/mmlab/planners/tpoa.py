@@ -105,7 +105,7 @@ class TPOA(Planner):
                 root = greedy.solve(Knowledge.initial(game), 1)[1]
         label = self.spec + (" (stopped by the time limit)" if figures else "")  # saved with the tree
         tree = DecisionTree(game, root, label)
-        return PlanResult(tree, time.perf_counter() - start, search.nodes, figures=figures)
+        return PlanResult(tree, time.perf_counter() - start, search.nodes, self.spec, figures=figures)
 
     def estimate_seconds(self, game: Game) -> float:
         """Greedy completion costs about 0.3 s at 4x6 and grows with the square of the code count;
