@@ -55,7 +55,7 @@ def cmd_partition(args: argparse.Namespace) -> int:
     table.add_column("codes", justify="right")
     table.add_column("share", justify="right")
     for f, n in classes:
-        table.add_row(f"{f.black},{f.white}" if game.with_white else str(f.black), str(n), f"{n / knowledge.n_consistent:.3f}", style=None if n else "dim")
+        table.add_row(game.answer_text(f), str(n), f"{n / knowledge.n_consistent:.3f}", style=None if n else "dim")
     out.print(table)
     out.print(
         f"{summary['parts']} part{'s' if summary['parts'] != 1 else ''}, largest {summary['largest']}, expected size {summary['expected_size']:.4f}, "

@@ -27,7 +27,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"black": fb.black, "white": fb.white})
     else:
-        print(fb if game.with_white else fb.black)
+        print(game.answer_text(fb))
     return 0
 
 

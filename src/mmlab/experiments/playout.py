@@ -78,7 +78,7 @@ def moves_text(game: Game, guesses: tuple[int, ...] | list[int], feedbacks: tupl
     >>> moves_text(Game.parse_size("3x12"), [1, 2], [Feedback(2, 0), Feedback(3, 0)])
     '1 1 2: 2,0; 1 1 3: 3,0'
     """
-    answers = [str(f) if game.with_white else f"{f.black} black" for f in feedbacks]
+    answers = [game.answer_text(f, black_word=True) for f in feedbacks]
     codes = [game.format(g) for g in guesses]
     if game.colours <= 9:
         return ", ".join(f"{c} {a}" for c, a in zip(codes, answers, strict=True))

@@ -361,6 +361,17 @@ class Game:
                               f"{shown(answer)}") from None
         return self.check_feedback(Feedback(black, white))
 
+    def answer_text(self, fb: Feedback, black_word: bool = False) -> str:
+        """An answer as mmlab writes it: ``1,2``; where answers count black pegs only, ``1`` (or
+        ``1 black``, with ``black_word``).
+
+        >>> Game(4, 6).answer_text(Feedback(1, 2)), Game(4, 6, feedback="black").answer_text(Feedback(1, 0), True)
+        ('1,2', '1 black')
+        """
+        if self.with_white:
+            return str(fb)
+        return f"{fb.black} black" if black_word else str(fb.black)
+
     def check_feedback(self, fb: Feedback) -> Feedback:
         """Return ``fb`` if it can occur in this game, else raise ``BadFeedback`` saying why."""
         b, w = fb

@@ -377,8 +377,7 @@ def contradiction_message(game: Game, answers: list[tuple[int, Feedback]], core:
     'no code of 4x6 can give that answer: guess 2: 1122 -> 0,0'
     """
     core = set(core)
-    said = str if game.with_white else (lambda fb: f"{fb.black} black")
-    listed = "; ".join(f"guess {i + 1}: {game.format(g)} -> {said(fb)}"
+    listed = "; ".join(f"guess {i + 1}: {game.format(g)} -> {game.answer_text(fb, black_word=True)}"
                        for i, (g, fb) in enumerate(answers) if i in core)
     if len(core) == 1:
         return f"no code of {game} can give that answer: {listed}"

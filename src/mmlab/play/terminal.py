@@ -333,8 +333,7 @@ def show_hint(session: CodebreakerSession, dialogue: Dialogue, strategy: str) ->
     for column in ("guess", "consistent", "parts", "largest", "expected size", "classes"):
         table.add_column(column)
     for option in hint.options:
-        classes = " ".join(f"{fb.black},{fb.white}:{n}" if game.with_white else f"{fb.black}:{n}"
-                           for fb, n in option["classes"].items() if n)
+        classes = " ".join(f"{game.answer_text(fb)}:{n}" for fb, n in option["classes"].items() if n)
         table.add_row(dialogue.code(option["guess"]), "yes" if option["consistent"] else "no", str(option["parts"]),
                       str(option["largest"]), f"{option['expected_size']:.2f}", classes)
     dialogue.console.print(table)

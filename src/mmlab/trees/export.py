@@ -353,7 +353,7 @@ def to_dot(tree: DecisionTree) -> str:
         lines.append(f"  {name} [label={label}{style}];")
         for fb, child in _children_in_order(node, game):
             target = emit(child)
-            answer = str(fb) if game.with_white else str(fb.black)  # (as a black-only game is answered)
+            answer = game.answer_text(fb)  # (as a black-only game is answered)
             lines.append(f"  {name} -> {target} [label={_dot_quote(answer)}];")
         return name
 
@@ -469,7 +469,7 @@ def _python_node(node: Node, game: Game, depth: int, path: list[str], lines: lis
         branch = "elif"
     for fb, child in _children_in_order(node, game):
         lines.append(f"{pad}{branch} {said} == {_python_answer(fb, game)}:")
-        said_as = str(fb) if game.with_white else str(fb.black)
+        said_as = game.answer_text(fb)
         _python_node(child, game, depth + 1, path + [f"{guess} -> {said_as}"], lines)
         branch = "elif"
     context = f"after {'; '.join(path)}, " if path else ""

@@ -148,7 +148,7 @@ class Separation:
     @property
     def shared_said(self) -> tuple[str, ...]:
         """``shared_answers`` as the game says them: ``1,0``, or ``1`` where answers count black pegs only."""
-        return tuple(str(fb) if self.game.with_white else str(fb.black) for fb in self.shared_answers)
+        return tuple(self.game.answer_text(fb) for fb in self.shared_answers)
 
     def describe(self) -> str:
         """One line for people: the verdict, and two secrets it cannot tell apart."""
