@@ -105,3 +105,11 @@ def test_the_time_estimate_stays_a_number_for_any_depth():
     for d in (500, 2000, 10**6):
         assert 0 < TPOA(k=5, d=d).estimate_seconds(game) < math.inf
     assert TPOA(k=5, d=3).unstoppable_seconds(game) == TPOA().estimate_seconds(game)  # the greedy tree's part
+
+
+def test_the_time_estimate_counts_no_more_groups_than_codes():
+    """A node has no more hash collision groups than guesses: k = 10**8 explores what k = 64
+    explores on 3x4 (under a second), and was estimated at days, then refused as years."""
+    game = Game.parse_size("3x4")
+    assert TPOA(k=10**8, d=2).estimate_seconds(game) == TPOA(k=game.n_codes, d=2).estimate_seconds(game) < 1
+    assert TPOA(k=10**12, d=2).estimate_seconds(game) < 1

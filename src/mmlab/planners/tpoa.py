@@ -110,10 +110,11 @@ class TPOA(Planner):
     def estimate_seconds(self, game: Game) -> float:
         """Greedy completion costs about 0.3 s at 4x6 and grows with the square of the code count;
         the exploration multiplies it by at most the product of the branching factors, the first
-        one no more than the first guesses that differ up to symmetry (5 at 4x6)."""
+        one no more than the first guesses that differ up to symmetry (5 at 4x6), the others no more
+        than the codes (a node has no more groups than guesses: ``k`` past that explores them all)."""
         expansions = float(min(self.branching(1), len(representatives(Knowledge.initial(game)))))
         for level in range(2, self.values["d"] + 1):
-            expansions *= self.branching(level)
+            expansions *= min(self.branching(level), game.n_codes)
             if expansions > 1e12 or self.branching(level) == 1:  # past any useful guess; or no more branching
                 break
         return 0.3 * (game.n_codes / 1296) ** 2 * expansions
