@@ -235,6 +235,24 @@ def test_not_json_and_duplicates():
         from_json('{"format": "mmlab-tree", "version": 1, "version": 1}')
 
 
+@pytest.mark.parametrize("form, name", [("dot", "Graphviz DOT"), ("python", "Python"), ("knuth", "Knuth's notation")])
+def test_a_tree_written_in_another_format_is_named_when_read(norvig32, tmp_path, form, name):
+    """'mmlab tree -o tree.txt' then 'eval --tree tree.txt' said only "not valid JSON: Extra data:
+    line 1 column 2": the reader now says which format it was given and that only JSON loads."""
+    path = tmp_path / "tree.json"  # (the format given by --format, whatever the extension)
+    save(norvig32, path, form)
+    with pytest.raises(BadTree, match=re.escape(f"{path}: this is a tree written as {name} (--format {form})") +
+                       ".*only a JSON tree loads"):
+        load(path)
+
+
+def test_a_number_too_long_to_read_is_refused_as_a_bad_tree(norvig32):
+    """A number of more than 4300 digits raised Python's ValueError through json.loads: a traceback."""
+    text = to_json(norvig32).replace(f'"total_guesses": {norvig32.total_guesses}', '"total_guesses": ' + "9" * 5000)
+    with pytest.raises(BadTree, match="not a usable tree file: it holds a number too long to read"):
+        from_json(text)
+
+
 def test_load_names_the_file(tmp_path):
     missing = tmp_path / "nowhere.json"
     with pytest.raises(BadTree, match=re.escape(f"{missing}: no such tree file")):

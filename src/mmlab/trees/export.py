@@ -113,13 +113,20 @@ def _node_to_dict(node: Node, game: Game) -> dict[str, Any]:
 
 
 def from_json(text: str) -> DecisionTree:
-    """Read an ``mmlab-tree`` JSON document; raises ``BadTree`` saying what is wrong."""
+    """Read an ``mmlab-tree`` JSON document; raises ``BadTree`` saying what is wrong (naming the
+    format of a tree written as DOT, Python or Knuth's notation, which are not read back)."""
+    exported = _exported_format(text)
+    if exported is not None:
+        raise BadTree(f"this is a tree written as {exported}, which mmlab writes but does not read back: only a JSON "
+                      "tree loads (write one with -o tree.json)")
     try:
         doc = json.loads(text, object_pairs_hook=_no_duplicate_keys)
     except json.JSONDecodeError as e:
         raise BadTree(f"not valid JSON: {e}") from None
     except RecursionError:
         raise BadTree("not a usable tree file: it is nested too deeply") from None
+    except ValueError:  # (not a JSONDecodeError) an integer past the 4300 digits Python converts
+        raise BadTree("not a usable tree file: it holds a number too long to read") from None
     if not isinstance(doc, dict):
         raise BadTree(f"not an {FORMAT} file: expected a JSON object, got {type(doc).__name__}")
     _check_header(doc)
@@ -137,6 +144,22 @@ def from_json(text: str) -> DecisionTree:
     _check_summary(doc, tree)
     _check_rules(tree, mark_certain=doc["version"] == 1)
     return tree
+
+
+#: How the other formats ``WRITERS`` write begin (after any white space), to name them when one is read as JSON.
+_EXPORTED_STARTS = {
+    "Graphviz DOT (--format dot)": re.compile(r"digraph\b"),
+    "Python (--format python)": re.compile(r"def "),
+    "Knuth's notation (--format knuth)": re.compile(r"\d+\("),
+}
+
+
+def _exported_format(text: Any) -> str | None:
+    """The name of the other format ``text`` is written in (``to_dot``, ``to_python``, ``to_knuth``), if one is."""
+    if not isinstance(text, str):
+        return None
+    start = text.lstrip()
+    return next((name for name, pattern in _EXPORTED_STARTS.items() if pattern.match(start)), None)
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -1,0 +1,39 @@
+"""Findings of a walkthrough of the planners and decision trees from the command line: 'mmlab
+plan', 'mmlab tree' in every format, and 'mmlab eval --tree' on what they write."""
+
+import io
+import json
+
+import pytest
+
+from mmlab.cli.main import main
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("form, name", [("knuth", "Knuth's notation"), ("dot", "Graphviz DOT"), ("python", "Python")])
+def test_eval_tree_names_a_tree_written_in_another_format(capsys, monkeypatch, form, name):
+    """'mmlab tree 3x2 --format knuth | mmlab eval --tree -' said "not valid JSON: Extra data: line
+    1 column 2 (char 1)"; it now says what it was given and that only a JSON tree plays back."""
+    code, text, _ = run(capsys, "tree", "3x2", "--format", form)
+    assert code == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    code, out, err = run(capsys, "eval", "--tree", "-")
+    err = " ".join(err.split())
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert f"standard input: this is a tree written as {name} (--format {form})" in err
+    assert "only a JSON tree loads" in err
+
+
+def test_eval_tree_refuses_a_number_too_long_to_read(capsys, tmp_path):
+    """A tree file with a number of 5000 digits ended 'mmlab eval --tree' in a traceback (ValueError)."""
+    path = tmp_path / "tree.json"
+    assert run(capsys, "tree", "3x2", "-o", str(path))[0] == 0
+    doc = json.loads(path.read_text())
+    path.write_text(path.read_text().replace(f'"worst": {doc["worst"]}', '"worst": ' + "9" * 5000))
+    code, _, err = run(capsys, "eval", "--tree", str(path))
+    assert code == 2 and "not a usable tree file: it holds a number too long to read" in " ".join(err.split())
