@@ -37,3 +37,13 @@ def test_eval_tree_refuses_a_number_too_long_to_read(capsys, tmp_path):
     path.write_text(path.read_text().replace(f'"worst": {doc["worst"]}', '"worst": ' + "9" * 5000))
     code, _, err = run(capsys, "eval", "--tree", str(path))
     assert code == 2 and "not a usable tree file: it holds a number too long to read" in " ".join(err.split())
+
+
+def test_plan_says_a_stopped_tpoa_returned_its_greedy_tree(capsys):
+    """'mmlab plan 4x6 --planner tpoa:k=30,d=2 --time-limit 1' printed the greedy tree's L = 5674
+    as the stopped plan's, with no word that none of its own search was kept; the optimal planner
+    says 'tree from: ...' in that case, and now TPOA does too (text and JSON)."""
+    code, out, _ = run(capsys, "plan", "3x5", "--planner", "tpoa:k=20,d=2", "--time-limit", "1e-9", "--json")
+    assert code == 0 and json.loads(out)["tree_from"].startswith("tpoa (the greedy tree")
+    code, out, _ = run(capsys, "plan", "3x5", "--planner", "tpoa:k=20,d=2", "--time-limit", "1e-9")
+    assert code == 0 and "tree from: tpoa (the greedy tree: no first guess was explored in time)" in " ".join(out.split())

@@ -113,3 +113,13 @@ def test_the_time_estimate_counts_no_more_groups_than_codes():
     game = Game.parse_size("3x4")
     assert TPOA(k=10**8, d=2).estimate_seconds(game) == TPOA(k=game.n_codes, d=2).estimate_seconds(game) < 1
     assert TPOA(k=10**12, d=2).estimate_seconds(game) < 1
+
+
+def test_a_stopped_plan_says_when_its_tree_is_the_greedy_one():
+    """Stopped before a first guess was explored, TPOA returns its greedy tree: the figures say so,
+    as the optimal planner's do ('tree_from'), and not when a first guess of its own was kept."""
+    game = Game.parse_size("3x5")
+    fallback = make_planner("tpoa:k=20,d=2,hash=w").plan(game, time_limit=0.0)
+    assert fallback.figures["tree_from"] == "tpoa:hash=w (the greedy tree: no first guess was explored in time)"
+    assert fallback.tree.total_guesses == make_planner("tpoa:hash=w").plan(game).tree.total_guesses
+    assert "tree_from" not in make_planner("tpoa:k=20,d=2,hash=w").plan(game).figures

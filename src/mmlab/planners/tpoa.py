@@ -84,10 +84,10 @@ class TPOA(Planner):
         time_limit: float | None = None,
     ) -> PlanResult:
         """Build the tree; past ``time_limit`` seconds, the best first guess finished so far is kept
-        (the greedy tree if none is), with ``figures["stopped_by_time_limit"]``. ``on_progress(done,
-        total)`` counts the secrets placed in the trees of the first guesses: ``total`` is the
-        number of codes times the first guesses tried, and a first guess's tree places its
-        secrets one answer's part at a time."""
+        (the greedy tree if none is, which ``figures["tree_from"]`` says), with
+        ``figures["stopped_by_time_limit"]``. ``on_progress(done, total)`` counts the secrets placed
+        in the trees of the first guesses: ``total`` is the number of codes times the first guesses
+        tried, and a first guess's tree places its secrets one answer's part at a time."""
         game = Game.of(game)
         self.check(game)
         start = time.perf_counter()
@@ -100,9 +100,11 @@ class TPOA(Planner):
             if search.root_best is not None:
                 root = search.root_best[1]
             else:  # not one first guess finished: complete the greedy tree, whatever the time
-                greedy = _Search(TPOA(**{**self.values, "k": 1, "d": 1}), game, None, Deadline(None))
+                greedy = _Search(self.greedy(), game, None, Deadline(None))
                 greedy.greedy_memo = search.greedy_memo  # the greedy subtrees completed so far
                 root = greedy.solve(Knowledge.initial(game), 1)[1]
+                # as the optimal planner says of its fallback: the figures are not this search's
+                figures["tree_from"] = f"{self.greedy().spec} (the greedy tree: no first guess was explored in time)"
         label = self.spec + (" (stopped by the time limit)" if figures else "")  # saved with the tree
         tree = DecisionTree(game, root, label)
         return PlanResult(tree, time.perf_counter() - start, search.nodes, self.spec, figures=figures)
@@ -121,7 +123,11 @@ class TPOA(Planner):
 
     def unstoppable_seconds(self, game: Game) -> float:
         """The greedy tree (k=1, d=1) is completed whatever the time limit."""
-        return TPOA(**{**self.values, "k": 1, "d": 1}).estimate_seconds(game)
+        return self.greedy().estimate_seconds(game)
+
+    def greedy(self) -> TPOA:
+        """This planner without its exploration (k = 1, d = 1): the tree it completes whatever the time limit."""
+        return TPOA(**{**self.values, "k": 1, "d": 1})
 
 
 class _Search:
