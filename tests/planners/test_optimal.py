@@ -161,3 +161,10 @@ def test_a_plan_gives_the_rules_of_its_game():
     data = make_planner("optimal").plan(Game.parse_size("3x3", repeats=False, feedback="black")).to_dict()
     assert (data["game"], data["repeats"], data["feedback"]) == ("3x3", False, "black")
     assert list(data)[:4] == ["game", "repeats", "feedback", "planner"]
+
+
+@pytest.mark.parametrize("limit", [True, False, -1, float("nan"), "5"])
+def test_a_time_limit_must_be_a_number_of_seconds(limit):
+    """time_limit=True was taken as 1 second (a bool is a number to Python), False as 0."""
+    with pytest.raises(BadArgument, match="time_limit must be a number of seconds"):
+        make_planner("optimal").plan(Game.parse_size("2x2"), time_limit=limit)
