@@ -7,7 +7,7 @@ import zlib
 import numpy as np
 import pytest
 
-from mmlab.errors import BadArgument, UnknownStrategy
+from mmlab.errors import INT64_MAX, BadArgument, UnknownStrategy
 from mmlab.experiments.playout import play_game
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
@@ -164,6 +164,23 @@ def test_search_rejects_bad_arguments():
     with pytest.raises(BadArgument, match="max_generations=-1"):
         ConsistentSearch().run(Knowledge.initial(game), np.random.default_rng(0), max_generations=-1)
     assert "extend=0" in repr(ConsistentSearch())
+
+
+def test_extend_up_to_the_largest_whole_number_still_extends():
+    """``extend`` is accepted up to 2**63 - 1; the kernel added it to the budget in int64, so the
+    largest values wrapped round to a negative limit and the search stopped at its budget."""
+    game = Game.parse_size("4x6")
+    secret = game.parse("3632")
+    k = Knowledge.initial(game, explicit=False)
+    for guess in ("1122", "3456", "1415"):
+        k = k.update(game.parse(guess), game.score(secret, game.parse(guess)))
+    for extend in (10**6, INT64_MAX - 1, INT64_MAX):
+        result = ConsistentSearch(pop=2, generations=1, fitness="berghman", extend=extend).run(
+            k, np.random.default_rng(0))
+        assert result.codes.shape[0] == 1 and result.generations > 1, extend
+    record = play_game(game, make_strategy(f"ga:variant=berghman,pop=2,generations=1,extend={INT64_MAX}"), secret,
+                       np.random.default_rng(1))
+    assert record.won and not record.fallbacks
 
 
 def test_partition_scores_reference():

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mmlab.errors import BadArgument
+from mmlab.errors import INT64_MAX, BadArgument
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import evolution_kernels as ek
 from mmlab.strategies.base import Param
@@ -134,6 +134,7 @@ class ConsistentSearch:
             raise BadArgument(f"max_generations={max_generations} cannot be negative")
         game = knowledge.game
         gens = self.generations if max_generations is None else int(max_generations)
+        extend = min(self.extend, INT64_MAX - gens)  # the kernel adds the two in int64
         h_digits, h_counts, h_codes = knowledge.history_arrays
         blacks, whites = np.divmod(h_codes, game.pegs + 1)
         phase = int(bool(np.any(blacks + whites == game.pegs)))
@@ -151,7 +152,7 @@ class ConsistentSearch:
         ran = ek.evolve(seed, SCHEMES[self.scheme], pop, fit, True, gens, self.reset_after, game.colours,
                         game.repeats, h_digits, h_counts, blacks, whites, game.with_white, FITNESS[self.fitness],
                         self.w_black, self.w_white, phase, found, state, best, target, self.elite,
-                        self.pool, self.extend)
+                        self.pool, extend)
         n = int(state[ek.S_FOUND])
         self.barren_runs = 0 if n else self.barren_runs + 1
         has_best = state[ek.S_BEST] < ek.NO_BEST
