@@ -253,6 +253,24 @@ def test_a_number_too_long_to_read_is_refused_as_a_bad_tree(norvig32):
         from_json(text)
 
 
+def test_a_byte_order_mark_is_read_past(norvig32, tmp_path):
+    """A tree saved again by an editor that writes a UTF-8 byte order mark (Notepad, PowerShell's
+    'Out-File -Encoding utf8') was refused: "not valid JSON: Unexpected UTF-8 BOM"."""
+    path = tmp_path / "tree.json"
+    path.write_text(to_json(norvig32), encoding="utf-8-sig")
+    assert load(path).total_guesses == norvig32.total_guesses
+    assert from_json("\ufeff" + to_json(norvig32)).total_guesses == norvig32.total_guesses
+
+
+@pytest.mark.parametrize("label", ["knuth\n(proved)", "\x1b[31mknuth", "knuth\x07"])
+def test_a_strategy_label_must_be_one_printable_line(norvig32, label):
+    """The label is printed as it is in 'eval --tree' titles: a terminal escape in a tree file
+    reached the terminal, and a line break split the title."""
+    with pytest.raises(BadTree, match="'strategy' should be one line of printable text"):
+        from_json(_tampered(norvig32, lambda doc: doc.update(strategy=label)))
+    assert from_json(_tampered(norvig32, lambda doc: doc.update(strategy="tpoa:k=5 (stopped, é)"))).strategy
+
+
 def test_load_names_the_file(tmp_path):
     missing = tmp_path / "nowhere.json"
     with pytest.raises(BadTree, match=re.escape(f"{missing}: no such tree file")):

@@ -115,6 +115,8 @@ def _node_to_dict(node: Node, game: Game) -> dict[str, Any]:
 def from_json(text: str) -> DecisionTree:
     """Read an ``mmlab-tree`` JSON document; raises ``BadTree`` saying what is wrong (naming the
     format of a tree written as DOT, Python or Knuth's notation, which are not read back)."""
+    if isinstance(text, str) and text.startswith("\ufeff"):  # a byte order mark, as some editors write: not JSON
+        text = text[1:]
     exported = _exported_format(text)
     if exported is not None:
         raise BadTree(f"this is a tree written as {exported}, which mmlab writes but does not read back: only a JSON "
@@ -134,6 +136,8 @@ def from_json(text: str) -> DecisionTree:
     strategy = doc.get("strategy", "")
     if not isinstance(strategy, str):
         raise BadTree(f"'strategy' should be a string, got {strategy!r}")
+    if not strategy.isprintable():  # a label printed in titles: no line breaks or terminal escapes
+        raise BadTree(f"'strategy' should be one line of printable text, got {strategy!r}")
     if "root" not in doc:
         raise BadTree("the tree file has no 'root' node")
     try:
