@@ -219,6 +219,9 @@ def test_ga_flags_and_spec():
         GeneticAlgorithm.from_raw({"variant": "knuth"})
     with pytest.raises(BadArgument, match="eligible=60 needs variant=berghman"):
         GeneticAlgorithm.from_raw({"variant": "merelo", "eligible": "60"})
+    # 1 lies within the 0-1000000 of 'mmlab strategies ga', whose 0 means the variant's: the error gives the range
+    with pytest.raises(BadArgument, match="pop=1 is out of range: .* it must be from 2 to 1000000, or 0 for the variant's"):
+        make_strategy("ga:pop=1")
 
 
 @pytest.mark.parametrize("variant", ["merelo", "bento", "berghman"])

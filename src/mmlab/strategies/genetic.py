@@ -54,8 +54,8 @@ VARIANT = Param("variant", "merelo", "which GA: merelo (Merelo et al. 1999), ben
                 "or berghman (Berghman, Goossens and Leus 2009)", VARIANTS)
 FIRST = Param("first", "", "first guess: aabb (1122, 11223), aabc (1123, 11234), random or a code; "
               "empty: the variant's (aabb for merelo and bento as in 001, aabc for berghman)")
-POP = Param("pop", 0, "population size (0: the variant's: merelo 400, bento 100, berghman 150)", kind=int, minimum=0,
-            maximum=MAX_POPULATION, effort=True)
+POP = Param("pop", 0, "population size, at least 2 (0: the variant's: merelo 400, bento 100, berghman 150)", kind=int,
+            minimum=0, maximum=MAX_POPULATION, effort=True)
 GENERATIONS = Param("generations", 0, "generations per turn before the fittest code is played "
                     "(0: the variant's: merelo and bento 1000, berghman 100)", kind=int, minimum=0, effort=True)
 RESET = Param("reset", -1, "draw a new population after this many generations without a consistent code "
@@ -112,7 +112,8 @@ class GeneticAlgorithm(Strategy):
         self.first = self.values["first"] or defaults["first"]
         self.reset_after = defaults["reset_after"] if self.values["reset"] < 0 else self.values["reset"]
         if self.pop < 2:
-            raise BadArgument(f"ga: pop={self.pop}: a population needs at least 2 codes")
+            raise BadArgument(f"ga: pop={self.pop} is out of range: a population needs at least 2 codes, so it must be "
+                              f"from 2 to {POP.maximum}, or 0 for the variant's")
         if self.eligible > 1 and self.values["variant"] != "berghman":
             raise BadArgument(f"ga: eligible={self.eligible} needs variant=berghman, which scores the codes it "
                               f"collects; variant={self.values['variant']} plays the first consistent code found")
