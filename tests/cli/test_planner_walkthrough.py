@@ -47,3 +47,10 @@ def test_plan_says_a_stopped_tpoa_returned_its_greedy_tree(capsys):
     assert code == 0 and json.loads(out)["tree_from"].startswith("tpoa (the greedy tree")
     code, out, _ = run(capsys, "plan", "3x5", "--planner", "tpoa:k=20,d=2", "--time-limit", "1e-9")
     assert code == 0 and "tree from: tpoa (the greedy tree: no first guess was explored in time)" in " ".join(out.split())
+
+
+def test_plan_does_not_refuse_a_deep_tpoa_that_runs_in_a_second(capsys):
+    """'mmlab plan 3x4 --planner tpoa:k=2,d=1000000' was refused ("may take about 26 years ...:
+    give --time-limit") and plans in under a second."""
+    code, out, err = run(capsys, "plan", "3x4", "--planner", "tpoa:k=2,d=1000000", "--json")
+    assert code == 0 and err == "" and json.loads(out)["total_guesses"] == 206

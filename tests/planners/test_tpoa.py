@@ -123,3 +123,13 @@ def test_a_stopped_plan_says_when_its_tree_is_the_greedy_one():
     assert fallback.figures["tree_from"] == "tpoa:hash=w (the greedy tree: no first guess was explored in time)"
     assert fallback.tree.total_guesses == make_planner("tpoa:hash=w").plan(game).tree.total_guesses
     assert "tree_from" not in make_planner("tpoa:k=20,d=2,hash=w").plan(game).figures
+
+
+def test_the_time_estimate_stops_counting_levels_where_the_sets_are_small(game46):
+    """'mmlab plan 4x6 --planner tpoa:k=5,d=10' was refused as 'about 34 days' (each level
+    multiplied the estimate by k), and runs in about 10 s, as long as d=4: past one more level
+    than the fewest guesses that could tell the codes apart (4 at 4x6), sets hold a few codes."""
+    deep = TPOA(k=5, d=10).estimate_seconds(game46)
+    assert deep == TPOA(k=5, d=5).estimate_seconds(game46) < 3600
+    assert TPOA(k=5, d=4).estimate_seconds(game46) < deep  # (levels up to 5 still count)
+    assert TPOA(k=2, d=10**6).estimate_seconds(Game.parse_size("3x4")) < 1

@@ -70,6 +70,21 @@ class Deadline:
             raise Timeout
 
 
+def least_depth(game: Game) -> int:
+    """The fewest guesses that could tell every code apart: a guess splits a set into at most as
+    many parts as there are answers that do not win, and finds one code itself (000 section 5's
+    full tree).
+
+    >>> least_depth(Game.parse_size("4x6")), least_depth(Game.parse_size("4x6", feedback="black"))
+    (4, 6)
+    """
+    answers = max(len(game.feedbacks()) - 1, 1)
+    depth, told, width = 0, 0, 1
+    while told < game.n_codes:
+        depth, told, width = depth + 1, told + width, width * answers
+    return depth
+
+
 class Planner(Configurable):
     """An offline search that produces a ``DecisionTree``.
 

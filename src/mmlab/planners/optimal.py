@@ -31,7 +31,7 @@ from mmlab.game import Game, kernels
 from mmlab.knowledge import Knowledge
 from mmlab.knowledge.symmetry import representatives
 from mmlab.planners import kernels as solver_kernels
-from mmlab.planners.base import Deadline, Planner, PlanResult, Timeout
+from mmlab.planners.base import Deadline, Planner, PlanResult, Timeout, least_depth
 from mmlab.planners.tpoa import TPOA
 from mmlab.strategies.base import Param
 from mmlab.trees import DecisionTree, Node
@@ -115,9 +115,7 @@ class Optimal(Planner):
             if self.values["objective"] == "worst":
                 # The fewest guesses in the worst case: the first depth with a tree, from the
                 # first one that can tell every code apart at all.
-                depth = 1
-                while search.bound(depth)[game.n_codes] >= INFINITY:
-                    depth += 1
+                depth = least_depth(game)
                 while search.solve(root, INFINITY, depth)[0] >= INFINITY:
                     if cap is not None and depth >= cap:
                         raise BadArgument(f"no strategy for {game} finds every secret within {cap} guesses")

@@ -32,7 +32,7 @@ import numpy as np
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge, is_member
 from mmlab.knowledge.symmetry import representatives
-from mmlab.planners.base import Deadline, Planner, PlanResult, Timeout
+from mmlab.planners.base import Deadline, Planner, PlanResult, Timeout, least_depth
 from mmlab.strategies.base import Param
 from mmlab.strategies.scoring import partition_histograms
 from mmlab.trees import DecisionTree, Node
@@ -113,9 +113,12 @@ class TPOA(Planner):
         """Greedy completion costs about 0.3 s at 4x6 and grows with the square of the code count;
         the exploration multiplies it by at most the product of the branching factors, the first
         one no more than the first guesses that differ up to symmetry (5 at 4x6), the others no more
-        than the codes (a node has no more groups than guesses: ``k`` past that explores them all)."""
+        than the codes (a node has no more groups than guesses: ``k`` past that explores them all).
+        Levels past one more than the fewest guesses that could tell the codes apart (4 at 4x6)
+        are not counted: their sets hold a few codes each, which branch little (at 4x6,
+        ``tpoa:k=5,d=10`` takes as long as ``d=4``, about 10 s)."""
         expansions = float(min(self.branching(1), len(representatives(Knowledge.initial(game)))))
-        for level in range(2, self.values["d"] + 1):
+        for level in range(2, min(self.values["d"], least_depth(game) + 1) + 1):
             expansions *= min(self.branching(level), game.n_codes)
             if expansions > 1e12 or self.branching(level) == 1:  # past any useful guess; or no more branching
                 break
