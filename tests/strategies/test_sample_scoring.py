@@ -320,3 +320,13 @@ def test_the_pilot_leaves_play_unchanged(monkeypatch):
     monkeypatch.setattr(sample_scoring, "PILOT_DRAWS", 0)
     without = play_game(game, make_strategy("sample"), secret, np.random.default_rng(4)).guesses
     assert with_pilot == without
+
+
+def test_evo_sample_help_says_what_it_takes():
+    """'mmlab strategies evo' showed sample as '60 ... or auto', with no range and no word on auto."""
+    help_text = next(p.help for p in make_strategy("evo").params if p.name == "sample")
+    assert "from 1 to 1,000,000, or auto (1000, or every code of a smaller game)" in help_text
+    for size, codes in (("3x3", 27), ("4x6", 1000)):
+        strategy = make_strategy("evo:sample=auto")
+        strategy.start(Game.parse_size(size), np.random.default_rng(0))
+        assert strategy.sample_size == codes

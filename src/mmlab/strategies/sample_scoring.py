@@ -403,8 +403,9 @@ EVO_FINALISTS = replace(FINALISTS, help="the best candidates, among which the gu
                         "the whole reference, so none is rescored)")
 EVO_TIES = replace(TIES, help="among top scorers (consistent ones first): a uniform draw (random) or the first "
                   "found (first)")
-EVO_SAMPLE = Param("sample", "60", "distinct consistent codes the GA collects and scores (Berghman et al.: 60), "
-                   "or auto", effort=True)
+EVO_SAMPLE = Param("sample", "60", "distinct consistent codes the GA collects and scores (Berghman et al.: 60): a "
+                   f"number from 1 to {MAX_SAMPLE:,}, or auto ({AUTO_SAMPLE}, or every code of a smaller game)",
+                   effort=True)
 
 
 class EvolvedSampleScoring(SampleScoring):
