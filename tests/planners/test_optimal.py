@@ -168,3 +168,12 @@ def test_a_time_limit_must_be_a_number_of_seconds(limit):
     """time_limit=True was taken as 1 second (a bool is a number to Python), False as 0."""
     with pytest.raises(BadArgument, match="time_limit must be a number of seconds"):
         make_planner("optimal").plan(Game.parse_size("2x2"), time_limit=limit)
+
+
+def test_a_depth_of_one_guess_is_said_in_the_singular():
+    """'mmlab plan 2x2 --planner optimal:max_depth=1' said "within 1 guesses: that many guesses cannot ..."."""
+    with pytest.raises(BadArgument, match="^no strategy for 2x2 finds every secret within 1 guess: one guess cannot "
+                                          "tell 4 codes apart$"):
+        make_planner("optimal:max_depth=1").plan(Game.parse_size("2x2"))
+    with pytest.raises(BadArgument, match="within 2 guesses: that many guesses cannot tell 27 codes apart$"):
+        make_planner("optimal:max_depth=2").plan(Game.parse_size("3x3"))

@@ -70,6 +70,11 @@ def full_tree_bounds(n_max: int, answers: int, depth: int | None = None) -> np.n
     return bound
 
 
+def _none_within(game: Game, depth: int, why: str = "") -> BadArgument:
+    """The error of a depth within which no strategy finds every secret of ``game`` (``why``: how it is known)."""
+    return BadArgument(f"no strategy for {game} finds every secret within {depth} guess{'es' * (depth != 1)}{why}")
+
+
 class Optimal(Planner):
     """The exact optimum by branch and bound: the fewest total guesses (``objective=expected``), or
     the fewest in the worst case and then the fewest total (``worst``); ``max_depth`` caps the guesses.
@@ -105,8 +110,8 @@ class Optimal(Planner):
         search = _Search(game, on_progress, deadline)
         cap = depth = self.values["max_depth"] or None
         if cap is not None and search.bound(cap)[game.n_codes] >= INFINITY:  # too few answers in that many guesses
-            raise BadArgument(f"no strategy for {game} finds every secret within {cap} guesses: that many "
-                              f"guesses cannot tell {game.n_codes} codes apart")
+            raise _none_within(game, cap, f": {'one guess' if cap == 1 else 'that many guesses'} cannot tell "
+                                          f"{game.n_codes} codes apart")
         # The greedy TPOA tree is the first upper bound, and the answer if time runs out at once.
         greedy = TPOA(**GREEDY).plan(game).tree
         root = Knowledge.initial(game)
@@ -118,7 +123,7 @@ class Optimal(Planner):
                 depth = least_depth(game)
                 while search.solve(root, INFINITY, depth)[0] >= INFINITY:
                     if cap is not None and depth >= cap:
-                        raise BadArgument(f"no strategy for {game} finds every secret within {cap} guesses")
+                        raise _none_within(game, cap)
                     depth += 1
                 figures["proved_depth"] = depth
             fits = depth is None or greedy.worst <= depth
@@ -126,7 +131,7 @@ class Optimal(Planner):
         except Timeout:
             return self._stopped(game, search, greedy, depth, figures, time.perf_counter() - start)
         if cost >= INFINITY:
-            raise BadArgument(f"no strategy for {game} finds every secret within {depth} guesses")
+            raise _none_within(game, depth)
         tree = DecisionTree(game, search.tree(root, depth), self.spec)
         figures["proved_total_guesses"] = int(cost)
         return PlanResult(tree, time.perf_counter() - start, search.nodes, self.spec, proved=True, figures=figures)
@@ -171,7 +176,7 @@ class Optimal(Planner):
         else:
             figures["lower_bound_total_guesses"] = search.root_lower_bound(depth)
             if figures["lower_bound_total_guesses"] >= INFINITY:  # proved before time ran out: no such tree
-                raise BadArgument(f"no strategy for {game} finds every secret within {depth} guesses")
+                raise _none_within(game, depth)
         if cap is not None and tree.worst > cap:
             figures["note"] = f"no tree within {cap} guesses was found in time; this one needs {tree.worst}"
         # A saved tree says it is not proved: 'mmlab eval --tree' shows the label, not these figures.
