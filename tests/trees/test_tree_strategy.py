@@ -72,3 +72,18 @@ def test_a_path_takes_written_codes(tree):
     first = game.format(tree.root.guess)
     answer = Feedback.from_code(next(iter(tree.root.children)), game.pegs)
     assert tree.path([(first, answer)]) is tree.path([(tree.root.guess, answer)])
+
+
+def test_a_plan_or_a_planner_given_as_a_strategy_is_told_to_pass_its_tree():
+    """evaluate(game, planner.plan(game)) said only "expected a strategy spec ..., got PlanResult(...)"."""
+    from mmlab.errors import BadArgument
+    from mmlab.experiments import evaluate
+    from mmlab.planners import make_planner
+
+    game = Game.parse_size("3x3")
+    planner = make_planner("tpoa")
+    with pytest.raises(BadArgument, match=r"\(PlanResult\); a plan's result plays as its tree: pass result.tree$"):
+        evaluate(game, planner.plan(game))
+    with pytest.raises(BadArgument, match=r"\(TPOA\); a planner plays as the tree it plans: pass planner.plan"):
+        evaluate(game, planner)
+    assert evaluate(game, planner.plan(game).tree).total_guesses == planner.plan(game).tree.total_guesses

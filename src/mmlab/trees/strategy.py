@@ -78,5 +78,10 @@ def strategy_of(strategy: Strategy | str | DecisionTree) -> Strategy:
         return make_strategy(strategy)
     if isinstance(strategy, DecisionTree):  # a tree built here or loaded from a file
         return TreeStrategy(strategy)
+    hint = ""  # a plan's result or a planner (of mmlab.planners, a layer above this one) plays as its tree
+    if isinstance(getattr(strategy, "tree", None), DecisionTree):
+        hint = "; a plan's result plays as its tree: pass result.tree"
+    elif callable(getattr(strategy, "plan", None)):
+        hint = "; a planner plays as the tree it plans: pass planner.plan(game).tree"
     raise BadArgument(f"expected a strategy spec such as 'knuth', a Strategy or a DecisionTree, got "
-                      f"{shown(strategy)} ({type(strategy).__name__})")
+                      f"{shown(strategy)} ({type(strategy).__name__}){hint}")
