@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import zlib
 
 import numpy as np
@@ -136,14 +137,19 @@ def test_search_on_huge_games_without_enumerating():
         assert result.codes.shape[0] >= 1 and all(k.fits(c) for c in result.codes)
 
 
-def test_search_budget_without_consistent_code_reports_best():
-    game = Game.parse_size("6x9")
-    rng = np.random.default_rng(0)
+def random_answers(game, rng, n):
+    """The knowledge after ``n`` random guesses at a random secret (drawn from ``rng``)."""
     secret = int(rng.integers(game.n_codes))
     k = Knowledge.initial(game, explicit=False)
-    for _ in range(5):
+    for _ in range(n):
         guess = int(rng.integers(game.n_codes))
         k = k.update(guess, game.score(secret, guess))
+    return k
+
+
+def test_search_budget_without_consistent_code_reports_best():
+    rng = np.random.default_rng(0)
+    k = random_answers(Game.parse_size("6x9"), rng, 5)
     result = ConsistentSearch(pop=2, generations=1, fitness="merelo", scheme="berghman").run(k, rng, 1, 0)
     if result.codes.shape[0] == 0:  # 2 random codes almost never fit 5 answers
         assert result.distance > 0 and not k.fits(result.best)
@@ -181,6 +187,18 @@ def test_extend_up_to_the_largest_whole_number_still_extends():
     record = play_game(game, make_strategy(f"ga:variant=berghman,pop=2,generations=1,extend={INT64_MAX}"), secret,
                        np.random.default_rng(1))
     assert record.won and not record.fallbacks
+
+
+def test_a_large_berghman_population_takes_linear_time():
+    """Berghman's generation looked for each child among the children before it one by one, so a
+    generation of n codes took n**2 / 2 comparisons: pop=300000 (the range goes to 1000000) took
+    about a minute a generation at 8x12, pop=10**6 hours. The new population is now hashed."""
+    k = random_answers(Game.parse_size("8x12"), np.random.default_rng(0), 6)
+    ConsistentSearch(pop=10, generations=1, fitness="berghman").run(k, np.random.default_rng(1))  # compiled
+    start = time.perf_counter()
+    result = ConsistentSearch(pop=300_000, generations=1, fitness="berghman").run(k, np.random.default_rng(1))
+    assert result.generations == 1 or result.codes.shape[0] == 1
+    assert time.perf_counter() - start < 10
 
 
 def test_partition_scores_reference():

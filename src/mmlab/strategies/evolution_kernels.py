@@ -175,6 +175,36 @@ def _same(a, b):
 
 
 @numba.njit(cache=True, nogil=True)
+def _slot_of(code, mask):
+    """The first slot of ``code`` in a hash table of ``mask + 1`` slots (FNV-1a over its colours)."""
+    h = np.uint64(14695981039346656037)
+    for j in range(code.shape[0]):
+        h = (h ^ np.uint64(code[j])) * np.uint64(1099511628211)
+    return np.int64(h & np.uint64(mask))
+
+
+@numba.njit(cache=True, nogil=True)
+def _held(table, mask, codes, code):
+    """Whether ``code`` is one of the rows of ``codes`` that ``table`` holds (their row numbers,
+    -1 for a free slot, linear probing)."""
+    i = _slot_of(code, mask)
+    while table[i] >= 0:
+        if _same(codes[table[i]], code):
+            return True
+        i = (i + 1) & mask
+    return False
+
+
+@numba.njit(cache=True, nogil=True)
+def _hold(table, mask, code, row):
+    """Put row number ``row``, whose code is ``code``, into ``table``."""
+    i = _slot_of(code, mask)
+    while table[i] >= 0:
+        i = (i + 1) & mask
+    table[i] = row
+
+
+@numba.njit(cache=True, nogil=True)
 def _evaluate(code, counts, h_digits, h_counts, h_black, h_white, with_white, kind, w_black, w_white, phase,
               found, state, best):
     """One fitness computation: count it, collect the code if it is consistent and new, keep the
@@ -324,18 +354,22 @@ def generation(rng, scheme, pop, fit, scratch, scratch_fit, colours, repeats, h_
     if scheme == SCHEME_BERGHMAN:
         half = max(1, min(n, pool)) if pool > 0 else max(1, n // 2)
         elite = min(elite, n)
+        slots = 1
+        while slots < 2 * n:
+            slots *= 2
+        table = np.full(slots, -1, dtype=np.int64)  # the new population so far, by hash (not a scan: pop=10**6)
         for k in range(elite):  # the fittest codes pass unchanged (fitness known, not counted)
             scratch[k] = pop[order[k]]
             scratch_fit[k] = fit[order[k]]
+            _hold(table, slots - 1, scratch[k], k)
         for k in range(elite, n):
             p1 = pop[order[_below(rng, half)]]
             p2 = pop[order[_below(rng, half)]]
             child = scratch[k]
             _berghman_child(rng, p1, p2, child, colours, repeats, used)
-            for t in range(k):  # a child already in the new population: a random code instead
-                if _same(scratch[t], child):
-                    random_code(rng, child, colours, repeats, used)
-                    break
+            if _held(table, slots - 1, scratch, child):  # already in the new population: a random code instead
+                random_code(rng, child, colours, repeats, used)
+            _hold(table, slots - 1, child, k)
             scratch_fit[k] = _evaluate(child, counts, h_digits, h_counts, h_black, h_white, with_white, kind,
                                        w_black, w_white, phase, found, state, best)
             if state[S_FOUND] >= target:
