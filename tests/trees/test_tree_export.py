@@ -427,3 +427,14 @@ def test_a_tree_over_some_secrets_is_not_written_out(game46):
             write(part)
     whole = DecisionTree.build(game46, make_strategy("knuth"), secrets=np.arange(1296))
     assert not whole.over_some_secrets and to_json(whole) == to_json(DecisionTree.build(game46, make_strategy("knuth")))
+
+
+def test_a_tree_file_of_a_game_too_large_to_list_is_refused_when_read(norvig32):
+    """A file of 8x12 (4.3e8 codes) was read unchecked, and 'eval --tree' then said 'tree needs
+    every code of the game ... Strategies that play without enumerating: evo, ga, ...'."""
+    def big(doc):
+        doc["game"].update(pegs=8, colours=12)
+        doc.update(secrets=1, total_guesses=1, worst=1, root={"guess": "1" * 8, "wins": True})
+
+    with pytest.raises(BadTree, match=r"the tree file is of 8x12, whose 4.3e\+08 codes are too many for a decision tree"):
+        from_json(_tampered(norvig32, big))

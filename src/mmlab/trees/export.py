@@ -51,7 +51,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from mmlab.errors import BadArgument, BadCode, BadFeedback, BadSize, BadTree, shown
-from mmlab.game import Feedback, Game
+from mmlab.game import ENUMERATION_LIMIT, Feedback, Game
 from mmlab.game.feedback import NUMBER_DIGITS
 from mmlab.knowledge import Knowledge
 from mmlab.trees.tree import DecisionTree, Node
@@ -198,9 +198,13 @@ def _read_game(spec: Any) -> Game:
         if isinstance(spec[key], bool) or not isinstance(spec[key], int):
             raise BadTree(f"game {key!r} should be a whole number, got {spec[key]!r}")
     try:
-        return Game(spec["pegs"], spec["colours"], spec["repeats"], spec["feedback"])
+        game = Game(spec["pegs"], spec["colours"], spec["repeats"], spec["feedback"])
     except BadSize as e:
         raise BadTree(f"bad game in the tree file: {e}") from None
+    if not game.enumerable:  # no tree is built or planned there, and none could be checked or played
+        raise BadTree(f"the tree file is of {game}, whose {game.n_codes:.3g} codes are too many for a decision tree "
+                      f"(trees are built and played in games of at most {ENUMERATION_LIMIT:.3g} codes)")
+    return game
 
 
 def _where(path: list[str]) -> str:
@@ -284,10 +288,8 @@ def _check_rules(tree: DecisionTree, mark_certain: bool = False) -> None:
     """Refuse a tree that breaks the game's rules: an answer that no secret left can give, a win
     claimed by a guess that no secret left can be, or a guess claimed certain with other secrets
     left. With ``mark_certain`` (a version 1 file), mark a winning guess certain when it is the
-    only secret left. (Skipped for games too large to list.)"""
+    only secret left."""
     game = tree.game
-    if not game.enumerable:
-        return
 
     def visit(node: Node, knowledge: Knowledge, path: list[str]) -> None:
         guess = game.format(node.guess)
