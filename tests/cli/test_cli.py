@@ -536,6 +536,16 @@ def test_strategies_shows_no_maximum_of_the_kernels_own(capsys):
     assert code == 0 and steps["allowed"] == "whole, ≥ 0"
 
 
+def test_strategies_says_a_strategy_takes_no_parameters_and_what_randoms_first_is(capsys):
+    """greedy1 printed an empty table; random's first claimed 'the strategy's own best first guess',
+    but without one random draws its first code uniformly."""
+    code, out, _ = run(capsys, "strategies", "greedy1")
+    assert code == 0 and "greedy1 takes no parameters." in out and "meaning" not in out  # no table
+    code, out, _ = run(capsys, "strategies", "random", "--json")
+    (first,) = json.loads(out)["params"]
+    assert first["help"] == "fixed first guess, e.g. 1123; empty = a code drawn uniformly at random"
+
+
 def test_plan_and_games_against_a_codemaker_give_the_rules_in_json(capsys):
     """As eval --json does: plan --json and eval --codemaker --json gave the size only."""
     code, out, _ = run(capsys, "plan", "3x4", "--no-repeats", "--planner", "optimal", "--json")

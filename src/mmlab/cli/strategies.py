@@ -86,6 +86,9 @@ def allowed(param: Param) -> str:
 def _print_parameters(entry: dict) -> int:
     """One strategy or planner and what each of its parameters means."""
     out.print(f"{entry['name']} ({entry['kind']}): {entry['summary']}. Source: {entry['source']}.")
+    if not entry["params"]:
+        out.print(f"{entry['name']} takes no parameters.")
+        return 0
     table = Table(title=f"{entry['name']}:key=value,...")
     for col in ("parameter", "default", "allowed", "meaning"):
         table.add_column(col)

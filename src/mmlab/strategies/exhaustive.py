@@ -17,6 +17,7 @@ codes only; Random plays a random consistent code (Rosu 1997).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar
 
 import numpy as np
@@ -295,7 +296,7 @@ class RandomConsistent(Strategy):
     name = "random"
     summary = "a random consistent code (uniform unless the game is huge)"
     source = "Rosu 1997; Merelo et al. 'Random' (004)"
-    params = (FIRST,)
+    params = (replace(FIRST, help="fixed first guess, e.g. 1123; empty = a code drawn uniformly at random"),)
     needs_enumeration = False
 
     @property
