@@ -546,6 +546,24 @@ def test_strategies_says_a_strategy_takes_no_parameters_and_what_randoms_first_i
     assert first["help"] == "fixed first guess, e.g. 1123; empty = a code drawn uniformly at random"
 
 
+def test_eval_of_a_huge_game_without_secrets_says_to_give_a_sample(capsys):
+    """'eval 8x12 --strategy tabu' said only that playing every secret needs every code."""
+    code, _, err = run(capsys, "eval", "8x12", "--strategy", "tabu")
+    assert code == 2 and "--secrets all (the default) plays every secret, and 8x12 has 4.3e+08 codes: give " \
+                         "--secrets N to play a sample of N secrets" in err
+    code, _, err = run(capsys, "eval", "8x12", "--strategy", "knuth")  # the strategy cannot play it at all
+    assert code == 2 and "knuth needs every code of the game" in err
+
+
+def test_a_codemaker_game_takes_jobs_1(capsys):
+    """--jobs 1 says what such a game does anyway; it was refused with --jobs 2."""
+    code, out, _ = run(capsys, "eval", "4x6", "--strategy", "knuth", "--codemaker", "fixed:3632", "--jobs", "1",
+                       "--json")
+    assert code == 0 and json.loads(out)["guesses"] == [5]
+    code, _, err = run(capsys, "eval", "4x6", "--strategy", "knuth", "--codemaker", "fixed:3632", "--jobs", "2")
+    assert code == 2 and "give no --secrets or --jobs with it" in err
+
+
 def test_plan_and_games_against_a_codemaker_give_the_rules_in_json(capsys):
     """As eval --json does: plan --json and eval --codemaker --json gave the size only."""
     code, out, _ = run(capsys, "plan", "3x4", "--no-repeats", "--planner", "optimal", "--json")

@@ -164,7 +164,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         strategy = make_strategy("knuth" if args.strategy is None else args.strategy)
     if args.codemaker not in (None, "random"):
         plays = _codemaker_plays(args.codemaker)
-        if args.secrets != "all" or args.jobs is not None:
+        if args.secrets != "all" or args.jobs not in (None, 1):
             raise MastermindError(f"--codemaker {args.codemaker} {plays} and plays one game a run in this process: "
                                   "give no --secrets or --jobs with it")
         if args.games is not None:
@@ -174,6 +174,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return _eval_against(game, strategy, args)
     _check_games_file(args.games)
     secrets: str | int = args.secrets if args.secrets == "all" else _secret_count(args.secrets)
+    if secrets == "all" and not game.enumerable and not strategy.needs_enumeration:
+        raise MastermindError(f"--secrets all (the default) plays every secret, and {game} has {game.n_codes:.3g} "
+                              "codes: give --secrets N to play a sample of N secrets")
     if secrets == "all" and not args.tree and strategy.deterministic:
         _warn_long_tree(game, strategy, sample_hint=True)
     elif not args.tree and strategy.name in EXHAUSTIVE and game.enumerable and game.n_codes > SLOW_GAME_CODES:
