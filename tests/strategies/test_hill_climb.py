@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from mmlab.errors import BadArgument, BadCode, BadFeedback, InconsistentFeedback, SearchFailed, UnknownStrategy
+from mmlab.experiments import evaluate
 from mmlab.experiments.playout import play_game
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
@@ -339,17 +340,69 @@ def test_cfg_moves_on_a_better_answer(game46):
     assert moves["equal", True, True] > 0 and moves["better", True, False] > 0
 
 
-def test_contradictory_answers_are_refused_as_inconsistent():
+@pytest.mark.parametrize("max_attempts", [100_000, 1])
+def test_contradictory_answers_are_refused_as_inconsistent(max_attempts):
     """A search that shows no code fits raises ``InconsistentFeedback``, as sample's does (it raised
-    ``SearchFailed``, the error of a budget run out, so play could not name the answers at once)."""
+    ``SearchFailed``, the error of a budget run out, so play could not name the answers at once);
+    so does the constraint search that takes over when ``max_attempts`` runs out."""
     game = Game.parse_size("4x6")
     k = Knowledge.initial(game, explicit=False)
     for code in ("1122", "3344", "5566"):
         k = Knowledge(game, k.history + ((game.parse(code), Feedback(2, 0)),), None)
     s = StochasticHillClimber()
-    s.max_attempts = 100_000
+    s.max_attempts = max_attempts
     s.start(game, np.random.default_rng(0))
     with pytest.raises(InconsistentFeedback, match="contradict"):
+        s.guess(k)
+
+
+@pytest.mark.parametrize("size, spec, max_attempts", [("6x9", "shc", 1), ("6x9", "shc:selection=random", 20),
+                                                      ("5x8", "shc:tracker=off,replace=equal", 3)])
+def test_a_budget_run_out_plays_a_consistent_code_and_records_it(size, spec, max_attempts):
+    """When none of ``max_attempts`` candidates fits the answers, the constraint search supplies a
+    consistent code, played and recorded as a fallback, so the game ends (it raised
+    ``SearchFailed`` and stopped a whole evaluation)."""
+    game = Game.parse_size(size)
+    fallbacks = 0
+    for seed in range(6):
+        rng = np.random.default_rng([5, seed])
+        s = make_strategy(spec)
+        s.max_attempts = max_attempts
+        record = play_game(game, s, int(rng.integers(game.n_codes)), rng)
+        assert record.won
+        for i, g in enumerate(record.guesses[1:], 1):  # rescued or not, every guess fits the answers before it
+            assert all(game.score(g, h) == fb for h, fb in zip(record.guesses[:i], record.feedbacks[:i], strict=True))
+        for move, why in record.fallbacks:
+            assert 0 < move < record.n_guesses
+            assert f"none of {max_attempts} " in why and "constraint search" in why
+            assert record.evaluations[move] > 0  # the constraint search's placements are counted
+        fallbacks += len(record.fallbacks)
+    assert fallbacks > 0
+
+
+def test_an_evaluation_with_a_small_budget_ends_and_counts_the_fallbacks():
+    """The walkthrough's case: the evaluation stopped at the first exhausted search."""
+    s = make_strategy("shc")
+    s.max_attempts = 2000
+    result = evaluate("6x9", s, secrets=10, seed=1, jobs=1)
+    assert result.games == 10 and result.fallbacks > 0
+    assert result.to_dict()["fallback_guesses"] == result.fallbacks
+    ordinary = evaluate("6x9", make_strategy("shc"), secrets=10, seed=1, jobs=1)
+    assert ordinary.fallbacks == 0
+
+
+def test_both_searches_run_out_is_search_failed():
+    """``SearchFailed`` remains for a constraint search that runs out of its budget too, and says
+    that both searches were tried."""
+    s = StochasticHillClimber()
+    game = Game.parse_size("8x12")
+    k = Knowledge.initial(game, explicit=False)
+    for code, fb in (("1 1 2 2 3 3 4 4", (1, 2)), ("5 5 6 6 7 7 8 8", (2, 1)), ("9 9 10 10 11 11 12 12", (0, 3))):
+        k = k.update(game.parse(code), Feedback(*fb))
+    s.max_attempts, s.rescue_nodes = 1, 1
+    s.start(game, np.random.default_rng(0))
+    s.guess(Knowledge.initial(game, explicit=False))  # the first guess, then the CFG
+    with pytest.raises(SearchFailed, match=r"none of 1 .*and the constraint search found none within 1 placements"):
         s.guess(k)
 
 

@@ -123,7 +123,9 @@ class StochasticHillClimber(Strategy):
     Two readings of open points are switches of the instance, not of the spec (see
     ``docs/notes/shc-reading.md``): ``fps_per_peg`` recomputes the FPS weights after each mutated
     peg (O8), ``shift_avoid_same`` moves a peg preferably to a position where the CFG has another
-    colour (O5b). ``max_attempts`` bounds the candidates drawn for one guess. The tracker grows with
+    colour (O5b). ``max_attempts`` bounds the candidates drawn for one guess: when it runs out, the
+    constraint search (``Knowledge.find_consistent``, up to ``rescue_nodes`` placements) supplies a
+    consistent code, and ``last_fallback`` says so (``GameRecord.fallbacks``). The tracker grows with
     the codes examined up to ``tracker_max_slots`` (2**25 codes, 512 MiB); in a game that examines
     more, it stops taking new codes, and those are checked and counted again when drawn again.
 
@@ -141,6 +143,7 @@ class StochasticHillClimber(Strategy):
     fps_per_peg: bool = False
     shift_avoid_same: bool = False
     max_attempts: int = 10**9
+    rescue_nodes: int = 10**9  # placements of the constraint search when max_attempts runs out
     tracker_max_slots: int = 2**26  # 512 MiB: at most 2**25 codes tracked in one game
 
     @property
@@ -259,21 +262,40 @@ class StochasticHillClimber(Strategy):
             if status == hk.NEED_SPACE:
                 self._grow_tracker()
                 continue
-            if not checked:  # a long search: make sure some code fits the answers at all
-                checked = True
-                found, nodes = knowledge.sample(np.random.default_rng(seed), max_nodes=CHECK_NODES)
-                if found is None and nodes < CHECK_NODES:
-                    raise InconsistentFeedback(
-                        f"shc: no code of {game} fits the {len(knowledge.history)} answers so far; "
-                        "they contradict each other"
-                    )
-                if left > 0:
-                    continue
-            how = "random codes" if random_code else f"codes induced from {game.format(game.index_of(cfg))}"
+            if left <= 0:  # the budget ran out: ask the constraint search
+                return self._rescue(knowledge, random_code)
+            # a long search: make sure some code fits the answers at all
+            checked = True
+            found, nodes = knowledge.sample(np.random.default_rng(seed), max_nodes=CHECK_NODES)
+            if found is None and nodes < CHECK_NODES:
+                raise self._contradiction(knowledge)
+
+    def _rescue(self, knowledge: Knowledge, random_code: bool) -> int:
+        """A consistent code from the constraint search (``Knowledge.find_consistent``, as the GAs'
+        rescue) when ``max_attempts`` candidates found none; the guess is recorded as a fallback."""
+        game = self.game
+        how = "random codes" if random_code else f"codes induced from {game.format(game.index_of(self._cfg))}"
+        n, answers = self.max_attempts, len(knowledge.history)
+        drawn = f"{n:,}" if n < 10**6 else f"{n:.3g}"
+        told = "the answer" if answers == 1 else f"the {answers} answers"
+        tried = f"none of {drawn} {how} fits {told} so far on {game}"
+        try:
+            code, placements = knowledge.find_consistent(self.rng, self.rescue_nodes)
+        except InconsistentFeedback:
+            raise self._contradiction(knowledge) from None
+        except SearchFailed:
             raise SearchFailed(
-                f"shc: none of {self.max_attempts:.3g} {how} fits the {len(knowledge.history)} answers so "
-                f"far on {game}; raise max_attempts to search longer"
-            )
+                f"shc: {tried}, and the constraint search found none within {self.rescue_nodes:.3g} placements; "
+                "raise max_attempts or rescue_nodes to search longer"
+            ) from None
+        self.evaluations += placements
+        self.last_fallback = f"{tried}; played a consistent code found by constraint search"
+        return code
+
+    def _contradiction(self, knowledge: Knowledge) -> InconsistentFeedback:
+        return InconsistentFeedback(
+            f"shc: no code of {self.game} fits the {len(knowledge.history)} answers so far; they contradict each other"
+        )
 
 
 __all__ = ["StochasticHillClimber", "aabb_code", "response_order", "response_rank"]
