@@ -240,7 +240,8 @@ def _print_evaluation(result: Evaluation, args: argparse.Namespace) -> None:
         out.print(f"codes evaluated per game: mean {figures['evaluations_mean']:.1f}, "
                   f"std {figures['evaluations_std']:.1f}, max {figures['evaluations_max']}")
     if result.fallbacks:
-        out.print(f"guesses played without a consistent code (the search budget ran out first): {result.fallbacks}")
+        out.print(f"guesses played after a search budget ran out (the fittest code found, or one the constraint "
+                  f"search found): {result.fallbacks}")
     if result.known is not None and (result.known != result.guesses).any():
         known = result.known_figures()
         out.print(f"guesses until the code was known (deduced last guess not counted, as in Singley 003): "

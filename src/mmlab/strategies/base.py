@@ -188,8 +188,9 @@ class Strategy(Configurable):
         self.evaluations = 0
         #: The codes the last guess was picked from, when the strategy knows them.
         self.last_choice: Choice | None = None
-        #: Why the last guess may not fit every answer (a search budget ran out before any
-        #: consistent code was found, so the best code found was played); ``None`` otherwise.
+        #: Why the last guess was not found by the strategy's own search (its budget ran out: the
+        #: fittest code found was played, which may not fit every answer, or a consistent code
+        #: found by the constraint search); ``None`` otherwise.
         self.last_fallback: str | None = None
 
     @property
