@@ -226,6 +226,22 @@ def test_a_partial_tree_loads_and_says_which_answer_it_does_not_cover(norvig32):
         player.guess(Knowledge.initial(game).update(root, game.score(secret, root)))
 
 
+@pytest.mark.parametrize("write", [to_knuth, to_python, to_dot, to_json])
+def test_a_partial_tree_from_a_file_is_not_written_out_as_if_whole(norvig32, write):
+    """Read from a file that leaves 222 out, the tree was written in Knuth's notation as '7(211: *,
+    -, ...)': 7 codes left at the start (there are 8) and '-', "no code gives it", for 1,0; its
+    Python player raised "no secret gives 1,0 to 211". Its nodes now count the codes left too."""
+    def drop(doc):
+        del doc["root"]["children"]["1,0"]  # the leaf that wins 222 at the second guess
+        doc["secrets"], doc["total_guesses"] = 7, norvig32.total_guesses - 2
+
+    tree = from_json(_tampered(norvig32, drop))
+    assert (tree.n_secrets, tree.root.consistent, tree.over_some_secrets) == (7, 8, True)
+    with pytest.raises(BadTree, match=r"follows only the answers of 7 secrets of the 8 \(built over some secrets, "
+                                      r"or read from a file that leaves some out\)"):
+        write(tree)
+
+
 def test_not_json_and_duplicates():
     with pytest.raises(BadTree, match="not valid JSON"):
         from_json("{format: mmlab-tree")

@@ -72,10 +72,12 @@ def _children_in_order(node: Node, game: Game) -> Iterator[tuple[Feedback, Node]
 
 
 def _require_whole(tree: DecisionTree) -> None:
-    """Refuse a tree built over some secrets: its nodes count those secrets, not the codes left."""
+    """Refuse a tree built over some secrets, or read from a file that leaves some out: its nodes
+    count those secrets, not the codes left, and an answer it does not follow is not one no code gives."""
     if tree.over_some_secrets:
-        raise BadTree(f"this tree follows only the answers of {tree.n_secrets} secrets of the "
-                      f"{tree.root.consistent}; build it over every secret to write it out")
+        raise BadTree(f"this tree follows only the answers of {tree.n_secrets} secret{'s' * (tree.n_secrets != 1)} of the "
+                      f"{tree.root.consistent} (built over some secrets, or read from a file that leaves some out): "
+                      "only a tree of every secret is written out")
 
 
 # ===================================================================== JSON
@@ -300,6 +302,8 @@ def _check_rules(tree: DecisionTree, mark_certain: bool = False) -> None:
         if node.certain and knowledge.n_consistent != 1:
             raise BadTree(f"{_where(path)}: the guess {guess} is marked as certain, "
                           f"but {knowledge.n_consistent} secrets are left there")
+        if node.size != knowledge.n_consistent:  # a file that leaves some secrets out (they load, and play)
+            node.codes_left = knowledge.n_consistent
         parts = dict(knowledge.split(node.guess))
         for code, child in node.children.items():
             fb = Feedback.from_code(code, game.pegs)
