@@ -61,6 +61,7 @@ class Evaluation(GuessFigures):
     seed: int | None = None
     secrets: str = "all"
     tree: DecisionTree | None = field(default=None, repr=False)  # for a sample, the branches it reaches
+    # (of Singley's methods over every secret, read off their kernels, compiled when first read)
     known: np.ndarray | None = None  # guesses until the code was known (a deduced last guess not counted)
     fallbacks: int = 0  # guesses played when a search found no consistent code (GameRecord.fallbacks)
     codes: np.ndarray | None = field(default=None, repr=False)  # the secret of each game
@@ -225,7 +226,10 @@ def evaluate(
 
     Deterministic strategies on enumerable games are compiled into their decision tree once
     (``runs`` is 1; exact over all secrets; for a sample, only the tree's branches its secrets
-    reach, and the sample's mean); others play ``runs`` games
+    reach, and the sample's mean), except Singley's ``greedy1``, ``greedy2``, ``greedy3`` and
+    ``local-search`` over every secret, whose games the numba kernels of ``greedy_kernels`` play
+    at once, the same games as the tree's (on ``jobs`` threads; ``tree`` is compiled when read);
+    others play ``runs`` games
     per secret, game ``(run, secret)`` drawing from ``numpy.random.default_rng([seed, run, secret])``,
     in ``jobs`` worker processes (``None``: one per core in games of more than ``PARALLEL_MIN_CODES``
     codes, once the games played here for ``PROBE_SECONDS`` show that the rest would take more
@@ -280,6 +284,9 @@ def evaluate(
     by_tree = strategy.deterministic and game.enumerable
     if on_progress is not None:
         on_progress(0, codes.shape[0] * (1 if by_tree else runs))
+    kernel = _singley_kernel(strategy) if by_tree and description == "all" else None
+    if kernel is not None:  # Singley's methods against every secret: the kernels play the tree's games
+        return _by_kernel(game, strategy, kernel, codes, seed, jobs, on_progress)
     if game.n_codes <= WARM_UP_MAX_CODES and first_time(("evaluate", strategy.spec, game)):
         # one untimed game (of a copy, whose caches stay out of the timed work) loads the kernels
         play_game(game, copy.deepcopy(strategy), int(codes[0]), np.random.default_rng(0))
@@ -312,6 +319,68 @@ def evaluate(
     if on_progress is not None:
         on_progress(len(tasks), len(tasks))
     return _simulated(game, strategy.spec, seed, description, runs, tasks, played, start)
+
+
+class _KernelEvaluation(Evaluation):
+    """An exact evaluation read off Singley's kernels (``_by_kernel``): the figures need no decision
+    tree, so ``tree`` is compiled only when first read."""
+
+    @property
+    def tree(self) -> DecisionTree:
+        if self._tree is None:
+            self._tree = DecisionTree.build(self.game, make_strategy(self.strategy))
+        return self._tree
+
+    @tree.setter
+    def tree(self, value: DecisionTree | None) -> None:
+        self._tree = value
+
+
+def _singley_kernel(strategy: Strategy) -> Callable[[int, int], tuple[np.ndarray, np.ndarray]] | None:
+    """The kernel of ``greedy_kernels`` that plays ``strategy`` against every secret at once, move
+    for move as its script (``tests/experiments/test_evaluation_kernels.py`` checks it), or ``None``
+    when there is none: only Singley's deterministic methods as ``greedy.py`` and ``local_search.py``
+    define them (not a subclass, which may play otherwise), with the parameters the kernels take."""
+    from mmlab.strategies import greedy_kernels
+    from mmlab.strategies.greedy import Greedy1, Greedy2, Greedy3
+    from mmlab.strategies.local_search import LocalSearch
+
+    kind, values = type(strategy), strategy.values
+    if kind is Greedy3:
+        lost_bull = values.get("lost_bull")
+        if values.keys() != {"lost_bull"} or lost_bull not in ("ignore", "use"):
+            return None
+        return lambda pegs, colours: greedy_kernels.greedy3_all(pegs, colours, lost_bull)
+    plain = {Greedy1: greedy_kernels.greedy1_all, Greedy2: greedy_kernels.greedy2_all,
+             LocalSearch: greedy_kernels.local_search_all}
+    return plain.get(kind) if not values else None
+
+
+def _by_kernel(game: Game, strategy: Strategy, kernel: Callable[[int, int], tuple[np.ndarray, np.ndarray]],
+               codes: np.ndarray, seed: int | None, jobs: int | None,
+               on_progress: Callable[[int, int], None] | None) -> Evaluation:
+    """The exact evaluation of one of Singley's methods over every secret (``codes``), played by its
+    numba ``kernel`` on ``jobs`` threads (``None``: numba's, one per core) instead of compiling its
+    decision tree: the same guesses and guesses until known per secret, and no code evaluated (the
+    methods score none), in a fraction of a second where the tree takes minutes (6x9)."""
+    import numba
+
+    if jobs is not None and jobs < 1:
+        raise BadArgument(f"jobs must be at least 1, got {jobs}")
+    if first_time(("evaluate", "singley kernels")):
+        kernel(2, 3)  # untimed: loads the kernels (numba's cache), compiling them if missing
+    threads = numba.get_num_threads()
+    numba.set_num_threads(threads if jobs is None else min(jobs, numba.config.NUMBA_NUM_THREADS))
+    start = time.perf_counter()
+    try:
+        known, played = kernel(game.pegs, game.colours)
+    finally:
+        numba.set_num_threads(threads)
+    seconds = time.perf_counter() - start
+    if on_progress is not None:
+        on_progress(codes.shape[0], codes.shape[0])
+    return _KernelEvaluation(game, strategy.spec, played[codes], seconds, True, np.zeros(codes.shape[0], np.int64),
+                             1, seed, "all", None, known[codes], codes=codes)
 
 
 def _simulate(game: Game, strategy: Strategy, seed: int | None, tasks: list[tuple[int, int]], jobs: int | None,

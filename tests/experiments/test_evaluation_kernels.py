@@ -1,0 +1,110 @@
+"""``evaluate`` of Singley's deterministic methods over every secret: read off the numba kernels of
+``greedy_kernels`` (what ``mmlab reproduce singley`` plays), with the same games per secret as the
+decision tree that the other deterministic strategies compile, which plays the scripts."""
+
+import numpy as np
+import pytest
+
+from mmlab.cli.main import main
+from mmlab.experiments import evaluate
+from mmlab.experiments.evaluation import _KernelEvaluation
+from mmlab.game import Game
+from mmlab.strategies import make_strategy
+from mmlab.strategies.greedy import Greedy3
+from mmlab.trees import DecisionTree
+
+SPECS = ["greedy1", "greedy2", "greedy3", "local-search", "greedy3:lost_bull=use"]
+
+
+@pytest.mark.parametrize("size", ["4x6", "3x5", "5x4", "2x3", "1x7", "3x2"])
+@pytest.mark.parametrize("spec", SPECS)
+def test_the_kernels_give_the_games_of_the_decision_tree(spec, size):
+    game = Game.parse_size(size)
+    if spec == "greedy2" and game.colours < 3:
+        pytest.skip("greedy2 needs 3 colours")
+    tree = DecisionTree.build(game, make_strategy(spec))  # the scripts, played node by node
+    result = evaluate(game, spec)
+    assert isinstance(result, _KernelEvaluation) and result._tree is None  # read off the kernels
+    assert result.exact and result.secrets == "all" and result.seed is None and result.strategy == spec
+    assert np.array_equal(result.codes, np.arange(game.n_codes))
+    assert np.array_equal(result.guesses, tree.depths())
+    assert np.array_equal(result.known, tree.known_depths())
+    assert np.array_equal(result.evaluations, tree.evaluations())  # the methods score no code: all 0
+    assert result.game_seconds is None and result.seconds_per_game is None
+    assert result.to_dict() | {"seconds": 0} == _tree_evaluation(game, spec).to_dict() | {"seconds": 0}
+    assert result.tree.total_guesses == tree.total_guesses  # compiled when read
+
+
+@pytest.mark.parametrize("spec", ["greedy1", "greedy2"])
+def test_black_pegs_only(spec):
+    game = Game.parse_size("4x6", feedback="black")
+    result = evaluate(game, spec)
+    assert isinstance(result, _KernelEvaluation)
+    tree = DecisionTree.build(game, make_strategy(spec))
+    assert np.array_equal(result.guesses, tree.depths()) and np.array_equal(result.known, tree.known_depths())
+
+
+def _tree_evaluation(game, spec):
+    """The evaluation through the decision tree, as before the kernels: a subclass the kernels do not
+    know, playing the same script."""
+    strategy = make_strategy(spec)
+    twin = type("Twin", (type(strategy),), {})(**strategy.values)
+    result = evaluate(game, twin)
+    assert not isinstance(result, _KernelEvaluation)
+    result.strategy = spec
+    return result
+
+
+def test_what_the_kernels_do_not_play_compiles_the_tree(game46):
+    sample = evaluate(game46, "greedy3", secrets=40, seed=3)  # a sample: the branches it reaches
+    assert not isinstance(sample, _KernelEvaluation) and not sample.exact and sample.tree.n_secrets == 40
+    chosen = evaluate(game46, "greedy3", secrets=list(range(game46.n_codes)))  # chosen, if all of them
+    assert not isinstance(chosen, _KernelEvaluation) and not chosen.exact
+
+    class Other(Greedy3):  # may play otherwise
+        name = "greedy3"
+
+    assert not isinstance(evaluate(game46, Other()), _KernelEvaluation)
+    lost = Greedy3()
+    lost.values["lost_bull"] = "maybe"  # not a value the kernel knows
+    assert not isinstance(evaluate(game46, lost), _KernelEvaluation)
+
+
+def test_every_secret_given_as_a_number_is_read_off_the_kernels(game46):
+    result = evaluate(game46, "greedy2", secrets=5000, seed=9)
+    assert isinstance(result, _KernelEvaluation) and result.exact and result.seed == 9
+    assert result.total_guesses == 14256
+
+
+def test_progress_and_threads(game46):
+    progress = []
+    result = evaluate("6x9", "greedy3", on_progress=lambda done, total: progress.append((done, total)), jobs=2)
+    assert progress[0] == (0, 9**6) and progress[-1] == (9**6, 9**6)
+    assert result.exact and result.games == 9**6 and result.known.max() == 9 + 6 * 7 // 2 - 2  # 003: m + n(n+1)/2 - 2
+    assert result.total_guesses == evaluate("6x9", "greedy3", jobs=1).total_guesses
+    with pytest.raises(Exception, match="jobs must be at least 1"):
+        evaluate(game46, "greedy3", jobs=0)
+
+
+#: ``mmlab eval 4x6 --strategy SPEC``: the table's figures (all but the seconds) and what follows it.
+EVAL_46 = {
+    "greedy1": ("18491", "14.2677", "24", "14", "3.3802", None),
+    "greedy2": ("14256", "11.0000", "18", "11", "2.8175", "mean 10.8002, median 11, max 17"),
+    "greedy3": ("12585", "9.7106", "14", "10", "2.0105", None),
+    "local-search": ("11750", "9.0664", "12", "9", "1.9685", None),
+    "greedy3:lost_bull=use": ("11075", "8.5455", "12", "9", "1.5173", "mean 8.1551, median 8, max 11"),
+}
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_mmlab_eval_prints_what_the_tree_gave(capsys, spec):
+    assert main(["eval", "4x6", "--strategy", spec]) == 0
+    out = capsys.readouterr().out
+    assert f"4x6: {spec} (exact, decision tree)" in out
+    row = next(line for line in out.splitlines() if line.startswith("│  1296"))
+    total, mean, worst, median, std, until_known = EVAL_46[spec]
+    assert [cell.strip() for cell in row.strip("│").split("│")][:6] == ["1296", total, mean, worst, median, std]
+    assert ("guesses until the code was known" in out) == (until_known is not None)
+    if until_known:
+        assert until_known in out
+    assert "codes evaluated" not in out
