@@ -564,6 +564,22 @@ def test_a_codemaker_game_takes_jobs_1(capsys):
     assert code == 2 and "give no --secrets or --jobs with it" in err
 
 
+def test_a_tree_label_in_brackets_is_printed_as_written(capsys, tmp_path):
+    """A saved tree labelled '[/bold] x' ended eval --tree and tree --tree in a traceback (rich read
+    it as markup), and '[bold red]knuth' was shown as 'tree:knuth'."""
+    saved = tmp_path / "t.json"
+    assert run(capsys, "tree", "3x4", "--strategy", "knuth", "-o", str(saved))[0] == 0
+    for label in ("[/bold] x", "[bold red]knuth"):
+        tree = json.loads(saved.read_text()) | {"strategy": label}
+        (tmp_path / "m.json").write_text(json.dumps(tree))
+        code, out, _ = run(capsys, "eval", "--tree", str(tmp_path / "m.json"))
+        assert code == 0 and f"tree:{label} (exact, decision tree)" in out
+        code, out, _ = run(capsys, "eval", "--tree", str(tmp_path / "m.json"), "--codemaker", "fixed:123")
+        assert code == 0 and f"tree:{label} against fixed:123" in out
+        code, _, err = run(capsys, "tree", "--tree", str(tmp_path / "m.json"), "-o", str(tmp_path / "x.txt"))
+        assert code == 0 and f"3x4 {label}, L=216" in err
+
+
 def test_plan_and_games_against_a_codemaker_give_the_rules_in_json(capsys):
     """As eval --json does: plan --json and eval --codemaker --json gave the size only."""
     code, out, _ = run(capsys, "plan", "3x4", "--no-repeats", "--planner", "optimal", "--json")

@@ -49,9 +49,10 @@ def fit(table: Table, console: Console) -> Table:
 
 
 # Piped output is not cut to 80 columns: tables stay whole, and a message stays on one line, for
-# files and scripts.
-out = PipeConsole(highlight=False, width=None if sys.stdout.isatty() else 160)
-err = PipeConsole(stderr=True, highlight=False, soft_wrap=not sys.stderr.isatty())
+# files and scripts. Text is printed as given, never read as rich's markup: a saved tree's label
+# or a code in brackets is the user's text ('[/bold]' in a label ended eval --tree in a traceback).
+out = PipeConsole(highlight=False, markup=False, width=None if sys.stdout.isatty() else 160)
+err = PipeConsole(stderr=True, highlight=False, markup=False, soft_wrap=not sys.stderr.isatty())
 
 
 def print_json(data) -> None:
@@ -73,7 +74,7 @@ def progress(description: str, total: int, enabled: bool = True, percent: bool =
     show = enabled and err.is_terminal
     counts = [TaskProgressColumn()] if percent else [MofNCompleteColumn(), RateColumn()]
     bar = Progress(
-        TextColumn("{task.description}"),
+        TextColumn("{task.description}", markup=False),
         BarColumn(),
         *counts,
         TimeElapsedColumn(),
@@ -97,8 +98,8 @@ def spinner(text: str, enabled: bool = True) -> Iterator[Callable[..., None]]:
     """A spinner line on stderr (only on a terminal): ``text``, then the time since it started.
     Yields ``say(text, restart=False)``, which changes the text and, with ``restart``, starts the
     time again. Nothing may be printed to stdout while it turns."""
-    line = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err,
-                    transient=True, disable=not (enabled and err.is_terminal))
+    line = Progress(SpinnerColumn(), TextColumn("{task.description}", markup=False), TimeElapsedColumn(),
+                    console=err, transient=True, disable=not (enabled and err.is_terminal))
     with line:
         task = line.add_task(text, total=None)
 
