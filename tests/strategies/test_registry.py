@@ -168,3 +168,13 @@ def test_a_strategy_made_outside_mmlab_registers_and_plays_everywhere():
             register(Impostor)
     finally:
         REGISTRY.pop("first-consistent-test", None)
+
+
+def test_a_spec_that_is_not_a_text_is_refused_clearly():
+    """make_strategy(5) and make_planner(5) ended in AttributeError: 'int' object has no attribute 'strip'."""
+    from mmlab.planners import make_planner
+
+    with pytest.raises(UnknownStrategy, match=r"a strategy is named by a spec text such as 'knuth', got 5 \(int\)"):
+        make_strategy(5)
+    with pytest.raises(UnknownStrategy, match=r"a planner is named by a spec text such as 'tpoa', got None"):
+        make_planner(None)

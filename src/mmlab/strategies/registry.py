@@ -81,6 +81,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 def build(spec: str, registry: dict[str, type[Configurable]], kind: str):
     """Build whatever ``spec`` names in ``registry`` (strategies, planners: one parser for all)."""
+    if not isinstance(spec, str):
+        example = next(iter(registry), "knuth")
+        raise UnknownStrategy(f"a {kind} is named by a spec text such as {example!r}, got {shown(spec)} "
+                              f"({type(spec).__name__})")
     name, raw = parse_spec(spec)
     cls = registry.get(name)
     if cls is None:
