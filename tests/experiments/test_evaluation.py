@@ -265,3 +265,42 @@ def test_an_interruption_pickles_with_its_games():
 
     stop = pickle.loads(pickle.dumps(EvaluationInterrupted(evaluate("3x3", "knuth"), 30)))
     assert (stop.planned, stop.evaluation.games, str(stop)) == (30, 27, "interrupted after 27 of 30 games")
+
+
+def test_settings_changed_in_python_play_in_this_process():
+    """A worker rebuilds the strategy from its spec, which does not name the settings set in Python
+    after it was built: such a strategy plays here (jobs=2 gave plain shc's 6.18 where jobs=1 gave 6.34)."""
+    game = Game.parse_size("6x8")
+    tuned = make_strategy("shc")
+    tuned.shift_avoid_same = True  # class-level defaults of shc, not in its spec
+    tuned.fps_per_peg = True
+    one = evaluate(game, tuned, secrets=200, seed=3, jobs=1)
+    two = evaluate(game, tuned, secrets=200, seed=3, jobs=2)
+    assert np.array_equal(one.guesses, two.guesses) and round(one.mean, 2) == 6.34
+    assert round(evaluate(game, "shc", secrets=200, seed=3, jobs=2).mean, 2) == 6.18  # (plain shc)
+
+    from mmlab.experiments.evaluation import _as_built, simulation_workers
+
+    smaller = make_strategy("ga")
+    smaller.pop = 20  # set from its spec when built
+    for strategy in (tuned, smaller):
+        assert not _as_built(strategy, game) and simulation_workers(game, strategy, 2, 200) == 1
+    # and a subclass or a method set on the object is no Singley method for the kernels
+    script = make_strategy("greedy3")
+    script.script = lambda game: iter(())
+    assert not _as_built(script, game)
+
+
+@pytest.mark.parametrize("spec", ["shc", "ga", "evo:pop=60", "tabu", "sample", "random", "most-parts:ties=random"])
+def test_what_a_strategy_keeps_while_playing_is_no_setting(spec):
+    """The random generator, counters and caches that start and guess set do not keep a strategy
+    that has played from worker processes."""
+    from mmlab.experiments.evaluation import _as_built, simulation_workers
+
+    game = Game.parse_size("4x6")
+    strategy = make_strategy(spec)
+    assert _as_built(strategy, game)  # not started yet
+    for secret in (3, 100, 777):
+        play_game(game, strategy, secret, np.random.default_rng(secret))
+    strategy.start(game)  # as evaluate does
+    assert _as_built(strategy, game) and simulation_workers(Game.parse_size("5x8"), strategy, 2, 1000) == 2

@@ -68,6 +68,10 @@ def test_what_the_kernels_do_not_play_compiles_the_tree(game46):
     lost = Greedy3()
     lost.values["lost_bull"] = "maybe"  # not a value the kernel knows
     assert not isinstance(evaluate(game46, lost), _KernelEvaluation)
+    scripted = Greedy3()
+    scripted.script = lambda game: Greedy3.script(scripted, game)  # set on the object: not as its spec builds it
+    result = evaluate(game46, scripted)
+    assert not isinstance(result, _KernelEvaluation) and result.total_guesses == 12585
 
 
 def test_every_secret_given_as_a_number_is_read_off_the_kernels(game46):

@@ -10,6 +10,7 @@ deterministic, by reproducible simulation when it draws at random.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import numbers
 import os
 import time
@@ -284,8 +285,9 @@ def evaluate(
     by_tree = strategy.deterministic and game.enumerable
     if on_progress is not None:
         on_progress(0, codes.shape[0] * (1 if by_tree else runs))
+    # Singley's methods against every secret: their kernels play the tree's games
     kernel = _singley_kernel(strategy) if by_tree and description == "all" else None
-    if kernel is not None:  # Singley's methods against every secret: the kernels play the tree's games
+    if kernel is not None and _as_built(strategy, game):
         return _by_kernel(game, strategy, kernel, codes, seed, jobs, on_progress)
     if game.n_codes <= WARM_UP_MAX_CODES and first_time(("evaluate", strategy.spec, game)):
         # one untimed game (of a copy, whose caches stay out of the timed work) loads the kernels
@@ -340,7 +342,8 @@ def _singley_kernel(strategy: Strategy) -> Callable[[int, int], tuple[np.ndarray
     """The kernel of ``greedy_kernels`` that plays ``strategy`` against every secret at once, move
     for move as its script (``tests/experiments/test_evaluation_kernels.py`` checks it), or ``None``
     when there is none: only Singley's deterministic methods as ``greedy.py`` and ``local_search.py``
-    define them (not a subclass, which may play otherwise), with the parameters the kernels take."""
+    define them (not a subclass, which may play otherwise), with the parameters the kernels take
+    (``evaluate`` also asks that it be as its spec builds it, ``_as_built``: its tree is built so)."""
     from mmlab.strategies import greedy_kernels
     from mmlab.strategies.greedy import Greedy1, Greedy2, Greedy3
     from mmlab.strategies.local_search import LocalSearch
@@ -418,7 +421,8 @@ def _simulated(game: Game, spec: str, seed: int | None, description: str, runs: 
 def simulation_workers(game: Game, strategy: Strategy, jobs: int | None, games: int) -> int:
     """Worker processes for ``games`` simulated games: ``jobs`` (``None``: one per core in games of
     more than ``PARALLEL_MIN_CODES`` codes, else one), no more than there are tasks of ``CHUNK``
-    games, and one for a strategy that its spec does not rebuild (a worker makes its own from it).
+    games, and one for a strategy that its spec does not rebuild (a worker makes its own from it:
+    ``_as_built``).
 
     >>> simulation_workers(Game.parse_size("4x6"), make_strategy("random"), None, 1296)
     1
@@ -430,19 +434,84 @@ def simulation_workers(game: Game, strategy: Strategy, jobs: int | None, games: 
     if jobs < 1:
         raise BadArgument(f"jobs must be at least 1, got {jobs}")
     workers = min(jobs, -(-games // CHUNK))
-    if workers > 1 and not _rebuilds(strategy):
+    if workers > 1 and not _as_built(strategy, game):
         return 1
     return max(workers, 1)
 
 
-def _rebuilds(strategy: Strategy) -> bool:
-    """Whether ``make_strategy(strategy.spec)`` makes the same strategy in a worker process (true of
-    every strategy mmlab defines; not of one registered in this process only)."""
+#: What every strategy keeps while it plays (set by ``Strategy.__init__``, ``start`` or ``guess``):
+#: never a setting, so ``_as_built`` does not compare it.
+PLAY_STATE = frozenset({"game", "rng", "evaluations", "last_choice", "last_fallback"})
+
+
+def _as_built(strategy: Strategy, game: Game) -> bool:
+    """Whether ``make_strategy(strategy.spec)`` makes the same strategy, as a worker process does
+    (true of a strategy mmlab defines, as built; not of one registered in this process only, nor
+    of one whose settings were changed in Python after it was built, e.g. ``s.fps_per_peg = True``,
+    which its spec does not name).
+
+    A copy of ``strategy`` and a fresh build, each started on ``game`` with the same random
+    generator, must be of one type and hold the same attributes, but for what it keeps while it
+    plays: ``PLAY_STATE``, what ``start`` sets (equal in both once started alike), and what its
+    guesses set that a fresh build does not hold yet, or holds empty (a cache such as the exhaustive
+    strategies' ``_first_cache``). An attribute set on the object that shadows one of its class (a
+    class-level default or a method) is a setting, compared with the class's.
+
+    >>> s = make_strategy("shc")
+    >>> _as_built(s, Game.parse_size("6x8")), play_game("6x8", s, 5).won, _as_built(s, Game.parse_size("6x8"))
+    (True, True, True)
+    >>> s.fps_per_peg = True
+    >>> _as_built(s, Game.parse_size("6x8"))
+    False
+    """
     if strategy.name not in BUILT_IN:
         return False
     try:
-        return type(make_strategy(strategy.spec)) is type(strategy)
-    except Exception:  # a strategy made in Python, outside the registry
+        fresh = make_strategy(strategy.spec)
+        if type(fresh) is not type(strategy):
+            return False
+        ours = copy.deepcopy(strategy)
+        for built in (ours, fresh):
+            built.start(game, np.random.default_rng(0))
+    except Exception:  # a strategy made in Python, outside the registry, or one its spec cannot rebuild
+        return False
+    mine, theirs = vars(ours), vars(fresh)
+    for key in (mine.keys() | theirs.keys()) - PLAY_STATE:
+        if key in theirs:
+            cache = isinstance(theirs[key], (dict, list, set)) and not theirs[key]  # filled while playing
+            if key not in mine or not (cache or _same(mine[key], theirs[key])):
+                return False
+        elif hasattr(type(strategy), key) and not _same(mine[key], getattr(type(strategy), key)):
+            return False
+    return True
+
+
+def _same(a: object, b: object, seen: set[tuple[int, int]] | None = None) -> bool:
+    """Whether ``a`` and ``b`` hold the same values: arrays element by element, containers item by
+    item, objects of classes that do not define equality (or dataclasses) attribute by attribute,
+    random generators by state, functions by identity."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    seen = set() if seen is None else seen
+    if (id(a), id(b)) in seen:  # (an object that refers back to its owner)
+        return True
+    seen.add((id(a), id(b)))
+    if isinstance(a, np.ndarray):
+        return a.shape == b.shape and a.dtype == b.dtype and bool(np.array_equal(a, b))
+    if isinstance(a, np.random.Generator):
+        return a.bit_generator.state == b.bit_generator.state
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k], seen) for k in a)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y, seen) for x, y in zip(a, b))
+    plain = type(a).__eq__ is object.__eq__ or dataclasses.is_dataclass(a)  # (whose == would compare arrays)
+    if plain and hasattr(a, "__dict__") and type(a).__module__ != "builtins":
+        return _same(vars(a), vars(b), seen)  # (an object of a class, not a function, compared as itself)
+    try:
+        return bool(a == b)
+    except Exception:  # (an equality that gives no single truth value)
         return False
 
 
