@@ -1,28 +1,12 @@
-"""Singley's greedy methods: the scripts against the whole-space kernels, bad games, large games."""
+"""Singley's greedy methods: worst cases, bad games, large games. (The scripts against the whole-space
+kernels: tests/experiments/test_evaluation_kernels.py, where ``evaluate`` reads the kernels.)"""
 
-import numpy as np
 import pytest
 
 from mmlab.errors import BadArgument
 from mmlab.experiments import evaluate, play_game
 from mmlab.game import Game
 from mmlab.strategies import make_strategy
-from mmlab.strategies.greedy import Greedy1, Greedy2, Greedy3
-from mmlab.strategies.greedy_kernels import greedy1_all, greedy2_all, greedy3_all, local_search_all
-from mmlab.strategies.local_search import LocalSearch
-
-
-@pytest.mark.parametrize("pegs, colours", [(4, 6), (3, 5), (5, 4), (2, 3), (1, 7)])
-@pytest.mark.parametrize("strategy, kernel", [
-    (Greedy1, greedy1_all), (Greedy2, greedy2_all), (Greedy3, greedy3_all), (LocalSearch, local_search_all),
-    (lambda: Greedy3(lost_bull="use"), lambda n, m: greedy3_all(n, m, "use")),
-])
-def test_kernel_repeats_the_script_on_every_secret(pegs, colours, strategy, kernel):
-    """The numba kernel behind the appendix tables plays move for move like the readable script."""
-    result = evaluate(Game(pegs, colours), strategy())
-    known, played = kernel(pegs, colours)
-    assert np.array_equal(played, result.guesses)
-    assert np.array_equal(known, result.known)
 
 
 def test_greedy1_worst_case_is_mn(game46):
