@@ -60,7 +60,8 @@ class Deadline:
     """A time limit in seconds from now (``None``: no limit); ``check`` raises ``Timeout``."""
 
     def __init__(self, seconds: float | None) -> None:
-        if seconds is not None and (isinstance(seconds, bool) or not (isinstance(seconds, numbers.Real) and seconds >= 0)):
+        number = isinstance(seconds, numbers.Real) and not isinstance(seconds, bool)  # (True is not 1 s)
+        if seconds is not None and not (number and seconds >= 0):
             raise BadArgument(f"time_limit must be a number of seconds, 0 or more (or None: no limit), got "
                               f"{seconds!r}")
         self.at = None if seconds is None else time.perf_counter() + seconds

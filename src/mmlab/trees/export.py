@@ -75,9 +75,10 @@ def _require_whole(tree: DecisionTree) -> None:
     """Refuse a tree built over some secrets, or read from a file that leaves some out: its nodes
     count those secrets, not the codes left, and an answer it does not follow is not one no code gives."""
     if tree.over_some_secrets:
-        raise BadTree(f"this tree follows only the answers of {tree.n_secrets} secret{'s' * (tree.n_secrets != 1)} of the "
-                      f"{tree.root.consistent} (built over some secrets, or read from a file that leaves some out): "
-                      "only a tree of every secret is written out")
+        secrets = f"{tree.n_secrets} secret{'s' * (tree.n_secrets != 1)}"
+        raise BadTree(f"this tree follows only the answers of {secrets} of the {tree.root.consistent} (built "
+                      "over some secrets, or read from a file that leaves some out): only a tree of every secret "
+                      "is written out")
 
 
 # ===================================================================== JSON
