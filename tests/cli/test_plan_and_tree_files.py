@@ -1,5 +1,6 @@
-"""Findings of a walkthrough of the planners and decision trees from the command line: 'mmlab
-plan', 'mmlab tree' in every format, and 'mmlab eval --tree' on what they write."""
+"""The planners and decision trees from the command line, where a user meets their limits: 'mmlab
+plan' (time estimates, stopped plans), 'mmlab tree' in every format, and 'mmlab eval --tree' on
+what they write (files it cannot read back, damaged files)."""
 
 import io
 import json
