@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import numbers
 import os
 import time
@@ -26,7 +27,7 @@ from mmlab.experiments.secret_sets import SecretSet
 from mmlab.experiments.workers import POOL_WORTH_SECONDS, PROBE_SECONDS, WorkerPool, first_time
 from mmlab.game import Game
 from mmlab.strategies import Strategy, make_strategy
-from mmlab.strategies.registry import BUILT_IN
+from mmlab.strategies.registry import BUILT_IN, REGISTRY
 from mmlab.trees import DecisionTree, strategy_of
 
 #: Games of up to this many codes get one untimed game before an evaluation is timed (loading
@@ -339,24 +340,17 @@ class _KernelEvaluation(Evaluation):
 
 
 def _singley_kernel(strategy: Strategy) -> Callable[[int, int], tuple[np.ndarray, np.ndarray]] | None:
-    """The kernel of ``greedy_kernels`` that plays ``strategy`` against every secret at once, move
-    for move as its script (``tests/experiments/test_evaluation_kernels.py`` checks it), or ``None``
-    when there is none: only Singley's deterministic methods as ``greedy.py`` and ``local_search.py``
-    define them (not a subclass, which may play otherwise), with the parameters the kernels take
-    (``evaluate`` also asks that it be as its spec builds it, ``_as_built``: its tree is built so)."""
-    from mmlab.strategies import greedy_kernels
-    from mmlab.strategies.greedy import Greedy1, Greedy2, Greedy3
-    from mmlab.strategies.local_search import LocalSearch
+    """The kernel of ``greedy_kernels.ALL_SECRETS`` that plays ``strategy`` against every secret at
+    once, move for move as its script (``tests/experiments/test_evaluation_kernels.py`` checks it),
+    with its parameters (greedy3's ``lost_bull``), or ``None`` when there is none: only Singley's
+    deterministic methods as the registry's classes define them (not a subclass, which may play
+    otherwise; ``evaluate`` also asks that it be as its spec builds it, ``_as_built``: its tree is built so)."""
+    from mmlab.strategies.greedy_kernels import ALL_SECRETS
 
-    kind, values = type(strategy), strategy.values
-    if kind is Greedy3:
-        lost_bull = values.get("lost_bull")
-        if values.keys() != {"lost_bull"} or lost_bull not in ("ignore", "use"):
-            return None
-        return lambda pegs, colours: greedy_kernels.greedy3_all(pegs, colours, lost_bull)
-    plain = {Greedy1: greedy_kernels.greedy1_all, Greedy2: greedy_kernels.greedy2_all,
-             LocalSearch: greedy_kernels.local_search_all}
-    return plain.get(kind) if not values else None
+    kernel = ALL_SECRETS.get(strategy.name)
+    if kernel is None or type(strategy) is not REGISTRY.get(strategy.name):
+        return None
+    return functools.partial(kernel, **strategy.values)
 
 
 def _by_kernel(game: Game, strategy: Strategy, kernel: Callable[[int, int], tuple[np.ndarray, np.ndarray]],

@@ -16,14 +16,14 @@ random, by simulation: Singley ran it 5 times over every secret (20 000 random s
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
 from mmlab.experiments.figures import GuessFigures
 from mmlab.game import Game
-from mmlab.strategies.greedy_kernels import greedy1_all, greedy2_all, greedy3_all, local_search_all
+from mmlab.strategies.greedy_kernels import ALL_SECRETS  # the deterministic methods against every secret
 
 
 @dataclass(frozen=True)
@@ -81,15 +81,6 @@ THESIS: dict[str, dict[str, ThesisFigure]] = {
 #: Singley's tabu run time per game in ms (Table 6-1; Pentium 4 era hardware).
 THESIS_TABU_MS = dict(zip((f"{n}x{m}" for n, m in SIZES),
                           (2.266, 4.493, 6.857, 13.778, 22.340, 0.892, 59.662, 521.835, 4382.850)))
-
-#: Kernels that play a deterministic method against every secret: (known, played) per secret.
-ALL_SECRETS: dict[str, Callable[[int, int], tuple[np.ndarray, np.ndarray]]] = {
-    "greedy1": greedy1_all,
-    "greedy2": greedy2_all,
-    "greedy3": greedy3_all,
-    "local-search": local_search_all,
-}
-
 
 #: How the thesis counted each method's guesses: until the code was "known" to the method (a
 #: deduced last guess not played) or until the "win" (n blacks). Greedy 1 never deduces, so both agree.

@@ -13,6 +13,8 @@ thesis's count) and the guesses until the win.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numba
 import numpy as np
 
@@ -246,3 +248,12 @@ def greedy3_all(n: int, m: int, lost_bull: str = "ignore") -> tuple[np.ndarray, 
 def local_search_all(n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
     """Local search against every secret: (known, played) per secret."""
     return _all_secrets(4, n, m)
+
+
+#: The kernel of each method, by strategy name: ``ALL_SECRETS[name](n, m, **parameters)``.
+ALL_SECRETS: dict[str, Callable[..., tuple[np.ndarray, np.ndarray]]] = {
+    "greedy1": greedy1_all,
+    "greedy2": greedy2_all,
+    "greedy3": greedy3_all,
+    "local-search": local_search_all,
+}
