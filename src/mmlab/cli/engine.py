@@ -193,7 +193,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
             try:
                 _report_evaluation(stop.evaluation, args)
             except MastermindError as e:  # (--games could not be written: said, and the run still ends as stopped)
-                err.print(f"mmlab eval: error: {e}", markup=False)
+                err.print(f"mmlab eval: error: {e}")
         raise
     if isinstance(secrets, int) and result.secrets == "all" and secrets > game.n_codes:
         err.print(f"--secrets {secrets}: {game} has only {game.n_codes} codes, so every secret was played once")
