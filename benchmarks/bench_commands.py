@@ -35,6 +35,22 @@ COMMANDS = [
 ]
 
 
+def program(text: str) -> list[str]:
+    """An argparse type: a command line, split as a shell splits it, whose first word is a program
+    that can be run (a path, or a name on the path); its words."""
+    try:
+        words = shlex.split(text)
+    except ValueError as e:  # e.g. "No closing quotation"
+        raise argparse.ArgumentTypeError(f"cannot split {text!r}: {e}") from None
+    if not words:
+        raise argparse.ArgumentTypeError("give a command, e.g. 'python -m mmlab'")
+    found = shutil.which(words[0])
+    if found is None:
+        raise argparse.ArgumentTypeError(f"{words[0]!r} is not a program that can be run "
+                                         "(not found, or not executable)")
+    return words
+
+
 def timed(command: list[str], folder: str) -> tuple[float, float]:
     """Wall and processor seconds of one run of ``command`` in ``folder``."""
     start = time.perf_counter()
@@ -51,12 +67,12 @@ def timed(command: list[str], folder: str) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=at_least(1), default=5, help="runs of each command (default 5)")
-    parser.add_argument("--mmlab", help="how to run mmlab (default: the 'mmlab' script beside this "
+    parser.add_argument("--mmlab", type=program, help="how to run mmlab (default: the 'mmlab' script beside this "
                                         "interpreter, which a pyenv shim on the path runs, else the one on the "
                                         "path, else 'python -m mmlab')")
     args = parser.parse_args()
     if args.mmlab:
-        mmlab = shlex.split(args.mmlab)
+        mmlab = args.mmlab
     else:
         beside = Path(sys.executable).with_name("mmlab")
         found = str(beside) if beside.is_file() else shutil.which("mmlab")

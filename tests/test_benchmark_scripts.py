@@ -99,3 +99,13 @@ def test_a_script_whose_reader_leaves_ends_quietly(tmp_path):
     script.stdout.close()
     errors = script.stderr.read()
     assert script.wait(timeout=300) == 0 and "Traceback" not in errors, errors
+
+
+@pytest.mark.parametrize("command, words", [
+    ("no-such-program-here --flag", ["'no-such-program-here' is not a program that can be run"]),
+    ("python -c 'unclosed", ["cannot split", "No closing quotation"]),
+    ("", ["give a command"]),
+])
+def test_bench_commands_refuses_an_mmlab_it_cannot_run_before_timing(tmp_path, command, words):
+    """A FileNotFoundError or ValueError traceback before, from the first timed run or shlex."""
+    assert_refused(run(tmp_path, "bench_commands.py", "--runs", "1", "--mmlab", command), "argument --mmlab", *words)
