@@ -14,7 +14,7 @@ machine the wall times say more about the machine than about mmlab.
 
 from __future__ import annotations
 
-from _script import at_least, run_script  # first: a Ctrl-C while the rest loads ends in one line
+from _script import at_least, game_size, run_script  # first: a Ctrl-C while the rest loads ends in one line
 
 import argparse
 import json
@@ -27,6 +27,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from mmlab.errors import MastermindError
+from mmlab.game import Game
 
 
 #: The ``mmlab`` command: the one on PATH, or (--src) the package in another source folder.
@@ -60,11 +63,15 @@ def study_name(folder: Path) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=at_least(1), default=3, help="runs of each command (default 3)")
-    parser.add_argument("--size", default="4x6", help="the size compared (default 4x6)")
+    parser.add_argument("--size", type=game_size, default="4x6", help="the size compared (default 4x6)")
     parser.add_argument("--jobs", type=at_least(1), help="--jobs for compare (default: as mmlab chooses)")
     parser.add_argument("--src", type=Path, help="run the mmlab package in this folder (e.g. an older checkout's "
                                                  "src, from 'git archive REV src | tar -x -C DIR')")
     args = parser.parse_args()
+    try:  # compare plays every secret of the size
+        Game.parse_size(args.size).require_enumerable(f"mmlab compare {args.size} (every secret)")
+    except MastermindError as e:
+        parser.error(f"--size {args.size}: {e}")
     if args.src is not None:
         if not (args.src / "mmlab" / "cli" / "entry.py").is_file():
             parser.error(f"--src {args.src}: no mmlab package there (expected mmlab/cli/entry.py)")

@@ -109,3 +109,12 @@ def test_a_script_whose_reader_leaves_ends_quietly(tmp_path):
 def test_bench_commands_refuses_an_mmlab_it_cannot_run_before_timing(tmp_path, command, words):
     """A FileNotFoundError or ValueError traceback before, from the first timed run or shlex."""
     assert_refused(run(tmp_path, "bench_commands.py", "--runs", "1", "--mmlab", command), "argument --mmlab", *words)
+
+
+@pytest.mark.parametrize("size, words", [
+    ("zz", ["argument --size", "cannot read the size 'zz'"]),
+    ("9x9", ["--size 9x9", "needs every code of the game"]),
+])
+def test_bench_compare_refuses_a_size_compare_cannot_play_before_running_it(tmp_path, size, words):
+    """Before, mmlab compare ran and failed: 'mmlab compare zz failed (status 2):' and its error, status 1."""
+    assert_refused(run(tmp_path, "bench_compare.py", "--repeat", "1", "--size", size), *words)
