@@ -5,7 +5,8 @@ columns (lists), which the coordinator turns into frames and writes to the store
 never load pandas. A deterministic strategy's games are read off its decision tree: the same
 games and the same rows as playing them, faster since they share their first guesses. With
 ``whole_tree`` the whole tree is compiled once per process (when many games are played),
-otherwise only the branches the chunk's secrets reach. Only strategies that draw their guess from a
+otherwise only the branches the chunk's secrets reach. Singley's deterministic methods need no
+tree: the numba kernels of ``greedy_kernels`` play the chunk's games, the same as their trees'. Only strategies that draw their guess from a
 set of top scorers get top-scorer figures, and only those that keep the consistent set its sizes.
 
 >>> chunk = Chunk("demo", "3x4", True, "black-white", "knuth", 7, None, ((0, 0, 0), (0, 5, 5)), "r1", True)
@@ -26,8 +27,9 @@ from mmlab.errors import MastermindError
 from mmlab.experiments.playout import GameRecord, play_game
 from mmlab.experiments.workers import first_time
 from mmlab.game import Feedback, Game
-from mmlab.game.kernels import feedback_against
+from mmlab.game.kernels import feedback_against, feedback_pairs
 from mmlab.strategies import REGISTRY, Strategy, make_strategy, parse_spec
+from mmlab.strategies.greedy_kernels import kernel_parameters, secrets_games
 from mmlab.trees import DecisionTree
 from mmlab.trees.tree import Node
 
@@ -131,6 +133,30 @@ def _tree_games(tree: DecisionTree, secrets: np.ndarray) -> dict[int, GameRecord
     return records
 
 
+def _kernel_games(strategy: Strategy, game: Game, secrets: np.ndarray) -> dict[int, GameRecord] | None:
+    """The games of one of Singley's deterministic methods against ``secrets``, played by the numba
+    kernels of ``greedy_kernels`` (the games its tree plays, move for move: ``tests/experiments/
+    test_chunk.py``), or ``None`` for a strategy they do not play: seconds where the tree takes
+    minutes (6x9)."""
+    parameters = kernel_parameters(strategy)
+    if parameters is None:
+        return None
+    strategy.start(game)  # refuses a game the method cannot play, as the tree would
+    secrets = np.unique(secrets)
+    known, played, codes = secrets_games(strategy.name, game.pegs, game.colours, secrets, **parameters)
+    guesses = codes[codes >= 0]  # row by row: each secret's codes in the order played
+    answers = feedback_pairs(guesses, np.repeat(secrets, played), game.all_digits, game.all_counts,
+                             game.with_white).tolist()
+    feedbacks = {code: Feedback.from_code(code, game.pegs) for code in set(answers)}
+    guesses, ends = guesses.tolist(), np.cumsum(played).tolist()
+    records = {}
+    for secret, n, k, end, until_known in zip(secrets.tolist(), played.tolist(), [0, *ends[:-1]], ends,
+                                               known.tolist(), strict=True):
+        records[secret] = GameRecord(game, secret, tuple(guesses[k:end]), tuple(feedbacks[a] for a in answers[k:end]),
+                                     (0,) * n, until_known < n, (-1,) * n, (-1,) * n, (False,) * n, (float("nan"),) * n)
+    return records
+
+
 #: Games of up to this many codes keep the names of their codes for the process (else for a chunk).
 NAMED_CODES = 2**20
 
@@ -161,9 +187,13 @@ def play_chunk(chunk: Chunk) -> PlayedChunk:
     if readable:
         start = time.perf_counter()
         secrets = np.array([g[2] for g in chunk.games], dtype=np.int64)
-        tree = (_tree(chunk.strategy, game) if chunk.whole_tree  # built once per process
-                else DecisionTree.build(game, make_strategy(chunk.strategy), secrets=secrets))
-        tree_games = _tree_games(tree, secrets)
+        kernel_games = _kernel_games(strategy, game, secrets)
+        if kernel_games is not None:
+            tree_games = kernel_games
+        else:
+            tree = (_tree(chunk.strategy, game) if chunk.whole_tree  # built once per process
+                    else DecisionTree.build(game, make_strategy(chunk.strategy), secrets=secrets))
+            tree_games = _tree_games(tree, secrets)
         per_game = (time.perf_counter() - start) / len(chunk.games)
     names = _names(game) if game.n_codes <= NAMED_CODES else {}
     # The same figures whether a game is read off the tree or played: top scorers only for

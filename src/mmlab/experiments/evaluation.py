@@ -27,7 +27,7 @@ from mmlab.experiments.secret_sets import SecretSet
 from mmlab.experiments.workers import POOL_WORTH_SECONDS, PROBE_SECONDS, WorkerPool, first_time
 from mmlab.game import Game
 from mmlab.strategies import Strategy, make_strategy
-from mmlab.strategies.registry import BUILT_IN, REGISTRY
+from mmlab.strategies.registry import BUILT_IN
 from mmlab.trees import DecisionTree, strategy_of
 
 #: Games of up to this many codes get one untimed game before an evaluation is timed (loading
@@ -342,15 +342,13 @@ class _KernelEvaluation(Evaluation):
 def _singley_kernel(strategy: Strategy) -> Callable[[int, int], tuple[np.ndarray, np.ndarray]] | None:
     """The kernel of ``greedy_kernels.ALL_SECRETS`` that plays ``strategy`` against every secret at
     once, move for move as its script (``tests/experiments/test_evaluation_kernels.py`` checks it),
-    with its parameters (greedy3's ``lost_bull``), or ``None`` when there is none: only Singley's
-    deterministic methods as the registry's classes define them (not a subclass, which may play
-    otherwise; ``evaluate`` also asks that it be as its spec builds it, ``_as_built``: its tree is built so)."""
-    from mmlab.strategies.greedy_kernels import ALL_SECRETS
+    with its parameters (greedy3's ``lost_bull``), or ``None`` when there is none
+    (``greedy_kernels.kernel_parameters``; ``evaluate`` also asks that the strategy be as its spec
+    builds it, ``_as_built``: its tree is built so)."""
+    from mmlab.strategies.greedy_kernels import ALL_SECRETS, kernel_parameters
 
-    kernel = ALL_SECRETS.get(strategy.name)
-    if kernel is None or type(strategy) is not REGISTRY.get(strategy.name):
-        return None
-    return functools.partial(kernel, **strategy.values)
+    parameters = kernel_parameters(strategy)
+    return None if parameters is None else functools.partial(ALL_SECRETS[strategy.name], **parameters)
 
 
 def _by_kernel(game: Game, strategy: Strategy, kernel: Callable[[int, int], tuple[np.ndarray, np.ndarray]],

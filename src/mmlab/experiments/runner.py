@@ -33,10 +33,12 @@ from mmlab.experiments.study import Study
 from mmlab.experiments.workers import (POOL_WORTH_SECONDS, PROBE_SECONDS, WorkerPool, refuse_while_a_worker_starts,
                                        single_threaded)
 from mmlab.strategies import make_strategy
+from mmlab.strategies.greedy_kernels import kernel_parameters
 from mmlab.strategies.registry import BUILT_IN
 
 FLUSH_SECONDS = 2.0  # write finished games at least this often
 TREE_GAMES = 16  # compile a deterministic strategy's whole tree once its games cover 1/16 of the codes
+KERNEL_CHUNK = 8192  # games a chunk of a strategy that the Singley kernels play (no tree to share)
 
 
 @dataclass
@@ -62,7 +64,8 @@ def plan_chunks(study: Study, done: set[tuple[str, str, int, int]], run_id: str,
     is compiled, in one chunk (a chunk on each process would build the tree on each), and read in a
     moment; otherwise each chunk builds the branches its secrets reach, a chunk a worker, since the
     branches of a chunk's games share their first nodes (200 secrets of 5x8 for knuth: 4.2 s in one
-    chunk, 10.6 s in chunks of 12).
+    chunk, 10.6 s in chunks of 12). Singley's deterministic methods need no tree (the kernels of
+    ``greedy_kernels`` play them, ``chunk.play_chunk``): chunks of at most ``KERNEL_CHUNK`` games.
 
     >>> from mmlab.experiments.study import Study
     >>> study = Study("demo", ("4x6",), ("knuth", "random"))
@@ -79,9 +82,13 @@ def plan_chunks(study: Study, done: set[tuple[str, str, int, int]], run_id: str,
             if not todo:
                 continue
             planned = study.runs_of(spec) * secrets.shape[0]
-            readable = read_off_a_tree(make_strategy(spec), game, study.max_guesses)
-            whole_tree = readable and planned * TREE_GAMES >= game.n_codes
-            if whole_tree and chunk_games is None:  # one chunk: the tree is compiled in one process, not in each
+            strategy = make_strategy(spec)
+            readable = read_off_a_tree(strategy, game, study.max_guesses)
+            by_kernel = readable and kernel_parameters(strategy) is not None
+            whole_tree = readable and not by_kernel and planned * TREE_GAMES >= game.n_codes
+            if by_kernel and chunk_games is None:
+                step = min(KERNEL_CHUNK, -(-len(todo) // workers))
+            elif whole_tree and chunk_games is None:  # one chunk: the tree is compiled in one process, not in each
                 step = len(todo)
             elif readable and chunk_games is None:  # a chunk a worker: its games' branches share their first nodes
                 step = -(-len(todo) // workers)

@@ -18,6 +18,9 @@ from collections.abc import Callable
 import numba
 import numpy as np
 
+from mmlab.strategies.base import Strategy
+from mmlab.strategies.registry import REGISTRY
+
 
 @numba.njit(cache=True)
 def _decode(index, n, m, out):
@@ -25,6 +28,15 @@ def _decode(index, n, m, out):
     for p in range(n - 1, -1, -1):
         out[p] = rest % m
         rest //= m
+
+
+@numba.njit(cache=True)
+def _index(code, m):
+    """The index of ``code`` among the game's codes (``_decode``'s inverse)."""
+    index = 0
+    for p in range(code.shape[0]):
+        index = index * m + code[p]
+    return index
 
 
 @numba.njit(cache=True)
@@ -37,12 +49,14 @@ def _bulls(code, secret):
 
 
 @numba.njit(cache=True)
-def _rotate(code, i, secret, first, stop, base):
-    """Try colours ``first..stop-1`` at stone ``i`` until the bulls move from ``base``. Returns the
-    colour the stone must have (-1 if no test told), the tests played, and whether one won."""
+def _rotate(code, i, secret, first, stop, base, m, log, played):
+    """Try colours ``first..stop-1`` at stone ``i`` until the bulls move from ``base``, writing each
+    test to ``log`` after the ``played`` moves before. Returns the colour the stone must have (-1 if
+    no test told), the tests played, and whether one won."""
     tests = 0
     for colour in range(first, stop):
         code[i] = colour
+        log[played + tests] = _index(code, m)
         tests += 1
         b = _bulls(code, secret)
         if b == code.shape[0]:
@@ -53,16 +67,17 @@ def _rotate(code, i, secret, first, stop, base):
 
 
 @numba.njit(cache=True)
-def _greedy1(secret, n, m):
+def _greedy1(secret, n, m, log):
     code = np.zeros(n, dtype=np.int64)
     played = 0
     for i in range(n):
         code[i] = 0
+        log[played] = _index(code, m)
         played += 1
         base = _bulls(code, secret)
         if base == n:
             return played
-        found, tests, won = _rotate(code, i, secret, 1, m, base)
+        found, tests, won = _rotate(code, i, secret, 1, m, base, m, log, played)
         played += tests
         if won:
             return played
@@ -71,9 +86,10 @@ def _greedy1(secret, n, m):
 
 
 @numba.njit(cache=True)
-def _greedy2(secret, n, m):
+def _greedy2(secret, n, m, log):
     """Returns the guesses until the win; negative when the last guess was deduced (certain)."""
     code = np.zeros(n, dtype=np.int64)
+    log[0] = 0
     played = 1
     base = _bulls(code, secret)
     if base == n:
@@ -81,7 +97,7 @@ def _greedy2(secret, n, m):
     for i in range(n):
         if base == n:  # every remaining stone must be colour 1
             return -(played + 1)
-        found, tests, won = _rotate(code, i, secret, 1, m - 1, base)
+        found, tests, won = _rotate(code, i, secret, 1, m - 1, base, m, log, played)
         played += tests
         if won:
             return played
@@ -111,7 +127,7 @@ def _feedback(code, secret, m):
 
 
 @numba.njit(cache=True)
-def _count_colours(secret, n, m, counts):
+def _count_colours(secret, n, m, counts, log):
     """Singley's preprocessing, every colour but the last tested (``greedy.count_colours``).
     Fills ``counts``; returns the tests played, negative if one of them won."""
     code = np.zeros(n, dtype=np.int64)
@@ -124,6 +140,7 @@ def _count_colours(secret, n, m, counts):
             for _ in range(counts[c]):
                 code[p] = c
                 p += 1
+        log[colour] = _index(code, m)
         b, w = _feedback(code, secret, m)
         if b == n:
             return -(colour + 1)
@@ -143,9 +160,9 @@ def _most_frequent(counts, exclude):
 
 
 @numba.njit(cache=True)
-def _greedy3(secret, n, m, use_lost):
+def _greedy3(secret, n, m, use_lost, log):
     counts = np.zeros(m, dtype=np.int64)
-    played = _count_colours(secret, n, m, counts)
+    played = _count_colours(secret, n, m, counts, log)
     if played < 0:
         return -played
     code = np.zeros(n, dtype=np.int64)
@@ -159,6 +176,7 @@ def _greedy3(secret, n, m, use_lost):
             code[i] = colour
             for p in range(i + 1, n):
                 code[p] = filler
+            log[played] = _index(code, m)
             played += 1
             b = _bulls(code, secret)
             if b == n:
@@ -175,9 +193,9 @@ def _greedy3(secret, n, m, use_lost):
 
 
 @numba.njit(cache=True)
-def _local_search(secret, n, m):
+def _local_search(secret, n, m, log):
     counts = np.zeros(m, dtype=np.int64)
-    played = _count_colours(secret, n, m, counts)
+    played = _count_colours(secret, n, m, counts, log)
     if played < 0:
         return -played
     code = np.empty(n, dtype=np.int64)
@@ -186,6 +204,7 @@ def _local_search(secret, n, m):
         for _ in range(counts[c]):
             code[p] = c
             p += 1
+    log[played] = _index(code, m)
     played += 1
     b, w = _feedback(code, secret, m)
     if b == n:
@@ -196,6 +215,7 @@ def _local_search(secret, n, m):
             if code[i] == code[j]:
                 continue
             code[i], code[j] = code[j], code[i]
+            log[played] = _index(code, m)
             played += 1
             b, w = _feedback(code, secret, m)
             if b == n:
@@ -207,27 +227,65 @@ def _local_search(secret, n, m):
     return -1  # never reached: one pass of 2-swaps always sorts the stones into place
 
 
+@numba.njit(cache=True)
+def _play(method, s, n, m, log):
+    """Play ``method`` (1-5, ``_METHODS``) against secret index ``s``, writing the index of each code
+    played to ``log``; returns the guesses until the win, negative when the last one was deduced."""
+    secret = np.empty(n, dtype=np.int64)
+    _decode(s, n, m, secret)
+    if method == 1:
+        r = _greedy1(secret, n, m, log)
+    elif method == 2:
+        r = _greedy2(secret, n, m, log)
+    elif method == 3:
+        r = _greedy3(secret, n, m, False, log)
+    elif method == 4:
+        r = _local_search(secret, n, m, log)
+    else:
+        r = _greedy3(secret, n, m, True, log)
+    if r < 0:
+        log[-r - 1] = s  # the deduced last guess is the secret
+    return r
+
+
+@numba.njit(cache=True)
+def _most_moves(n, m):
+    """At least as many moves as any method plays (Greedy 1 plays at most n * m)."""
+    return n * m + n * n + m + 2
+
+
 @numba.njit(cache=True, parallel=True)
 def _all_secrets(method, n, m):
     total = m**n
     known = np.empty(total, dtype=np.int64)
     played = np.empty(total, dtype=np.int64)
     for s in numba.prange(total):
-        secret = np.empty(n, dtype=np.int64)
-        _decode(s, n, m, secret)
-        if method == 1:
-            r = _greedy1(secret, n, m)
-        elif method == 2:
-            r = _greedy2(secret, n, m)
-        elif method == 3:
-            r = _greedy3(secret, n, m, False)
-        elif method == 4:
-            r = _local_search(secret, n, m)
-        else:
-            r = _greedy3(secret, n, m, True)
+        log = np.empty(_most_moves(n, m), dtype=np.int64)
+        r = _play(method, s, n, m, log)
         played[s] = abs(r)
         known[s] = abs(r) - 1 if r < 0 else r
     return known, played
+
+
+@numba.njit(cache=True, parallel=True)
+def _secrets_games(method, n, m, secrets):
+    """``_play`` against each of ``secrets``: the results and the codes played, a row a secret, as
+    wide as the longest game (played twice: first to find that width)."""
+    r = np.empty(secrets.shape[0], dtype=np.int64)
+    for k in numba.prange(secrets.shape[0]):
+        r[k] = _play(method, secrets[k], n, m, np.empty(_most_moves(n, m), dtype=np.int64))
+    width = 1
+    for k in range(r.shape[0]):
+        width = max(width, abs(r[k]))
+    logs = np.full((secrets.shape[0], width), -1, dtype=np.int64)
+    for k in numba.prange(secrets.shape[0]):
+        _play(method, secrets[k], n, m, logs[k])
+    return r, logs
+
+
+#: Each method's number in the kernels, by strategy name and greedy3's ``lost_bull``.
+_METHODS = {("greedy1", None): 1, ("greedy2", None): 2, ("greedy3", "ignore"): 3, ("local-search", None): 4,
+            ("greedy3", "use"): 5}
 
 
 def greedy1_all(n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
@@ -242,12 +300,28 @@ def greedy2_all(n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
 
 def greedy3_all(n: int, m: int, lost_bull: str = "ignore") -> tuple[np.ndarray, np.ndarray]:
     """Greedy 3 against every secret: (known, played) per secret."""
-    return _all_secrets(5 if lost_bull == "use" else 3, n, m)
+    return _all_secrets(_METHODS["greedy3", lost_bull], n, m)
 
 
 def local_search_all(n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
     """Local search against every secret: (known, played) per secret."""
     return _all_secrets(4, n, m)
+
+
+def secrets_games(name: str, n: int, m: int, secrets: np.ndarray, lost_bull: str = "ignore"
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The games of method ``name`` (a key of ``ALL_SECRETS``; ``lost_bull`` for greedy3) against
+    the secret indices ``secrets``: per secret, the guesses until the code was known and until the
+    win, and the codes played, one row a secret (indices, then -1 past the game's end).
+
+    >>> known, played, codes = secrets_games("greedy1", 2, 3, np.array([5]))   # 2x3, secret 23
+    >>> int(known[0]), codes[0].tolist()           # 11 21 21 22 23: the second stone starts again at 1
+    (5, [0, 3, 3, 4, 5])
+    """
+    r, logs = _secrets_games(_METHODS[name, lost_bull if name == "greedy3" else None], n, m,
+                             np.asarray(secrets, dtype=np.int64))
+    played = np.abs(r)
+    return np.where(r < 0, played - 1, played), played, logs
 
 
 #: The kernel of each method, by strategy name: ``ALL_SECRETS[name](n, m, **parameters)``.
@@ -257,3 +331,18 @@ ALL_SECRETS: dict[str, Callable[..., tuple[np.ndarray, np.ndarray]]] = {
     "greedy3": greedy3_all,
     "local-search": local_search_all,
 }
+
+
+def kernel_parameters(strategy: Strategy) -> dict | None:
+    """The parameters these kernels play ``strategy`` with (``ALL_SECRETS[strategy.name](n, m,
+    **parameters)``, ``secrets_games(strategy.name, n, m, secrets, **parameters)``), or ``None`` when
+    they do not play it: only Singley's deterministic methods as the registry's classes define them
+    (a subclass may play otherwise).
+
+    >>> from mmlab.strategies import make_strategy
+    >>> kernel_parameters(make_strategy("greedy3:lost_bull=use")), kernel_parameters(make_strategy("knuth"))
+    ({'lost_bull': 'use'}, None)
+    """
+    if strategy.name not in ALL_SECRETS or type(strategy) is not REGISTRY.get(strategy.name):
+        return None
+    return dict(strategy.values)

@@ -1,0 +1,51 @@
+"""A study chunk of Singley's deterministic methods, played by the numba kernels of
+``greedy_kernels``, gives the rows of the same games played by their Python scripts and read off
+their decision trees."""
+
+import pytest
+
+from mmlab.errors import BadArgument
+from mmlab.experiments import chunk as chunk_module
+from mmlab.experiments.chunk import Chunk, play_chunk
+from mmlab.game import Game
+
+SPECS = ("greedy1", "greedy2", "greedy3", "greedy3:lost_bull=use", "local-search")
+DEDUCING = ("greedy2", "greedy3:lost_bull=use")  # these end some games with a deduced guess, not counted as known
+
+
+def _chunk(spec: str, size: str, feedback: str, games, max_guesses=None, whole_tree=False) -> Chunk:
+    return Chunk("t", size, True, feedback, spec, 1, max_guesses, games, "r", whole_tree=whole_tree)
+
+
+def _without_seconds(played):
+    return {**played.games, "seconds": None}
+
+
+@pytest.mark.parametrize("size, feedback, specs", [
+    ("4x6", "black-white", SPECS),
+    ("3x5", "black-white", SPECS),
+    ("5x3", "black-white", SPECS),
+    ("2x7", "black-white", SPECS),
+    ("4x6", "black", ("greedy1", "greedy2")),
+])
+def test_kernel_rows_equal_played_and_tree_rows(size, feedback, specs, monkeypatch):
+    n_codes = Game.parse_size(size).n_codes
+    # every secret of small games, a spread of them otherwise, one of them twice (a second run)
+    secrets = range(n_codes) if n_codes <= 300 else range(0, n_codes, 7)
+    games = tuple((0, slot, secret) for slot, secret in enumerate(secrets)) + ((1, 0, n_codes - 1),)
+    for spec in specs:
+        kernel = play_chunk(_chunk(spec, size, feedback, games))
+        whole = play_chunk(_chunk(spec, size, feedback, games, whole_tree=True))
+        played = play_chunk(_chunk(spec, size, feedback, games, max_guesses=1000))  # a cap: played one by one
+        with monkeypatch.context() as patch:
+            patch.setattr(chunk_module, "_kernel_games", lambda *args: None)
+            tree = play_chunk(_chunk(spec, size, feedback, games))
+        assert kernel.moves == played.moves == tree.moves == whole.moves, spec
+        assert _without_seconds(kernel) == _without_seconds(played) == _without_seconds(tree), spec
+        deduced = sum(k != p for k, p in zip(kernel.games["known"], kernel.games["guesses"], strict=True))
+        assert (deduced > 0) == (spec in DEDUCING), spec
+
+
+def test_kernel_chunk_refuses_a_game_the_method_cannot_play():
+    with pytest.raises(BadArgument, match="answers blacks only"):
+        play_chunk(_chunk("greedy3", "4x6", "black", ((0, 0, 5),)))
