@@ -450,3 +450,30 @@ def test_a_report_titles_an_instance_set_played_as_a_sample_so(capsys, tmp_path)
     code, out, _ = run(capsys, "report", name, "--store", store, "--html", str(tmp_path / "r.html"))
     assert code == 0 and "secrets sample:30 (instance:30 holds fewer than the 64 codes)" in " ".join(out.split())
     assert "secrets sample:30 (instance:30 holds fewer than the 64 codes);" in (tmp_path / "r.html").read_text()
+
+
+def test_a_study_played_by_a_strategy_this_session_does_not_know_is_reported(capsys, tmp_path, monkeypatch):
+    """A strategy registered in the Python session that ran the study (or known to another mmlab)
+    is not known to the command line: its stored games are reported, with a note, not refused."""
+    from mmlab.experiments.runner import run_study
+    from mmlab.experiments.study import Study
+    from mmlab.strategies import Strategy, register
+    from mmlab.strategies.registry import REGISTRY
+
+    @register
+    class LowestConsistent(Strategy):
+        name, summary = "lowest-consistent-cli", "the lowest consistent code"
+
+        def guess(self, knowledge) -> int:
+            return int(knowledge.consistent[0])
+
+    store = str(tmp_path / "r.duckdb")
+    run_study(Study("custom", ["3x3"], ["lowest-consistent-cli", "knuth"]), store, jobs=1)
+    monkeypatch.delitem(REGISTRY, "lowest-consistent-cli")  # a new session: the command line's
+    code, out, err = run(capsys, "report", "custom", "--store", store)
+    err = " ".join(err.split())
+    assert code == 0 and "does not know lowest-consistent-cli" in err
+    assert re.search(r"lowest-consistent-cli\s*│\s*27\s*│", out)
+    assert re.search(r"knuth\s*│\s*27\s*│\s*2\.7407\s*│", out)  # (knuth's mean is exact)
+    code, out, _ = run(capsys, "report", "custom", "--store", store, "--json")
+    assert code == 0 and [row["games"] for row in json.loads(out)["summary"]] == [27, 27]

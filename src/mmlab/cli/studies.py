@@ -158,6 +158,11 @@ def cmd_report(args: argparse.Namespace) -> int:
     if given is not None and study_file is None:
         err.print(f"note: {args.study} no longer matches the stored study {name!r}; this reports the stored one "
                   f"(seed {report.study.seed}, {report.study.runs} run(s), secrets {report.study.secrets})")
+    unknown = report.study.unknown_strategies()
+    if unknown:
+        err.print(f"note: this mmlab does not know {', '.join(unknown)} (registered in the Python session that played "
+                  f"{'it' if len(unknown) == 1 else 'them'}, or by another version of mmlab): the stored games are "
+                  "reported as they are")
     if report.games.empty:
         raise BadArgument(f"study {name!r} has no games stored yet (of {report.expected_games}): "
                           f"{resume_hint(report.study, store, study_file)}")

@@ -24,7 +24,7 @@ from mmlab.errors import counted_guesses
 from mmlab.experiments import stats
 from mmlab.experiments.store import Store, as_store
 from mmlab.experiments.study import Study
-from mmlab.strategies import make_strategy
+from mmlab.strategies.registry import parse_spec
 
 #: What the lost games of a summary are, and how its figures count them.
 LOST = ("lost: games stopped at max_guesses without finding the secret; the mean, median, max and total "
@@ -142,7 +142,7 @@ class Report:
         title = PER_MOVE[column]
         if column != "secret_seen":
             return title
-        plus = [spec for spec in self.study.strategies if make_strategy(spec).name in ("plus", "plus2")]
+        plus = [spec for spec in self.study.strategies if parse_spec(spec)[0] in ("plus", "plus2")]
         shown = self.per_move.loc[self.per_move["strategy"].isin(plus), column].notna().any() if plus else False
         return f"{title[:-1]}; {PLUS_TOP_SCORERS})" if shown else title
 

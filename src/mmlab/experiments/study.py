@@ -33,7 +33,7 @@ import numpy as np
 from mmlab.errors import ECHO_CHARS, BadStudy, MastermindError, shown
 from mmlab.experiments.secret_sets import SecretSet
 from mmlab.game import Game
-from mmlab.strategies import make_strategy
+from mmlab.strategies import Strategy, make_strategy
 
 KEYS = {
     "name": "the study's name, its key in the store (letters, digits, - _ .)",
@@ -126,8 +126,11 @@ class Study:
             try:
                 players.append(make_strategy(spec))
             except MastermindError as e:
-                raise _refused("strategies", str(e)) from None
-        if len({p.spec for p in players}) != len(players):
+                if not _STORED.get():
+                    raise _refused("strategies", str(e)) from None
+                players.append(None)  # played by a strategy this session does not know (unknown_strategies)
+        known = [p.spec for p in players if p is not None]
+        if len(set(known)) != len(known):
             raise _refused("strategies", "a strategy is listed twice (perhaps with its default parameters spelt out)")
         for game in games:
             try:
@@ -139,6 +142,8 @@ class Study:
                 if counts.max() > 1:
                     raise _refused("secrets", f"the secret {game.format(int(codes[counts > 1][0]))} is listed twice")
             for spec, player in zip(self.strategies, players):
+                if player is None:
+                    continue
                 try:
                     player.start(game)  # refuses a game the strategy cannot play, before anything runs
                 except MastermindError as e:
@@ -210,7 +215,9 @@ class Study:
     @staticmethod
     def stored(data: dict[str, Any], where: str, text: str = "") -> Study:
         """A study a store holds, read back (``from_dict``): checked as a new one is, but a list of
-        secrets with one listed twice, played before mmlab refused it, stands as it was played."""
+        secrets with one listed twice, played before mmlab refused it, stands as it was played, and
+        so does a strategy this session cannot make (``unknown_strategies``): one registered in the
+        Python session that played it, or known to another version of mmlab."""
         token = _STORED.set(True)
         try:
             return Study.from_dict(data, where, text)
@@ -222,15 +229,28 @@ class Study:
         return Game.parse_size(size, repeats=self.repeats, feedback=self.feedback)
 
     def runs_of(self, spec: str) -> int:
-        """Runs a strategy plays: a deterministic one plays each secret once, its games would repeat."""
-        return 1 if make_strategy(spec).deterministic else self.runs
+        """Runs a strategy plays: a deterministic one plays each secret once, its games would repeat
+        (one this session cannot make, in a stored study, is counted with every run)."""
+        player = _made(spec)
+        return 1 if player is not None and player.deterministic else self.runs
+
+    def unknown_strategies(self) -> list[str]:
+        """The strategies of a stored study (``stored``) that this session cannot make: registered in
+        the Python session that played them, or known to another version of mmlab. Their stored
+        games are reported as they are; ``[]`` for a study made here, which refuses them.
+
+        >>> Study.stored({"name": "s", "sizes": ["3x3"], "strategies": ["knuth", "mine"]}, "s").unknown_strategies()
+        ['mine']
+        """
+        return [spec for spec in self.strategies if _made(spec) is None]
 
     def exact_mean(self, spec: str, size: str, games: int) -> bool:
         """Whether ``games`` stored games of ``spec`` at ``size`` give an exact mean: a deterministic
         strategy has played every code once (every secret of the study, and they are every code:
         ``all``, or a sample as large as the game)."""
         game = self.game(size)
-        if not (make_strategy(spec).deterministic and games == game.n_codes):
+        player = _made(spec)
+        if not (player is not None and player.deterministic and games == game.n_codes):
             return False
         return self.secrets.kind == "all" or np.unique(self.secrets.draw(game, self.seed)).shape[0] == game.n_codes
 
@@ -277,6 +297,15 @@ class Study:
     def fingerprint(self) -> str:
         """A hash of ``definition()``: two studies with one name must have the same fingerprint."""
         return hashlib.sha256(json.dumps(self.definition(), sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _made(spec: str) -> Strategy | None:
+    """The strategy ``spec`` names, or ``None`` when this session cannot make it (a stored study's,
+    ``Study.unknown_strategies``)."""
+    try:
+        return make_strategy(spec)
+    except MastermindError:
+        return None
 
 
 def _refused(key: str, problem: str) -> BadStudy:
