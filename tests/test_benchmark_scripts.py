@@ -118,3 +118,23 @@ def test_bench_commands_refuses_an_mmlab_it_cannot_run_before_timing(tmp_path, c
 def test_bench_compare_refuses_a_size_compare_cannot_play_before_running_it(tmp_path, size, words):
     """Before, mmlab compare ran and failed: 'mmlab compare zz failed (status 2):' and its error, status 1."""
     assert_refused(run(tmp_path, "bench_compare.py", "--repeat", "1", "--size", size), *words)
+
+
+@pytest.mark.parametrize("script, args, words", [
+    ("bench_endgame.py", ["--size", "4x6", "--games", "2"], ["2 positions with <= 100 consistent codes", "gap +"]),
+    ("bench_lookahead.py", ["--size", "4x6", "--games", "2"], ["2 positions with 100 < codes <= 5000", "saves +"]),
+    ("bench_first_guess.py", ["--size", "4x6", "--codes", "1234,1123", "--sample", "200", "--min-codes", "10"],
+     ["H1+H2", "1234", "1123"]),
+    ("bench_two_step.py", ["--size", "5x8", "--positions", "1", "--finalists", "2", "--reference", "200",
+                           "--part", "50"], ["1 position after 1 guess", "two-step gain over the top scorer"]),
+    ("bench_selection.py", ["--size", "5x8", "--games", "1", "--truth", "1000", "--seed", "1"],
+     ["exact entropy lost by the choice", "per game:"]),
+])
+def test_the_scripts_that_reach_into_mmlab_run_on_a_small_setting(tmp_path, script, args, words):
+    """These scripts call mmlab's inner functions (endgame pools, sample's candidate search,
+    feedback kernels) that the rest of the suite does not call as they do: a change there that
+    breaks a script shows here, not the next time someone runs the benchmark."""
+    done = run(tmp_path, script, *args, "--jobs", "1")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    for word in words:
+        assert word in done.stdout, done.stdout
