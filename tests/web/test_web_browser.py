@@ -163,6 +163,22 @@ def test_codemaker_contradiction_shown_and_corrected(page, tmp_path):
     page.screenshot(path=str(tmp_path / "codemaker-corrected.png"), full_page=True)
 
 
+def test_an_answer_corrected_to_the_win_says_that_the_later_answers_are_dropped(page):
+    """As the terminal's 'fix': the page says why the later guesses left the board."""
+    start(page, "codemaker")
+    answer(page, 0, 0, 1)  # to 1122
+    answer(page, 0, 0, 2)  # to 3345
+    page.get_by_role("button", name="Correct the answer to guess 1").click()
+    page.get_by_label("Black for guess 1").fill("4")
+    page.get_by_label("White for guess 1").fill("0")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#board-body tr")).to_have_count(1)
+    expect(page.locator("#message")).to_have_text(
+        "Corrected the answer to guess 1: it is your secret, found in 1 guess, so the game ends there, and the "
+        "answers to the later guesses, which fit it, are dropped.")
+    expect(page.locator("#answer-form")).to_be_hidden()
+
+
 def test_a_black_only_game_in_both_roles_shows_black_pegs_alone(page, tmp_path):
     """As 'mmlab play --black-only': the answers, the hint's tables and the answer form count black
     pegs only."""

@@ -321,13 +321,15 @@ function editAnswer(row, fixed) {
       if (!next) return;
       state = next;
       clearError();
+      render();  // (before saying what the correction did: drawing a won game says "Aha!")
       if (state.won && state.moves.length < answered) {
-        say(`Corrected the answer to guess ${fixed.move}: it is your secret, so the game ends there, and the ` +
-            `answers to the later guesses, which fit it, are dropped.`);
-      } else {
-        say(`Corrected the answer to guess ${fixed.move}; ${plural(state.remaining, "code")} fit the answers.`);
+        say(`Corrected the answer to guess ${fixed.move}: it is your secret, found in ` +
+            `${plural(fixed.move, "guess")}, so the game ends there, and the answers to the later guesses, which ` +
+            "fit it, are dropped.");
+      } else if (!state.won) {
+        say(`Corrected the answer to guess ${fixed.move}; ${plural(state.remaining, "code")} fit the answers.` +
+            (state.improvised ? ` ${IMPROVISED}` : ""));
       }
-      render();
       if (!state.won) $("black").focus();
     } catch (error) {
       say("");  // (what it said of an earlier correction is no answer to this one)
@@ -494,6 +496,8 @@ async function giveUp() {
 }
 
 // ------------------------------------------------------------------ codemaker
+const IMPROVISED = "The strategy cannot follow the corrected answers, so mmlab now plays codes that fit them.";
+
 function renderMaker() {
   const won = state.won;
   $("answer-form").hidden = won;
@@ -507,7 +511,7 @@ function renderMaker() {
     say(`Aha! Your secret is ${found}: found in ${plural(state.moves.length, "guess")}.`);
     $("split-body").replaceChildren(el("p", { class: "muted" }, "mmlab found your secret."));
   } else {
-    if (state.improvised) say("The strategy cannot follow the corrected answers, so mmlab now plays codes that fit them.");
+    if (state.improvised) say(IMPROVISED);
     showSplit(state.next_guess, "mmlab's guess");
   }
   showPath();
