@@ -119,6 +119,22 @@ def test_wins_difference_counts_paired_games_finished_at_each_move(games):
         wins_difference(games, A, "knuth")
 
 
+def test_a_strategy_that_has_played_only_its_first_run_so_far_is_paired_game_by_game():
+    """Both strategies play three runs; B was stopped in its first (a study not played to the end):
+    told the runs each plays, its games pair with A's of run 0 alone, not with every run of A's."""
+    rng = np.random.default_rng(4)
+    rows = [(A, "4x6", run, slot, int(rng.integers(3, 7)), True) for run in range(3) for slot in range(40)]
+    rows += [(B, "4x6", 0, slot, int(rng.integers(3, 7)), True) for slot in range(40)]
+    games = make_games(rows)
+    for figure in (wins_difference(games, A, B, runs={A: 3, B: 3}),
+                   figures_for(games, strategies=[A, B], runs={A: 3, B: 3})["wins-difference"]):
+        ax = figure.axes[0]
+        assert "(40 paired games)" in ax.get_title()
+        first = games[games["run"] == 0]
+        counts = pd.crosstab(first["guesses"], first["strategy"]).reindex(range(1, 7), fill_value=0)
+        assert [p.get_height() for p in ax.containers[0]] == (counts[A] - counts[B]).tolist()
+
+
 def test_a_deterministic_strategy_is_paired_with_every_run_and_drawn_as_shares():
     """Knuth plays each secret once (run 0), a random strategy three times: the difference counts
     Knuth's games once per run, and the histogram compares shares, not 40 games against 120."""

@@ -37,7 +37,7 @@ def test_a_report_reads_the_study_games_and_runs_in_one_connection_and_the_rest_
     opened = _opened(stored, monkeypatch)
     computed = []
     real_pairwise, real_per_move = stats.pairwise, stats.per_move
-    monkeypatch.setattr(stats, "pairwise", lambda games: computed.append("tests") or real_pairwise(games))
+    monkeypatch.setattr(stats, "pairwise", lambda games, runs=None: computed.append("tests") or real_pairwise(games, runs))
     monkeypatch.setattr(stats, "per_move", lambda moves: computed.append("per_move") or real_per_move(moves))
     report = build_report(stored, "r")
     assert list(report.summary["total"]) and len(report.games) == STUDY.n_games and len(report.runs) == 1
@@ -73,6 +73,24 @@ def test_a_report_keeps_to_the_games_it_read_while_a_run_adds_more(tmp_path):
     assert report.first_guesses()[("3x3", "random")] is None
     fresh = build_report(store, "r")
     assert len(fresh.moves) == fresh.games["guesses"].sum() > len(report.moves)
+
+
+def test_a_strategy_stopped_in_its_first_run_is_paired_with_the_same_games_of_the_others(tmp_path):
+    """random and most-parts play two runs each; most-parts was stopped in its first, so its games
+    pair with random's of run 0 (not with random's mean over both runs, a deterministic strategy's
+    pairing)."""
+    store = Store(tmp_path / "r.duckdb")
+    run_study(STUDY, store, jobs=1)
+    spec = "most-parts:ties=random"
+    with store.connect() as con:
+        con.execute("DELETE FROM moves WHERE strategy = ? AND run = 1", [spec])
+        con.execute("DELETE FROM games WHERE strategy = ? AND run = 1", [spec])
+    report = build_report(store, "r")
+    games = report.games[report.games["run"] == 0]
+    (test,) = [t for t in report.tests if (t.first, t.second) == ("random", spec)]
+    assert test == stats.wilcoxon(games, "random", spec)
+    assert test.games == 27 and test.mean_difference == (
+        games[games["strategy"] == "random"]["guesses"].to_numpy() - games[games["strategy"] == spec]["guesses"].to_numpy()).mean()
 
 
 def test_a_study_stored_to_the_end_is_checked_in_one_connection(stored, monkeypatch):

@@ -103,6 +103,21 @@ def test_a_study_not_played_to_the_end_is_still_paired_by_run_and_secret(stored)
     assert test.games == x.size == 2 * 256 and math.isclose(test.mean_difference, (x - y).mean())
 
 
+def test_a_strategy_that_has_played_only_its_first_run_so_far_is_still_paired_by_run_and_secret(stored):
+    """Both strategies play 3 runs; b was stopped in its first: its games pair with a's games of run 0,
+    not with a's mean over the runs (the pairing of a deterministic strategy, which plays one run)."""
+    games, _ = stored
+    a, b = list(dict.fromkeys(games["strategy"]))
+    part = games[(games["strategy"] == a) | (games["run"] == 0)]
+    test = stats.wilcoxon(part, a, b, runs={a: 3, b: 3})
+    x = part[(part["strategy"] == a) & (part["run"] == 0)].sort_values("slot")["guesses"].to_numpy()
+    y = part[part["strategy"] == b].sort_values("slot")["guesses"].to_numpy()
+    expected = sps.wilcoxon(x, y, zero_method="wilcox", correction=True, method="approx")
+    assert test.games == x.size == 256 and math.isclose(test.mean_difference, (x - y).mean())
+    assert (test.statistic, test.p_value) == (float(expected.statistic), float(expected.pvalue))
+    assert stats.pairwise(part, {a: 3, b: 3}) == [test]
+
+
 def test_a_deterministic_strategy_plays_once_and_is_paired_by_secret(tmp_path):
     store = Store(tmp_path / "r.duckdb")
     study = Study("d", ("3x4",), ("knuth", "random"), runs=4, seed=2)

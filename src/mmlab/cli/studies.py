@@ -131,7 +131,7 @@ def write_figures(report: Report, plots: str | None, html: str | None) -> None:
     from mmlab.experiments.plots import figures_for, save
 
     name = report.study.name
-    figures = figures_for(report.games, report.moves, strategies=list(report.study.strategies))
+    figures = figures_for(report.games, report.moves, strategies=list(report.study.strategies), runs=report.runs_of)
     if plots:
         folder = Path(plots)
         try:

@@ -144,14 +144,17 @@ def guesses_histogram(games: pd.DataFrame, labels: Mapping[str, str] | None = No
     return figure
 
 
-def wins_difference(games: pd.DataFrame, first: str, second: str, score: bool = False) -> Figure:
+def wins_difference(games: pd.DataFrame, first: str, second: str, score: bool = False,
+                    runs: Mapping[str, int] | None = None) -> Figure:
     """Per move k, games ``first`` finished at move k minus games ``second`` finished at k (004 Fig. 2).
 
     Only games both strategies played (same size, run and slot) count, so the bars sum to the
     difference in games won. A strategy that played one run against the other's several (a
     deterministic one plays each secret once) is paired with every run, its games counted once
     per run. With ``score=True`` each bar is multiplied by k: the difference in total guesses
-    contributed by games finishing at that move (004 Fig. 3).
+    contributed by games finishing at that move (004 Fig. 3). ``runs`` gives the runs each strategy
+    plays in its study (``Study.runs_of``); without it they are read from the games, which in a
+    study not played to the end may hold only the first run of a strategy that plays several.
     """
     games = _check(games, ["strategy", "size", "run", "slot", "guesses", "won"], "games")
     specs = list(pd.unique(games["strategy"]))
@@ -162,7 +165,9 @@ def wins_difference(games: pd.DataFrame, first: str, second: str, score: bool = 
         raise BadArgument(f"wins_difference needs two different strategies, got {first!r} twice")
     key = ["size", "run", "slot"]
     mine, theirs = games[games["strategy"] == first], games[games["strategy"] == second]
-    a, b = _over_runs(mine, theirs).set_index(key), _over_runs(theirs, mine).set_index(key)
+    planned = runs or {}
+    a = _over_runs(mine, theirs, planned.get(first), planned.get(second)).set_index(key)
+    b = _over_runs(theirs, mine, planned.get(second), planned.get(first)).set_index(key)
     common = a.index.intersection(b.index)
     a, b = a.loc[common], b.loc[common]
     sizes = [size for size in _sizes(games) if size in set(common.get_level_values("size"))]
@@ -189,9 +194,11 @@ def wins_difference(games: pd.DataFrame, first: str, second: str, score: bool = 
     return figure
 
 
-def _over_runs(mine: pd.DataFrame, other: pd.DataFrame) -> pd.DataFrame:
-    """``mine``'s games, where on a size it played one run and ``other`` several, copied to each
-    of ``other``'s runs (a study's secret slots hold the same secrets in every run).
+def _over_runs(mine: pd.DataFrame, other: pd.DataFrame, my_runs: int | None = None,
+               other_runs: int | None = None) -> pd.DataFrame:
+    """``mine``'s games, where on a size it plays one run and ``other`` several, copied to each
+    of ``other``'s runs (a study's secret slots hold the same secrets in every run). ``my_runs``
+    and ``other_runs``: the runs each plays in the study; by default, those its games hold.
 
     >>> one = pd.DataFrame({"size": "4x6", "run": 0, "slot": [0, 1], "guesses": [4, 5]})
     >>> three = pd.DataFrame({"size": "4x6", "run": [0, 1, 2] * 2, "slot": [0, 0, 0, 1, 1, 1]})
@@ -201,7 +208,7 @@ def _over_runs(mine: pd.DataFrame, other: pd.DataFrame) -> pd.DataFrame:
     parts = []
     for size, here in mine.groupby("size", sort=False):
         runs = pd.unique(other.loc[other["size"] == size, "run"])
-        if here["run"].nunique() == 1 and len(runs) > 1:
+        if (my_runs or here["run"].nunique()) == 1 and (other_runs or len(runs)) > 1:
             parts.extend(here.assign(run=run) for run in sorted(runs))
         else:
             parts.append(here)
@@ -350,20 +357,21 @@ def _varies_alone(games: pd.DataFrame, by: str) -> bool:
 
 
 def figures_for(games: pd.DataFrame, moves: pd.DataFrame | None = None,
-                strategies: Sequence[str] | None = None) -> dict[str, Figure]:
+                strategies: Sequence[str] | None = None, runs: Mapping[str, int] | None = None) -> dict[str, Figure]:
     """The figures that make sense for a study, by name (a file stem for ``save``).
 
     ``guesses`` always; ``wins-difference`` between the first two ``strategies`` (default: in the
     order of ``games``); ``consistent``, ``secret-in-top`` and ``draw-chance`` when some strategy
     recorded them; ``sweep-colours-mean`` / ``-max`` and ``sweep-pegs-mean`` / ``-max`` when two
-    sizes or more differ in that dimension alone.
+    sizes or more differ in that dimension alone. ``runs``: the runs each strategy plays in its
+    study, as for ``wins_difference``.
     """
     games = _check(games, ["strategy", "size", "guesses", "won"], "games")
     present = list(pd.unique(games["strategy"]))
     order = [s for s in (strategies or present) if s in present]
     makers: dict[str, Callable[[], Figure]] = {"guesses": lambda: guesses_histogram(games)}
     if len(order) >= 2:
-        makers["wins-difference"] = lambda: wins_difference(games, order[0], order[1])
+        makers["wins-difference"] = lambda: wins_difference(games, order[0], order[1], runs=runs)
     table = stats.per_move(moves) if moves is not None and not moves.empty else None
     for name, column, make in (("consistent", "consistent", consistent_per_move),
                                ("secret-in-top", "secret_seen", secret_in_top_per_move),

@@ -93,7 +93,7 @@ class Report:
 
     @cached_property
     def tests(self) -> list[stats.PairedTest]:
-        return stats.pairwise(self.games) if not self.games.empty else []
+        return stats.pairwise(self.games, self.runs_of) if not self.games.empty else []
 
     @cached_property
     def per_move(self) -> pd.DataFrame:
@@ -122,6 +122,12 @@ class Report:
         for (size, strategy), part in first.groupby(["size", "strategy"], sort=False)["guess"]:
             guesses[(size, strategy)] = part.iloc[0] if part.nunique() == 1 else None
         return guesses
+
+    @property
+    def runs_of(self) -> dict[str, int]:
+        """The runs each strategy plays in the study (its games may not hold them all yet): how the
+        tests and plots pair a strategy of one run with one of several."""
+        return {spec: self.study.runs_of(spec) for spec in self.study.strategies}
 
     @property
     def expected_games(self) -> int:

@@ -11,6 +11,7 @@ strategies on the same games, and the per-move figures of 004 (Tables 4, 5, 8, 1
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -87,11 +88,14 @@ class PairedTest:
     p_value: float | None  # None when every pair is equal: there is no difference to test
 
 
-def wilcoxon(games: pd.DataFrame, first: str, second: str, size: str | None = None) -> PairedTest:
+def wilcoxon(games: pd.DataFrame, first: str, second: str, size: str | None = None,
+             runs: Mapping[str, int] | None = None) -> PairedTest:
     """Compare ``first`` and ``second`` game by game: the same size, run and secret slot (004's
     pairing; a game without its pair, in a study not played to the end, is left out). When one of
-    them played one run and the other more (a deterministic strategy plays each secret once), each
-    secret is one pair: its mean guesses over the runs.
+    them plays one run and the other more (a deterministic strategy plays each secret once), each
+    secret is one pair: its mean guesses over the runs. ``runs`` gives the runs each strategy plays
+    in its study (``Study.runs_of``); without it they are read from the games, which in a study not
+    played to the end may hold only the first run of a strategy that plays several.
 
     Pairs with equal values are dropped and the normal approximation is used with a continuity
     correction, as R's ``wilcox.test(paired = TRUE)`` does with ties. When every pair is equal
@@ -106,7 +110,7 @@ def wilcoxon(games: pd.DataFrame, first: str, second: str, size: str | None = No
         if part.empty:
             known = ", ".join(dict.fromkeys(g["strategy"]))
             raise BadArgument(f"no games of {name!r} on {sizes[0]} (strategies: {known})")
-    return _paired(sizes[0], first, second, _Played(parts[0]), _Played(parts[1]))
+    return _paired(sizes[0], first, second, _Played(parts[0]), _Played(parts[1]), runs=runs)
 
 
 class _Played:
@@ -125,10 +129,11 @@ class _Played:
         return self.games.groupby("slot")["guesses"].mean()
 
 
-def _paired(size: str, first: str, second: str, *played: _Played) -> PairedTest:
-    """``wilcoxon`` of the games ``played`` by ``first`` and ``second`` on ``size``."""
-    runs = sorted(p.runs for p in played)
-    if runs[0] == 1 < runs[1]:
+def _paired(size: str, first: str, second: str, *played: _Played, runs: Mapping[str, int] | None = None) -> PairedTest:
+    """``wilcoxon`` of the games ``played`` by ``first`` and ``second`` on ``size``; ``runs``, the
+    runs each plays in its study, else those of its games."""
+    fewer, more = sorted((runs or {}).get(name, p.runs) for name, p in zip((first, second), played, strict=True))
+    if fewer == 1 < more:
         a, b = (p.by_secret for p in played)
     else:
         a, b = (p.by_game for p in played)
@@ -175,15 +180,15 @@ def signed_rank(d: np.ndarray) -> tuple[float, float]:
     return float(min(r_plus, r_minus)), float(2 * ndtr(-np.abs(z)))
 
 
-def pairwise(games: pd.DataFrame) -> list[PairedTest]:
-    """Every pair of strategies, size by size."""
+def pairwise(games: pd.DataFrame, runs: Mapping[str, int] | None = None) -> list[PairedTest]:
+    """Every pair of strategies, size by size; ``runs`` as for ``wilcoxon``."""
     tests = []
     for size in dict.fromkeys(games["size"]):
         parts = {name: _Played(part) for name, part in games[games["size"] == size].groupby("strategy", sort=False)}
         names = list(parts)
         for i, first in enumerate(names):
             for second in names[i + 1:]:
-                tests.append(_paired(size, first, second, parts[first], parts[second]))
+                tests.append(_paired(size, first, second, parts[first], parts[second], runs=runs))
     return tests
 
 
