@@ -40,6 +40,14 @@ def _index(code, m):
 
 
 @numba.njit(cache=True)
+def _log(log, at, code, m):
+    """Write the index of ``code``, the move ``at`` (from 0), to ``log``, unless ``log`` is ``None``
+    (numba compiles that case without the write)."""
+    if log is not None:
+        log[at] = _index(code, m)
+
+
+@numba.njit(cache=True)
 def _bulls(code, secret):
     b = 0
     for p in range(code.shape[0]):
@@ -56,7 +64,7 @@ def _rotate(code, i, secret, first, stop, base, m, log, played):
     tests = 0
     for colour in range(first, stop):
         code[i] = colour
-        log[played + tests] = _index(code, m)
+        _log(log, played + tests, code, m)
         tests += 1
         b = _bulls(code, secret)
         if b == code.shape[0]:
@@ -72,7 +80,7 @@ def _greedy1(secret, n, m, log):
     played = 0
     for i in range(n):
         code[i] = 0
-        log[played] = _index(code, m)
+        _log(log, played, code, m)
         played += 1
         base = _bulls(code, secret)
         if base == n:
@@ -89,7 +97,7 @@ def _greedy1(secret, n, m, log):
 def _greedy2(secret, n, m, log):
     """Returns the guesses until the win; negative when the last guess was deduced (certain)."""
     code = np.zeros(n, dtype=np.int64)
-    log[0] = 0
+    _log(log, 0, code, m)
     played = 1
     base = _bulls(code, secret)
     if base == n:
@@ -140,7 +148,7 @@ def _count_colours(secret, n, m, counts, log):
             for _ in range(counts[c]):
                 code[p] = c
                 p += 1
-        log[colour] = _index(code, m)
+        _log(log, colour, code, m)
         b, w = _feedback(code, secret, m)
         if b == n:
             return -(colour + 1)
@@ -176,7 +184,7 @@ def _greedy3(secret, n, m, use_lost, log):
             code[i] = colour
             for p in range(i + 1, n):
                 code[p] = filler
-            log[played] = _index(code, m)
+            _log(log, played, code, m)
             played += 1
             b = _bulls(code, secret)
             if b == n:
@@ -204,7 +212,7 @@ def _local_search(secret, n, m, log):
         for _ in range(counts[c]):
             code[p] = c
             p += 1
-    log[played] = _index(code, m)
+    _log(log, played, code, m)
     played += 1
     b, w = _feedback(code, secret, m)
     if b == n:
@@ -215,7 +223,7 @@ def _local_search(secret, n, m, log):
             if code[i] == code[j]:
                 continue
             code[i], code[j] = code[j], code[i]
-            log[played] = _index(code, m)
+            _log(log, played, code, m)
             played += 1
             b, w = _feedback(code, secret, m)
             if b == n:
@@ -230,7 +238,8 @@ def _local_search(secret, n, m, log):
 @numba.njit(cache=True)
 def _play(method, s, n, m, log):
     """Play ``method`` (1-5, ``_METHODS``) against secret index ``s``, writing the index of each code
-    played to ``log``; returns the guesses until the win, negative when the last one was deduced."""
+    played to ``log`` (``None``: none); returns the guesses until the win, negative when the
+    last one was deduced."""
     secret = np.empty(n, dtype=np.int64)
     _decode(s, n, m, secret)
     if method == 1:
@@ -243,15 +252,9 @@ def _play(method, s, n, m, log):
         r = _local_search(secret, n, m, log)
     else:
         r = _greedy3(secret, n, m, True, log)
-    if r < 0:
+    if r < 0 and log is not None:
         log[-r - 1] = s  # the deduced last guess is the secret
     return r
-
-
-@numba.njit(cache=True)
-def _most_moves(n, m):
-    """At least as many moves as any method plays (Greedy 1 plays at most n * m)."""
-    return n * m + n * n + m + 2
 
 
 @numba.njit(cache=True, parallel=True)
@@ -260,8 +263,7 @@ def _all_secrets(method, n, m):
     known = np.empty(total, dtype=np.int64)
     played = np.empty(total, dtype=np.int64)
     for s in numba.prange(total):
-        log = np.empty(_most_moves(n, m), dtype=np.int64)
-        r = _play(method, s, n, m, log)
+        r = _play(method, s, n, m, None)
         played[s] = abs(r)
         known[s] = abs(r) - 1 if r < 0 else r
     return known, played
@@ -273,7 +275,7 @@ def _secrets_games(method, n, m, secrets):
     wide as the longest game (played twice: first to find that width)."""
     r = np.empty(secrets.shape[0], dtype=np.int64)
     for k in numba.prange(secrets.shape[0]):
-        r[k] = _play(method, secrets[k], n, m, np.empty(_most_moves(n, m), dtype=np.int64))
+        r[k] = _play(method, secrets[k], n, m, None)
     width = 1
     for k in range(r.shape[0]):
         width = max(width, abs(r[k]))
