@@ -179,6 +179,18 @@ def test_an_answer_corrected_to_the_win_says_that_the_later_answers_are_dropped(
     expect(page.locator("#answer-form")).to_be_hidden()
 
 
+def test_a_game_of_one_peg_is_told_in_the_singular(page):
+    start(page, "codebreaker", size="1x6", codes="6")
+    expect(page.locator("#message")).to_have_text("I have chosen a secret of 1 peg from the colours 1-6, repeats "
+                                                  "allowed.")
+    expect(page.locator("#split-body")).to_contain_text("Type a guess of 1 colour to see")
+    page.get_by_role("button", name="Guess", exact=True).click()
+    expect(page.locator("#error")).to_have_text("Type a guess of 1 colour first, e.g. 1.")
+    page.get_by_role("button", name="New game").click()
+    start(page, "codemaker", size="1x6", codes="6")
+    expect(page.locator("#message")).to_contain_text("Choose a secret of 1 peg from the colours 1-6 and keep it")
+
+
 def test_a_black_only_game_in_both_roles_shows_black_pegs_alone(page, tmp_path):
     """As 'mmlab play --black-only': the answers, the hint's tables and the answer form count black
     pegs only."""

@@ -247,11 +247,11 @@ function showGame(fresh) {
   $("game").hidden = false;
   $("setup").classList.add("compact");
   say(fresh ? (state.role === "codebreaker"
-    ? `I have chosen a secret of ${state.pegs} pegs from the colours 1-${state.colours}` +
+    ? `I have chosen a secret of ${plural(state.pegs, "peg")} from the colours 1-${state.colours}` +
       (state.repeats ? ", repeats allowed." : ", no colour twice.") +
       (blackOnly() ? " Each answer counts only the pegs of the right colour in the right place (black); pegs " +
                      "of a right colour in a wrong place are not counted." : "")
-    : `Choose a secret of ${state.pegs} pegs from the colours 1-${state.colours} and keep it to yourself.` +
+    : `Choose a secret of ${plural(state.pegs, "peg")} from the colours 1-${state.colours} and keep it to yourself.` +
       (blackOnly() ? " Answer each guess with its black pegs only (right colour, right place)."
                    : " Answer each guess with its black and white pegs.")) : "");
   clearError();
@@ -411,14 +411,18 @@ function updatePreview() {
     splitTimer = setTimeout(() => showSplit($("guess").value.trim(), "your guess"), 200);
   } else {
     $("split-body").replaceChildren(el("p", { class: "muted" },
-      `Type a guess of ${state.pegs} colours to see how its answers would divide the codes that are still possible.`));
+      `Type a guess of ${plural(state.pegs, "colour")} to see how its answers would divide the codes that are ` +
+      "still possible."));
   }
 }
 
 async function playGuess(event) {
   event.preventDefault();
   const code = $("guess").value.trim();
-  if (!code) { $("error").textContent = `Type a guess of ${state.pegs} colours first, e.g. ${exampleCode()}.`; return; }
+  if (!code) {
+    $("error").textContent = `Type a guess of ${plural(state.pegs, "colour")} first, e.g. ${exampleCode()}.`;
+    return;
+  }
   try {
     const next = await move("guess", { code }, "Playing your guess…");
     if (!next) return;
