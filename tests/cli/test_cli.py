@@ -67,6 +67,21 @@ def test_compare_prints_every_exhaustive_strategy_with_literature(capsys, tmp_pa
     assert json.loads(out)["games_stored"] == 8 * 1296
 
 
+def test_compare_prints_singley_appendix_beside_his_methods(capsys, tmp_path):
+    """003 appendix at 3x8: Greedy 1 13.591797 (played to the win, as ours), Greedy 2 11.357422
+    (counted until the code was known, which the literature column says); none for a sample."""
+    store = str(tmp_path / "r.duckdb")
+    args = ["compare", "3x8", "--strategies", "greedy1,greedy2,greedy3:lost_bull=use", "--store", store]
+    rows = {r["strategy"]: r for r in json.loads(run(capsys, *args, "--json")[1])["strategies"]}
+    assert round(rows["greedy1"]["mean"], 6) == 13.591797
+    assert "mean 13.5918, worst 24 (Singley" in rows["greedy1"]["literature"]
+    assert "mean 11.3574, worst 19" in rows["greedy2"]["literature"]
+    assert "until the code was known" in rows["greedy2"]["literature"]
+    assert rows["greedy3:lost_bull=use"]["literature"] is None  # the thesis's Greedy 3 is the default one
+    sample = json.loads(run(capsys, *args, "--secrets", "50", "--json")[1])["strategies"]
+    assert all(r["literature"] is None for r in sample)
+
+
 def test_compare_gives_l_per_run_for_random_strategies(capsys, tmp_path):
     """Knuth plays each secret once, random three times: L is one pass over the secrets for both."""
     store = str(tmp_path / "r.duckdb")
