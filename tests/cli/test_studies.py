@@ -477,3 +477,15 @@ def test_a_study_played_by_a_strategy_this_session_does_not_know_is_reported(cap
     assert re.search(r"knuth\s*│\s*27\s*│\s*2\.7407\s*│", out)  # (knuth's mean is exact)
     code, out, _ = run(capsys, "report", "custom", "--store", store, "--json")
     assert code == 0 and [row["games"] for row in json.loads(out)["summary"]] == [27, 27]
+
+
+def test_reporting_a_study_file_not_played_yet_says_how_to_play_it(capsys, tmp_path):
+    path = tmp_path / "demo.toml"
+    path.write_text(STUDY.replace("secrets = 30", "secrets = 5"))
+    store = str(tmp_path / "r.duckdb")
+    assert run(capsys, "run", str(path), "--store", store, "--jobs", "1")[0] == 0
+    other = tmp_path / "other.toml"
+    other.write_text(STUDY.replace('name = "cli-demo"', 'name = "other"'))
+    code, _, err = run(capsys, "report", str(other), "--store", store)
+    err = " ".join(err.split())
+    assert code == 2 and f"is the study 'other', which '{store}' does not hold: mmlab run {other} --store {store}" in err
