@@ -247,6 +247,22 @@ def test_mistakes_are_shown_on_the_page(page):
     expect(page.locator("#setup-error")).to_contain_text("the 6x8 game has 262,144 codes")
 
 
+def test_a_game_the_server_no_longer_holds_is_said_so_in_the_pages_words(page):
+    """Not the API's "start a new game (POST /api/games)"."""
+    start(page, "codebreaker", secret="3632")
+    page.evaluate("async () => { await fetch(`/api/games/${state.id}`, { method: 'DELETE' }); }")  # (or expired)
+    guess_box = page.get_by_label("Your guess", exact=True)
+    guess_box.fill("1122")
+    guess_box.press("Enter")
+    gone = ("This game is no longer on the server: it was left, or it expired after 30 minutes without a move. "
+            "Start a new game.")
+    expect(page.locator("#error")).to_have_text(gone)
+    expect(page.locator("#split-body")).to_have_text(gone)
+    page.reload()
+    expect(page.locator("#setup-error")).to_contain_text("This game is no longer on the server")
+    assert "/api" not in page.locator("#setup-error").inner_text()
+
+
 def test_a_double_click_moves_once(page):
     start(page, "codebreaker", secret="3632")
     guess_box = page.get_by_label("Your guess", exact=True)

@@ -156,8 +156,18 @@ function plural(n, word) {
 
 // ------------------------------------------------------------------ messages
 function say(text) { $("message").textContent = text; }
+
+// What the page says of an error: the server's words, except of a game it no longer holds, whose
+// words are for the API's clients ("start a new game (POST /api/games)").
+function messageOf(error) {
+  if (error.kind !== "GameNotFound") return error.message;
+  const minutes = state ? state.idle_minutes : serverInfo && serverInfo.idle_minutes;
+  return "This game is no longer on the server: it was left, or it expired after " +
+    (minutes ? `${plural(minutes, "minute")} without a move` : "a while without a move") + ". Start a new game.";
+}
+
 function fail(error, fixing = false) {
-  let text = error.message;
+  let text = messageOf(error);
   if (error.kind === "InconsistentFeedback") {
     const next = !fixing ? ". Answer this guess again, or correct an earlier answer with its Correct button."
       : state.won ? ". The answers stay as they were: correct another with its Correct button, or Undo."
@@ -238,7 +248,7 @@ async function resume() {
     state = await api("GET", `/games/${match[1]}`);
     showGame(false);
   } catch (error) {
-    $("setup-error").textContent = error.message;
+    $("setup-error").textContent = messageOf(error);
     history.replaceState(null, "", location.pathname);
   }
 }
@@ -586,7 +596,7 @@ async function showPath() {
       : "An earlier answer was corrected, so later guesses leave the strategy's tree.";
     body.replaceChildren(el("p", { class: "muted" }, note), el("ol", { class: "path" }, items));
   } catch (error) {
-    if (onScreen(id)) body.replaceChildren(el("p", { class: "muted" }, error.message));
+    if (onScreen(id)) body.replaceChildren(el("p", { class: "muted" }, messageOf(error)));
   }
 }
 
@@ -598,7 +608,7 @@ async function showSplit(code, who) {
     if (seq !== splitSeq) return;
     $("split-body").replaceChildren(el("p", { class: "muted" }, `How ${who} would split the codes left:`), splitTable(table));
   } catch (error) {
-    if (seq === splitSeq) $("split-body").replaceChildren(el("p", { class: "error" }, error.message));
+    if (seq === splitSeq) $("split-body").replaceChildren(el("p", { class: "error" }, messageOf(error)));
   }
 }
 
