@@ -110,6 +110,24 @@ def strategy_spec(text: str) -> str:
     return text
 
 
+def unplayable(specs: Sequence[str], sizes: Sequence[str]) -> str | None:
+    """Why one of the strategy ``specs`` cannot play one of the ``sizes`` (a strategy that needs
+    every code of the game, at a size too large to list them), or ``None``: said before any game,
+    not after the rows of the sizes before it."""
+    from mmlab.game import Game
+    from mmlab.strategies import make_strategy
+
+    for spec in specs:
+        strategy = make_strategy(spec)
+        if strategy.needs_enumeration:
+            for size in sizes:
+                try:
+                    strategy.require_enumerable(Game.parse_size(size))
+                except MastermindError as e:
+                    return str(e)
+    return None
+
+
 def position_problem(spec: str, own_game: bool) -> str | None:
     """Why the strategy ``spec`` cannot guess at the positions of a benchmark that plays from
     ``Knowledge.initial(game, explicit=False)`` (no list of the consistent codes) and asks for

@@ -11,7 +11,7 @@ every core, so ``wall s / games`` is the throughput of the whole machine.
 from __future__ import annotations
 
 # first: a Ctrl-C while the rest loads ends in one line
-from _script import at_least, game_sizes, run_script, spread_text, strategy_specs
+from _script import at_least, game_sizes, run_script, spread_text, strategy_specs, unplayable
 
 import argparse
 import os
@@ -32,6 +32,9 @@ def main() -> None:
                         help="worker processes (default: one per core)")
     args = parser.parse_args()
     sizes = args.sizes
+    problem = unplayable(split_specs(args.strategies), sizes)
+    if problem:
+        parser.error(problem)
     print(f"{'size':5} {'strategy':28} {'games':>5} {'mean':>7} {'s.e.':>6} {'max':>3} {'s/game':>7} "
           f"{'wall s':>7} {'evals':>9} {'fallbk':>6}  target / published")
     for row in run_large(sizes, split_specs(args.strategies), games=args.games, seed=args.seed, workers=args.jobs):

@@ -178,7 +178,9 @@ def main() -> None:
         name, raw = parse_spec(args.spec)
         if name != "shc":
             parser.error(f"--spec {args.spec!r}: this benchmark plays shc only, e.g. shc:replace=equal,fps=60")
-        build(raw, args.reading)  # refuse a bad spec before starting workers
+        for size in ["4x6"] if args.table2 else dict.fromkeys(args.sizes or DEFAULT_GAMES):
+            # refuse a bad spec, or a first guess that does not fit a size, before any row
+            build(raw, args.reading).start(Game.parse_size(size), np.random.default_rng(0))
     except MastermindError as e:
         parser.error(str(e))
     with WorkerPool(args.jobs, initializer=warm_up) as pool:

@@ -13,7 +13,7 @@ Secrets and games are those of ``mmlab reproduce large --sizes SIZES --games N -
 
 from __future__ import annotations
 
-from _script import at_least, game_sizes, run_script, spread_text, strategy_spec  # first: a Ctrl-C while the rest loads ends in one line
+from _script import at_least, game_sizes, run_script, spread_text, strategy_spec, unplayable  # first: a Ctrl-C while the rest loads ends in one line
 
 import argparse
 import os
@@ -40,6 +40,9 @@ def main() -> None:
     unknown = [s for s in sizes if s not in EXACT_ENTROPY]
     if unknown:
         parser.error(f"no exact Entropy figure for {', '.join(unknown)}; sizes with one: {', '.join(EXACT_ENTROPY)}")
+    problem = unplayable([args.strategy], sizes)
+    if problem:
+        parser.error(problem)
     print(f"{'size':5} {'games':>5} {'sample':>7} {'s.e.':>6} {'exact Entropy':>13} {'gap':>7} {'s/game':>7} "
           f"{'wall s':>7}   ({args.strategy}, seed {args.seed})")
     for row in run_large(sizes, [args.strategy], games=args.games, seed=args.seed, workers=args.jobs):

@@ -138,3 +138,18 @@ def test_the_scripts_that_reach_into_mmlab_run_on_a_small_setting(tmp_path, scri
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     for word in words:
         assert word in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize("script, args, words", [
+    ("bench_large.py", ["--sizes", "4x6,8x12", "--strategies", "random;knuth", "--games", "1"],
+     ["knuth needs every code of the game, and 8x12", "sample"]),
+    ("bench_vs_entropy.py", ["--sizes", "5x8,7x11", "--strategy", "knuth", "--games", "1"],
+     ["knuth needs every code of the game, and 7x11"]),
+    ("bench_shc.py", ["--sizes", "4x6", "5x8", "--games", "1", "--spec", "shc:first=1122"],
+     ["first=1122 is not a first guess of 5x8"]),
+    ("bench_shc.py", ["--table2", "--games", "1", "--spec", "shc:first=11223"], ["first=11223 is not a first guess of 4x6"]),
+])
+def test_a_strategy_that_cannot_play_a_later_size_is_refused_before_the_first_row(tmp_path, script, args, words):
+    """Before, the rows of the sizes before it were played and printed (knuth's at 4x6, and at 5x8
+    for minutes), and then the run ended with the error."""
+    assert_refused(run(tmp_path, script, *args), *words)
