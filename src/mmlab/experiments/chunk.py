@@ -6,8 +6,9 @@ never load pandas. A deterministic strategy's games are read off its decision tr
 games and the same rows as playing them, faster since they share their first guesses. With
 ``whole_tree`` the whole tree is compiled once per process (when many games are played),
 otherwise only the branches the chunk's secrets reach. Singley's deterministic methods need no
-tree: the numba kernels of ``greedy_kernels`` play the chunk's games, the same as their trees'. Only strategies that draw their guess from a
-set of top scorers get top-scorer figures, and only those that keep the consistent set its sizes.
+tree: the numba kernels of ``greedy_kernels`` play the chunk's games, the same as their trees'.
+Only strategies that draw their guess from a set of top scorers get top-scorer figures, and only
+those that keep the consistent set its sizes.
 
 >>> chunk = Chunk("demo", "3x4", True, "black-white", "knuth", 7, None, ((0, 0, 0), (0, 5, 5)), "r1", True)
 >>> played = play_chunk(chunk)
@@ -152,8 +153,9 @@ def _kernel_games(strategy: Strategy, game: Game, secrets: np.ndarray) -> dict[i
     records = {}
     for secret, n, k, end, until_known in zip(secrets.tolist(), played.tolist(), [0, *ends[:-1]], ends,
                                                known.tolist(), strict=True):
-        records[secret] = GameRecord(game, secret, tuple(guesses[k:end]), tuple(feedbacks[a] for a in answers[k:end]),
-                                     (0,) * n, until_known < n, (-1,) * n, (-1,) * n, (False,) * n, (float("nan"),) * n)
+        records[secret] = GameRecord(game, secret, tuple(guesses[k:end]),
+                                     tuple(feedbacks[answer] for answer in answers[k:end]), (0,) * n,
+                                     until_known < n, (-1,) * n, (-1,) * n, (False,) * n, (float("nan"),) * n)
     return records
 
 
@@ -183,17 +185,17 @@ def play_chunk(chunk: Chunk) -> PlayedChunk:
         play_chunk(replace(chunk, games=chunk.games[:1], whole_tree=False))
     strategy = _strategy(chunk.strategy)
     readable = read_off_a_tree(strategy, game, chunk.max_guesses)
-    tree_games: dict[int, GameRecord] = {}
+    read_games: dict[int, GameRecord] = {}  # off the tree (or the kernels)
     if readable:
         start = time.perf_counter()
         secrets = np.array([g[2] for g in chunk.games], dtype=np.int64)
         kernel_games = _kernel_games(strategy, game, secrets)
         if kernel_games is not None:
-            tree_games = kernel_games
+            read_games = kernel_games
         else:
             tree = (_tree(chunk.strategy, game) if chunk.whole_tree  # built once per process
                     else DecisionTree.build(game, make_strategy(chunk.strategy), secrets=secrets))
-            tree_games = _tree_games(tree, secrets)
+            read_games = _tree_games(tree, secrets)
         per_game = (time.perf_counter() - start) / len(chunk.games)
     names = _names(game) if game.n_codes <= NAMED_CODES else {}
     # The same figures whether a game is read off the tree or played: top scorers only for
@@ -212,7 +214,7 @@ def play_chunk(chunk: Chunk) -> PlayedChunk:
                                               "evaluations", "top_size", "secret_in_top", "chance")}
     for run, slot, secret in chunk.games:
         if readable:
-            record, seconds = tree_games[secret], per_game
+            record, seconds = read_games[secret], per_game
         else:
             start = time.perf_counter()
             try:
