@@ -142,6 +142,8 @@ def test_info_schema_and_page(client):
     assert {"/api/games", "/api/games/{game_id}/guess", "/api/games/{game_id}/path"} <= set(schema["paths"])
     page = client.get("/")
     assert page.status_code == 200 and "<title>mmlab" in page.text
+    head = client.head("/")  # (as 'curl -I' asks whether the server is up)
+    assert head.status_code == 200 and head.headers["etag"] == page.headers["etag"]
     for name in ("app.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
 

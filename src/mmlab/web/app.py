@@ -108,7 +108,7 @@ def create_app(max_games: int = DEFAULT_MAX_GAMES, max_codes: int = DEFAULT_MAX_
     app.include_router(_api(games, threading.Lock() if needs_engine_lock() else None), prefix="/api")
     app.add_middleware(BodyLimit)
     app.mount("/static", _Revalidated(directory=STATIC), name="static")
-    app.get("/", include_in_schema=False)(_page)
+    app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)(_page)  # (HEAD: 'curl -I', a monitor)
     return app
 
 
