@@ -1,6 +1,6 @@
 """The fixed cost of starting ``mmlab``: a few short commands, each run in fresh processes, best of N.
 
-    python benchmarks/bench_commands.py              # best of 5 runs of each command
+    python benchmarks/bench_commands.py              # best of 5 runs of each command (about 20 s)
     python benchmarks/bench_commands.py --runs 10
     python benchmarks/bench_commands.py --mmlab "python -m mmlab"
 

@@ -1,6 +1,6 @@
 """Wall and CPU time of the README's main command, ``mmlab compare 4x6``, and of reading it back.
 
-    python benchmarks/bench_compare.py              # best of 3 of each
+    python benchmarks/bench_compare.py              # best of 3 of each (under a minute a repeat)
     python benchmarks/bench_compare.py --repeat 5 --size 4x6 --jobs 1
     python benchmarks/bench_compare.py --src /tmp/old/src   # another checkout's mmlab (before/after)
 

@@ -8,7 +8,7 @@ are left out; "covered" is the share kept). ``H1 + H2`` is what the first two gu
 secret, in bits (each of them reveals 3.5-3.9 bits at 8x12). The second guesses are the
 codebreaker's own random picks: run two ``--seed`` values to see how much the figures move.
 
-    python benchmarks/bench_first_guess.py                               # every colour pattern at 8x12
+    python benchmarks/bench_first_guess.py                               # every colour pattern at 8x12 (80 s)
     python benchmarks/bench_first_guess.py --size 6x9 --codes 112233,112234,123456
 """
 

@@ -1,7 +1,7 @@
 """Guesses, evaluations and seconds of the GA codebreakers ``ga`` beside the published figures.
 
     python benchmarks/bench_ga.py                          # merelo, bento: 4x6, 5x8 (1000 games);
-                                                           # berghman: 4x6, 5x8 (200), 6x9 (100), 8x12 (30)
+                                                           # berghman: 4x6, 5x8 (200), 6x9 (100), 8x12 (30): 35 s
     python benchmarks/bench_ga.py --only berghman --sizes 6x9 --games 50 --extra extend=900,reset=15
 
 Game ``i`` of a row draws its secret and every random choice from

@@ -1,7 +1,7 @@
 """Guesses and seconds per game of the sampling and evolutionary codebreakers at 5x8, 6x9 and 8x12,
 beside the published anchors and the issue's targets (``mmlab reproduce large`` prints the same rows).
 
-    python benchmarks/bench_large.py                       # sample, evo, ga:variant=berghman; 500 games per size
+    python benchmarks/bench_large.py                       # sample, evo, ga:variant=berghman; 500 games per size (5 1/2 min)
     python benchmarks/bench_large.py --sizes 8x12 --games 100 --strategies "sample:sample=2000"
 
 "s/game" is the time one game takes in its worker process (one core); "wall s" is the row's time on

@@ -1,6 +1,6 @@
 """The `random` strategy on games too large to list (issue 3): guesses, evaluations, time, failures.
 
-    python benchmarks/bench_sample.py            # 6x8, 6x9, 8x12 (100 games), 10x20 (20 games)
+    python benchmarks/bench_sample.py            # 6x8, 6x9, 8x12 (100 games), 10x20 (20 games): 40 s
     python benchmarks/bench_sample.py --quick    # 20 / 5 games
     python benchmarks/bench_sample.py --sizes 8x12 --games 30
 

@@ -12,7 +12,7 @@ The finalists' loss is what a larger reference sample could win back; the candid
 scoring every candidate exactly could. Either, divided by the bits a guess reveals (about 4 at 8x12,
 ``bench_two_step.py``), is an upper bound on the guesses per game the sampling costs.
 
-    python benchmarks/bench_selection.py                   # 20 games at 8x12
+    python benchmarks/bench_selection.py                   # 20 games at 8x12 (about 10 minutes)
     python benchmarks/bench_selection.py --size 6x9 --games 40
 """
 

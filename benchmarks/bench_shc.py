@@ -1,8 +1,9 @@
 """Guesses, evaluations, seconds and memory of the stochastic hill climber ``shc`` (001), beside the paper.
 
-    python benchmarks/bench_shc.py                     # 4x6, 5x8, 6x8 (1000 games), 6x9, 8x12 (100), 10x20 (20)
+    python benchmarks/bench_shc.py                     # 4x6, 5x8, 6x8 (1000 games), 6x9, 8x12 (100), 10x20 (20):
+                                                       # 10x20 about 10 minutes (a minute a game), the others one
     python benchmarks/bench_shc.py --sizes 6x8 --games 10000 --reading per-peg
-    python benchmarks/bench_shc.py --table2            # 001 Table 2: tracker on/off x random/FPS, 4x6, 100 000 games
+    python benchmarks/bench_shc.py --table2            # 001 Table 2: tracker on/off x random/FPS, 4x6, 100 000 games (minutes)
 
 Game ``i`` draws its secret and every random choice from ``numpy.random.default_rng([seed, i])``,
 so each row is reproducible whatever the number of worker processes. "evals" are 001's

@@ -1,7 +1,7 @@
 """Speed and memory of Singley's methods (issue 3): the tabu search per game up to 10x20, and the
 deterministic methods over the whole 4x6 space.
 
-    python benchmarks/bench_singley.py            # tabu: 4x6, 5x8, 6x8, 7x8 (1000 games), 6x9, 8x12, 10x20 (100)
+    python benchmarks/bench_singley.py            # tabu: 4x6, 5x8, 6x8, 7x8 (1000 games), 6x9, 8x12, 10x20 (100): 30 s
     python benchmarks/bench_singley.py --quick    # 200 / 20 games
 
 Each size runs in a fresh subprocess that first warms the JIT on 4x6, so the times are play

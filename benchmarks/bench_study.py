@@ -1,6 +1,6 @@
 """Wall time of the experiment platform on 004's protocols, against the authors' 90 minutes.
 
-    python benchmarks/bench_study.py            # 4x8 four methods x 5000 games, then 4x6 four methods x 10 runs
+    python benchmarks/bench_study.py            # 4x8 four methods x 5000 games, then 4x6 four methods x 10 runs (30 s)
     python benchmarks/bench_study.py --jobs 1   # on one core
 
 Each study runs from scratch into a fresh store in a temporary folder, exactly as

@@ -1,6 +1,6 @@
 """Seconds to compile exact decision trees, after JIT warm-up, and the peak memory of each.
 
-    python benchmarks/bench_trees.py            # 4x6 knuth, 4x8 entropy, 5x8 knuth, CLI process
+    python benchmarks/bench_trees.py            # 4x6 knuth, 4x8 entropy, 5x8 knuth, CLI process (about 30 s)
     python benchmarks/bench_trees.py --quick    # without 5x8
 
 Each tree is built in a fresh subprocess that first warms the JIT on a small game, so the

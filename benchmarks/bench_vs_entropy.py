@@ -5,7 +5,7 @@ the consistent set instead, and adds an exact endgame and a one-guess look-ahead
 that buys, or loses, at each size, and so what one may expect of it at 8x12, where exact Entropy is
 out of reach (docs/reproductions.md).
 
-    python benchmarks/bench_vs_entropy.py                            # 2000 games per size, seed 31
+    python benchmarks/bench_vs_entropy.py                            # 2000 games per size, seed 31: about 30 min
     python benchmarks/bench_vs_entropy.py --sizes 8x8 --games 200 --strategy "sample:part=200"
 
 Secrets and games are those of ``mmlab reproduce large --sizes SIZES --games N --seed S``.
