@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from mmlab.errors import BadArgument
+from mmlab.errors import BadArgument, MastermindError
 from mmlab.experiments.runner import run_study
 from mmlab.experiments.store import Store
 from mmlab.experiments.study import Study
@@ -49,3 +49,27 @@ def test_an_unreachable_scheduler_is_reported(tmp_path, monkeypatch):
     assert list(store.studies()["study"]) == ["lonely"] and len(store.games("lonely")) == 20
     with pytest.raises(BadArgument, match="give jobs or a scheduler, not both"):  # (jobs were ignored)
         run_study(study, Store(tmp_path / "r.duckdb"), jobs=2, scheduler="tcp://127.0.0.1:9")
+
+
+def test_a_scheduler_lost_while_the_study_plays_is_reported_and_the_finished_games_are_kept(tmp_path, monkeypatch):
+    """The scheduler goes away after the first chunks: one line saying so, not the cluster's
+    traceback, and the games finished before are in the store for the next run."""
+    monkeypatch.setattr("mmlab.experiments.cluster.CONNECT_TIMEOUT", "1s")  # (also how long it tries to reconnect)
+    study = Study("orphan", ("4x4",), ("random",), runs=4, seed=3)
+    store = Store(tmp_path / "r.duckdb")
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                       dashboard_address=None)
+
+    def progress(done: int, total: int) -> None:
+        if done and cluster.status.name == "running":
+            cluster.close()
+
+    try:
+        with pytest.raises(MastermindError, match="the connection to its scheduler was lost; the games finished "
+                                                  "so far are stored, and the same command plays the rest"):
+            run_study(study, store, scheduler=cluster.scheduler_address, chunk_games=8, on_progress=progress)
+    finally:
+        cluster.close()
+    kept = len(store.games("orphan"))
+    assert 0 < kept < study.n_games
+    assert run_study(study, store, jobs=1).played == study.n_games - kept

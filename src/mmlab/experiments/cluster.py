@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from mmlab.errors import BadArgument
+from mmlab.errors import BadArgument, MastermindError
 from mmlab.experiments.chunk import Chunk, PlayedChunk, play_chunk
 
 CONNECT_TIMEOUT = "10s"  # how long to try reaching the scheduler
@@ -31,8 +31,29 @@ def on_dask(chunks: list[Chunk], scheduler: str,
         try:
             for future in dask_completed(futures):
                 yield future.result()
-        except BaseException:
+        except BaseException as e:
             client.cancel(futures)
-            raise
+            why = _stopped(e)
+            if why is None:
+                raise
+            raise MastermindError(f"the Dask cluster at {scheduler!r} stopped playing the study: {why}; the games "
+                                  "finished so far are stored, and the same command plays the rest") from None
     finally:
         client.close()
+
+
+def _stopped(error: BaseException) -> str | None:
+    """Why the cluster stopped playing, when ``error`` is the cluster's doing rather than the
+    study's: its scheduler gone, a chunk cancelled, the workers of a chunk dead; else ``None``."""
+    from concurrent.futures import CancelledError
+
+    from distributed.scheduler import KilledWorker
+
+    if isinstance(error, KilledWorker):
+        return "the workers that played one of its chunks died (out of memory? see the workers' logs)"
+    if isinstance(error, CancelledError):
+        reason = getattr(error, "reason", "")
+        if reason == "scheduler-connection-lost":
+            return "the connection to its scheduler was lost"
+        return f"a chunk was cancelled ({reason or 'by the cluster'})"
+    return None
