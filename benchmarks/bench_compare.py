@@ -97,7 +97,7 @@ def main() -> None:
             wall, cpu, _ = timed(["report", name], folder)
             rows["report"].append((wall, cpu, load))
     where = f", mmlab from {args.src}" if args.src else ""
-    print(f"mmlab compare {args.size} {' '.join(jobs)}: best of {args.repeat}, {os.cpu_count()} cores{where}")
+    print(f"{' '.join(['mmlab', 'compare', args.size, *jobs])}: best of {args.repeat}, {os.cpu_count()} cores{where}")
     print(f"{'command':<18} {'best s':>7} {'median s':>9} {'cpu s':>6} {'load':>5}")
     for command, runs in rows.items():
         wall, cpu, load = min(runs)
