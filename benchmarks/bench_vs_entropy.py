@@ -43,7 +43,7 @@ def main() -> None:
     problem = unplayable([args.strategy], sizes)
     if problem:
         parser.error(problem)
-    print(f"{'size':5} {'games':>5} {'sample':>7} {'s.e.':>6} {'exact Entropy':>13} {'gap':>7} {'s/game':>7} "
+    print(f"{'size':5} {'games':>5} {'mean':>7} {'s.e.':>6} {'exact Entropy':>13} {'gap':>7} {'s/game':>7} "
           f"{'wall s':>7}   ({args.strategy}, seed {args.seed})")
     for row in run_large(sizes, [args.strategy], games=args.games, seed=args.seed, workers=args.jobs):
         exact = EXACT_ENTROPY[row.size]

@@ -153,3 +153,13 @@ def test_a_strategy_that_cannot_play_a_later_size_is_refused_before_the_first_ro
     """Before, the rows of the sizes before it were played and printed (knuth's at 4x6, and at 5x8
     for minutes), and then the run ended with the error."""
     assert_refused(run(tmp_path, script, *args), *words)
+
+
+def test_bench_vs_entropy_heads_its_column_for_any_codebreaker(tmp_path):
+    """The mean column was headed 'sample' whatever --strategy played (here random)."""
+    done = run(tmp_path, "bench_vs_entropy.py", "--sizes", "5x8", "--strategy", "random", "--games", "2",
+               "--jobs", "1")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    header, row = done.stdout.splitlines()[:2]
+    assert header.split()[:4] == ["size", "games", "mean", "s.e."] and "(random, seed 31)" in header
+    assert row.split()[:2] == ["5x8", "2"] and row.split()[4] == "5.4856"
