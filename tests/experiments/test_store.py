@@ -142,7 +142,7 @@ def test_a_run_that_found_its_study_stored_keeps_it_when_a_failed_run_withdraws_
 def test_a_changed_study_under_the_same_name_is_refused(tmp_path):
     store = Store(tmp_path / "r.duckdb")
     run_study(Study.from_toml(STUDY.replace("runs = 12", "runs = 1")), store, jobs=1)
-    with pytest.raises(StoreError, match="different runs"):
+    with pytest.raises(StoreError, match=r"already holds another study named 'killed' \(runs 1 there, 2 here\); "):
         run_study(Study.from_toml(STUDY.replace("runs = 12", "runs = 2")), store, jobs=1)
 
 

@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from mmlab.errors import StoreError, shown
-from mmlab.experiments.study import Study
+from mmlab.experiments.study import Study, toml_text
 
 if TYPE_CHECKING:
     import polars
@@ -204,10 +204,11 @@ class Store:
                 return True
             if row[0] != study.fingerprint:
                 stored = json.loads(row[1])
-                changed = sorted(k for k, v in study.definition().items() if stored.get(k) != v)
-                raise StoreError(f"the store {str(self.path)!r} already holds a study named {study.name!r} with a "
-                                 f"different {', '.join(changed)}; give this one another name, or delete the old "
-                                 f"one with 'mmlab forget {study.name}'")
+                changed = "; ".join(f"{k} {toml_text(stored.get(k))} there, {toml_text(v)} here"
+                                    for k, v in sorted(study.definition().items()) if stored.get(k) != v)
+                raise StoreError(f"the store {str(self.path)!r} already holds another study named {study.name!r} "
+                                 f"({changed}); give this one another name, or delete the old one with "
+                                 f"'mmlab forget {study.name}'")
         return False
 
     def withdraw(self, study: str, run_id: str) -> None:
