@@ -120,6 +120,9 @@ def test_files_and_stores_that_are_not_what_they_should_be_get_one_line(capsys, 
     Store(store).register(Study.from_toml(STUDY))  # registered, as a run that failed at once leaves it
     code, _, err = run(capsys, "report", "cli-demo", "--store", str(store))
     assert code == 2 and "has no games stored yet (of 120)" in err
+    (tmp_path / "games.csv").mkdir()  # a folder named as a file
+    code, _, err = run(capsys, "export", "cli-demo", str(tmp_path / "games.csv"), "--store", str(store))
+    assert code == 2 and "games.csv': it is a folder, not a file" in " ".join(err.split())
 
 
 def test_an_interrupted_store_query_is_reported_as_interrupted(capsys, monkeypatch, tmp_path):

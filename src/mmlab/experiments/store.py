@@ -362,6 +362,8 @@ class Store:
             raise StoreError(f"cannot tell the format of {str(path)!r}: name it .csv or .parquet")
         if table not in ("games", "moves", "runs"):
             raise StoreError(f"no table {table!r}: choose games, moves or runs")
+        if path.is_dir():  # (DuckDB says 'File exists')
+            raise StoreError(f"cannot write {str(path)!r}: it is a folder, not a file")
         self.require(study)
         order = {"games": "size, strategy, run, slot", "moves": "size, strategy, run, slot, move",
                  "runs": "started"}[table]
