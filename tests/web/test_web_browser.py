@@ -263,6 +263,24 @@ def test_a_game_the_server_no_longer_holds_is_said_so_in_the_pages_words(page):
     assert "/api" not in page.locator("#setup-error").inner_text()
 
 
+def test_on_a_phone_the_page_never_scrolls_sideways(page):
+    """The hint's table scrolls within its card, and a long code of mmlab's wraps, as the board does."""
+    page.set_viewport_size({"width": 375, "height": 800})
+    width = "document.documentElement.scrollWidth"
+    start(page, "codebreaker", secret="3632")
+    guess_box = page.get_by_label("Your guess", exact=True)
+    guess_box.fill("1122")
+    guess_box.press("Enter")
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator("#hint-body")).to_contain_text("knuth would play")
+    assert page.evaluate(width) == 375
+    page.get_by_role("button", name="New game").click()
+    start(page, "codemaker", size="8x4", codes="65,536")
+    answer(page, 1, 2, 1)
+    expect(page.locator("#path-body ol.path li")).to_have_count(2)
+    assert page.evaluate(width) == 375
+
+
 def test_a_double_click_moves_once(page):
     start(page, "codebreaker", secret="3632")
     guess_box = page.get_by_label("Your guess", exact=True)

@@ -468,7 +468,7 @@ async function showHint() {
       el("summary", {}, "Answers to ", codeEl(o.guess)), splitTable(o)));
     $("hint-body").replaceChildren(
       el("p", {}, `${plural(hint.remaining, "code")} left. `, el("strong", {}, hint.strategy), " would play ",
-         codeEl(hint.suggestion), "."), options, ...details);
+         codeEl(hint.suggestion), "."), el("div", { class: "table-wrap" }, options), ...details);  // (scrolls on a phone)
   } catch (error) { fail(error); }
 }
 
