@@ -1,7 +1,7 @@
 """Static Mastermind: verifying Greenwell's set, searching for separating sets, proving minimality.
 
     python benchmarks/bench_static.py                 # everything (about 9 minutes here, 4x6 proof included)
-    python benchmarks/bench_static.py --quick         # without the 4x6 proof and the larger games (~3 min)
+    python benchmarks/bench_static.py --quick         # without the 4x6 proof and the larger games (under a minute)
     python benchmarks/bench_static.py --seeds 20      # more seeds for the 4x6 search
 
 Three parts:
@@ -37,7 +37,7 @@ LARGER = ["4x7", "4x8", "5x5", "5x6", "6x4"]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true",
-                        help="the small sizes only, no larger games (about 3 minutes)")
+                        help="the small sizes only, no larger games (under a minute)")
     parser.add_argument("--seeds", type=at_least(1), default=10, help="searches per size, one per seed (default 10)")
     parser.add_argument("--time-limit", type=positive_float, default=10.0,
                         help="seconds of search per game (default 10)")
