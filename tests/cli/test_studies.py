@@ -492,3 +492,24 @@ def test_reporting_a_study_file_not_played_yet_says_how_to_play_it(capsys, tmp_p
     code, _, err = run(capsys, "report", str(other), "--store", store)
     err = " ".join(err.split())
     assert code == 2 and f"is the study 'other', which '{store}' does not hold: mmlab run {other} --store {store}" in err
+
+
+def test_a_figure_folder_on_a_read_only_disk_is_refused_saying_so(capsys, tmp_path, monkeypatch):
+    """os.access cannot tell a read-only disk (and says yes to root everywhere): the folder is tried."""
+    import errno
+    import tempfile
+
+    path = tmp_path / "demo.toml"
+    path.write_text(STUDY.replace("secrets = 30", "secrets = 5"))
+    store = str(tmp_path / "r.duckdb")
+    assert run(capsys, "run", str(path), "--store", store, "--jobs", "1")[0] == 0
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", read_only)
+    code, out, err = run(capsys, "report", "cli-demo", "--store", store, "--plots", str(tmp_path / "figs"))
+    assert code == 2 and out == "" and "cannot write the plots into" in err and "Read-only file system" in err
+    code, _, err = run(capsys, "report", "cli-demo", "--store", store, "--html", str(tmp_path / "r.html"))
+    assert code == 2 and "r.html': Read-only file system" in " ".join(err.split())
+    assert not (tmp_path / "r.html").exists()

@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import shlex
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -105,8 +105,12 @@ def check_figure_paths(plots: str | None, html: str | None) -> None:
         if not html or Path(html).is_dir():
             raise BadArgument(f"--html {shown(html)}: give the page to write, e.g. --html report.html")
         _writable_folder(Path(html).parent, f"cannot write {shown(html)}")
-        if Path(html).exists() and not os.access(html, os.W_OK):
-            raise BadArgument(f"cannot write {shown(html)}: not allowed")
+        if Path(html).exists():
+            try:
+                with open(html, "a"):  # (writes nothing; says why it cannot, e.g. a read-only disk)
+                    pass
+            except OSError as e:
+                raise BadArgument(f"cannot write {shown(html)}: {e.strerror}") from None
 
 
 def _writable_folder(folder: Path, failure: str) -> None:
@@ -115,10 +119,9 @@ def _writable_folder(folder: Path, failure: str) -> None:
         raise BadArgument(f"{failure}: it is a file, not a folder")
     try:
         folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()  # (says why it cannot be written, e.g. a read-only disk)
     except OSError as e:
         raise BadArgument(f"{failure}: {e.strerror}") from None
-    if not os.access(folder, os.W_OK):
-        raise BadArgument(f"{failure}: not allowed")
 
 
 def write_figures(report: Report, plots: str | None, html: str | None) -> None:
