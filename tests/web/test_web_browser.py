@@ -281,6 +281,21 @@ def test_on_a_phone_the_page_never_scrolls_sideways(page):
     assert page.evaluate(width) == 375
 
 
+def test_giving_up_leaves_no_hint_or_code_to_use(page):
+    start(page, "codebreaker", secret="321", size="3x3", codes="27")
+    guess_box = page.get_by_label("Your guess", exact=True)
+    guess_box.fill("112")
+    guess_box.press("Enter")
+    page.get_by_role("button", name="Hint").click()
+    page.get_by_role("button", name="Candidates").click()
+    expect(page.locator("#candidates")).to_contain_text("fit the answers")
+    expect(page.locator("#hint-body")).to_contain_text("would play")
+    page.get_by_role("button", name="Give up").click()
+    expect(page.locator("#message")).to_contain_text("The secret was")
+    expect(page.locator("#hint-body")).to_have_text("The game is over: start a new one.")
+    expect(page.get_by_role("button", name=re.compile("^Use "))).to_have_count(0)
+
+
 def test_a_double_click_moves_once(page):
     start(page, "codebreaker", secret="3632")
     guess_box = page.get_by_label("Your guess", exact=True)

@@ -375,7 +375,12 @@ function renderBreaker() {
   } else if (state.gave_up) {
     say(`The secret was ${state.secret}.`);
   }
-  if (over) $("split-body").replaceChildren(el("p", { class: "muted" }, "The game is over: start a new one."));
+  if (over) {  // (nor a hint or a code left to use: given up, the game takes no guess)
+    for (const id of ["split-body", "hint-body"]) {
+      $(id).replaceChildren(el("p", { class: "muted" }, "The game is over: start a new one."));
+    }
+    $("candidates").replaceChildren();
+  }
   updatePreview();
 }
 
