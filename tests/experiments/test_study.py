@@ -142,3 +142,15 @@ def test_a_study_made_in_python_is_checked_when_it_is_made():
         given = {"name": "x", "sizes": ["4x6"], "strategies": ["knuth"], **options}
         with pytest.raises(BadStudy, match=message):
             Study(**given)
+
+
+def test_numpys_whole_numbers_are_whole_numbers(tmp_path):
+    """A notebook's runs, seed or cap computed with numpy (np.int64) are taken, as its sample size
+    is, and stored as plain numbers; a truth value is still no number of runs."""
+    study = Study("np", ["3x3"], ["random"], secrets=np.int64(5), runs=np.int64(2), seed=np.int64(3),
+                  max_guesses=np.int32(9))
+    assert study == Study("np", ["3x3"], ["random"], secrets=5, runs=2, seed=3, max_guesses=9)
+    assert type(study.runs) is int and study.fingerprint == Study("np", ["3x3"], ["random"], secrets=5, runs=2,
+                                                                    seed=3, max_guesses=9).fingerprint
+    with pytest.raises(BadStudy, match="study: runs: true is not a positive whole number"):
+        Study("np", ["3x3"], ["random"], runs=True)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import numbers
 import re
 import tomllib
 from contextvars import ContextVar
@@ -86,6 +87,10 @@ class Study:
             if isinstance(value, str):
                 raise BadStudy(f"{key} must be a list, e.g. [{value!r}], not the string {shown(value)}")
             object.__setattr__(self, key, tuple(value))
+        for key in ("runs", "seed", "max_guesses"):  # numpy's whole numbers too (np.int64(3)), as Python's
+            value = getattr(self, key)
+            if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+                object.__setattr__(self, key, int(value))
         self._check_values()
         self._check_games()
 
