@@ -2,9 +2,10 @@
 
 The thesis tables (003 appendix) go up to 7x8, two million secrets; the scripts of
 ``greedy.py`` and ``local_search.py`` are the readable reference, and these kernels repeat them
-move for move (the tests check both agree on every secret of small games). Each kernel returns,
-per secret index, the guesses until the code was known (a deduced last guess not counted, the
-thesis's count) and the guesses until the win.
+move for move (the tests check both agree on every secret of small games). Each kernel of
+``ALL_SECRETS`` returns, per secret index, the guesses until the code was known (a deduced last
+guess not counted, the thesis's count) and the guesses until the win; ``secrets_games`` also
+gives the codes played, for the study runner's moves.
 
 >>> known, played = greedy2_all(4, 6)
 >>> int(known.sum()), int(known.max()), int(played.sum())    # 003 appendix: mean 10.80015432 = 13997/1296
@@ -292,12 +293,12 @@ _METHODS = {("greedy1", None): 1, ("greedy2", None): 2, ("greedy3", "ignore"): 3
 
 def greedy1_all(n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
     """Greedy 1 against every secret of ``n`` pegs and ``m`` colours: (known, played) per secret."""
-    return _all_secrets(1, n, m)
+    return _all_secrets(_METHODS["greedy1", None], n, m)
 
 
 def greedy2_all(n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
     """Greedy 2 against every secret: (known, played) per secret."""
-    return _all_secrets(2, n, m)
+    return _all_secrets(_METHODS["greedy2", None], n, m)
 
 
 def greedy3_all(n: int, m: int, lost_bull: str = "ignore") -> tuple[np.ndarray, np.ndarray]:
@@ -307,7 +308,7 @@ def greedy3_all(n: int, m: int, lost_bull: str = "ignore") -> tuple[np.ndarray, 
 
 def local_search_all(n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
     """Local search against every secret: (known, played) per secret."""
-    return _all_secrets(4, n, m)
+    return _all_secrets(_METHODS["local-search", None], n, m)
 
 
 def secrets_games(name: str, n: int, m: int, secrets: np.ndarray, lost_bull: str = "ignore"
