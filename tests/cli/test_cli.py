@@ -634,7 +634,8 @@ def test_plan_o_writes_the_format_of_the_extension_as_tree_o(capsys, tmp_path):
     assert code == 0 and (tmp_path / "x.dot").read_text().startswith("digraph")
     assert "only a JSON tree plays back" in out and "eval --tree" in out
     code, out, _ = run(capsys, "plan", "3x3", "-o", str(tmp_path / "x.json"))
-    assert code == 0 and "play it: mmlab eval --tree" in out and "only a JSON" not in out
+    assert code == 0 and "evaluate it: mmlab eval --tree" in out and "only a JSON" not in out
+    assert "play against it: mmlab play --role codemaker --tree" in out  # 'play it' named eval, not play
     assert run(capsys, "eval", "--tree", str(tmp_path / "x.json"), "--json")[0] == 0
 
 

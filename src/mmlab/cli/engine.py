@@ -381,7 +381,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
         if key != "stopped_by_time_limit":  # (the table says so)
             out.print(f"{key.replace('_', ' ')}: {value}")
     if args.output:
-        play = (f"play it: mmlab eval --tree {args.output}" if form == "json"
+        play = (f"evaluate it: mmlab eval --tree {args.output}; play against it: mmlab play --role codemaker "
+                f"--tree {args.output}" if form == "json"
                 else f"{form}: only a JSON tree plays back with eval --tree, e.g. -o tree.json")
         out.print(f"tree saved to {args.output} ({play})")
     return 0
