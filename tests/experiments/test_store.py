@@ -272,6 +272,23 @@ def test_a_study_with_a_secret_listed_twice_stored_before_they_were_refused_is_r
     assert store.study("twice") == old and len(store.games("twice")) == 2
 
 
+def test_a_study_with_a_strategy_in_two_spellings_stored_before_they_were_refused_is_read_back(tmp_path):
+    """mmlab took "knuth" and "knuth:ties=first" in one study before 2026-11-23: such a stored study is
+    reported as it was played, its two spellings two strategies, while a new one is still refused."""
+    from mmlab.errors import BadStudy
+    from mmlab.experiments.report import build_report
+
+    definition = {"name": "spelt", "sizes": ["3x3"], "strategies": ["knuth", "knuth:ties=first"]}
+    old = Study.stored(definition, "old")
+    store = Store(tmp_path / "r.duckdb")
+    run_study(old, store, jobs=1)  # as mmlab played it before
+    assert store.study("spelt") == old
+    report = build_report(store, "spelt")
+    assert list(report.summary["strategy"]) == ["knuth", "knuth:ties=first"] and list(report.summary["total"]) == [74, 74]
+    with pytest.raises(BadStudy, match="a strategy is listed twice"):
+        Study.from_dict(definition)
+
+
 def test_reading_a_missing_store_says_so(tmp_path):
     with pytest.raises(StoreError, match="no results store"):
         Store(tmp_path / "none.duckdb").games("x")

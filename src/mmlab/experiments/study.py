@@ -135,7 +135,7 @@ class Study:
                     raise _refused("strategies", str(e)) from None
                 players.append(None)  # played by a strategy this session does not know (unknown_strategies)
         known = [p.spec for p in players if p is not None]
-        if len(set(known)) != len(known):
+        if len(set(known)) != len(known) and not _STORED.get():  # (mmlab took two spellings before 2026-11-23)
             raise _refused("strategies", "a strategy is listed twice (perhaps with its default parameters spelt out)")
         for game in games:
             try:
@@ -220,8 +220,9 @@ class Study:
     @staticmethod
     def stored(data: dict[str, Any], where: str, text: str = "") -> Study:
         """A study a store holds, read back (``from_dict``): checked as a new one is, but a list of
-        secrets with one listed twice, played before mmlab refused it, stands as it was played, and
-        so does a strategy this session cannot make (``unknown_strategies``): one registered in the
+        secrets with one listed twice, or a strategy listed twice in two spellings (``knuth`` and
+        ``knuth:ties=first``), played before mmlab refused them, stands as it was played, and so
+        does a strategy this session cannot make (``unknown_strategies``): one registered in the
         Python session that played it, or known to another version of mmlab."""
         token = _STORED.set(True)
         try:
