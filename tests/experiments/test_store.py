@@ -289,6 +289,27 @@ def test_a_study_with_a_strategy_in_two_spellings_stored_before_they_were_refuse
         Study.from_dict(definition)
 
 
+def test_a_study_whose_sizes_were_stored_as_written_is_read_back(tmp_path):
+    """mmlab's first studies kept a size as the file wrote it ("3X3"), in the study and its games:
+    such a store is reported, not ended in a traceback of the report's ordering."""
+    import json
+
+    from mmlab.experiments.report import build_report
+
+    store = Store(tmp_path / "r.duckdb")
+    run_study(Study("upper", ["3x3"], ["knuth", "random"]), store, jobs=1)
+    with store.connect() as con:  # as mmlab's first version stored it
+        definition = json.loads(con.execute("SELECT definition FROM studies").fetchone()[0])
+        con.execute("UPDATE studies SET definition = ?", [json.dumps({**definition, "sizes": ["3X3"]})])
+        for table in ("games", "moves"):
+            con.execute(f"UPDATE {table} SET size = '3X3'")
+    assert store.study("upper").sizes == ("3X3",)
+    report = build_report(store, "upper")
+    assert list(report.summary["games"]) == [27, 27] and report.summary["total"].iloc[0] == 74
+    assert len(report.tests) == 1 and not report.per_move.empty
+    assert Study.from_dict({"name": "new", "sizes": ["3X3"], "strategies": ["knuth"]}).sizes == ("3x3",)
+
+
 def test_reading_a_missing_store_says_so(tmp_path):
     with pytest.raises(StoreError, match="no results store"):
         Store(tmp_path / "none.duckdb").games("x")

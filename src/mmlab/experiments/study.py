@@ -208,7 +208,9 @@ class Study:
         if isinstance(secrets, bool) or not isinstance(secrets, (str, int, list)):
             raise fail("secrets", f"{toml_text(secrets)} is not a set of secrets")
         try:
-            return Study(data["name"], tuple(_size_text(s) for s in sizes), strategies, secrets,
+            # (a stored study keeps its sizes as written: mmlab's first studies wrote "4X6" so in their games too)
+            sizes = sizes if _STORED.get() else tuple(_size_text(s) for s in sizes)
+            return Study(data["name"], sizes, strategies, secrets,
                          data.get("runs", 1), data.get("seed", 0), data.get("repeats", True),
                          data.get("feedback", "black-white"), data.get("max_guesses"), data.get("description", ""),
                          text)
@@ -219,11 +221,12 @@ class Study:
 
     @staticmethod
     def stored(data: dict[str, Any], where: str, text: str = "") -> Study:
-        """A study a store holds, read back (``from_dict``): checked as a new one is, but a list of
-        secrets with one listed twice, or a strategy listed twice in two spellings (``knuth`` and
-        ``knuth:ties=first``), played before mmlab refused them, stands as it was played, and so
-        does a strategy this session cannot make (``unknown_strategies``): one registered in the
-        Python session that played it, or known to another version of mmlab."""
+        """A study a store holds, read back (``from_dict``): checked as a new one is, but what earlier
+        mmlab took stands as it was played: a list of secrets with one listed twice, a strategy in
+        two spellings (``knuth`` and ``knuth:ties=first``), sizes as they were written (``4X6``, as
+        its games name them); and so does a strategy this session cannot make
+        (``unknown_strategies``): one registered in the Python session that played it, or known to
+        another version of mmlab."""
         token = _STORED.set(True)
         try:
             return Study.from_dict(data, where, text)
