@@ -1,7 +1,8 @@
 """Two-dimensional Mastermind (issue 7): Singley's 2-D table reproduced in full, with time and memory per game.
 
     python benchmarks/bench_two_d.py                  # 10 000 secrets per size, 1 000 at 7x8 (the thesis's counts): 23 min
-    python benchmarks/bench_two_d.py --quick          # 1 000 per size, 100 at 7x8: a few minutes
+    python benchmarks/bench_two_d.py --quick          # 1 000 per size, 100 at 7x8: a few minutes;
+                                                      # 33 min with the load average at 6-10 (its workers yield)
     python benchmarks/bench_two_d.py --json out.json  # also every row as JSON
 
 Both methods (Singley's ``tabu`` and mmlab's ``propagate``) play the same random secrets (seed
