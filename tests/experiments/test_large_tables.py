@@ -3,8 +3,10 @@
 import json
 
 import numpy as np
+import pytest
 
 from mmlab.cli.main import main
+from mmlab.errors import BadCode, SpaceTooLarge
 from mmlab.experiments.evaluation import evaluate
 from mmlab.experiments.large_tables import run_large
 from mmlab.game import Game
@@ -69,3 +71,11 @@ def test_rows_say_whether_they_meet_the_size_target():
     assert not row("8x12", [8, 9], 0.1).target_met  # mean 8.5
     assert row("5x8", [5, 6], 60.0).target_met and row("8x12", [8, 9], 1.0).to_dict()["target_met"] is False
     assert row("4x6", [4], 0.1).target_met is None and row("8x12", [8], 1.0, games=499).target_met is None
+
+
+def test_a_strategy_that_cannot_play_a_size_is_refused_before_any_row():
+    """knuth at 4x6 and 8x12: the 4x6 row was played and printed before knuth was refused at 8x12."""
+    with pytest.raises(SpaceTooLarge, match="8x12"):
+        next(run_large(["4x6", "8x12"], ["knuth"], games=2, workers=1))
+    with pytest.raises(BadCode, match="not a first guess of 8x12"):
+        next(run_large(["4x6", "8x12"], ["random", "shc:first=1122"], games=2, workers=1))

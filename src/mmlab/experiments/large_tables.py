@@ -115,8 +115,10 @@ def run_large(sizes: list[str], strategies: list[str], games: int = 500, seed: i
               on_progress: Callable[[int, int], None] | None = None) -> Iterator[LargeRow]:
     """Play every strategy on every size over ``games`` random secrets; yields one row each."""
     workers = workers or os.cpu_count() or 1
-    for spec in strategies:
-        make_strategy(spec)  # refuses a bad spec before any work
+    for spec in strategies:  # before any work: a bad spec, and one that cannot play a size (knuth at 8x12)
+        strategy = make_strategy(spec)
+        for size in sizes:
+            strategy.start(Game.parse_size(size))
     total = len(sizes) * len(strategies) * games
     done = 0
     with WorkerPool(workers) as pool:
