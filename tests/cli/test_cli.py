@@ -92,6 +92,7 @@ def test_compare_gives_l_per_run_for_random_strategies(capsys, tmp_path):
     out = run(capsys, *args)[1]
     assert f" {rows['random']['total_guesses'] / 3:.1f} │" in out and " 74 │" in out
     assert "L per run" in out and "tie rule" not in out
+    assert "seconds: spent playing the games" in out  # the column was headed 'game s', read as a typo
 
 
 @pytest.mark.parametrize("fmt, marker", [("knuth", "1296(1122:"), ("dot", "digraph"), ("python", "def master_mind"),

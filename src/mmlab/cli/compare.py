@@ -115,7 +115,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
                  else f"{game}: secrets {secrets.label(game)}")
         table = Table(title=title)
         for col, justify in (("strategy", "left"), ("first", "left"), ("L", "right"), ("mean", "right"),
-                             ("worst", "right"), ("game s", "right"), ("literature", "left")):
+                             ("worst", "right"), ("seconds", "right"), ("literature", "left")):
             table.add_column(col, justify=justify)
         for r in rows:
             if r["game"] != game.size:
@@ -129,7 +129,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         per_run = ", L per run (the mean over them)" if study.runs > 1 else ""
         labels = ", ".join(dict.fromkeys(secrets.label(study.game(size)) for size in sizes))
         out.print(f"random strategies and samples: {study.runs} run(s){per_run}, secrets {labels}, seed {study.seed}")
-    out.print("game s: seconds spent on the games, summed over the worker processes")
+    out.print("seconds: spent playing the games, summed over the worker processes")
     figures = "" if args.plots or args.html else ", --plots DIR for figures"
     out.print(f"stored as study {study.name} in {args.store} ('mmlab report {study.name}' for every table{figures})")
     write_figures(report, args.plots, args.html)  # after the table: a path it cannot write costs no output
