@@ -91,3 +91,22 @@ def test_each_process_builds_a_games_tables_once():
     assert a.game() is b.game()
     play_chunk(a)
     assert "_table" in vars(b.game())  # built for a's chunk, kept for b's
+
+
+def test_finished_games_are_written_in_batches_of_at_most_flush_games(tmp_path, monkeypatch):
+    """Workers (or the Singley kernels) finish games faster than the store writes them: a write of
+    every game finished since the last one grew to many seconds, and a Ctrl-C, which writes what
+    waits, then took as long to stop (a 6x9 compare: 24.5 s). Batches are now bounded in games."""
+    from mmlab.experiments import runner
+    from mmlab.experiments.store import Store
+
+    monkeypatch.setattr(runner, "FLUSH_SECONDS", 3600.0)  # (so that only the bound cuts the batches)
+    monkeypatch.setattr(runner, "FLUSH_GAMES", 300)
+    store = Store(tmp_path / "s.duckdb")
+    batches = []
+    write = store.write
+    monkeypatch.setattr(store, "write", lambda run_id, games, moves: batches.append(len(games["run"]))
+                        or write(run_id, games, moves))
+    summary = runner.run_study(Study("s", ("4x6",), ("greedy1",)), store, jobs=1, chunk_games=100)
+    assert summary.written == sum(batches) == 1296
+    assert batches == [300] * 4 + [96]

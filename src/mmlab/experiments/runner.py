@@ -37,6 +37,7 @@ from mmlab.strategies.greedy_kernels import kernel_parameters
 from mmlab.strategies.registry import BUILT_IN
 
 FLUSH_SECONDS = 2.0  # write finished games at least this often
+FLUSH_GAMES = 16384  # ... and once this many wait: a Ctrl-C then writes a batch of a few seconds, not all of them
 TREE_GAMES = 16  # compile a deterministic strategy's whole tree once its games cover 1/16 of the codes
 KERNEL_CHUNK = 8192  # games a chunk of a strategy that the Singley kernels play (no tree to share)
 
@@ -178,7 +179,8 @@ def run_study(
         for chunk in _execute(chunks, workers, scheduler, jobs is None, where):
             pending.append(chunk)
             played += len(chunk)
-            if time.monotonic() - last_flush >= FLUSH_SECONDS:
+            if (time.monotonic() - last_flush >= FLUSH_SECONDS
+                    or sum(len(p) for p in pending) >= FLUSH_GAMES):
                 flush()
             if on_progress is not None:
                 on_progress(played, total)
