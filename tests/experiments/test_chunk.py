@@ -49,3 +49,18 @@ def test_kernel_rows_equal_played_and_tree_rows(size, feedback, specs, monkeypat
 def test_kernel_chunk_refuses_a_game_the_method_cannot_play():
     with pytest.raises(BadArgument, match="answers blacks only"):
         play_chunk(_chunk("greedy3", "4x6", "black", ((0, 0, 5),)))
+
+
+def test_kernel_chunk_builds_no_table_of_every_code(monkeypatch):
+    """The kernels' games were scored with the game's tables of every code: 100 games of 8x8 built
+    0.3 GB of them. They are scored from the codes' indices now."""
+    def no_table(game):
+        raise AssertionError("a table of every code was built")
+
+    for table in ("all_digits", "all_counts"):
+        monkeypatch.setattr(Game, table, property(no_table))
+    games = ((0, 0, 0), (0, 1, 4095), (0, 2, 1234), (1, 0, 0))
+    for spec in SPECS:
+        played = play_chunk(_chunk(spec, "4x8", "black-white", games))
+        assert played.games["secret"] == ["1111", "8888", "3433", "1111"], spec
+    assert set(play_chunk(_chunk("greedy2", "4x8", "black", games)).moves["white"]) == {0}

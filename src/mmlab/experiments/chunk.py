@@ -28,9 +28,13 @@ from mmlab.errors import MastermindError
 from mmlab.experiments.playout import GameRecord, play_game
 from mmlab.experiments.workers import first_time
 from mmlab.game import Feedback, Game
-from mmlab.game.kernels import feedback_against, feedback_pairs
+from mmlab.game.kernels import feedback_against
 from mmlab.strategies import REGISTRY, Strategy, make_strategy, parse_spec
-from mmlab.strategies.greedy_kernels import kernel_parameters, secrets_games
+from mmlab.strategies.greedy_kernels import (
+    feedback_codes,
+    kernel_parameters,
+    secrets_games,
+)
 from mmlab.trees import DecisionTree
 from mmlab.trees.tree import Node
 
@@ -146,8 +150,7 @@ def _kernel_games(strategy: Strategy, game: Game, secrets: np.ndarray) -> dict[i
     secrets = np.unique(secrets)
     known, played, codes = secrets_games(strategy.name, game.pegs, game.colours, secrets, **parameters)
     guesses = codes[codes >= 0]  # row by row: each secret's codes in the order played
-    answers = feedback_pairs(guesses, np.repeat(secrets, played), game.all_digits, game.all_counts,
-                             game.with_white).tolist()
+    answers = feedback_codes(guesses, np.repeat(secrets, played), game.pegs, game.colours, game.with_white).tolist()
     feedbacks = {code: Feedback.from_code(code, game.pegs) for code in set(answers)}
     guesses, ends = guesses.tolist(), np.cumsum(played).tolist()
     records = {}

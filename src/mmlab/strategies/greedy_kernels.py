@@ -286,6 +286,26 @@ def _secrets_games(method, n, m, secrets):
     return r, logs
 
 
+@numba.njit(cache=True)
+def feedback_codes(codes, secrets, n, m, with_white):
+    """Feedback codes (``black * (n + 1) + white``, ``uint8``; blacks only without ``with_white``)
+    of the code indices ``codes[k]`` against the secret indices ``secrets[k]``, from the indices
+    alone: no table of every code (8x8's are 0.3 GB).
+
+    >>> feedback_codes(np.array([0, 5]), np.array([5, 5]), 2, 3, True).tolist()   # 11 and 23 against 23
+    [0, 6]
+    """
+    out = np.empty(codes.shape[0], dtype=np.uint8)
+    code = np.empty(n, dtype=np.int64)
+    secret = np.empty(n, dtype=np.int64)
+    for k in range(codes.shape[0]):
+        _decode(codes[k], n, m, code)
+        _decode(secrets[k], n, m, secret)
+        b, w = _feedback(code, secret, m)
+        out[k] = b * (n + 1) + (w if with_white else 0)
+    return out
+
+
 #: Each method's number in the kernels, by strategy name and greedy3's ``lost_bull``.
 _METHODS = {("greedy1", None): 1, ("greedy2", None): 2, ("greedy3", "ignore"): 3, ("local-search", None): 4,
             ("greedy3", "use"): 5}
