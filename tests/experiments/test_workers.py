@@ -94,6 +94,21 @@ def test_a_failed_pool_stops_its_own_workers_only():
         assert running.result(timeout=BUSY) == "done"
 
 
+def test_stop_closes_its_end_of_the_result_pipe_once_the_workers_are_gone():
+    """A worker ended while it sent a large result (a Ctrl-C during 'mmlab compare 5x8 --jobs 2')
+    left the pool's reading thread waiting for the rest of it for ever, the pipe's other end held
+    open by this process, and the interpreter waited for that thread at exit: 'interrupted', then
+    a hang. With this end closed the thread reads the end of the pipe."""
+    pool = WorkerPool(1)
+    busy = pool.submit(_square_or_fail, BUSY)
+    while not busy.running():
+        time.sleep(0.01)
+    workers, writer = list(pool._pool._processes.values()), pool._pool._result_queue._writer
+    pool.stop()
+    assert workers and not any(worker.is_alive() for worker in workers)
+    assert writer.closed
+
+
 def _ignores_ctrl_c(_: object) -> bool:
     return signal.getsignal(signal.SIGINT) == signal.SIG_IGN
 

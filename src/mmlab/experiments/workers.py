@@ -155,11 +155,20 @@ class WorkerPool:
         return (_result(future) for future in as_completed(futures))
 
     def stop(self) -> None:
-        """Cancel the work not started and end this pool's workers now; the work they were doing is lost."""
+        """Cancel the work not started and end this pool's workers now; the work they were doing is lost.
+
+        A worker ended while it sends a result leaves the pool's reading thread waiting for the rest
+        of it, and the interpreter waits for that thread at exit: so once the workers are gone, this
+        process closes its own end of their result pipe, and the thread reads the end of it instead."""
         workers = list((self._pool._processes or {}).values())  # (shutdown forgets them)
+        writer = getattr(getattr(self._pool, "_result_queue", None), "_writer", None)
         self._pool.shutdown(wait=False, cancel_futures=True)
         for worker in workers:
             worker.terminate()
+        for worker in workers:
+            worker.join(timeout=5)
+        if writer is not None and not any(worker.is_alive() for worker in workers):
+            writer.close()
 
     def __enter__(self) -> WorkerPool:
         return self
