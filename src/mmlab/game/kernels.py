@@ -102,16 +102,6 @@ def feedback_rows(g_digits, g_counts, digits, counts, with_white):
 
 
 @numba.njit(cache=True, nogil=True)
-def feedback_pairs(guesses, secrets, digits, counts, with_white):
-    """Feedback codes (``uint8``) of ``guesses[k]`` against ``secrets[k]`` (row indices), pair by pair."""
-    out = np.empty(guesses.shape[0], dtype=np.uint8)
-    for k in range(guesses.shape[0]):
-        g, s = guesses[k], secrets[k]
-        out[k] = feedback_pair(digits[g], counts[g], digits[s], counts[s], with_white)
-    return out
-
-
-@numba.njit(cache=True, nogil=True)
 def _stats_of_histogram(hist, total, out_row):
     largest = 0
     sum_sq = 0.0
