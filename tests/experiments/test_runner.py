@@ -1,8 +1,11 @@
 """How a study is cut into chunks and when worker processes are started: checked on the plan and
 on the estimate made from given chunk times, never by timing a run."""
 
+import pytest
+
+from mmlab.errors import BadArgument
 from mmlab.experiments.chunk import Chunk, play_chunk
-from mmlab.experiments.runner import Pace, plan_chunks
+from mmlab.experiments.runner import Pace, plan_chunks, run_study
 from mmlab.experiments.workers import POOL_WORTH_SECONDS
 from mmlab.experiments.study import Study
 from mmlab.strategies import EXHAUSTIVE
@@ -110,3 +113,17 @@ def test_finished_games_are_written_in_batches_of_at_most_flush_games(tmp_path, 
     summary = runner.run_study(Study("s", ("4x6",), ("greedy1",)), store, jobs=1, chunk_games=100)
     assert summary.written == sum(batches) == 1296
     assert batches == [300] * 4 + [96]
+
+
+def test_run_study_refuses_what_is_not_a_study(tmp_path):
+    """A file name given for the study ended in "AttributeError: 'str' object has no attribute 'strategies'"."""
+    with pytest.raises(BadArgument, match="plays a Study"):
+        run_study("demo.toml", tmp_path / "s.duckdb")
+
+
+def test_no_more_worker_processes_start_than_there_are_chunks(tmp_path):
+    """jobs=50 for 4 chunks said "on 50 local processes", and asked for them."""
+    study = Study("few", ("3x3",), ("random",))
+    chunks = plan_chunks(study, set(), "r", workers=50)
+    summary = run_study(study, tmp_path / "s.duckdb", jobs=50)
+    assert len(chunks) == 4 and summary.scheduler == "4 local processes" and summary.played == 27

@@ -25,7 +25,7 @@ from pathlib import Path
 
 
 import mmlab
-from mmlab.errors import BadArgument, StoreError
+from mmlab.errors import BadArgument, StoreError, shown
 from mmlab.experiments.chunk import Chunk, PlayedChunk, play_chunk, read_off_a_tree
 from mmlab.experiments.cluster import on_dask
 from mmlab.experiments.store import Store, as_store
@@ -133,6 +133,8 @@ def run_study(
     (27, 27, 'this process')
     """
     refuse_while_a_worker_starts()  # a script without a main guard, imported by a worker: before writing anything
+    if not isinstance(study, Study):
+        raise BadArgument(f"run_study plays a Study (Study(...) or Study.load(PATH)), not {shown(study)}")
     if jobs is not None and jobs < 1:
         raise BadArgument(f"jobs must be at least 1, got {jobs}")
     if jobs is not None and scheduler is not None:
@@ -234,7 +236,8 @@ def _execute(chunks: list[Chunk], workers: int, scheduler: str | None, adaptive:
             i += 1
     if i == len(chunks):
         return
-    where.append(f"{workers} local processes")
+    workers = min(workers, len(chunks) - i)  # a process a chunk at most: more would start and wait
+    where.append(f"{workers} local processes" if workers > 1 else "1 local process")
     with WorkerPool(workers) as pool:  # on Ctrl-C or a failed chunk, the chunks not stored are played next run
         yield from pool.as_completed(pool.submit_all(play_chunk, [(chunk,) for chunk in chunks[i:]]))
 
