@@ -158,7 +158,7 @@ class WorkerPool:
         """Cancel the work not started and end this pool's workers now; the work they were doing is lost.
 
         A worker ended while it sends a result leaves the pool's reading thread waiting for the rest
-        of it, and the interpreter waits for that thread at exit: so once the workers are gone, this
+        of it, and the interpreter waits for that thread at exit: so once the workers are ended, this
         process closes its own end of their result pipe, and the thread reads the end of it instead."""
         workers = list((self._pool._processes or {}).values())  # (shutdown forgets them)
         writer = getattr(getattr(self._pool, "_result_queue", None), "_writer", None)
@@ -167,7 +167,7 @@ class WorkerPool:
             worker.terminate()
         for worker in workers:
             worker.join(timeout=5)
-        if writer is not None and not any(worker.is_alive() for worker in workers):
+        if writer is not None:  # (not on is_alive: the pool's own thread may be reaping a worker, and then it reads True)
             writer.close()
 
     def __enter__(self) -> WorkerPool:
