@@ -159,8 +159,12 @@ class WorkerPool:
 
         A worker ended while it sends a result leaves the pool's reading thread waiting for the rest
         of it, and the interpreter waits for that thread at exit: so once the workers are ended, this
-        process closes its own end of their result pipe, and the thread reads the end of it instead."""
-        workers = list((self._pool._processes or {}).values())  # (shutdown forgets them)
+        process closes its own end of their result pipe, and the thread reads the end of it instead.
+        That thread then closes the pool's pipes, and this waits for it: at exit the interpreter
+        writes to one of them, and in Python 3.11 it does not check that the pipe is being closed
+        at that moment ("OSError: [Errno 9] Bad file descriptor" after "interrupted")."""
+        workers = list((self._pool._processes or {}).values())  # (shutdown forgets them and the thread)
+        thread = getattr(self._pool, "_executor_manager_thread", None)
         writer = getattr(getattr(self._pool, "_result_queue", None), "_writer", None)
         self._pool.shutdown(wait=False, cancel_futures=True)
         for worker in workers:
@@ -169,6 +173,8 @@ class WorkerPool:
             worker.join(timeout=5)
         if writer is not None:  # (not on is_alive: the pool's own thread may be reaping a worker, and then it reads True)
             writer.close()
+        if thread is not None:
+            thread.join(timeout=5)
 
     def __enter__(self) -> WorkerPool:
         return self
