@@ -1,5 +1,12 @@
 """A study on a real Dask cluster (LocalCluster on loopback) gives exactly the local pool's games."""
 
+import json
+import logging
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
@@ -73,3 +80,58 @@ def test_a_scheduler_lost_while_the_study_plays_is_reported_and_the_finished_gam
     kept = len(store.games("orphan"))
     assert 0 < kept < study.n_games
     assert run_study(study, store, jobs=1).played == study.n_games - kept
+
+
+def dask(*args: str) -> subprocess.Popen:
+    """``dask scheduler ...`` or ``dask worker ...`` in a process of its own, its log discarded."""
+    return subprocess.Popen([sys.executable, "-m", f"distributed.cli.dask_{args[0]}", *args[1:]],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def worker(address: str) -> subprocess.Popen:
+    return dask("worker", address, "--no-nanny", "--nthreads", "1", "--no-dashboard")
+
+
+def stop(*processes: subprocess.Popen) -> None:
+    for process in processes:
+        process.kill()
+        process.wait()
+
+
+def test_a_scheduler_killed_while_the_study_plays_gives_mmlab_line_alone(tmp_path):
+    """No traceback of distributed's (its client logs one as it gives up reconnecting) beside the
+    line that says what happened."""
+    scheduler_file = tmp_path / "scheduler.json"
+    scheduler = dask("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                     "--scheduler-file", str(scheduler_file))
+    processes = [scheduler]
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.DEBUG)
+    handler.emit = records.append
+    loggers = [logging.getLogger("distributed"), logging.getLogger("distributed.client")]
+    for logger in loggers:
+        logger.addHandler(handler)
+    try:
+        deadline = time.monotonic() + 60
+        while not scheduler_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        address = json.loads(Path(scheduler_file).read_text())["address"]
+        processes.append(worker(address))
+        study = Study("beheaded", ("4x6",), ("random",), runs=2, seed=6)
+        store = Store(tmp_path / "r.duckdb")
+
+        def progress(done: int, total: int) -> None:
+            if done and scheduler.poll() is None:
+                scheduler.kill()
+                scheduler.wait()
+
+        with pytest.raises(MastermindError, match="the connection to its scheduler was lost"):
+            run_study(study, store, scheduler=address, chunk_games=8, on_progress=progress)
+        time.sleep(0.5)  # (a record logged as the client closes would come now)
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)
+        stop(*processes)
+    logged = [(r.name, r.levelname, r.exc_info and r.exc_info[0]) for r in records if r.levelno >= logging.WARNING]
+    assert logged == []
+    assert 0 < len(store.games("beheaded")) < study.n_games

@@ -6,7 +6,9 @@ store; workers only play.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from mmlab.errors import BadArgument, MastermindError
 from mmlab.experiments.chunk import Chunk, PlayedChunk, play_chunk
@@ -39,7 +41,24 @@ def on_dask(chunks: list[Chunk], scheduler: str,
             raise MastermindError(f"the Dask cluster at {scheduler!r} stopped playing the study: {why}; the games "
                                   "finished so far are stored, and the same command plays the rest") from None
     finally:
-        client.close()
+        with _quiet():  # closing a client whose scheduler is gone logs distributed's traceback of the reconnection
+            client.close()
+
+
+@contextmanager
+def _quiet() -> Iterator[None]:
+    """distributed's loggers silent for the time: mmlab says itself, in one line, what went wrong."""
+    loggers = [logging.getLogger("distributed")] + [  # (the others take the level of one of these)
+        logger for name, logger in list(logging.root.manager.loggerDict.items())
+        if name.startswith("distributed.") and isinstance(logger, logging.Logger) and logger.level]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
 
 
 def _stopped(error: BaseException) -> str | None:
