@@ -334,6 +334,19 @@ def test_reproduce_singley_names_the_games_of_each_size(capsys):
     assert code == 0 and {row["seed"] for row in json.loads(out)} == {7}
 
 
+def test_reproduce_singley_refuses_tabu_games_with_full(capsys, monkeypatch):
+    """--full plays the thesis's numbers of secrets: a --tabu-games beside it was ignored (minutes of play)."""
+    import mmlab.cli.reproduce as reproduce
+
+    played = []
+    monkeypatch.setattr(reproduce, "run_singley", lambda *a, **k: played.append(k) or iter(()))
+    code, _, err = run(capsys, "reproduce", "singley", "--methods", "tabu", "--full", "--tabu-games", "5")
+    assert code == 2 and played == []
+    assert "give --tabu-games or --full, not both" in err and len(err.strip().splitlines()) == 1
+    run(capsys, "reproduce", "singley", "--methods", "tabu", "--json")  # the default stays 2000 secrets a size
+    assert played[-1]["tabu_games"] == 2000
+
+
 def test_compare_stores_the_command_that_made_it(capsys, tmp_path):
     """The study's description is a command that recreates the same study (runs, seed and rules included)."""
     import shlex

@@ -87,7 +87,9 @@ def reproduce_singley(args: argparse.Namespace) -> int:
     unknown = [m for m in methods if m not in COUNTING]
     if unknown:
         raise BadArgument(f"--methods: {', '.join(unknown)} not in the thesis tables; choose from {', '.join(COUNTING)}")
-    tabu_games = None if args.full else args.tabu_games
+    if args.full and args.tabu_games is not None:
+        raise BadArgument("give --tabu-games or --full, not both: --full plays the thesis's numbers of secrets")
+    tabu_games = None if args.full else args.tabu_games or 2000
     rows = []
     with progress("playing the 003 appendix tables", len(methods) * len(SIZES)) as update:
         for i, row in enumerate(run_singley(methods, tabu_games=tabu_games, seed=args.seed)):
@@ -177,7 +179,7 @@ def add_command(command) -> None:
                    help="; ".join(f"{k}: {v}" for k, v in PAPERS.items()) + " (default tpoa)")
     p.add_argument("--quick", action="store_true", help="tpoa: only the rows the paper ran in under 30 s")
     p.add_argument("--methods", help="singley: comma-separated methods (default: every method of the appendix)")
-    p.add_argument("--tabu-games", type=int_at_least(1, "--tabu-games"), default=2000,
+    p.add_argument("--tabu-games", type=int_at_least(1, "--tabu-games"),
                    help="singley: random secrets per size for the tabu search (default 2000)")
     p.add_argument("--full", action="store_true",
                    help="singley: the thesis's protocol, 5 runs over every secret (20 000 secrets at 7x8); long")
