@@ -4,6 +4,7 @@ import json
 import logging
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -11,7 +12,9 @@ import pandas as pd
 import pytest
 
 from mmlab.errors import BadArgument, MastermindError
-from mmlab.experiments.runner import run_study
+from mmlab.experiments import cluster as dask_path
+from mmlab.experiments.chunk import play_chunk
+from mmlab.experiments.runner import plan_chunks, run_study
 from mmlab.experiments.store import Store
 from mmlab.experiments.study import Study
 
@@ -96,6 +99,30 @@ def stop(*processes: subprocess.Popen) -> None:
     for process in processes:
         process.kill()
         process.wait()
+
+
+SET_UP = threading.local()
+PLAYED_AFTER_SETUP: list[bool] = []
+
+
+def set_up() -> None:
+    SET_UP.done = True
+
+
+def spy_play(chunk):
+    PLAYED_AFTER_SETUP.append(getattr(SET_UP, "done", False))
+    return play_chunk(chunk)
+
+
+def test_every_chunk_plays_after_the_setup_in_its_own_thread(monkeypatch):
+    """The setup (one numba thread a worker: ``single_threaded``) holds in the thread that plays,
+    as numba's thread count is a thread's own."""
+    monkeypatch.setattr(dask_path, "play_chunk", spy_play)
+    PLAYED_AFTER_SETUP.clear()
+    chunks = plan_chunks(Study("threads", ("3x4",), ("random",), seed=2), set(), "r", chunk_games=16)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as c:
+        assert len(list(dask_path.on_dask(chunks, c.scheduler_address, set_up))) == len(chunks)
+    assert PLAYED_AFTER_SETUP == [True] * len(chunks)
 
 
 def test_a_scheduler_killed_while_the_study_plays_gives_mmlab_line_alone(tmp_path):

@@ -18,7 +18,8 @@ CONNECT_TIMEOUT = "10s"  # how long to try reaching the scheduler
 
 def on_dask(chunks: list[Chunk], scheduler: str,
             setup: Callable[[], None]) -> Iterator[PlayedChunk]:
-    """Finished chunks in the order the cluster finishes them; ``setup`` runs once on every worker."""
+    """Finished chunks in the order the cluster finishes them; ``setup`` runs before each chunk, in
+    the thread of the worker that plays it."""
     try:
         from distributed import Client, as_completed as dask_completed
     except ImportError:  # pragma: no cover - distributed is a dependency
@@ -28,8 +29,7 @@ def on_dask(chunks: list[Chunk], scheduler: str,
     except (OSError, TimeoutError, ValueError) as e:
         raise BadArgument(f"cannot reach a Dask scheduler at {scheduler!r}: {e}") from None
     try:
-        client.run(setup)
-        futures = client.map(play_chunk, chunks, pure=False)
+        futures = client.map(_play, chunks, setup=setup, pure=False)
         try:
             for future in dask_completed(futures):
                 yield future.result()
@@ -43,6 +43,14 @@ def on_dask(chunks: list[Chunk], scheduler: str,
     finally:
         with _quiet():  # closing a client whose scheduler is gone logs distributed's traceback of the reconnection
             client.close()
+
+
+def _play(chunk: Chunk, setup: Callable[[], None]) -> PlayedChunk:
+    """``play_chunk`` after ``setup``, in the worker's thread that plays: numba's number of threads
+    is a thread's own (``client.run`` would set it in the worker's event loop, not where chunks
+    play), and a worker that joins during the run is set up as well."""
+    setup()
+    return play_chunk(chunk)
 
 
 @contextmanager
