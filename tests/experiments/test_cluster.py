@@ -125,6 +125,25 @@ def test_every_chunk_plays_after_the_setup_in_its_own_thread(monkeypatch):
     assert PLAYED_AFTER_SETUP == [True] * len(chunks)
 
 
+def test_the_cluster_keeps_no_chunk_the_coordinator_has(tmp_path):
+    """A finished chunk is forgotten by the cluster once its games are here: workers do not hold
+    the study's games in memory to its end, nor play them again when their worker dies."""
+    study = Study("forgotten", ("3x4",), ("random",), runs=2, seed=4)
+    held: list[int] = []
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as c:
+
+        def progress(done: int, total: int) -> None:
+            if done == total:  # every chunk is here: wait (10 s at most) for the cluster to let them go
+                deadline = time.monotonic() + 10
+                while c.scheduler.tasks and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                held.append(len(c.scheduler.tasks))
+
+        run_study(study, Store(tmp_path / "r.duckdb"), scheduler=c.scheduler_address, chunk_games=8,
+                  on_progress=progress)
+    assert held == [0]
+
+
 def test_a_scheduler_killed_while_the_study_plays_gives_mmlab_line_alone(tmp_path):
     """No traceback of distributed's (its client logs one as it gives up reconnecting) beside the
     line that says what happened."""

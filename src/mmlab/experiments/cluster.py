@@ -30,11 +30,15 @@ def on_dask(chunks: list[Chunk], scheduler: str,
         raise BadArgument(f"cannot reach a Dask scheduler at {scheduler!r}: {e}") from None
     try:
         futures = client.map(_play, chunks, setup=setup, pure=False)
+        waiting = set(futures)
         try:
             for future in dask_completed(futures):
-                yield future.result()
+                played = future.result()
+                waiting.discard(future)
+                future.release()  # the workers need not keep the chunk (nor play it again if one dies)
+                yield played
         except BaseException as e:
-            client.cancel(futures)
+            client.cancel(list(waiting))
             why = _stopped(e)
             if why is None:
                 raise
