@@ -8,12 +8,13 @@ import textwrap
 import time
 from pathlib import Path
 
+import duckdb
 import pandas as pd
 import pytest
 
 from mmlab.errors import StoreError
 from mmlab.experiments.runner import run_study
-from mmlab.experiments.store import Store
+from mmlab.experiments.store import SCHEMA, Store
 from mmlab.experiments.study import Study
 
 RESULT_COLUMNS = ["strategy", "size", "run", "slot", "secret", "seed", "guesses", "won", "known", "evaluations"]
@@ -120,7 +121,29 @@ def test_games_stored_meanwhile_by_another_run_are_kept_and_not_counted_as_writt
     assert late.played == study.n_games and late.written == 0
     after = results(store, "killed")
     pd.testing.assert_frame_equal(before[0], after[0])
+    pd.testing.assert_frame_equal(before[1], after[1])  # (moves have no key: their game's decides)
     assert store.runs("killed")["games_written"].tolist() == [study.n_games, 0]
+
+
+def test_a_store_made_when_moves_had_a_key_is_written_as_before(tmp_path, monkeypatch):
+    """Stores made before the moves table lost its primary key keep it; writing them works, and a
+    game stored meanwhile by another run keeps its moves once."""
+    path = tmp_path / "old.duckdb"
+    with duckdb.connect(str(path)) as con:
+        con.execute(SCHEMA.replace("secret_in_top BOOLEAN, chance DOUBLE\n",
+                                   "secret_in_top BOOLEAN, chance DOUBLE,\n"
+                                   "    PRIMARY KEY (study, strategy, size, run, slot, move)\n"))
+        assert con.execute("SELECT count(*) FROM duckdb_constraints() WHERE table_name = 'moves' "
+                           "AND constraint_type = 'PRIMARY KEY'").fetchone() == (1,)
+    study = Study.from_toml(STUDY.replace("runs = 12", "runs = 2"))
+    store = Store(path)
+    run_study(study, store, jobs=1)
+    before = results(store, "killed")
+    monkeypatch.setattr(store, "done", lambda name: set())
+    assert run_study(study, store, jobs=1).written == 0
+    after = results(store, "killed")
+    pd.testing.assert_frame_equal(before[1], after[1])
+    assert len(after[1]) == after[0]["guesses"].sum()
 
 
 def test_a_run_that_found_its_study_stored_keeps_it_when_a_failed_run_withdraws_it(tmp_path, monkeypatch):
@@ -154,7 +177,7 @@ def test_a_study_killed_while_writing_restarts_cleanly(tmp_path):
     store_path = tmp_path / "killed.duckdb"
     child = textwrap.dedent(f"""
         import mmlab.experiments.runner as runner
-        from mmlab.experiments.store import Store
+        from mmlab.experiments.store import SCHEMA, Store
         from mmlab.experiments.study import Study
         runner.FLUSH_SECONDS = 0  # write after every chunk: a kill lands in or near a write
         runner.run_study(Study.load({str(path)!r}), Store({str(store_path)!r}), jobs=1, chunk_games=16,
@@ -360,8 +383,6 @@ def test_run_report_and_results_take_a_store_or_its_path(tmp_path):
 
 def test_an_empty_file_that_cannot_be_replaced_is_refused_with_what_to_do(tmp_path, monkeypatch):
     """(A folder that forbids deleting; as root only an immutable folder does, so it is simulated.)"""
-    from mmlab.experiments.store import Store
-
     blank = tmp_path / "blank.duckdb"
     blank.touch()
 

@@ -5,7 +5,8 @@ git revision, machine, scheduler), ``games`` (study, strategy, size, run, slot, 
 evaluations, seconds, ...) and ``moves`` (the same key and the move number; the guess and its answer,
 the consistent-set size before it, the top scorers it was picked from and whether the secret was
 among them). A batch of games and their moves is written in one transaction, so a study killed at
-any moment keeps whole games only, and the primary keys keep a game from being counted twice.
+any moment keeps whole games only, and the games' primary key keeps a game from being counted
+twice (its moves are written with it or not at all).
 
 The file is opened only while writing or reading, so two studies can share it: a writer that finds
 it locked waits (up to ``wait`` seconds) and then refuses with the holder's process id.
@@ -61,12 +62,12 @@ CREATE TABLE IF NOT EXISTS moves (
     study VARCHAR NOT NULL, strategy VARCHAR NOT NULL, size VARCHAR NOT NULL, run INTEGER NOT NULL,
     slot INTEGER NOT NULL, move INTEGER NOT NULL, guess VARCHAR NOT NULL, black INTEGER NOT NULL,
     white INTEGER NOT NULL, consistent BIGINT, evaluations BIGINT NOT NULL, top_size BIGINT,
-    secret_in_top BOOLEAN, chance DOUBLE,
-    PRIMARY KEY (study, strategy, size, run, slot, move)
+    secret_in_top BOOLEAN, chance DOUBLE
 );
 """
 
 TABLES = {"studies", "runs", "games", "moves"}
+GAME_KEY = "study, strategy, size, run, slot"  # a game's key in the games table, and its moves'
 GAME_COLUMNS = ["study", "strategy", "size", "run", "slot", "secret", "seed", "guesses", "won", "known",
                 "evaluations", "seconds", "run_id"]
 MOVE_COLUMNS = ["study", "strategy", "size", "run", "slot", "move", "guess", "black", "white", "consistent",
@@ -247,8 +248,7 @@ class Store:
         games_frame = pd.DataFrame({column: _column(games[column], column) for column in GAME_COLUMNS})
         if games_frame.empty:
             return 0
-        moves_frame = pd.DataFrame({column: pd.array(moves[column], dtype=NULLABLE[column]) if column in NULLABLE
-                                    else _column(moves[column], column) for column in MOVE_COLUMNS})
+        moves_frame = pd.DataFrame({column: _column(moves[column], column) for column in MOVE_COLUMNS})
         with self.connect() as con:
             con.execute("BEGIN TRANSACTION")
             try:
@@ -258,10 +258,16 @@ class Store:
                 con.register("new_games", games_frame)
                 con.register("new_moves", moves_frame)
                 # A game's key fixes its result, so a game stored meanwhile by another run of the
-                # same study is the same game: keep the stored one.
-                written = con.execute(f"INSERT OR IGNORE INTO games ({', '.join(GAME_COLUMNS)}) "
-                                      "SELECT * FROM new_games").fetchone()[0]
-                con.execute(f"INSERT OR IGNORE INTO moves ({', '.join(MOVE_COLUMNS)}) SELECT * FROM new_moves")
+                # same study is the same game: keep the stored one, and write the moves of the
+                # others only (moves have no key of their own: its index made writing a 10-million-
+                # move study two and a half times slower and its file three times larger).
+                con.execute(f"CREATE OR REPLACE TEMP TABLE fresh_games AS SELECT * FROM new_games "
+                            f"ANTI JOIN games USING ({GAME_KEY})")
+                written = con.execute(f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) "
+                                      "SELECT * FROM fresh_games").fetchone()[0]
+                con.execute(f"INSERT INTO moves ({', '.join(MOVE_COLUMNS)}) SELECT new_moves.* FROM new_moves "
+                            f"SEMI JOIN fresh_games USING ({GAME_KEY})")
+                con.execute("DROP TABLE fresh_games")
                 con.execute("UPDATE runs SET games_written = games_written + ? WHERE run_id = ?", [written, run_id])
                 con.execute("COMMIT")
                 return int(written)
@@ -398,9 +404,28 @@ def _insert_study(con: duckdb.DuckDBPyConnection, study: Study, conflict: str = 
 
 
 def _column(values: Sequence, column: str) -> Sequence:
-    """A column to write: numbers as a numpy array of its type, text as given."""
+    """A column to write: numbers as a numpy array of its type (with a mask of the ``None``s where
+    a figure may be missing), text as Python strings, which DuckDB reads faster than pandas' own.
+
+    >>> _column([3, None], "consistent").tolist(), _column(["1122"], "guess").dtype
+    ([3, <NA>], dtype('O'))
+    """
+    if column in NULLABLE:
+        return _nullable(values, NULLABLE[column])
     kind = TYPED.get(column)
-    return values if kind is None else np.asarray(values, dtype=kind)
+    return pd.Series(values, dtype=object) if kind is None else np.asarray(values, dtype=kind)
+
+
+def _nullable(values: Sequence, dtype: str) -> pd.api.extensions.ExtensionArray:
+    """``values`` as a pandas array of ``dtype``, ``None`` missing; a column all missing or all
+    known (every column of most strategies) is built from numpy at once, not value by value."""
+    values, kind = list(values), pd.api.types.pandas_dtype(dtype)
+    missing = values.count(None)
+    if 0 < missing < len(values):
+        return pd.array(values, dtype=kind)
+    data = np.zeros(len(values), kind.numpy_dtype) if missing else np.asarray(values, kind.numpy_dtype)
+    mask = np.full(len(values), bool(missing)) if data.dtype.kind != "f" else np.isnan(data) | bool(missing)
+    return kind.construct_array_type()(data, mask)
 
 
 def _zero_bytes(path: Path) -> bool:
