@@ -101,6 +101,50 @@ def stop(*processes: subprocess.Popen) -> None:
         process.wait()
 
 
+def test_a_cluster_left_without_workers_says_so_and_plays_on_when_one_joins(tmp_path, monkeypatch, capsys):
+    """Its only worker killed, the study waits for another (Dask keeps the chunks for it), saying
+    so on stderr, and how to start one; a worker that joins plays the rest."""
+    monkeypatch.setattr(dask_path, "NO_WORKERS_SECONDS", 0.5)
+    study = Study("stranded", ("4x6",), ("random",), runs=2, seed=5)
+    store = Store(tmp_path / "r.duckdb")
+    started: list[subprocess.Popen] = []
+    stderr = sys.stderr
+
+    def another_worker() -> None:
+        if len(started) == 1:
+            started.append(worker(cluster.scheduler_address))
+
+    class Reader:  # the user, who starts the worker that stderr asks for
+        def write(self, text: str) -> int:
+            if "has no workers" in text:
+                another_worker()
+            return stderr.write(text)
+
+        def flush(self) -> None:
+            stderr.flush()
+
+    def progress(done: int, total: int) -> None:
+        if done and started[0].poll() is None:
+            started[0].kill()
+
+    monkeypatch.setattr(sys, "stderr", Reader())
+    rescue = threading.Timer(60, another_worker)  # (told nothing, the study would wait for ever)
+    with distributed.LocalCluster(n_workers=0, processes=True, host="127.0.0.1", dashboard_address=None) as cluster:
+        started.append(worker(cluster.scheduler_address))
+        rescue.start()
+        try:
+            summary = run_study(study, store, scheduler=cluster.scheduler_address, chunk_games=8,
+                                on_progress=progress)
+        finally:
+            rescue.cancel()
+            stop(*started)
+    assert summary.played == study.n_games == len(store.games("stranded")) and len(started) == 2
+    said = capsys.readouterr().err
+    assert f"the Dask cluster at {cluster.scheduler_address} has no workers to play the " in said
+    assert f"start one with 'dask worker {cluster.scheduler_address}', or press Ctrl-C to stop" in said
+    assert "has 1 worker again; the study plays on" in said
+
+
 SET_UP = threading.local()
 PLAYED_AFTER_SETUP: list[bool] = []
 

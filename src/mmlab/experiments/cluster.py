@@ -1,12 +1,15 @@
 """Playing a study's chunks on a Dask distributed cluster through its futures interface.
 
 The coordinator (the process that called ``run_study``) submits the chunks and alone writes the
-store; workers only play.
+store; workers only play. A cluster left without workers keeps the chunks for the next worker
+that joins (as Dask does): the coordinator waits for one, and says so on stderr.
 """
 
 from __future__ import annotations
 
 import logging
+import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -14,6 +17,8 @@ from mmlab.errors import BadArgument, MastermindError
 from mmlab.experiments.chunk import Chunk, PlayedChunk, play_chunk
 
 CONNECT_TIMEOUT = "10s"  # how long to try reaching the scheduler
+NO_WORKERS_SECONDS = 5.0  # count the cluster's workers when no chunk has finished for this long
+POLL_SECONDS = 0.1  # how often to look for finished chunks (as distributed's own as_completed does)
 
 
 def on_dask(chunks: list[Chunk], scheduler: str,
@@ -21,7 +26,7 @@ def on_dask(chunks: list[Chunk], scheduler: str,
     """Finished chunks in the order the cluster finishes them; ``setup`` runs before each chunk, in
     the thread of the worker that plays it."""
     try:
-        from distributed import Client, as_completed as dask_completed
+        from distributed import Client
     except ImportError:  # pragma: no cover - distributed is a dependency
         raise BadArgument("running on a Dask cluster needs the 'distributed' package") from None
     try:
@@ -32,7 +37,7 @@ def on_dask(chunks: list[Chunk], scheduler: str,
         futures = client.map(_play, chunks, setup=setup, pure=False)
         waiting = set(futures)
         try:
-            for future in dask_completed(futures):
+            for future in _finished(client, futures, scheduler):
                 played = future.result()
                 waiting.discard(future)
                 future.release()  # the workers need not keep the chunk (nor play it again if one dies)
@@ -55,6 +60,52 @@ def _play(chunk: Chunk, setup: Callable[[], None]) -> PlayedChunk:
     play), and a worker that joins during the run is set up as well."""
     setup()
     return play_chunk(chunk)
+
+
+def _finished(client, futures: list, scheduler: str) -> Iterator:
+    """``futures`` as they finish. When none has finished for ``NO_WORKERS_SECONDS`` and the cluster
+    has no worker, say so on stderr, and how to start one; and again once workers are back."""
+    from distributed import as_completed
+
+    finished = as_completed(futures)
+    last_look = time.monotonic()
+    told = False  # that the cluster has no workers
+    while not finished.is_empty():
+        if finished.has_ready():
+            told = told and not _back(client, scheduler)
+            yield next(finished)
+            last_look = time.monotonic()
+            continue
+        time.sleep(POLL_SECONDS)
+        if time.monotonic() - last_look < NO_WORKERS_SECONDS or client.status != "running":
+            continue  # (a lost scheduler cancels the futures: the loop ends on their error)
+        last_look = time.monotonic()
+        if told:
+            told = not _back(client, scheduler)
+        elif not _workers(client):
+            told = True
+            left = finished.count()
+            _tell(f"the Dask cluster at {scheduler} has no workers to play the {left} chunk{'s' * (left != 1)} left, "
+                  f"and the study waits for one: start one with 'dask worker {scheduler}', or press Ctrl-C to stop "
+                  "(the games finished so far are stored, and the same command plays the rest)")
+
+
+def _workers(client) -> int:
+    """How many workers the cluster has now."""
+    return client.scheduler_info(n_workers=0).get("n_workers", 1)
+
+
+def _back(client, scheduler: str) -> bool:
+    """Whether the cluster has workers again, which is then told."""
+    workers = _workers(client)
+    if workers:
+        _tell(f"the Dask cluster at {scheduler} has {workers} worker{'s' * (workers != 1)} again; the study plays on")
+    return workers > 0
+
+
+def _tell(message: str) -> None:
+    """Tell the user ``message`` on stderr (above the progress bar of ``mmlab run``, which captures it)."""
+    print(f"mmlab: {message}", file=sys.stderr, flush=True)
 
 
 @contextmanager
