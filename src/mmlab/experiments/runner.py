@@ -21,6 +21,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 
 
@@ -206,7 +207,7 @@ def _withdraw(store: Store, study: str, run_id: str) -> None:
 
 def _joined(parts: list[dict[str, list]]) -> dict[str, list]:
     """Columns of several chunks, one after the other."""
-    return {column: [value for part in parts for value in part[column]] for column in parts[0]}
+    return {column: list(chain.from_iterable(part[column] for part in parts)) for column in parts[0]}
 
 
 def _execute(chunks: list[Chunk], workers: int, scheduler: str | None, adaptive: bool,
