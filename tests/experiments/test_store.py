@@ -393,3 +393,11 @@ def test_an_empty_file_that_cannot_be_replaced_is_refused_with_what_to_do(tmp_pa
     with pytest.raises(StoreError, match="an empty file: Operation not permitted; to keep the results elsewhere"):
         with Store(blank).connect():
             pass
+
+
+def test_moves_of_chosen_columns_and_a_column_the_table_lacks_refused(tmp_path):
+    store = Store(tmp_path / "r.duckdb")
+    run_study(Study.from_toml(STUDY.replace("runs = 12", "runs = 1")), store, jobs=1)
+    assert store.moves("killed", columns=["slot", "move"]).columns.tolist() == ["slot", "move"]
+    with pytest.raises(StoreError, match="the moves table has no column nope"):
+        store.moves("killed", columns=["move", "nope"])

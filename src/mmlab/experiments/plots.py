@@ -219,8 +219,7 @@ def _over_runs(mine: pd.DataFrame, other: pd.DataFrame, my_runs: int | None = No
 def _per_move(moves: pd.DataFrame, column: str, ylabel: str, title: str, xlabel: str, log: bool = False) -> Figure:
     """One figure of ``stats.per_move`` per move number, a line per strategy that recorded it, a
     panel per size: the plots show the report's tables."""
-    moves = _check(moves, ["strategy", "size", "run", "slot", "move", "consistent", "top_size", "secret_in_top",
-                           "chance"], "moves")
+    moves = _check(moves, stats.PER_MOVE_COLUMNS, "moves")
     specs = list(pd.unique(moves["strategy"]))
     styles = _styles(specs)
     table = stats.per_move(moves)

@@ -74,8 +74,10 @@ class Report:
 
     @cached_property
     def moves(self) -> pd.DataFrame:
-        """One row per move of the report's games."""
-        return _of_games(self._store.moves(self.study.name, order=self.study), self.games)
+        """One row per move of the report's games, with the columns its tables and plots read
+        (``stats.PER_MOVE_COLUMNS``: not the guesses, whose text took most of a big report's time)."""
+        return _of_games(self._store.moves(self.study.name, order=self.study, columns=stats.PER_MOVE_COLUMNS),
+                         self.games)
 
     @cached_property
     def summary(self) -> pd.DataFrame:
@@ -103,7 +105,7 @@ class Report:
 
     def first_guesses(self) -> dict[tuple[str, str], str | None]:
         """Each strategy's first guess by ``(size, strategy)``, ``None`` when its games opened with
-        several (a random strategy's); read from the store's first moves alone, not from every move.
+        several (a random strategy's); read from the store's first moves alone.
 
         >>> import tempfile, os
         >>> from mmlab.experiments.runner import run_study
@@ -112,12 +114,9 @@ class Report:
         >>> build_report(store, "demo").first_guesses()
         {('3x3', 'knuth'): '112', ('3x3', 'random'): None}
         """
-        if "moves" in vars(self):
-            first = self.moves[self.moves["move"] == 1]
-        else:
-            first = self._store.query("SELECT strategy, size, run, slot, guess FROM moves WHERE study = ? AND move = 1",
-                                      [self.study.name])
-            first = _of_games(first, self.games)
+        first = self._store.query("SELECT strategy, size, run, slot, guess FROM moves WHERE study = ? AND move = 1",
+                                  [self.study.name])
+        first = _of_games(first, self.games)
         guesses: dict[tuple[str, str], str | None] = {}
         for (size, strategy), part in first.groupby(["size", "strategy"], sort=False)["guess"]:
             guesses[(size, strategy)] = part.iloc[0] if part.nunique() == 1 else None

@@ -20,6 +20,8 @@ import pandas as pd
 from mmlab.errors import BadArgument
 
 KEY = ["size", "run", "slot"]  # one game of a study, played by every strategy
+PER_MOVE_COLUMNS = ["strategy", "size", "run", "slot", "move", "consistent", "top_size", "secret_in_top",
+                    "chance"]  # the columns of the moves table that ``per_move`` reads
 
 
 def summary(games: pd.DataFrame) -> pd.DataFrame:

@@ -341,16 +341,20 @@ class Store:
             self.require(study)
             return self.query("SELECT * FROM games WHERE study = ? ORDER BY size, strategy, run, slot", [study])
 
-    def moves(self, study: str, order: Study | None = None) -> pd.DataFrame:
+    def moves(self, study: str, order: Study | None = None, columns: Sequence[str] | None = None) -> pd.DataFrame:
         """One row per move of ``study``, in key order; with ``order``, in the order of its sizes and
         strategies, then by run, slot and move (as reports print them; sorted here, it costs a
-        fraction of sorting the frame)."""
+        fraction of sorting the frame). ``columns``: only these (reading a column of text into pandas
+        costs more than the rest of a report)."""
+        if columns is not None and not set(columns) <= set(MOVE_COLUMNS):
+            raise StoreError(f"the moves table has no column {', '.join(sorted(set(columns) - set(MOVE_COLUMNS)))}")
+        selected = "*" if columns is None else ", ".join(columns)
         with self.reading():  # (one connection for both)
             self.require(study)
             if order is None:
-                return self.query("SELECT * FROM moves WHERE study = ? ORDER BY size, strategy, run, slot, move",
-                                  [study])
-            return self.query("SELECT * FROM moves WHERE study = ? ORDER BY list_position(?, size), "
+                return self.query(f"SELECT {selected} FROM moves WHERE study = ? "
+                                  "ORDER BY size, strategy, run, slot, move", [study])
+            return self.query(f"SELECT {selected} FROM moves WHERE study = ? ORDER BY list_position(?, size), "
                               "list_position(?, strategy), run, slot, move",
                               [study, list(order.sizes), list(order.strategies)])
 
