@@ -334,6 +334,14 @@ def test_reproduce_singley_names_the_games_of_each_size(capsys):
     assert code == 0 and {row["seed"] for row in json.loads(out)} == {7}
 
 
+def test_reproduce_singley_json_has_the_thesis_times_the_table_shows(capsys):
+    """The tabu tables print the thesis's milliseconds a game (003 Table 6-1); the JSON lacked them."""
+    code, out, _ = run(capsys, "reproduce", "singley", "--methods", "tabu,greedy1", "--tabu-games", "3", "--json")
+    rows = {(r["method"], r["size"]): r for r in json.loads(out)}
+    assert code == 0 and rows[("tabu", "4x6")]["thesis"]["ms"] == 2.266
+    assert rows[("tabu", "7x8")]["thesis"]["ms"] == 4382.85 and "ms" not in rows[("greedy1", "4x6")]["thesis"]
+
+
 def test_reproduce_singley_refuses_tabu_games_with_full(capsys, monkeypatch):
     """--full plays the thesis's numbers of secrets: a --tabu-games beside it was ignored (minutes of play)."""
     import mmlab.cli.reproduce as reproduce
