@@ -426,6 +426,23 @@ def test_the_longest_tabu_list_holds_every_pair():
     assert record.won
 
 
+def test_play_2d_takes_a_size_and_a_spec_as_play_game_does():
+    """play_2d("3x4", "tabu", ...) ended in AttributeError: 'str' object has no attribute 'start'."""
+    game = Game2D(3, 4)
+    record = play_2d("3x4", "tabu", "121/344/213", rng=5)
+    assert [game.format(g) for g in record.guesses] == [
+        game.format(g) for g in play_2d(game, make_strategy_2d("tabu"), "121/344/213", rng=5).guesses]
+    from mmlab.game import Game
+    from mmlab.strategies import make_strategy
+
+    with pytest.raises(BadArgument, match="expected a 2-D game, a Game2D or its size such as '4x6'"):
+        play_2d(Game.parse_size("3x4"), "tabu", "121/344/213")
+    with pytest.raises(BadArgument, match="expected a 2-D strategy, a Strategy2D or its spec"):
+        play_2d(game, make_strategy("knuth"), "121/344/213")
+    with pytest.raises(UnknownStrategy, match="knuth is a codebreaker of one row, not a 2-D strategy"):
+        play_2d(game, "knuth", "121/344/213")
+
+
 def test_a_setting_that_does_not_fit_a_size_is_refused_before_anything_plays():
     played = []
     rows = run_2d(["propagate", "tabu:tenure=10"], sizes=[(4, 6), (3, 8)], games=2, jobs=1,

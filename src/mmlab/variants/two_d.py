@@ -33,6 +33,7 @@ from mmlab.errors import (
     BadSize,
     InconsistentFeedback,
     SpaceTooLarge,
+    shown,
 )
 from mmlab.game import ENUMERATION_LIMIT, Feedback, Game
 from mmlab.game.kernels import group_by_response
@@ -366,21 +367,25 @@ class GameRecord2D:
         }
 
 
-def play_2d(game: Game2D, strategy: Strategy2D, secret: np.ndarray | str | None = None,
+def play_2d(game: Game2D | str, strategy: Strategy2D | str, secret: np.ndarray | str | None = None,
             rng: np.random.Generator | int | None = None, max_guesses: int = MAX_GUESSES,
             track_memory: bool = False,
             on_guess: Callable[[int, np.ndarray, np.ndarray], None] | None = None) -> GameRecord2D:
     """Play one game of ``strategy`` against ``secret`` (a matrix, or written out as ``Game2D.parse``
     reads it; drawn from ``rng`` when not given). ``rng`` is a generator or its seed, and the
     strategy draws from it too. ``on_guess(k, guess, answers)`` is called after each guess (k from
-    1), so a caller can show the game as it goes.
+    1), so a caller can show the game as it goes. ``game`` may be a size such as ``"3x4"`` and
+    ``strategy`` a spec such as ``"tabu"``, as ``play_game`` takes them in one row.
 
     >>> from mmlab.variants import make_strategy_2d
     >>> game = Game2D.parse_size("3x4")
     >>> record = play_2d(game, make_strategy_2d("tabu"), game.parse("123/234/341"), np.random.default_rng(1))
     >>> record.won, game.format(record.guesses[0]), record.n_guesses <= 5
     (True, '111/111/111', True)
+    >>> play_2d("3x4", "tabu", "123/234/341", rng=1).n_guesses == record.n_guesses
+    True
     """
+    game, strategy = _game_and_strategy(game, strategy)
     rng = np.random.default_rng(rng)  # (a generator is used as it is)
     secret = game.random_code(rng) if secret is None else game.check(secret)
     knowledge = Knowledge2D(game)
@@ -405,3 +410,21 @@ def play_2d(game: Game2D, strategy: Strategy2D, secret: np.ndarray | str | None 
     record.seconds = time.perf_counter() - start
     record.evaluations = strategy.evaluations
     return record
+
+
+def _game_and_strategy(game: Game2D | str, strategy: Strategy2D | str) -> tuple[Game2D, Strategy2D]:
+    """``play_2d``'s game and strategy, each given as itself or as its text (size, spec)."""
+    if isinstance(game, str):
+        game = Game2D.parse_size(game)
+    elif not isinstance(game, Game2D):
+        raise BadArgument(f"expected a 2-D game, a Game2D or its size such as '4x6', got {shown(game)} "
+                          f"({type(game).__name__})")
+    if isinstance(strategy, str):
+        # (the registry of 2-D strategies is in the package above this module)
+        from mmlab.variants import make_strategy_2d
+
+        strategy = make_strategy_2d(strategy)
+    elif not isinstance(strategy, Strategy2D):
+        raise BadArgument(f"expected a 2-D strategy, a Strategy2D or its spec such as 'tabu' or 'propagate', got "
+                          f"{shown(strategy)} ({type(strategy).__name__})")
+    return game, strategy
