@@ -428,6 +428,9 @@ def test_other_bad_input():
     for limit in (0, -1):  # (accepted before, as search refused them)
         with pytest.raises(BadArgument, match=f"time limit {limit}: give a positive number of seconds, or None"):
             exhaustive(Game.parse_size("3x3"), 2, time_limit=limit)
+    for seed in (-1, 1.5, "1", True):  # (-1 ended in numpy's ValueError 'expected non-negative integer')
+        with pytest.raises(BadArgument, match="seed must be a whole number, 0 or more"):
+            search(Game.parse_size("3x3"), 3, seed=seed, time_limit=1)
 
 
 # --------------------------------------------------------------------------------- CLI

@@ -441,6 +441,9 @@ def test_play_2d_takes_a_size_and_a_spec_as_play_game_does():
         play_2d(game, make_strategy("knuth"), "121/344/213")
     with pytest.raises(UnknownStrategy, match="knuth is a codebreaker of one row, not a 2-D strategy"):
         play_2d(game, "knuth", "121/344/213")
+    for rng in (-1, 1.5):  # (-1 ended in numpy's ValueError 'expected non-negative integer')
+        with pytest.raises(BadArgument, match="rng must be a numpy Generator or a seed"):
+            play_2d(game, "tabu", "121/344/213", rng=rng)
 
 
 def test_a_setting_that_does_not_fit_a_size_is_refused_before_anything_plays():

@@ -24,6 +24,7 @@ separates a small game.
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -523,6 +524,8 @@ def search(game: Game | str, size: int | None = None, seed: int | None = 0, time
     (True, 3, True, 2)
     """
     game = Game.of(game)
+    if seed is not None and not (isinstance(seed, numbers.Integral) and not isinstance(seed, bool) and seed >= 0):
+        raise BadArgument(f"seed must be a whole number, 0 or more (or None: drawn at random), got {shown(seed)}")
     floor = _search_floor(game, size, time_limit)
     fastest = FASTEST_PER_THREAD * numba.get_num_threads()
     _check_time(game, size or floor, time_limit, fastest)  # (before minutes of setup on the largest games)

@@ -37,7 +37,7 @@ from mmlab.errors import (
 )
 from mmlab.game import ENUMERATION_LIMIT, Feedback, Game
 from mmlab.game.kernels import group_by_response
-from mmlab.strategies.base import Configurable
+from mmlab.strategies.base import Configurable, rng_of
 from mmlab.variants.two_d_kernels import (
     filter_line,
     line_feedbacks,
@@ -386,7 +386,7 @@ def play_2d(game: Game2D | str, strategy: Strategy2D | str, secret: np.ndarray |
     True
     """
     game, strategy = _game_and_strategy(game, strategy)
-    rng = np.random.default_rng(rng)  # (a generator is used as it is)
+    rng = rng_of(rng) or np.random.default_rng()  # (a generator is used as it is)
     secret = game.random_code(rng) if secret is None else game.check(secret)
     knowledge = Knowledge2D(game)
     strategy.start(game, rng)
