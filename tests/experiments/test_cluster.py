@@ -125,6 +125,7 @@ def test_a_cluster_left_without_workers_says_so_and_plays_on_when_one_joins(tmp_
 
     def progress(done: int, total: int) -> None:
         if done and started[0].poll() is None:
+            time.sleep(1)  # the worker finishes more chunks meanwhile: they die with it, some maybe as they are fetched
             started[0].kill()
 
     monkeypatch.setattr(sys, "stderr", Reader())
@@ -186,6 +187,23 @@ def test_the_cluster_keeps_no_chunk_the_coordinator_has(tmp_path):
         run_study(study, Store(tmp_path / "r.duckdb"), scheduler=c.scheduler_address, chunk_games=8,
                   on_progress=progress)
     assert held == [0]
+
+
+def test_distributed_s_client_says_nothing_while_the_study_plays(tmp_path):
+    """Its warnings (the games of a dead worker 'rescheduling', as it is fetched) are mmlab's to
+    tell in its own words; its logging is as it was afterwards."""
+    client_log = logging.getLogger("distributed.client")
+    level, heard = client_log.level, []
+
+    def progress(done: int, total: int) -> None:
+        if done:  # (a chunk played: the cluster is at work)
+            heard.append(client_log.isEnabledFor(logging.WARNING))
+
+    study = Study("hushed", ("3x4",), ("random",), seed=7)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as c:
+        run_study(study, Store(tmp_path / "r.duckdb"), scheduler=c.scheduler_address, chunk_games=16,
+                  on_progress=progress)
+    assert heard and not any(heard) and client_log.level == level
 
 
 def test_a_scheduler_killed_while_the_study_plays_gives_mmlab_line_alone(tmp_path):

@@ -34,23 +34,23 @@ def on_dask(chunks: list[Chunk], scheduler: str,
     except (OSError, TimeoutError, ValueError) as e:
         raise BadArgument(f"cannot reach a Dask scheduler at {scheduler!r}: {e}") from None
     try:
-        futures = client.map(_play, chunks, setup=setup, pure=False)
-        waiting = set(futures)
-        try:
-            for future in _finished(client, futures, scheduler):
-                played = future.result()
-                waiting.discard(future)
-                future.release()  # the workers need not keep the chunk (nor play it again if one dies)
-                yield played
-        except BaseException as e:
-            client.cancel(list(waiting))
-            why = _stopped(e)
-            if why is None:
-                raise
-            raise MastermindError(f"the Dask cluster at {scheduler!r} stopped playing the study: {why}; the games "
-                                  "finished so far are stored, and the same command plays the rest") from None
+        with _quiet("distributed.client"):  # (its warnings, e.g. of a dead worker's games: mmlab tells what matters)
+            futures = client.map(_play, chunks, setup=setup, pure=False)
+            waiting = set(futures)
+            try:
+                for future, played in _finished(client, futures, scheduler):
+                    waiting.discard(future)
+                    future.release()  # the workers need not keep the chunk (nor play it again if one dies)
+                    yield played
+            except BaseException as e:
+                client.cancel(list(waiting))
+                why = _stopped(e)
+                if why is None:
+                    raise
+                raise MastermindError(f"the Dask cluster at {scheduler!r} stopped playing the study: {why}; the "
+                                      "games finished so far are stored, and the same command plays the rest") from None
     finally:
-        with _quiet():  # closing a client whose scheduler is gone logs distributed's traceback of the reconnection
+        with _quiet("distributed"):  # closing a client whose scheduler is gone logs a traceback of the reconnection
             client.close()
 
 
@@ -62,18 +62,24 @@ def _play(chunk: Chunk, setup: Callable[[], None]) -> PlayedChunk:
     return play_chunk(chunk)
 
 
-def _finished(client, futures: list, scheduler: str) -> Iterator:
-    """``futures`` as they finish. When none has finished for ``NO_WORKERS_SECONDS`` and the cluster
-    has no worker, say so on stderr, and how to start one; and again once workers are back."""
+def _finished(client, futures: list, scheduler: str) -> Iterator[tuple]:
+    """``(future, result)`` of ``futures`` as they finish; the error of one that failed or was
+    cancelled. When none has finished for ``NO_WORKERS_SECONDS`` and the cluster has no worker, say
+    so on stderr, and how to start one; and again once workers are back. (The results are fetched
+    in the background: a result lost with its worker as it was fetched waits for a worker to play
+    its chunk again, and ``future.result()`` would wait without a word.)"""
     from distributed import as_completed
 
-    finished = as_completed(futures)
+    finished = as_completed(futures, with_results=True)  # (raises the error of a chunk that failed)
     last_look = time.monotonic()
     told = False  # that the cluster has no workers
     while not finished.is_empty():
         if finished.has_ready():
             told = told and not _back(client, scheduler)
-            yield next(finished)
+            future, result = next(finished)
+            if isinstance(result, BaseException):  # (a cancelled chunk's: as_completed hands it over)
+                raise result
+            yield future, result
             last_look = time.monotonic()
             continue
         time.sleep(POLL_SECONDS)
@@ -109,11 +115,12 @@ def _tell(message: str) -> None:
 
 
 @contextmanager
-def _quiet() -> Iterator[None]:
-    """distributed's loggers silent for the time: mmlab says itself, in one line, what went wrong."""
-    loggers = [logging.getLogger("distributed")] + [  # (the others take the level of one of these)
+def _quiet(root: str) -> Iterator[None]:
+    """distributed's logger ``root``, and those below it, silent for the time: mmlab says itself, in
+    one line, what went wrong."""
+    loggers = [logging.getLogger(root)] + [  # (the others take the level of one of these)
         logger for name, logger in list(logging.root.manager.loggerDict.items())
-        if name.startswith("distributed.") and isinstance(logger, logging.Logger) and logger.level]
+        if name.startswith(f"{root}.") and isinstance(logger, logging.Logger) and logger.level]
     levels = [logger.level for logger in loggers]
     for logger in loggers:
         logger.setLevel(logging.CRITICAL + 1)
