@@ -201,7 +201,7 @@ def test_reporting_a_file_that_changed_says_the_stored_study_is_reported(capsys,
     path.write_text(STUDY.replace("secrets = 30", "secrets = 5").replace("seed = 9", "seed = 10"))
     code, out, err = run(capsys, "report", str(path), "--store", store)
     err = " ".join(err.split())  # (the console wraps long lines)
-    assert code == 0 and "no longer matches the stored study 'cli-demo'" in err and "(seed 9, 2 run(s)" in err
+    assert code == 0 and "no longer matches the stored study 'cli-demo'" in err and "(seed 9, 2 runs" in err
 
 
 def test_compare_on_a_sample_of_every_code_is_exact(capsys, tmp_path):

@@ -164,7 +164,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     study_file = args.study if given is not None and given.fingerprint == report.study.fingerprint else None
     if given is not None and study_file is None:
         err.print(f"note: {args.study} no longer matches the stored study {name!r}; this reports the stored one "
-                  f"(seed {report.study.seed}, {report.study.runs} run(s), secrets {report.study.secrets})")
+                  f"(seed {report.study.seed}, {report.study.runs} run{'s' if report.study.runs != 1 else ''}, secrets {report.study.secrets})")
     unknown = report.study.unknown_strategies()
     if unknown:
         err.print(f"note: this mmlab does not know {', '.join(unknown)} (registered in the Python session that played "
@@ -250,7 +250,7 @@ def print_summary(report: Report, store: Store, study_file: str | None = None) -
     for size in study.sizes:
         part = report.summary[report.summary["size"] == size]
         table = Table(title=f"{study.name}: {game_title(study, size)}, secrets {study.secrets.label(study.game(size))}, "
-                            f"{study.runs} run(s), "
+                            f"{study.runs} run{'s' if study.runs != 1 else ''}, "
                             f"seed {study.seed}")
         columns = ["strategy", "games", "mean ± s.e.", "median", "max", "total", "evals per game", "ms/game"]
         if deduced:
