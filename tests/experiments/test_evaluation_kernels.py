@@ -30,7 +30,9 @@ def test_the_kernels_give_the_games_of_the_decision_tree(spec, size):
     assert np.array_equal(result.known, tree.known_depths())
     assert np.array_equal(result.evaluations, tree.evaluations())  # the methods score no code: all 0
     assert result.game_seconds is None and result.seconds_per_game is None
-    assert result.to_dict() | {"seconds": 0} == _tree_evaluation(game, spec).to_dict() | {"seconds": 0}
+    by_tree = _tree_evaluation(game, spec).to_dict()
+    assert (result.to_dict()["method"], by_tree["method"]) == ("numba kernels", "decision tree")
+    assert result.to_dict() | {"seconds": 0, "method": ""} == by_tree | {"seconds": 0, "method": ""}
     assert result.tree.total_guesses == tree.total_guesses  # compiled when read
 
 
@@ -77,6 +79,9 @@ def test_every_secret_given_as_a_number_is_read_off_the_kernels(game46):
     result = evaluate(game46, "greedy2", secrets=5000, seed=9)
     assert isinstance(result, _KernelEvaluation) and result.exact and result.seed == 9
     assert result.total_guesses == 14256
+    assert result.method == result.to_dict()["method"] == "numba kernels"
+    assert result._tree is None  # (saying so compiles no tree)
+    assert evaluate(game46, "greedy2", secrets=40, seed=9).method == "decision tree"
 
 
 def test_progress_and_threads(game46):
@@ -103,7 +108,7 @@ EVAL_46 = {
 def test_mmlab_eval_prints_what_the_tree_gave(capsys, spec):
     assert main(["eval", "4x6", "--strategy", spec]) == 0
     out = capsys.readouterr().out
-    assert f"4x6: {spec} (exact, decision tree)" in out
+    assert f"4x6: {spec} (exact, numba kernels)" in out  # (the games of its tree, not read off one)
     row = next(line for line in out.splitlines() if line.startswith("│  1296"))
     total, mean, worst, median, std, until_known = EVAL_46[spec]
     assert [cell.strip() for cell in row.strip("│").split("│")][:6] == ["1296", total, mean, worst, median, std]

@@ -220,7 +220,7 @@ def _print_evaluation(result: Evaluation, args: argparse.Namespace) -> None:
         print_json(data)
         return
     game = result.game
-    how = "exact, decision tree" if result.exact else "decision tree" if result.tree is not None else "simulated"
+    how = f"exact, {result.method}" if result.exact else result.method
     if result.interrupted:
         how += f", interrupted after {result.games:,} of {result.planned:,} games"
     table = Table(title=f"{game}: {result.strategy} ({how})")

@@ -96,6 +96,12 @@ class Evaluation(GuessFigures):
         return None if self.game_seconds is None else float(self.game_seconds.mean())
 
     @property
+    def method(self) -> str:
+        """How its games were had: read off the strategy's ``"decision tree"``, or ``"simulated"``
+        one by one (``"numba kernels"``: Singley's methods over every secret)."""
+        return "simulated" if self.tree is None else "decision tree"
+
+    @property
     def histogram(self) -> dict[int, int]:
         values, counts = np.unique(self.guesses, return_counts=True)
         return {int(v): int(c) for v, c in zip(values, counts)}
@@ -107,6 +113,7 @@ class Evaluation(GuessFigures):
             "feedback": self.game.feedback,
             "strategy": self.strategy,
             "exact": self.exact,
+            "method": self.method,
             "secrets": self.secrets,
             "runs": self.runs,
             "seed": self.seed,
@@ -337,6 +344,10 @@ class _KernelEvaluation(Evaluation):
     @tree.setter
     def tree(self, value: DecisionTree | None) -> None:
         self._tree = value
+
+    @property
+    def method(self) -> str:
+        return "numba kernels"
 
 
 def _singley_kernel(strategy: Strategy) -> Callable[[int, int], tuple[np.ndarray, np.ndarray]] | None:
