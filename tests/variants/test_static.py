@@ -628,6 +628,44 @@ def test_cli_ctrl_c_keeps_what_was_found(capsys, monkeypatch):
                    "1221 2354 3311 4524 5656 6643")
 
 
+def _ctrl_c_in_a_kernel(*args, **kwargs):
+    """What a Ctrl-C that lands in a numba kernel raises: numba's SystemError, caused (here at two
+    removes, as numba's unpickling of the kernel's result does) by the KeyboardInterrupt."""
+    try:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as ctrl_c:
+            raise SystemError("<function _numba_unpickle> returned a result with an exception set") from ctrl_c
+    except SystemError as inner:
+        raise SystemError("CPUDispatcher(<function score_candidates>) returned a result with an exception "
+                          "set") from inner
+
+
+def test_a_ctrl_c_in_the_kernels_keeps_what_was_found(capsys, monkeypatch):
+    """A real Ctrl-C lands in the kernels, where numba turns it into a SystemError: search, --prove's
+    check and the command lost the set found so far and said only 'interrupted'."""
+    from mmlab.variants import static
+
+    monkeypatch.setattr(static, "_settle_size", _ctrl_c_in_a_kernel)  # (after the first, greedy set)
+    with pytest.raises(KeyboardInterrupt):
+        search("3x3", time_limit=5)
+    code, out, err = run(["search", "4x6", "--seed", "3"], capsys)
+    assert code == 130 and err == "interrupted\n"
+    assert out.startswith("4x6: interrupted; the smallest separating set found so far holds ")
+    data = json.loads(run(["search", "4x6", "--seed", "3", "--json"], capsys)[1])
+    assert data["interrupted"] and data["separates"] and len(data["codes"]) == data["size"] >= 6
+    monkeypatch.setattr(static, "_exhaustive", _ctrl_c_in_a_kernel)
+    with pytest.raises(KeyboardInterrupt):
+        exhaustive("3x3", 2)
+
+    def other_error(*args, **kwargs):
+        raise SystemError("not a Ctrl-C")
+
+    monkeypatch.setattr(static, "_exhaustive", other_error)
+    with pytest.raises(SystemError, match="not a Ctrl-C"):  # (any other SystemError is left as it is)
+        exhaustive("3x3", 2)
+
+
 # --------------------------------------------------------------------------------- code tables
 @pytest.mark.parametrize("size", ["1x5", "3x3", "4x6", "5x7"])
 def test_code_tables_equal_the_arithmetic(size):
