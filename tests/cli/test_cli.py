@@ -167,6 +167,8 @@ def test_score_and_strategies(capsys):
         (["plan", "3x3", "--planner", "optimal", "-o", ""], "give a file to write"),
         (["score", "10 11 12", "1 2"], "the secret has 3 pegs and the guess 2"),
         (["score", "1\u00b234", "1234"], "is not a colour"),
+        (["score", " ", ""], "the secret and the guess are empty: give both as codes"),  # (was: 'pegs ... got 0')
+        (["score", "", "1122"], "the secret is empty: give both as codes, e.g. mmlab score 3632 1122"),
         (["partition", "4x6", "1123", "--after", "1122:"], "cannot read the answer"),
         (["eval", "4x6", "--tree", "x.json"], "--tree brings its own game"),
         (["nonsense"], "invalid choice"),

@@ -20,6 +20,9 @@ def cmd_score(args: argparse.Namespace) -> int:
         fb = game.score(game.parse(args.secret), game.parse(args.guess))
     else:
         pegs, others = len(split_code(args.secret)), len(split_code(args.guess))
+        if pegs == 0 or others == 0:  # (not 'pegs must be a whole number from 1 to 10, got 0')
+            empty = "the secret and the guess are" if pegs == others else f"the {'secret' if pegs == 0 else 'guess'} is"
+            raise MastermindError(f"{empty} empty: give both as codes, e.g. mmlab score 3632 1122")
         if pegs != others:
             raise MastermindError(f"the secret has {pegs} pegs and the guess {others}: they must match")
         game = Game.parse_size(f"{pegs}x36", feedback="black" if args.black_only else "black-white")
