@@ -17,8 +17,9 @@ taken as certain when it was the only secret left, the rule of most strategies.
 
 Knuth's notation (``to_knuth``), after Knuth 1976 as read by Singley: a node is
 ``n(guess: a1, ..., ak)`` with ``n`` the codes still possible and one entry ``ai`` for every
-answer the game can give, in the order of ``Game.feedbacks`` (14 for 4 pegs: 4,0 3,0 2,2
-2,1 2,0 1,3 1,2 1,1 1,0 0,4 0,3 0,2 0,1 0,0). The entry of the winning answer is ``*`` if the
+answer the game can give, in the order of ``Game.feedbacks`` (14 for 4 pegs of 3 colours or
+more: 4,0 3,0 2,2 2,1 2,0 1,3 1,2 1,1 1,0 0,4 0,3 0,2 0,1 0,0; 9 for 4x2, whose codes of two
+colours never answer 2,1, 1,3, 1,1, 0,3 or 0,1). The entry of the winning answer is ``*`` if the
 guess can win there and ``-`` if not; an answer no remaining code gives is ``-``; a class of one
 code that the next guess wins is ``1(code)``; any other class is its nested node. With
 ``multiline=True`` (the default) the root's entries come one per line, indented by two spaces,
