@@ -344,6 +344,20 @@ def test_reproduce_singley_json_has_the_thesis_times_the_table_shows(capsys):
     assert rows[("tabu", "7x8")]["thesis"]["ms"] == 4382.85 and "ms" not in rows[("greedy1", "4x6")]["thesis"]
 
 
+def test_reproduce_one_game_has_no_standard_error(capsys):
+    """After one game a size, reproduce singley and reproduce large printed '6.0000 ± 0.0000' and
+    their JSON stderr 0.0; the mean is now shown alone and stderr is null, as in mm2 reproduce."""
+    code, out, _ = run(capsys, "reproduce", "singley", "--methods", "tabu", "--tabu-games", "1")
+    assert code == 0 and "± 0.0000" not in out and out.count("games, mmlab") == 2
+    code, out, _ = run(capsys, "reproduce", "singley", "--methods", "tabu", "--tabu-games", "1", "--json")
+    assert code == 0 and all(r["games"] == 1 and r["stderr"] is None for r in json.loads(out))
+    large = ["reproduce", "large", "--sizes", "4x6", "--strategies", "evo", "--jobs", "1", "--games"]
+    code, out, _ = run(capsys, *large, "1")
+    assert code == 0 and "± 0.0000" not in out and "evo" in out
+    assert json.loads(run(capsys, *large, "1", "--json")[1])[0]["stderr"] is None
+    assert json.loads(run(capsys, *large, "3", "--json")[1])[0]["stderr"] is not None
+
+
 def test_reproduce_singley_refuses_tabu_games_with_full(capsys, monkeypatch):
     """--full plays the thesis's numbers of secrets: a --tabu-games beside it was ignored (minutes of play)."""
     import mmlab.cli.reproduce as reproduce

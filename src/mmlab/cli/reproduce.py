@@ -112,7 +112,7 @@ def reproduce_singley(args: argparse.Namespace) -> int:
             if not r[0].exact:
                 table.add_row("games, mmlab", *(str(x.games) for x in r))
             table.add_row("mean, thesis", *(f"{x.thesis.mean:.6f}" for x in r))
-            table.add_row("mean, mmlab", *(f"{x.mean:.6f}" if x.exact else f"{x.mean:.4f} ± {x.stderr:.4f}" for x in r))
+            table.add_row("mean, mmlab", *(f"{x.mean:.6f}" if x.exact else _pm(x.mean, x.stderr, x.games) for x in r))
             table.add_row("median, thesis", *(f"{x.thesis.median:g}" for x in r))
             table.add_row("median, mmlab", *(f"{x.median:g}" for x in r))
             table.add_row("S.D., thesis", *(f"{x.thesis.std:.6f}" for x in r))
@@ -129,10 +129,21 @@ def reproduce_singley(args: argparse.Namespace) -> int:
 def _singley_dict(row, seed: int) -> dict:
     """One row of ``reproduce singley --json``: with the thesis's milliseconds a game (Table 6-1)
     where the table shows them, the tabu search's."""
-    data = {**row.to_dict(), "seed": seed}
+    data = _no_stderr_of_one_game({**row.to_dict(), "seed": seed}, row.games)
     if row.method == "tabu":
         data["thesis"] = {**data["thesis"], "ms": THESIS_TABU_MS[row.size]}
     return data
+
+
+def _pm(mean: float, stderr: float, games: int) -> str:
+    """``mean ± stderr``; the mean alone after one game, whose standard error cannot be estimated
+    (as mm2 reproduce shows it)."""
+    return f"{mean:.4f} ± {stderr:.4f}" if games > 1 else f"{mean:.4f}"
+
+
+def _no_stderr_of_one_game(data: dict, games: int) -> dict:
+    """A row's JSON with ``stderr`` null after one game (it said 0.0), as mm2 reproduce's."""
+    return {**data, "stderr": None} if games < 2 else data
 
 
 def reproduce_large(args: argparse.Namespace) -> int:
@@ -149,7 +160,7 @@ def reproduce_large(args: argparse.Namespace) -> int:
     if folder is not None:
         write_histogram(rows, folder)
     if args.json:
-        print_json([row.to_dict() for row in rows])
+        print_json([_no_stderr_of_one_game(row.to_dict(), row.games) for row in rows])
         return 0
     secrets = f"{args.games} random secret{'s' if args.games != 1 else ''}"
     table = Table(title=f"Large games: {secrets} per size (seed {args.seed}), beside the literature")
@@ -162,7 +173,7 @@ def reproduce_large(args: argparse.Namespace) -> int:
         goal = "" if target is None else f"≤ {target:g}" + (f" at ≤ {target_s:g} s" if target_s else "")
         for i, row in enumerate(r for r in rows if r.size == size):
             verdict = goal if row.target_met is None else f"{goal}: {'met' if row.target_met else 'not met'}"
-            table.add_row(size if i == 0 else "", row.spec, f"{row.mean:.4f} ± {row.stderr:.4f}", str(row.max),
+            table.add_row(size if i == 0 else "", row.spec, _pm(row.mean, row.stderr, row.games), str(row.max),
                           f"{row.seconds_per_game:.3f}", f"{row.evaluations.mean():.3g}", str(row.fallbacks),
                           anchors if i == 0 else "", verdict)
     out.print(table)
