@@ -97,7 +97,8 @@ def test_possible_feedbacks_follow_table_1_order():
 
 
 @pytest.mark.parametrize(
-    "text, fb", [("1 2", (1, 2)), ("1,2", (1, 2)), ("BWW", (1, 2)), ("bw", (1, 1)), ("0", (0, 0)), ("none", (0, 0))]
+    "text, fb", [("1 2", (1, 2)), ("1,2", (1, 2)), ("BWW", (1, 2)), ("bw", (1, 1)), ("0", (0, 0)), ("none", (0, 0)),
+                 ("1 black", (1, 0)), ("3 blacks", (3, 0)), ("1 black 2 white", (1, 2)), ("1 Black, 1 White", (1, 1))]
 )
 def test_feedback_parses(text, fb):
     assert parse_feedback(text) == Feedback(*fb)
@@ -107,6 +108,17 @@ def test_feedback_parses(text, fb):
 def test_an_answer_with_a_number_too_long_to_read_is_refused(text):
     with pytest.raises(BadFeedback, match="holds a number too large to count pegs"):
         parse_feedback(text, with_white=False)
+
+
+def test_black_only_answers_read_as_mmlab_writes_them_and_refusals_say_what_to_give():
+    """mmlab writes an answer of black pegs only as '1 black' (eval --codemaker); it was refused,
+    with advice to give white pegs too, which such a game has not."""
+    black_only = Game.parse_size("4x6", feedback="black")
+    for fb in (Feedback(0, 0), Feedback(1, 0), Feedback(4, 0)):
+        for words in (False, True):
+            assert black_only.answer(black_only.answer_text(fb, words)) == fb
+    with pytest.raises(BadFeedback, match=r"give the black pegs as a number \('2' or '2 black'\) or as pegs"):
+        parse_feedback("1 white", with_white=False)
 
 
 def test_one_number_is_black_pegs_only_where_the_game_has_no_white():

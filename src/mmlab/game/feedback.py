@@ -76,27 +76,30 @@ def possible_feedbacks(pegs: int, with_white: bool = True) -> list[Feedback]:
 
 
 _NUMBERS = re.compile(r"^\s*([0-9]+)\s*[,;/ ]\s*([0-9]+)\s*$")
+#: ``1 black`` (how mmlab prints an answer of black pegs only) or ``1 black 2 white``.
+_WORDS = re.compile(r"^\s*([0-9]+)\s*blacks?(?:\s*[,;/ ]\s*([0-9]+)\s*whites?)?\s*$", re.IGNORECASE)
 #: Digits a count (of pegs, colours) may have before it is refused unread: Python reads at most 4300.
 NUMBER_DIGITS = 6
 _LONG_NUMBER = re.compile(rf"[0-9]{{{NUMBER_DIGITS + 1}}}")
 
 
 def parse_feedback(text: str, with_white: bool | None = None) -> Feedback:
-    """Parse ``1 2``, ``1,2``, ``BWW`` (B = black, W = white, ``-``/``.`` ignored), ``none`` or ``-``, or a
-    single number of black pegs (``0``). A single number is refused when ``with_white`` says the
-    game answers black and white too, where it would be ambiguous.
+    """Parse ``1 2``, ``1,2``, ``1 black 2 white``, ``BWW`` (B = black, W = white, ``-``/``.``
+    ignored), ``none`` or ``-``, or the black pegs alone (``0``, or ``1 black`` as mmlab prints
+    answers of black pegs only). A single number is refused when ``with_white`` says the game
+    answers black and white too, where it would be ambiguous.
 
     Whether the feedback can occur in a given game is checked by ``Game.check_feedback``.
 
-    >>> parse_feedback("2", with_white=False)
-    Feedback(black=2, white=0)
+    >>> parse_feedback("2", with_white=False), parse_feedback("1 black", with_white=False)
+    (Feedback(black=2, white=0), Feedback(black=1, white=0))
     """
     s = text.strip()
     if _LONG_NUMBER.search(s):
         raise BadFeedback(f"the answer {shown(text)} holds a number too large to count pegs")
-    m = _NUMBERS.match(s)
+    m = _NUMBERS.match(s) or _WORDS.match(s)
     if m:
-        return Feedback(int(m.group(1)), int(m.group(2)))
+        return Feedback(int(m.group(1)), int(m.group(2) or 0))
     if s.isascii() and s.isdigit():
         if with_white:
             if len(s) == 1:
@@ -113,6 +116,9 @@ def parse_feedback(text: str, with_white: bool | None = None) -> Feedback:
         return Feedback(0, 0)
     if letters and set(letters) <= {"B", "W"}:
         return Feedback(letters.count("B"), letters.count("W"))
+    if with_white is False:
+        raise BadFeedback(f"cannot read the answer {shown(text)}: give the black pegs as a number ('2' or "
+                          "'2 black') or as pegs ('BB')")
     raise BadFeedback(
         f"cannot read the answer {shown(text)}: give black and white as two numbers ('1 2' or '1,2') "
         "or as pegs ('BWW')"

@@ -343,7 +343,8 @@ class Game:
 
     def answer(self, answer: Feedback | tuple[int, int] | str) -> Feedback:
         """An answer of this game given as ``Feedback``, a pair ``(black, white)`` or written
-        (``"1,2"``, ``"BWW"``, ``"2"`` where answers count black pegs only), checked to occur.
+        (``"1,2"``, ``"BWW"``, ``"2"`` or ``"2 black"`` where answers count black pegs only), checked to
+        occur.
 
         >>> game = Game.parse_size("4x6")
         >>> game.answer("1,2"), game.answer((1, 2)), game.answer("BWW")
