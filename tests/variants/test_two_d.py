@@ -401,7 +401,9 @@ def test_tables_transcribe_the_appendix():
 @pytest.mark.parametrize("spec, message", [
     ("tabu:tenure=x", "tenure='x' should be a whole number 0..24"),
     ("tabu:tenure=25", "tenure=25 is out of range.*24 pairs of stones in a row"),
-    ("tabu:restart=-1", "restart=-1 is out of range"),
+    ("tabu:restart=-1", "restart=-1 is out of range; give a whole number 0 or more, or 10\\(n-2\\)"),
+    ("tabu:restart=abc", "restart='abc' should be a whole number 0 or more, or 10\\(n-2\\)"),
+    ("tabu:steps=-1", "steps=-1 is out of range; it must be at least 0$"),  # (not 'from 0 to 2**62', int64's)
     ("tabu:restart=1e23", "restart='1e23' should be a whole number"),
     ("tabu:restart=100000000000000000000000", "restart=100000000000000000000000 is out of range"),
     ("tabu:steps=100000000000000000000000", "steps=100000000000000000000000 is out of range"),

@@ -12,7 +12,7 @@ from mmlab.cli.output import out, print_json
 from mmlab.errors import MastermindError, shown
 from mmlab.planners import PLANNERS
 from mmlab.strategies import REGISTRY
-from mmlab.strategies.base import Param
+from mmlab.strategies.base import MACHINE_MAXIMUM, Param
 from mmlab.variants import STRATEGIES_2D
 
 
@@ -57,10 +57,6 @@ def cmd_strategies(args: argparse.Namespace) -> int:
     out.print("* sets how much the strategy searches: 'mmlab serve' plays it at its default")
     out.print("'mmlab strategies NAME' explains each parameter of one")
     return 0
-
-
-#: A maximum from here on is the kernels' limit (int64), not a setting: shown as none.
-MACHINE_MAXIMUM = 2**62
 
 
 def allowed(param: Param) -> str:

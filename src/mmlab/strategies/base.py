@@ -23,6 +23,10 @@ from mmlab.errors import INT64_MAX, BadArgument, BadCode, UnknownStrategy, shown
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 
+#: A maximum from here on is the kernels' limit (int64), not a setting: messages and listings do
+#: not show it (``steps``: "at least 0", not "from 0 to 4611686018427387904").
+MACHINE_MAXIMUM = 2**62
+
 
 @dataclass(frozen=True)
 class Param:
@@ -42,7 +46,8 @@ class Param:
         low = self.minimum is not None and value < self.minimum
         high = self.maximum is not None and value > self.maximum
         if low or high:
-            bound = (f"from {self.minimum} to {self.maximum}" if None not in (self.minimum, self.maximum)
+            shown_maximum = self.maximum if self.maximum is None or self.maximum < MACHINE_MAXIMUM else None
+            bound = (f"from {self.minimum} to {shown_maximum}" if None not in (self.minimum, shown_maximum)
                      else f"at least {self.minimum}" if low else f"at most {self.maximum}")
             raise UnknownStrategy(f"{owner}: {self.name}={value} is out of range; it must be {bound}")
 

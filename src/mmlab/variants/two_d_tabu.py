@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from mmlab.errors import BadArgument, InconsistentFeedback, shown, shown_number, whole_number
-from mmlab.strategies.base import Param
+from mmlab.strategies.base import MACHINE_MAXIMUM, Param
 from mmlab.variants.two_d import (
     SINGLEY_2D,
     Game2D,
@@ -40,7 +40,7 @@ from mmlab.variants.two_d_kernels import (
 #: default of the ``steps`` parameter).
 MAX_STEPS = 2_000_000
 #: Largest count the numba kernels take (int64).
-MAX_COUNT = 2**62
+MAX_COUNT = MACHINE_MAXIMUM
 
 
 def _setting(owner: str, name: str, text: str, default_text: str, default: int, lowest: int, highest: int,
@@ -50,12 +50,13 @@ def _setting(owner: str, name: str, text: str, default_text: str, default: int, 
     if text == default_text:
         return default
     value = whole_number(text)
+    span = f"{lowest}..{highest}" if highest < MACHINE_MAXIMUM else f"{lowest} or more"
     if value is None:
-        raise BadArgument(f"{owner}: {name}={shown(text)} should be a whole number {lowest}..{highest}, "
+        raise BadArgument(f"{owner}: {name}={shown(text)} should be a whole number {span}, "
                           f"or {default_text} ({hint})")
     if not lowest <= value <= highest:
         raise BadArgument(f"{owner}: {name}={shown_number(text)} is out of range; give a whole number "
-                          f"{lowest}..{highest}, or {default_text} ({hint})")
+                          f"{span}, or {default_text} ({hint})")
     return value
 
 
