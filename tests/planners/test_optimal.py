@@ -8,7 +8,7 @@ import pytest
 from mmlab.errors import BadArgument
 from mmlab.game import Game
 from mmlab.planners import make_planner
-from mmlab.planners.optimal import full_tree_bounds
+from mmlab.planners.optimal import PROGRESS_STEPS, full_tree_bounds
 from mmlab.trees import DecisionTree, TreeStrategy
 
 
@@ -87,8 +87,14 @@ def test_4x6_expected_optimum_is_koyama_lai_5625(game46, tmp_path):
     6 at worst. The saved tree is loaded back and replayed over every secret."""
     from mmlab.trees import export
 
-    result = make_planner("optimal").plan(game46)
+    calls = []
+    result = make_planner("optimal").plan(game46, on_progress=lambda done, total: calls.append((done, total)))
     assert result.proved and result.figures["proved_total_guesses"] == 5625
+    # The bar moves while a first guess is searched (it stood still for minutes on larger games):
+    # each first guess tried counts for PROGRESS_STEPS, its answers' codes searched for a share.
+    assert {total for _, total in calls} == {5 * PROGRESS_STEPS}  # (4x6's 5 first guesses up to symmetry)
+    assert [done for done, _ in calls] == sorted(done for done, _ in calls)
+    assert any(done % PROGRESS_STEPS for done, _ in calls)
     path = tmp_path / "optimal.json"
     export.save(result.tree, path)
     replay = DecisionTree.build(game46, TreeStrategy(export.load(path)))

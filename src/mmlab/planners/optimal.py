@@ -44,6 +44,8 @@ MAX_DEPTH = 1000
 GREEDY = {"k": 1, "d": 1, "hash": "e"}  # the TPOA tree that is the search's first upper bound
 #: Sets of at most this many candidates are solved by one numba kernel (all guesses, no symmetry).
 SMALL_SET = 8
+#: Steps of the progress bar a first guess counts for: it moves as the first guess's answers are searched.
+PROGRESS_STEPS = 1000
 
 
 def full_tree_bounds(n_max: int, answers: int, depth: int | None = None) -> np.ndarray:
@@ -250,9 +252,13 @@ class _Search:
         for tried, i in enumerate(order):
             if lower[i] >= best:
                 break
+            share = None  # of the first guesses tried, at the root: its bar moves as each is searched
             if self.on_progress is not None and not knowledge.history:
-                self.on_progress(tried, len(order))
-            cost = self._try(knowledge, int(guesses[i]), int(lower[i]), best, child_depth, bound, answers)
+                def share(part: float, tried: int = tried) -> None:
+                    self.on_progress(int((tried + part) * PROGRESS_STEPS), len(order) * PROGRESS_STEPS)
+
+                share(0.0)
+            cost = self._try(knowledge, int(guesses[i]), int(lower[i]), best, child_depth, bound, answers, share)
             if cost < best:
                 best, best_guess = cost, int(guesses[i])
                 if not knowledge.history:
@@ -338,12 +344,14 @@ class _Search:
         return int(max(best, self.root_floor.get(depth, 0), known[0] if known else 0))
 
     def _try(
-        self, knowledge: Knowledge, guess: int, lower: int, limit: int, depth: int | None, bound, answers: int
+        self, knowledge: Knowledge, guess: int, lower: int, limit: int, depth: int | None, bound, answers: int,
+        share: Callable[[float], None] | None = None,
     ) -> int:
         """Total guesses of the best subtree under ``guess`` if below ``limit``, else ``limit``.
 
         Every child's lower bound is taken first (a look one guess deeper than ``lower``), so
-        that each child is then searched within what the others are known to need at least."""
+        that each child is then searched within what the others are known to need at least.
+        ``share`` is told the share of the children's codes searched, as each child is."""
         children = [child for _, child in self.split(knowledge, guess) if child.n_consistent > 1]
         children.sort(key=lambda child: -child.n_consistent)  # largest first: it decides most
         floors = []
@@ -354,11 +362,15 @@ class _Search:
             total = min(total + floors[-1] - optimistic, INFINITY)
             if total >= limit:
                 return limit
+        codes, searched = sum(child.n_consistent for child in children), 0
         for child, floor in zip(children, floors):
             cost, _ = self.solve(child, limit - (total - floor), depth)
             total = min(total + cost - floor, INFINITY)
             if total >= limit:
                 return limit
+            searched += child.n_consistent
+            if share is not None:
+                share(searched / codes)
         return total
 
     def split(self, knowledge: Knowledge, guess: int) -> list[tuple[int, Knowledge]]:
