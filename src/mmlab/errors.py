@@ -7,14 +7,43 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import reprlib
+from collections.abc import Callable
+from typing import Any
 
 #: Echoes of a user's input keep at most about this many characters.
 ECHO_CHARS = 60
 _ECHO = reprlib.Repr()
 _ECHO.maxstring = _ECHO.maxother = ECHO_CHARS
+
+
+def is_ctrl_c(error: BaseException) -> bool:
+    """Whether ``error`` is a Ctrl-C: a ``KeyboardInterrupt``, or the ``SystemError`` that numba makes
+    of one landing in a kernel ("returned a result with an exception set"), at one remove or more.
+
+    >>> is_ctrl_c(KeyboardInterrupt()), is_ctrl_c(SystemError("returned NULL"))
+    (True, False)
+    """
+    while isinstance(error, SystemError):
+        error = error.__cause__
+    return isinstance(error, KeyboardInterrupt)
+
+
+def ctrl_c_in_kernels(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function``, whose Ctrl-C reaches its caller as a ``KeyboardInterrupt`` even when it lands in
+    a numba kernel (``is_ctrl_c``), so that the caller keeps what was found so far."""
+    @functools.wraps(function)
+    def interruptible(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except SystemError as error:
+            if is_ctrl_c(error):
+                raise KeyboardInterrupt from None
+            raise
+    return interruptible
 
 
 def counted_guesses(n: int) -> str:

@@ -23,7 +23,6 @@ separates a small game.
 
 from __future__ import annotations
 
-import functools
 import math
 import numbers
 import time
@@ -33,7 +32,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from mmlab.errors import BadArgument, BadCode, counted_guesses, shown
+from mmlab.errors import BadArgument, BadCode, counted_guesses, ctrl_c_in_kernels, shown
 from mmlab.game import Feedback, Game
 from mmlab.knowledge.symmetry import _history_representatives
 from mmlab.variants import static_kernels as K
@@ -63,25 +62,6 @@ Codes = Sequence[str | int]
 
 def _verb(k: int) -> str:
     return "separates" if k == 1 else "separate"
-
-
-def _ctrl_c_in_kernels(function: Callable) -> Callable:
-    """``function``, whose Ctrl-C reaches its caller as a ``KeyboardInterrupt`` even when it lands in
-    a numba kernel, where numba turns it into a ``SystemError`` ("returned a result with an
-    exception set") caused by it, at one remove or more; the caller then keeps what was found so
-    far, as ``mmlab static search`` prints the smallest separating set."""
-    @functools.wraps(function)
-    def interruptible(*args, **kwargs):
-        try:
-            return function(*args, **kwargs)
-        except SystemError as error:
-            cause = error.__cause__
-            while isinstance(cause, SystemError):
-                cause = cause.__cause__
-            if isinstance(cause, KeyboardInterrupt):
-                raise KeyboardInterrupt from None
-            raise
-    return interruptible
 
 
 # --------------------------------------------------------------------------------- the set
@@ -516,7 +496,7 @@ def _seconds(s: float) -> str:
     return f"{s:.2g} s" if s < 10 else f"{s:,.0f} s"
 
 
-@_ctrl_c_in_kernels
+@ctrl_c_in_kernels  # (the caller keeps what was found: mmlab static search prints the smallest set)
 def search(game: Game | str, size: int | None = None, seed: int | None = 0, time_limit: float = 10.0,
            on_progress: Progress | None = None, on_start: Callable[[float], None] | None = None,
            on_found: Callable[[tuple[int, ...]], None] | None = None) -> SearchResult:
@@ -659,7 +639,7 @@ def _greedy_set(space: _Space, rng: np.random.Generator, deadline: float, most: 
 
 
 # --------------------------------------------------------------------------------- proof
-@_ctrl_c_in_kernels
+@ctrl_c_in_kernels
 def exhaustive(game: Game | str, size: int, time_limit: float | None = None,
                on_progress: Callable[[float], None] | None = None) -> ExhaustiveResult:
     """Every set of ``size`` guesses, up to colour and peg permutations: one that separates, or a proof
