@@ -401,3 +401,14 @@ def test_moves_of_chosen_columns_and_a_column_the_table_lacks_refused(tmp_path):
     assert store.moves("killed", columns=["slot", "move"]).columns.tolist() == ["slot", "move"]
     with pytest.raises(StoreError, match="the moves table has no column nope"):
         store.moves("killed", columns=["move", "nope"])
+
+
+@pytest.mark.parametrize("columns", [[], "move", ["move", "move"]])
+def test_moves_refuse_no_column_a_text_and_a_column_twice(tmp_path, columns):
+    """[] ended in DuckDB's 'SELECT clause without selection list', "move" in 'no column e, m, o,
+    v' and a column twice in a frame with a column 'move_1'."""
+    store = Store(tmp_path / "r.duckdb")
+    run_study(Study.from_toml(STUDY.replace("runs = 12", "runs = 1")), store, jobs=1)
+    with pytest.raises(StoreError, match=r"^columns must list distinct columns of the moves table, e\.g\. "
+                                         r"\['move', 'consistent'\], got "):
+        store.moves("killed", columns=columns)

@@ -346,8 +346,13 @@ class Store:
         strategies, then by run, slot and move (as reports print them; sorted here, it costs a
         fraction of sorting the frame). ``columns``: only these (reading a column of text into pandas
         costs more than the rest of a report)."""
-        if columns is not None and not set(columns) <= set(MOVE_COLUMNS):
-            raise StoreError(f"the moves table has no column {', '.join(sorted(set(columns) - set(MOVE_COLUMNS)))}")
+        if columns is not None:  # (a text would be read letter by letter, and no column is no SELECT)
+            if isinstance(columns, str) or not columns or len(set(columns)) < len(columns):
+                raise StoreError(f"columns must list distinct columns of the moves table, e.g. ['move', "
+                                 f"'consistent'], got {shown(columns)}")
+            if not set(columns) <= set(MOVE_COLUMNS):
+                raise StoreError("the moves table has no column "
+                                 f"{', '.join(sorted(set(columns) - set(MOVE_COLUMNS)))}")
         selected = "*" if columns is None else ", ".join(columns)
         with self.reading():  # (one connection for both)
             self.require(study)
