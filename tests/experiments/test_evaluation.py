@@ -245,6 +245,28 @@ def test_a_ctrl_c_keeps_the_games_finished(jobs):
     assert multiprocessing.active_children() == []
 
 
+def test_a_ctrl_c_that_lands_in_a_numba_kernel_keeps_the_games_finished(monkeypatch):
+    """numba makes a Ctrl-C inside a kernel a SystemError ('returned a result with an exception
+    set') caused by it: 'mmlab eval 8x12 --strategy shc' printed only 'interrupted', its games lost."""
+    from mmlab.experiments import evaluation
+
+    real, played = evaluation.play_seeded, []
+
+    def ctrl_c_in_a_kernel(*args):
+        if len(played) == 5:
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt as ctrl_c:
+                raise SystemError("CPUDispatcher(...) returned a result with an exception set") from ctrl_c
+        played.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(evaluation, "play_seeded", ctrl_c_in_a_kernel)
+    with pytest.raises(evaluation.EvaluationInterrupted) as stop:
+        evaluate("3x4", "random", seed=4, jobs=1)
+    assert stop.value.evaluation.games == 5 and stop.value.planned == 64
+
+
 def test_a_ctrl_c_before_any_game_ended_leaves_no_evaluation(monkeypatch):
     from mmlab.experiments import evaluation
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mmlab.errors import BadArgument
+from mmlab.errors import BadArgument, ctrl_c_in_kernels
 from mmlab.experiments.figures import GuessFigures
 from mmlab.experiments.playout import GameRecord, play_game
 from mmlab.experiments.secret_sets import SecretSet
@@ -322,8 +322,8 @@ def evaluate(
     tasks = [(run, int(secret)) for run in range(runs) for secret in codes]
     played: list[Played] = []  # (filled as the games end: what a Ctrl-C leaves)
     try:
-        _simulate(game, strategy, seed, tasks, jobs, on_progress, played)
-    except KeyboardInterrupt:
+        ctrl_c_in_kernels(_simulate)(game, strategy, seed, tasks, jobs, on_progress, played)
+    except KeyboardInterrupt:  # (also one that landed in a numba kernel)
         so_far = _simulated(game, strategy.spec, seed, description, runs, tasks, played, start) if played else None
         raise EvaluationInterrupted(so_far, len(tasks)) from None
     if on_progress is not None:
