@@ -287,7 +287,7 @@ def test_games_against_a_codemaker(capsys):
     assert data["answers"][0][-1] == [4, 0] and data["games"][0][0] == "1122"
     code, out, _ = run(capsys, "eval", "3x4", "--strategy", "random", "--codemaker", "adversary", "--runs", "12",
                        "--seed", "1")
-    assert code == 0 and "... and 2 more (--json lists every game)" in out and "over 12 game(s)" in out
+    assert code == 0 and "... and 2 more (--json lists every game)" in out and "over 12 games" in out
     assert run(capsys, "eval", "3x4", "--codemaker", "fixed:123")[1].startswith("1 guess: 123 3,0\n")
 
 
@@ -735,3 +735,13 @@ def test_compare_json_gives_each_strategys_histogram_as_eval_does(capsys, tmp_pa
     rows = {row["strategy"]: row for row in json.loads(out)["strategies"]}
     assert code == 0 and rows["knuth"]["histogram"] == json.loads(run(capsys, "eval", "3x3", "--json")[1])["histogram"]
     assert sum(rows["random"]["histogram"].values()) == rows["random"]["games"] == 27
+
+
+def test_one_simulated_game_shows_its_mean_without_a_standard_error(capsys):
+    """'4.0000 ± 0.0000' claimed a standard error that one game cannot give."""
+    code, out, _ = run(capsys, "eval", "4x6", "--strategy", "random", "--secrets", "1", "--seed", "1")
+    assert code == 0 and "│     1 │             4 │ 4.0000 │" in out and "±" not in out
+    code, out, _ = run(capsys, "eval", "4x6", "--strategy", "random", "--secrets", "1", "--seed", "1", "--json")
+    assert json.loads(out)["stderr"] is None
+    code, out, _ = run(capsys, "eval", "4x6", "--strategy", "random", "--secrets", "2", "--seed", "1", "--json")
+    assert json.loads(out)["stderr"] == 0.5

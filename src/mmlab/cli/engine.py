@@ -227,7 +227,8 @@ def _print_evaluation(result: Evaluation, args: argparse.Namespace) -> None:
     per_game = result.seconds_per_game  # (None for games read off a tree)
     for col in ("games", "total guesses", "mean", "max", "median", "std", "seconds") + ("s/game",) * (per_game is not None):
         table.add_column(col, justify="right")
-    mean = f"{result.mean:.4f}" if result.exact else f"{result.mean:.4f} ± {result.stderr:.4f}"
+    one_game = result.games == 1  # (whose standard error cannot be estimated)
+    mean = f"{result.mean:.4f}" if result.exact or one_game else f"{result.mean:.4f} ± {result.stderr:.4f}"
     table.add_row(
         str(result.games), str(result.total_guesses), mean, str(result.max),
         f"{result.median:g}", f"{result.std:.4f}", f"{result.seconds:.3f}",
@@ -327,7 +328,7 @@ def _eval_against(game: Game, strategy, args: argparse.Namespace) -> int:
     if runs > SHOWN_GAMES:
         out.print(f"... and {runs - SHOWN_GAMES} more (--json lists every game)")
     out.print(f"{strategy.spec} against {args.codemaker} on {game}: mean {sum(guesses) / runs:.4f} over {runs} "
-              f"game(s), worst {max(guesses)}" + ("" if strategy.deterministic else f", seed {seed}"))
+              f"game{'s' if runs != 1 else ''}, worst {max(guesses)}" + ("" if strategy.deterministic else f", seed {seed}"))
     return 0
 
 

@@ -120,7 +120,7 @@ class Evaluation(GuessFigures):
             "games": self.games,
             "total_guesses": self.total_guesses,
             "mean": self.mean,
-            "stderr": self.stderr,
+            "stderr": None if self.games == 1 and not self.exact else self.stderr,  # (one game: none to give)
             "max": self.max,
             "median": self.median,
             "std": self.std,
