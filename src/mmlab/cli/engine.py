@@ -356,7 +356,9 @@ def cmd_plan(args: argparse.Namespace) -> int:
         raise MastermindError(f"{planner.spec} on {game} may take about {_duration(estimate)} {guess}: give "
                               "--time-limit SECONDS to keep the best tree found by then")
     if estimate is not None and estimate > 60 and args.time_limit is None:
-        stop = ("; --time-limit SECONDS stops it early with the best tree found" if floor is None or floor < estimate
+        stop = ("; --time-limit SECONDS stops it early with the best tree found" if floor is None
+                else f"; --time-limit SECONDS stops it early with the best tree found, once its greedy tree is "
+                     f"complete (about {_duration(floor)})" if floor < estimate
                 else "; it completes its greedy tree whatever --time-limit says")
         print(f"mmlab plan: warning: {planner.spec} on {game} may take about {_duration(estimate)} {guess}{stop}",
               file=sys.stderr)
@@ -491,7 +493,7 @@ def add_commands(command) -> None:
                    help="default: the -o file's by its extension (.json, .dot or .gv, .py, .txt for knuth), else "
                         "json. json (loadable), dot (Graphviz), python (a generated player), or knuth: Knuth's "
                         "notation n(guess: a1, ..., ak), n the codes left, one entry per answer from all "
-                        "black to 0,0 (4 pegs: 4,0 3,0 2,2 2,1 2,0 1,3 1,2 1,1 1,0 0,4 0,3 0,2 0,1 0,0): * "
+                        "black to 0,0 (4 pegs, 3 colours or more: 4,0 3,0 2,2 2,1 2,0 1,3 1,2 1,1 1,0 0,4 0,3 0,2 0,1 0,0): * "
                         "the guess wins, - no code gives it, 1(code) the last code, else the next node")
     p.add_argument("-o", "--output", help="write to this file instead of standard output (- : standard output)")
 
