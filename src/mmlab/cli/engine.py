@@ -65,15 +65,19 @@ def cmd_partition(args: argparse.Namespace) -> int:
     return 0
 
 
-#: Whole trees of the exhaustive strategies over more codes than 5x8's warn that they take long
-#: (5x8 takes 15-60 s here).
+#: Whole trees over more codes than 5x8's warn that they take long (5x8 takes 15-60 s here; 6x9
+#: for greedy3 about 20 minutes).
 LONG_TREE_CODES = 32_768
 SLOW_GAME_CODES = 32_767  # games where one game of an exhaustive strategy takes seconds (5x8) or minutes (6x7 on)
 
 
-def _warn_long_tree(game: Game, strategy: Strategy, sample_hint: bool) -> None:
-    """Say that compiling ``strategy``'s whole tree on ``game`` takes long, before it starts."""
-    if strategy.name in EXHAUSTIVE and strategy.deterministic and game.enumerable and game.n_codes > LONG_TREE_CODES:
+def _warn_long_tree(game: Game, strategy: Strategy, sample_hint: bool, by_kernels: bool = False) -> None:
+    """Say that compiling ``strategy``'s whole tree on ``game`` takes long, before it starts;
+    ``by_kernels``: Singley's methods are not compiled but played by their kernels (``evaluate``)."""
+    from mmlab.strategies.greedy_kernels import kernel_parameters
+
+    compiled = not (by_kernels and kernel_parameters(strategy) is not None)
+    if compiled and strategy.deterministic and game.enumerable and game.n_codes > LONG_TREE_CODES:
         hint = "; --secrets N plays a sample of secrets through the branches they reach" if sample_hint else ""
         print(f"mmlab: warning: this compiles the whole decision tree of {strategy.spec} over {game.n_codes:,} codes; "
               f"5x8's {LONG_TREE_CODES:,} take 15-60 s on this machine, and larger games much longer{hint}",
@@ -178,7 +182,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise MastermindError(f"--secrets all (the default) plays every secret, and {game} has {game.n_codes:.3g} "
                               "codes: give --secrets N to play a sample of N secrets")
     if secrets == "all" and not args.tree and strategy.deterministic:
-        _warn_long_tree(game, strategy, sample_hint=True)
+        _warn_long_tree(game, strategy, sample_hint=True, by_kernels=True)
     elif not args.tree and strategy.name in EXHAUSTIVE and game.enumerable and game.n_codes > SLOW_GAME_CODES:
         each = "seconds" if game.n_codes <= LONG_TREE_CODES else "minutes"
         print(f"mmlab: warning: {strategy.spec} scores the codes against those left at every guess; on "
