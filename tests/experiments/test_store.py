@@ -412,3 +412,30 @@ def test_moves_refuse_no_column_a_text_and_a_column_twice(tmp_path, columns):
     with pytest.raises(StoreError, match=r"^columns must list distinct columns of the moves table, e\.g\. "
                                          r"\['move', 'consistent'\], got "):
         store.moves("killed", columns=columns)
+
+
+def test_a_batch_giving_a_game_twice_is_refused_and_writes_nothing(tmp_path):
+    """(Before the moves lost their key such a batch stored the game once; since, DuckDB's
+    ConstraintException ended it.) The runner never gives one; a direct caller is told."""
+    store = Store(tmp_path / "r.duckdb")
+    study = Study.from_toml(STUDY.replace("runs = 12", "runs = 1"))
+    run_study(study, store, jobs=1)
+    run_id = store.runs("killed")["run_id"].iloc[0]
+    games = store.games("killed").iloc[[0, 0]]
+    moves = store.moves("killed")
+    moves = moves[(moves["strategy"] == games["strategy"].iloc[0]) & (moves["slot"] == games["slot"].iloc[0])]
+    with store.connect() as con:  # (a game not stored yet)
+        for table in ("games", "moves"):
+            con.execute(f"DELETE FROM {table} WHERE strategy = ? AND slot = ?",
+                        [games["strategy"].iloc[0], int(games["slot"].iloc[0])])
+    before = results(store, "killed")
+    with pytest.raises(StoreError, match=r"a batch holds game .* run 0 slot \d+ of study 'killed' twice"):
+        store.write(run_id, {c: games[c].tolist() for c in games.columns},
+                    {c: pd.concat([moves, moves])[c].tolist() for c in moves.columns})
+    after = results(store, "killed")
+    pd.testing.assert_frame_equal(before[0], after[0])
+    pd.testing.assert_frame_equal(before[1], after[1])
+    # Once, it is written, also with the columns as pandas reads them back (NA for a missing figure)
+    assert store.write(run_id, {c: games[c].iloc[:1].tolist() for c in games.columns},
+                       {c: moves[c].tolist() for c in moves.columns}) == 1
+    assert len(results(store, "killed")[1]) == len(before[1]) + len(moves)

@@ -248,6 +248,11 @@ class Store:
         games_frame = pd.DataFrame({column: _column(games[column], column) for column in GAME_COLUMNS})
         if games_frame.empty:
             return 0
+        twice = games_frame.duplicated(GAME_KEY.split(", "))
+        if twice.any():  # (its moves could not be told apart)
+            game = games_frame[twice].iloc[0]
+            raise StoreError(f"a batch holds game {game['strategy']} {game['size']} run {game['run']} slot "
+                             f"{game['slot']} of study {game['study']!r} twice; give each game once")
         moves_frame = pd.DataFrame({column: _column(moves[column], column) for column in MOVE_COLUMNS})
         with self.connect() as con:
             con.execute("BEGIN TRANSACTION")
@@ -426,13 +431,21 @@ def _column(values: Sequence, column: str) -> Sequence:
 
 
 def _nullable(values: Sequence, dtype: str) -> pd.api.extensions.ExtensionArray:
-    """``values`` as a pandas array of ``dtype``, ``None`` missing; a column all missing or all
-    known (every column of most strategies) is built from numpy at once, not value by value."""
+    """``values`` as a pandas array of ``dtype``, ``None`` (or pandas' ``NA``) missing; a column
+    all missing or all known (every column of most strategies) is built from numpy at once, not
+    value by value.
+
+    >>> _nullable([None, None], "Int64").tolist(), _nullable([1, pd.NA], "Int64").tolist()
+    ([<NA>, <NA>], [1, <NA>])
+    """
     values, kind = list(values), pd.api.types.pandas_dtype(dtype)
     missing = values.count(None)
     if 0 < missing < len(values):
         return pd.array(values, dtype=kind)
-    data = np.zeros(len(values), kind.numpy_dtype) if missing else np.asarray(values, kind.numpy_dtype)
+    try:
+        data = np.zeros(len(values), kind.numpy_dtype) if missing else np.asarray(values, kind.numpy_dtype)
+    except TypeError:  # (a pandas NA among them)
+        return pd.array(values, dtype=kind)
     mask = np.full(len(values), bool(missing)) if data.dtype.kind != "f" else np.isnan(data) | bool(missing)
     return kind.construct_array_type()(data, mask)
 
