@@ -50,7 +50,7 @@ def test_an_unreachable_scheduler_is_reported(tmp_path, monkeypatch):
     store = Store(tmp_path / "r.duckdb")
     with pytest.raises(BadArgument, match="cannot reach a Dask scheduler at 'tcp://127.0.0.1:9'"):
         run_study(study, store, scheduler="tcp://127.0.0.1:9")
-    assert store.studies().empty and store.query("SELECT * FROM runs").empty  # no empty study left behind
+    assert not store.path.exists()  # refused before the store is touched: no empty study left behind
     run_study(study, store, jobs=1)
     with store.connect() as con:  # a study stored before, not played to the end, stays with its games
         con.execute("DELETE FROM games WHERE slot >= 20")
@@ -243,3 +243,19 @@ def test_a_scheduler_killed_while_the_study_plays_gives_mmlab_line_alone(tmp_pat
     logged = [(r.name, r.levelname, r.exc_info and r.exc_info[0]) for r in records if r.levelno >= logging.WARNING]
     assert logged == []
     assert 0 < len(store.games("beheaded")) < study.n_games
+
+
+def test_a_clusters_chunks_are_planned_for_its_threads_not_this_machines_cores(tmp_path, monkeypatch):
+    """knuth on a sample is read off its tree's branches a chunk a worker: planned for this
+    machine's cores, a cluster of more threads played it on as many of them only."""
+    import mmlab.experiments.runner as runner
+
+    planned = []
+    real = runner.plan_chunks
+    monkeypatch.setattr(runner.os, "cpu_count", lambda: 1)
+    monkeypatch.setattr(runner, "plan_chunks", lambda *args: planned.append(real(*args)) or planned[-1])
+    study = Study("spread", ("4x6",), ("knuth",), secrets=30, seed=3)
+    with distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=False, dashboard_address=None) as c:
+        assert dask_path.cluster_threads(c.scheduler_address) == 3
+        summary = run_study(study, Store(tmp_path / "r.duckdb"), scheduler=c.scheduler_address)
+    assert summary.played == 30 and [len(chunk.games) for chunk in planned[0]] == [10, 10, 10]

@@ -21,18 +21,35 @@ NO_WORKERS_SECONDS = 5.0  # count the cluster's workers when no chunk has finish
 POLL_SECONDS = 0.1  # how often to look for finished chunks (as distributed's own as_completed does)
 
 
-def on_dask(chunks: list[Chunk], scheduler: str,
-            setup: Callable[[], None]) -> Iterator[PlayedChunk]:
-    """Finished chunks in the order the cluster finishes them; ``setup`` runs before each chunk, in
-    the thread of the worker that plays it."""
+def cluster_threads(scheduler: str) -> int | None:
+    """The threads of the cluster's workers now, to plan a study's chunks for (``None`` while it
+    has none); an unreachable scheduler is refused here, before a study touches the store."""
+    client = _client(scheduler)
+    try:
+        with _quiet("distributed.client"):
+            return client.scheduler_info(n_workers=0).get("total_threads") or None
+    finally:
+        with _quiet("distributed"):
+            client.close()
+
+
+def _client(scheduler: str):
+    """A ``distributed.Client`` of ``scheduler``; one that cannot be reached is told in one line."""
     try:
         from distributed import Client
     except ImportError:  # pragma: no cover - distributed is a dependency
         raise BadArgument("running on a Dask cluster needs the 'distributed' package") from None
     try:
-        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        return Client(scheduler, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as e:
         raise BadArgument(f"cannot reach a Dask scheduler at {scheduler!r}: {e}") from None
+
+
+def on_dask(chunks: list[Chunk], scheduler: str,
+            setup: Callable[[], None]) -> Iterator[PlayedChunk]:
+    """Finished chunks in the order the cluster finishes them; ``setup`` runs before each chunk, in
+    the thread of the worker that plays it."""
+    client = _client(scheduler)
     try:
         with _quiet("distributed.client"):  # (its warnings, e.g. of a dead worker's games: mmlab tells what matters)
             futures = client.map(_play, chunks, setup=setup, pure=False)

@@ -28,7 +28,7 @@ from pathlib import Path
 import mmlab
 from mmlab.errors import BadArgument, StoreError, shown
 from mmlab.experiments.chunk import Chunk, PlayedChunk, play_chunk, read_off_a_tree
-from mmlab.experiments.cluster import on_dask
+from mmlab.experiments.cluster import cluster_threads, on_dask
 from mmlab.experiments.store import Store, as_store
 from mmlab.experiments.study import Study
 from mmlab.experiments.workers import (POOL_WORTH_SECONDS, PROBE_SECONDS, WorkerPool, refuse_while_a_worker_starts,
@@ -146,6 +146,9 @@ def run_study(
                           "run the study without a scheduler")
     if local:
         jobs = 1  # worker processes start afresh and would not know it
+    # A cluster's chunks are planned for its threads, not this machine's cores (an unreachable
+    # scheduler is refused here, before the store is touched).
+    threads = cluster_threads(scheduler) if scheduler is not None else None
     store = as_store(store)
     with store.reading():  # (one connection for both)
         stored = store.fingerprint(study.name) == study.fingerprint
@@ -155,7 +158,7 @@ def run_study(
         registered = store.register(study)
         done = store.done(study.name)
     run_id = uuid.uuid4().hex[:12]
-    workers = jobs or os.cpu_count() or 1
+    workers = jobs or threads or os.cpu_count() or 1
     chunks = plan_chunks(study, done, run_id, chunk_games, workers)
     total = sum(len(c.games) for c in chunks)
     start = time.perf_counter()
