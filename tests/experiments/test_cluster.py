@@ -248,7 +248,7 @@ def test_a_scheduler_killed_while_the_study_plays_gives_mmlab_line_alone(tmp_pat
 def test_a_clusters_chunks_are_planned_for_its_threads_not_this_machines_cores(tmp_path, monkeypatch):
     """knuth on a sample is read off its tree's branches a chunk a worker: planned for this
     machine's cores, a cluster of more threads played it on as many of them only."""
-    import mmlab.experiments.runner as runner
+    from mmlab.experiments import runner
 
     planned = []
     real = runner.plan_chunks
