@@ -750,3 +750,24 @@ def test_one_simulated_game_shows_its_mean_without_a_standard_error(capsys):
     assert json.loads(out)["stderr"] is None
     code, out, _ = run(capsys, "eval", "4x6", "--strategy", "random", "--secrets", "2", "--seed", "1", "--json")
     assert json.loads(out)["stderr"] == 0.5
+
+
+def test_the_adversary_building_a_tree_shows_a_spinner(capsys, monkeypatch):
+    """adversary:mode=worst builds the strategy's whole tree first (31 s at 5x8 without a sign of
+    life); the spinner turns only on a terminal, so here its being asked for is checked."""
+    from contextlib import contextmanager
+
+    from mmlab.cli import engine
+
+    asked = []
+
+    @contextmanager
+    def spy(text, enabled=True):
+        asked.append((text, enabled))
+        yield lambda *args, **kwargs: None
+
+    monkeypatch.setattr(engine, "spinner", spy)
+    assert run(capsys, "eval", "3x4", "--strategy", "knuth", "--codemaker", "adversary:mode=worst")[0] == 0
+    assert run(capsys, "eval", "3x4", "--strategy", "knuth", "--codemaker", "adversary")[0] == 0
+    assert asked == [("adversary:mode=worst builds the decision tree of knuth on 3x4", True),
+                     ("adversary builds the decision tree of knuth on 3x4", False)]
