@@ -17,7 +17,7 @@ from rich.table import Table
 
 from mmlab.cli.arguments import add_game_args, count, game_of, int_at_least, positive, seed_arg
 from mmlab.cli.commands import help_of
-from mmlab.cli.output import err, histogram_text, out, print_json, progress, spinner
+from mmlab.cli.output import err, histogram_text, mean_text, out, print_json, progress, spinner
 from mmlab.errors import BadTree, MastermindError, shown, whole_number
 from mmlab.experiments import evaluate
 from mmlab.experiments.evaluation import PARALLEL_MIN_CODES, Evaluation, EvaluationInterrupted, draw_seed
@@ -231,8 +231,7 @@ def _print_evaluation(result: Evaluation, args: argparse.Namespace) -> None:
     per_game = result.seconds_per_game  # (None for games read off a tree)
     for col in ("games", "total guesses", "mean", "max", "median", "std", "seconds") + ("s/game",) * (per_game is not None):
         table.add_column(col, justify="right")
-    one_game = result.games == 1  # (whose standard error cannot be estimated)
-    mean = f"{result.mean:.4f}" if result.exact or one_game else f"{result.mean:.4f} ± {result.stderr:.4f}"
+    mean = f"{result.mean:.4f}" if result.exact else mean_text(result.mean, result.stderr, result.games)
     table.add_row(
         str(result.games), str(result.total_guesses), mean, str(result.max),
         f"{result.median:g}", f"{result.std:.4f}", f"{result.seconds:.3f}",

@@ -113,3 +113,13 @@ def spinner(text: str, enabled: bool = True) -> Iterator[Callable[..., None]]:
 
 def histogram_text(hist: dict[int, int]) -> str:
     return " ".join(f"{k}:{v}" for k, v in sorted(hist.items()))
+
+
+def mean_text(mean: float, stderr: float, games: int, joiner: str = " ± ") -> str:
+    """A mean with its standard error, to 4 decimals; the mean alone after one game, whose standard
+    error cannot be estimated.
+
+    >>> mean_text(4.5, 0.25, 2), mean_text(4.0, 0.0, 1), mean_text(4.5, 0.25, 2, joiner="±")
+    ('4.5000 ± 0.2500', '4.0000', '4.5000±0.2500')
+    """
+    return f"{mean:.4f}{joiner}{stderr:.4f}" if games > 1 else f"{mean:.4f}"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rich.table import Table
 
-from mmlab.cli.output import err, out, print_json, progress
+from mmlab.cli.output import err, mean_text, out, print_json, progress
 from mmlab.cli.arguments import int_at_least, listed, split_specs
 from mmlab.cli.commands import help_of
 from mmlab.cli.studies import check_figure_paths
@@ -112,7 +112,7 @@ def reproduce_singley(args: argparse.Namespace) -> int:
             if not r[0].exact:
                 table.add_row("games, mmlab", *(str(x.games) for x in r))
             table.add_row("mean, thesis", *(f"{x.thesis.mean:.6f}" for x in r))
-            table.add_row("mean, mmlab", *(f"{x.mean:.6f}" if x.exact else _pm(x.mean, x.stderr, x.games) for x in r))
+            table.add_row("mean, mmlab", *(f"{x.mean:.6f}" if x.exact else mean_text(x.mean, x.stderr, x.games) for x in r))
             table.add_row("median, thesis", *(f"{x.thesis.median:g}" for x in r))
             table.add_row("median, mmlab", *(f"{x.median:g}" for x in r))
             table.add_row("S.D., thesis", *(f"{x.thesis.std:.6f}" for x in r))
@@ -133,12 +133,6 @@ def _singley_dict(row, seed: int) -> dict:
     if row.method == "tabu":
         data["thesis"] = {**data["thesis"], "ms": THESIS_TABU_MS[row.size]}
     return data
-
-
-def _pm(mean: float, stderr: float, games: int) -> str:
-    """``mean ± stderr``; the mean alone after one game, whose standard error cannot be estimated
-    (as mm2 reproduce shows it)."""
-    return f"{mean:.4f} ± {stderr:.4f}" if games > 1 else f"{mean:.4f}"
 
 
 def _no_stderr_of_one_game(data: dict, games: int) -> dict:
@@ -173,7 +167,7 @@ def reproduce_large(args: argparse.Namespace) -> int:
         goal = "" if target is None else f"≤ {target:g}" + (f" at ≤ {target_s:g} s" if target_s else "")
         for i, row in enumerate(r for r in rows if r.size == size):
             verdict = goal if row.target_met is None else f"{goal}: {'met' if row.target_met else 'not met'}"
-            table.add_row(size if i == 0 else "", row.spec, _pm(row.mean, row.stderr, row.games), str(row.max),
+            table.add_row(size if i == 0 else "", row.spec, mean_text(row.mean, row.stderr, row.games), str(row.max),
                           f"{row.seconds_per_game:.3f}", f"{row.evaluations.mean():.3g}", str(row.fallbacks),
                           anchors if i == 0 else "", verdict)
     out.print(table)

@@ -9,7 +9,7 @@ from rich.table import Table
 
 from mmlab.cli.arguments import int_at_least, listed, seed_arg
 from mmlab.cli.commands import help_of
-from mmlab.cli.output import err, out, print_json, progress, spinner
+from mmlab.cli.output import err, mean_text, out, print_json, progress, spinner
 from mmlab.errors import BadArgument
 from mmlab.experiments.evaluation import draw_seed
 from mmlab.experiments.two_d_tables import (
@@ -102,7 +102,7 @@ def cmd_reproduce_2d(args: argparse.Namespace) -> int:
             r = by[("tabu", size)]
             t = r.thesis
             z = r.z_vs_thesis()
-            table.add_row(size, f"{t.mean:.4f}±{t.stderr:.4f}", _pm(r.mean, r.stderr, r.games),
+            table.add_row(size, f"{t.mean:.4f}±{t.stderr:.4f}", mean_text(r.mean, r.stderr, r.games, joiner="±"),
                           f"{r.mean - t.mean:+.4f}" + (f" ({z:+.1f} se)" if z is not None else " (one game: no s.e.)"), f"{t.median:g} | {r.median:g}",
                           f"{t.std:.3f} | {r.std:.3f}", f"{t.max} | {r.max}", f"{t.min} | {r.min}", f"{t.ms:g}",
                           f"{r.ms_per_game:.2f}", f"{TABLE_6_2[size][1] / r.ms_per_game:,.0f}x")
@@ -123,19 +123,15 @@ def cmd_reproduce_2d(args: argparse.Namespace) -> int:
             tabu = by.get(("tabu", size))
             if tabu is not None:
                 diff, se = margin(r, tabu)
-                base, gap, worst = _pm(tabu.mean, tabu.stderr, r.games), _pm(diff, se, r.games), tabu.max
+                base, gap, worst = (mean_text(tabu.mean, tabu.stderr, r.games, joiner="±"),
+                                    mean_text(diff, se, r.games, joiner="±"), tabu.max)
             else:
                 t = THESIS_2D[size]  # (the thesis's tabu search: it measured no other method)
                 base, gap, worst = f"{t.mean:.4f}", f"{t.mean - r.mean:.4f} (vs thesis)", t.max
-            table.add_row(size, str(r.games), base, _pm(r.mean, r.stderr, r.games), gap, f"{worst} | {r.max}",
-                          f"{r.median:g}", f"{r.ms_per_game:.2f}")
+            table.add_row(size, str(r.games), base, mean_text(r.mean, r.stderr, r.games, joiner="±"), gap,
+                          f"{worst} | {r.max}", f"{r.median:g}", f"{r.ms_per_game:.2f}")
         out.print(table)
     return 0
-
-
-def _pm(value: float, stderr: float, games: int) -> str:
-    """``value±stderr``; ``value`` alone after one game, whose standard error cannot be estimated."""
-    return f"{value:.4f}±{stderr:.4f}" if games > 1 else f"{value:.4f}"
 
 
 def _show_guess(game: Game2D, k: int, guess: np.ndarray, answers: np.ndarray) -> None:

@@ -322,8 +322,8 @@ def evaluate(
     tasks = [(run, int(secret)) for run in range(runs) for secret in codes]
     played: list[Played] = []  # (filled as the games end: what a Ctrl-C leaves)
     try:
-        ctrl_c_in_kernels(_simulate)(game, strategy, seed, tasks, jobs, on_progress, played)
-    except KeyboardInterrupt:  # (also one that landed in a numba kernel)
+        _simulate(game, strategy, seed, tasks, jobs, on_progress, played)
+    except KeyboardInterrupt:  # (also one that landed in a numba kernel: ``_simulate`` raises it as such)
         so_far = _simulated(game, strategy.spec, seed, description, runs, tasks, played, start) if played else None
         raise EvaluationInterrupted(so_far, len(tasks)) from None
     if on_progress is not None:
@@ -389,6 +389,7 @@ def _by_kernel(game: Game, strategy: Strategy, kernel: Callable[[int, int], tupl
                              1, seed, "all", None, known[codes], codes=codes)
 
 
+@ctrl_c_in_kernels
 def _simulate(game: Game, strategy: Strategy, seed: int | None, tasks: list[tuple[int, int]], jobs: int | None,
               on_progress: Callable[[int, int], None] | None, played: list[Played]) -> None:
     """Play the games of ``tasks`` as ``evaluate`` says, appending each to ``played`` in their order."""
