@@ -185,9 +185,18 @@ def _check_header(doc: dict[str, Any]) -> None:
         raise BadTree(f"not an {FORMAT} file: {found}, expected {FORMAT!r} (trees are written by 'mmlab tree -o' "
                       "and 'mmlab plan -o')")
     version = doc.get("version")
-    if isinstance(version, bool) or version not in READABLE_VERSIONS:
+    if not _is_whole(version) or version not in READABLE_VERSIONS:  # (not 2.0 or true, equal to 2 and 1 in Python)
         readable = " and ".join(map(str, READABLE_VERSIONS))
         raise BadTree(f"{FORMAT} version {version!r} is not supported (this mmlab reads versions {readable})")
+
+
+def _is_whole(value: Any) -> bool:
+    """Whether ``value`` is a JSON integer: not a boolean, not a float such as 2.0.
+
+    >>> _is_whole(2), _is_whole(2.0), _is_whole(True)
+    (True, False, False)
+    """
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _read_game(spec: Any) -> Game:
@@ -199,7 +208,7 @@ def _read_game(spec: Any) -> Game:
     if not isinstance(spec["repeats"], bool):
         raise BadTree(f"game 'repeats' should be true or false, got {spec['repeats']!r}")
     for key in ("pegs", "colours"):
-        if isinstance(spec[key], bool) or not isinstance(spec[key], int):
+        if not _is_whole(spec[key]):
             raise BadTree(f"game {key!r} should be a whole number, got {spec[key]!r}")
     try:
         game = Game(spec["pegs"], spec["colours"], spec["repeats"], spec["feedback"])
@@ -284,7 +293,7 @@ def _check_summary(doc: dict[str, Any], tree: DecisionTree) -> None:
     for key, value in actual.items():
         if key not in doc:
             raise BadTree(f"the tree file lacks its summary figure {key!r}")
-        if doc[key] != value or isinstance(doc[key], bool):
+        if doc[key] != value or not _is_whole(doc[key]):
             raise BadTree(f"the file is inconsistent: it says {key} = {doc[key]!r}, but its tree gives {value}")
 
 
