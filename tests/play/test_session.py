@@ -226,6 +226,19 @@ def test_a_contradiction_at_8x12_is_refused_naming_the_answers_and_changes_nothi
     assert len(codes) == 115 and codes == sorted(codes) and all(session.knowledge.is_consistent(c) for c in codes)
 
 
+def test_a_correction_to_the_win_at_8x12_is_refused_when_a_later_answer_does_not_fit_that_secret():
+    """As in an enumerable game: the later answers are dropped only when they fit the secret."""
+    session = CodemakerSession(BIG, "sample", rng=1)
+    session.answer((0, 2))  # to 1 1 2 2 3 3 4 5
+    assert BIG.format(session.next_guess()) == "11 7 7 8 8 4 5 11"  # 0,2 from 1 1 2 2 3 3 4 5
+    session.answer((1, 1))
+    kept = list(session.answers)
+    with pytest.raises(InconsistentFeedback, match="^no code fits all of these answers, so one of them is wrong: "
+                                                   "guess 1: 1 1 2 2 3 3 4 5 -> 8,0; guess 2: "):
+        session.correct(1, (8, 0))
+    assert session.answers == kept and not session.won
+
+
 def test_undo_and_fix_at_8x12_rebuild_the_answers_and_play_on_as_before():
     secret = BIG.parse("3 1 4 1 5 9 2 6")
     session = CodemakerSession(BIG, "sample", rng=2)

@@ -159,6 +159,23 @@ def _contradiction(game: Game, answers: list[tuple[int, Feedback]], max_nodes: i
     return InconsistentFeedback(contradiction_message(game, answers, keep))
 
 
+def _require_fit(game: Game, answers: list[tuple[int, Feedback]], secret_at: int) -> None:
+    """Raise ``InconsistentFeedback`` naming two answers when the guess of answer ``secret_at``
+    (0-based), taken as the secret, would not give one of the others its answer.
+
+    >>> game = Game.parse_size("8x12")
+    >>> answers = [(game.parse(g), game.answer(a)) for g, a in
+    ...            (("1 1 2 2 3 3 4 5", "8,0"), ("11 7 7 8 8 4 5 11", "1,1"))]
+    >>> _require_fit(game, answers, 0)
+    Traceback (most recent call last):
+    mmlab.errors.InconsistentFeedback: no code fits all of these answers, so one of them is wrong: guess 1: 1 1 2 2 3 3 4 5 -> 8,0; guess 2: 11 7 7 8 8 4 5 11 -> 1,1
+    """
+    secret = answers[secret_at][0]
+    for i, (guess, feedback) in enumerate(answers):
+        if game.score(secret, guess) != feedback:
+            raise InconsistentFeedback(contradiction_message(game, answers, sorted({secret_at, i})))
+
+
 class _Counting:
     """Counting and listing the codes that fit the answers, in either role: from the explicit
     knowledge, or in a game too large to enumerate by listing them with the constraint search."""
@@ -388,6 +405,7 @@ class CodemakerSession(_Counting):
         answers[move - 1] = (answers[move - 1][0], feedback)
         knowledge = _knowledge(self.game, answers)
         if feedback == self.game.win:
+            _require_fit(self.game, answers, move - 1)  # (explicit knowledge has checked it, implicit has not)
             answers = answers[:move]
             knowledge = _knowledge(self.game, answers)
         self._reset(answers, knowledge, self._check(knowledge))
