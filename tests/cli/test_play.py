@@ -179,21 +179,35 @@ def test_codebreaker_words_that_are_codes_too():
     assert "You guessed 1 1 2 2 as guess 1 already" in done.stdout and "You found it in 3 guesses!" in done.stdout
 
 
+class CtrlC:
+    """Standard input at which the player presses Ctrl-C."""
+
+    def readline(self):
+        raise KeyboardInterrupt
+
+    def isatty(self):
+        return False
+
+
 def test_ctrl_c_leaves_a_codebreaker_game_saying_the_secret(capsys, monkeypatch):
     """As 'quit' and the end of the input do."""
     from mmlab.cli.main import main
-
-    class CtrlC:
-        def readline(self):
-            raise KeyboardInterrupt
-
-        def isatty(self):
-            return False
 
     monkeypatch.setattr(sys, "stdin", CtrlC())
     code = main(["play", "--secret", "3632"])
     captured = capsys.readouterr()
     assert code == 130 and "Game left unfinished. The secret was 3632." in captured.out
+    assert "interrupted" in captured.err
+
+
+def test_ctrl_c_leaves_a_codemaker_game_on_a_line_of_its_own(capsys, monkeypatch):
+    """As 'quit' does, on a line of its own (not "interrupted" on the prompt's line, saying nothing of the game)."""
+    from mmlab.cli.main import main
+
+    monkeypatch.setattr(sys, "stdin", CtrlC())
+    code = main(["play", "--role", "codemaker"])
+    captured = capsys.readouterr()
+    assert code == 130 and captured.out.endswith("(1122)? \nGame left unfinished.\n")
     assert "interrupted" in captured.err
 
 

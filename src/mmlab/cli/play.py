@@ -51,7 +51,11 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise BadArgument("give --strategy or --tree, not both: the tree is the strategy that guesses")
         guesser = tree if tree is not None else args.strategy if args.strategy is not None else "knuth"
         session = CodemakerSession(game, guesser, rng)
-        return play_codemaker(game, session, dialogue)
+        try:
+            return play_codemaker(game, session, dialogue)
+        except KeyboardInterrupt:  # Ctrl-C leaves the game as 'quit' does, on a line of its own (not the prompt's)
+            dialogue.console.print("\nGame left unfinished." if not session.won else "")
+            raise
     if tree is not None:
         raise BadArgument("--tree is for --role codemaker (the tree guesses); as codebreaker use --hint-strategy")
     if args.strategy is not None:
