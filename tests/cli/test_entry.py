@@ -176,3 +176,108 @@ def test_a_ctrl_c_while_a_command_loads_waits_and_ends_it(capsys, monkeypatch):
     monkeypatch.setitem(commands.COMMANDS, "slow", ("slow", "a command that loads slowly"))
     assert entry.main(["slow"]) == entry.INTERRUPTED and capsys.readouterr().err == "interrupted\n"
     assert (loaded, ran) == ([True], [])
+
+
+def test_sigterm_stops_the_command_as_a_ctrl_c_does():
+    """SIGTERM (a batch system's time limit, 'docker stop') ended the process at once, losing the
+    games a run had finished but not written; it is raised as the first Ctrl-C is."""
+    with watching_ctrl_c() as ctrl_c:
+        with pytest.raises(KeyboardInterrupt):
+            signal.raise_signal(signal.SIGTERM)
+            busy(1.0)
+        signal.raise_signal(signal.SIGTERM)  # a second one, e.g. while the finished games are written
+        busy(0.1)
+    assert (ctrl_c.presses, ctrl_c.signum, ctrl_c.status) == (2, signal.SIGTERM, 143)
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+    assert_a_sigterm_handler_of_someone_else_is_left_alone()
+
+
+def assert_a_sigterm_handler_of_someone_else_is_left_alone() -> None:
+    def theirs(signum, frame):
+        raised.append(signum)
+
+    raised = []
+    previous = signal.signal(signal.SIGTERM, theirs)
+    try:
+        with watching_ctrl_c() as ctrl_c:
+            signal.raise_signal(signal.SIGTERM)
+            busy(0.1)
+        assert raised == [signal.SIGTERM] and not ctrl_c.pressed and signal.getsignal(signal.SIGTERM) is theirs
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def test_sigterm_is_watched_also_where_ctrl_c_is_ignored():
+    """A job started in the background by a batch script ignores Ctrl-C, and still gets SIGTERM."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with pytest.raises(KeyboardInterrupt), watching_ctrl_c() as ctrl_c:
+            ctrl_c_inside_a_callback_by(signal.SIGTERM)  # (raised again: here by a simulated SIGTERM)
+            busy(5.0)
+        assert (ctrl_c.presses, ctrl_c.status, ctrl_c._simulated) == (1, 143, 0)
+        assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@ctypes.CFUNCTYPE(None)
+def _sigterm_inside_a_callback() -> None:
+    signal.raise_signal(signal.SIGTERM)
+    busy(0.1)
+
+
+def ctrl_c_inside_a_callback_by(signum: int) -> None:
+    """``ctrl_c_inside_a_callback``, the signal being ``signum``."""
+    (_sigterm_inside_a_callback if signum == signal.SIGTERM else ctrl_c_inside_a_callback)()
+
+
+def test_a_command_stopped_by_sigterm_says_interrupted_and_returns_143(capsys, monkeypatch):
+    from mmlab.cli import entry, main
+
+    def command(argv):
+        signal.raise_signal(signal.SIGTERM)
+        busy(1.0)
+        return 0
+
+    monkeypatch.setattr(main, "main", command)
+    assert entry.main([]) == entry.TERMINATED == 143 and capsys.readouterr().err == "interrupted\n"
+
+
+@pytest.mark.parametrize("signals, ended_by", [(["SIGTERM"] * 3, signal.SIGTERM),
+                                               (["SIGTERM", "SIGINT", "SIGINT"], signal.SIGINT)])
+def test_the_third_stop_ends_the_process_at_once_by_its_own_signal(signals, ended_by):
+    code = textwrap.dedent(f"""
+        import signal
+        from mmlab.cli.entry import watching_ctrl_c
+        with watching_ctrl_c():
+            for name in {signals!r}:
+                try:
+                    signal.raise_signal(getattr(signal, name))
+                    print("went on", flush=True)
+                except KeyboardInterrupt:
+                    print("raised", flush=True)
+    """)
+    done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (-ended_by, "raised\nwent on\n", "")
+
+
+def test_the_process_stopped_by_sigterm_ends_by_sigterm_after_its_exit_handlers():
+    """As one stopped by Ctrl-C ends by SIGINT, once Python has shut down: a shell sees 143, and
+    what the command printed, and the exit handlers' work (multiprocessing's among them), is done."""
+    code = textwrap.dedent("""
+        import atexit, signal, sys
+        from mmlab.cli import entry, main
+
+        def command(argv):
+            atexit.register(print, "exit handler ran", flush=True)
+            print("the figures so far", end="")  # (not flushed)
+            signal.raise_signal(signal.SIGTERM)
+            while True:
+                pass
+
+        main.main = command
+        entry.run()
+    """)
+    done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (-signal.SIGTERM, "the figures so farexit handler ran\n",
+                                                            "interrupted\n")

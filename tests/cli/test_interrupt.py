@@ -2,7 +2,7 @@
 default action would (killed by SIGINT, which a shell reports as status 130): while the command
 loads, while its worker processes start (a terminal sends Ctrl-C to every process of the job, and
 a worker interrupted while importing prints a traceback), and while they play (the run does not
-wait for their games)."""
+wait for their games). SIGTERM does the same, the process then killed by SIGTERM (143)."""
 
 import os
 import shlex
@@ -44,27 +44,46 @@ MMLAB = {"python -m mmlab": [sys.executable, "-m", "mmlab"],
 
 
 def interrupt(args: list[str], when: str | float, folder: Path, mmlab: list[str] = MMLAB["python -m mmlab"],
-              ) -> tuple[int, str]:
+              signum: int = signal.SIGINT) -> tuple[int, str]:
     """Run ``mmlab ARGS`` in ``folder`` (where a store would go), in a job of its own, and Ctrl-C the
-    job at ``when`` (seconds after the start, or "starting" or "playing"); status and stderr."""
+    job (or send it ``signum``) at ``when`` (seconds after the start, or "starting" or "playing", or
+    "storing": once the store ``s.duckdb`` holds games); status and stderr."""
     proc = subprocess.Popen([*mmlab, *args], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=folder)
     try:
         if isinstance(when, float):
             time.sleep(when)
+        elif when == "storing":
+            until_games_are_stored(folder / "s.duckdb", proc)
         else:
             for _ in range(1200):  # until the first worker process exists
                 if workers_of(proc.pid) or proc.poll() is not None:
                     break
                 time.sleep(0.05)
             time.sleep(0.3 if when == "starting" else 4.0)  # importing, or playing
-        os.killpg(proc.pid, signal.SIGINT)
+        os.killpg(proc.pid, signum)
         err = proc.communicate(timeout=60)[1]  # (the old pools waited minutes for their workers' games)
         return proc.returncode, err
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def until_games_are_stored(store: Path, proc: subprocess.Popen) -> None:
+    """Wait until ``store`` holds games (while ``proc`` runs), reading it between the run's writes."""
+    import duckdb
+
+    for _ in range(2400):
+        try:
+            with duckdb.connect(str(store), read_only=True) as con:
+                if con.execute("SELECT count(*) FROM games").fetchone()[0]:
+                    return
+        except duckdb.Error:  # (no store yet, or its tables not made, or the run writing)
+            pass
+        if proc.poll() is not None:
+            return
+        time.sleep(0.05)
 
 
 @pytest.mark.parametrize("mmlab", sorted(MMLAB))
@@ -95,3 +114,27 @@ def test_ctrl_c_stops_a_shell_loop_running_mmlab(tmp_path):
 def test_ctrl_c_stops_the_workers_with_one_line(command, when, tmp_path):
     status, err = interrupt(LONG[command], when, tmp_path)
     assert (status, err.strip()) == (CTRL_C, "interrupted")
+
+
+@pytest.mark.parametrize("seconds", [0.2, 0.9])
+def test_sigterm_while_the_command_loads(tmp_path, seconds):
+    status, err = interrupt(["compare", "4x6"], seconds, tmp_path, signum=signal.SIGTERM)
+    assert (status, err.strip()) == (-signal.SIGTERM, "interrupted")
+
+
+@pytest.mark.parametrize("when", ["starting", "storing"])
+def test_sigterm_to_the_job_keeps_the_finished_games_and_stops_the_workers_with_one_line(tmp_path, when):
+    """What a batch system does at a job's time limit (Slurm signals every process of the step):
+    the process died at once, without a word, the games finished since the last write lost and a
+    study registered by the run left behind without games (or with fewer games than played)."""
+    import duckdb
+
+    status, err = interrupt(["compare", "5x8", "--strategies", "random", "--jobs", "2", "--store", "s.duckdb"],
+                            when, tmp_path, signum=signal.SIGTERM)
+    assert (status, err.strip()) == (-signal.SIGTERM, "interrupted")
+    with duckdb.connect(str(tmp_path / "s.duckdb"), read_only=True) as con:
+        studies, games = con.execute("SELECT (SELECT count(*) FROM studies), (SELECT count(*) FROM games)").fetchone()
+        written = con.execute("SELECT coalesce(sum(games_written), 0) FROM runs").fetchone()[0]
+    assert games == written and studies == (games > 0)  # (no study left without games)
+    if when == "storing":
+        assert games > 0

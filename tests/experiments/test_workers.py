@@ -140,6 +140,45 @@ def test_workers_ignore_ctrl_c_also_when_started_outside_the_main_thread():
     assert answers == [True]
 
 
+def _ignores_sigterm(_: object) -> bool:
+    return signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="SIGTERM held by blocking it")
+def test_a_worker_sent_sigterm_plays_on_and_stop_still_ends_it():
+    """A batch system sends its SIGTERM to every process of the job: a worker ended by it, even while
+    it started, left the pool broken ("a worker process ended before its work was done") where the
+    run was to stop in order. Workers ignore it, and ``stop`` kills them."""
+    pool = WorkerPool(1)
+    try:
+        first = pool.submit(_ignores_sigterm, None)
+        (worker,) = pool._pool._processes
+        os.kill(worker, signal.SIGTERM)  # (while it starts: it imports for a second)
+        assert first.result(timeout=BUSY) is True
+        os.kill(worker, signal.SIGTERM)  # (while it waits for work)
+        assert pool.submit(_square_or_fail, 3).result(timeout=BUSY) == 9
+        pool.submit(_square_or_fail, BUSY)
+    finally:
+        pool.stop()
+    assert gone(worker)
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="SIGTERM held by blocking it")
+def test_a_sigterm_while_workers_start_waits_for_them_and_is_not_lost():
+    """The workers inherit SIGTERM blocked until they ignore it; this process gets it after the block."""
+    from mmlab.experiments.workers import starting_workers
+
+    raised = []
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: raised.append(signum))
+    try:
+        with starting_workers():
+            signal.raise_signal(signal.SIGTERM)
+            assert raised == [] and signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+        assert raised == [signal.SIGTERM]
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def test_a_script_without_a_main_guard_is_told_to_add_one(tmp_path):
     """Spawned workers import the main script again; one running mmlab at its top level started
     the study in every worker (BrokenProcessPool, a RuntimeError from multiprocessing)."""

@@ -5,7 +5,9 @@ once, even inside a callback from compiled code
 (numba's compiler), where Python would print a traceback and go on. A second Ctrl-C lets the
 command finish stopping (writing the games it finished); a third ends the process at once. The
 process then ends as Ctrl-C's default action ends a program, so that a shell loop running it
-stops too.
+stops too. SIGTERM (a batch system's time limit, ``docker stop``, ``kill``) is a Ctrl-C that ends
+the process as SIGTERM's default action does: the command stops the same way, keeping the games
+it finished, and says the same line.
 
 >>> main(["score", "1234", "1122"])
 1,1
@@ -15,6 +17,7 @@ stops too.
 from __future__ import annotations
 
 import _thread
+import atexit
 import signal
 import sys
 import threading
@@ -26,16 +29,24 @@ from typing import Any
 
 INTERRUPTED = 130
 """The status of a command ended by Ctrl-C (128 + SIGINT, as a shell reports it)."""
+TERMINATED = 143
+"""The status of a command ended by SIGTERM (128 + SIGTERM)."""
+#: The signals a watch handles, each with the handler that makes it Python's to handle: SIGTERM's
+#: default action ends the process at once, losing the finished games a command has not written.
+WATCHED = ((signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, signal.SIG_DFL))
 
 
 class CtrlC:
     """Ctrl-C as a command sees it while ``watching_ctrl_c``: ``pressed`` once it was. It is raised
     as a ``KeyboardInterrupt`` once (a second one would interrupt the command's cleanup), and
     raised again only where Python swallowed it; while ``deferred`` it is only remembered. The
-    third press ends the process at once, whatever it is doing.
+    third press ends the process at once, whatever it is doing. A SIGTERM counts as a press;
+    ``signum`` is the signal of the first.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, watched: Sequence[int] = (signal.SIGINT,)) -> None:
+        self.watched = tuple(watched)  # (the first is the one simulated to raise a swallowed Ctrl-C again)
+        self.signum: int = signal.SIGINT
         self.presses = 0
         self.deferred = False
         self.closing = False  # (raised after the watch, it would be raised anywhere)
@@ -49,15 +60,22 @@ class CtrlC:
     def pressed(self) -> bool:
         return self.presses > 0
 
+    @property
+    def status(self) -> int:
+        """The status of the command it stopped: ``TERMINATED`` after a SIGTERM, else ``INTERRUPTED``."""
+        return TERMINATED if self.signum == signal.SIGTERM else INTERRUPTED
+
     def on_signal(self, signum: int, frame: object) -> None:
-        """The SIGINT handler."""
-        if self._simulated:
+        """The handler of SIGINT and SIGTERM."""
+        if self._simulated and signum == self.watched[0]:
             self._simulated -= 1
         else:
             self.presses += 1
+            if self.presses == 1:
+                self.signum = signum
         if self.presses >= 3:
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            signal.raise_signal(signal.SIGINT)
+            signal.signal(signum, signal.SIG_DFL)
+            signal.raise_signal(signum)
         if self.closing or self.deferred or self._in_hook or self._raised:
             return
         self._raised, self._swallowed = True, False
@@ -79,11 +97,12 @@ class CtrlC:
             self._in_hook = False
 
     def _raise_again(self) -> None:
+        simulated = self.watched[0]  # (SIGINT, unless Ctrl-C is ignored: a job started in the background)
         while self._swallowed and not self.closing:
             time.sleep(0.01)
-            if signal.getsignal(signal.SIGINT) == self.on_signal:  # (not while workers start, ignoring it)
+            if signal.getsignal(simulated) == self.on_signal:  # (not while workers start, ignoring Ctrl-C)
                 self._simulated += 1
-                _thread.interrupt_main()
+                _thread.interrupt_main(simulated)
 
 
 #: The watch of the command running (``None`` outside ``watching_ctrl_c``).
@@ -117,23 +136,26 @@ def loading() -> Iterator[None]:
 
 @contextmanager
 def watching_ctrl_c() -> Iterator[CtrlC]:
-    """In the block, handle Ctrl-C as ``CtrlC`` says. Outside the main thread, or when Ctrl-C is not
-    Python's to handle, do nothing.
+    """In the block, handle Ctrl-C and SIGTERM as ``CtrlC`` says. Outside the main thread, or for a
+    signal that is not Python's to handle (Ctrl-C ignored, SIGTERM given a handler by another
+    program or library), do nothing.
 
     >>> with watching_ctrl_c() as ctrl_c:
     ...     pass
     >>> ctrl_c.pressed
     False
     """
-    ctrl_c = CtrlC()
-    ours = (threading.current_thread() is threading.main_thread()
-            and signal.getsignal(signal.SIGINT) is signal.default_int_handler)  # (not when Ctrl-C is ignored)
-    if not ours:
+    main_thread = threading.current_thread() is threading.main_thread()
+    watched = [(signum, python_s) for signum, python_s in WATCHED
+               if main_thread and signal.getsignal(signum) == python_s]
+    ctrl_c = CtrlC([signum for signum, _ in watched])
+    if not watched:
         yield ctrl_c
         return
     global _watch
     report_unraisable, outer = sys.unraisablehook, _watch
-    signal.signal(signal.SIGINT, ctrl_c.on_signal)
+    for signum, _ in watched:
+        signal.signal(signum, ctrl_c.on_signal)
     sys.unraisablehook = lambda unraisable: ctrl_c.on_unraisable(unraisable, report_unraisable)
     _watch = ctrl_c
     try:
@@ -142,12 +164,13 @@ def watching_ctrl_c() -> Iterator[CtrlC]:
         _watch = outer
         ctrl_c.closing = True
         sys.unraisablehook = report_unraisable
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        for signum, python_s in watched:
+            signal.signal(signum, python_s)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``mmlab`` with ``argv`` (default: the process's arguments); the exit status,
-    ``INTERRUPTED`` after a Ctrl-C."""
+    ``INTERRUPTED`` after a Ctrl-C, ``TERMINATED`` after a SIGTERM."""
     with watching_ctrl_c() as ctrl_c:
         # Loading, a Ctrl-C waits, as in ``loading`` (here it is told once loading is done).
         ctrl_c.deferred = True
@@ -157,7 +180,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not ctrl_c.pressed:
             try:
                 status = run_command(argv)  # (which says "interrupted" itself)
-                if status == INTERRUPTED or not ctrl_c.pressed:
+                if status == INTERRUPTED and ctrl_c.pressed:
+                    return ctrl_c.status
+                if not ctrl_c.pressed:
                     return status
                 # else a Ctrl-C a library swallowed as the command finished: it still asked to stop
             except KeyboardInterrupt:  # (outside the command's own watch, e.g. while its options are read)
@@ -166,23 +191,47 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if not ctrl_c.pressed:
                     raise  # (after a Ctrl-C, a library may have turned the KeyboardInterrupt into its own error)
     print("interrupted", file=sys.stderr)
-    return INTERRUPTED
+    return ctrl_c.status
 
 
 def run() -> None:
     """The process's entry (``mmlab``, ``python -m mmlab``): run the command and exit with its
     status. After a Ctrl-C the process ends as Python ends one interrupted (by SIGINT's default
     action, once it has shut down): a shell sees status 130 either way, but only this tells it to
-    stop a loop that runs mmlab."""
+    stop a loop that runs mmlab. After a SIGTERM it ends by SIGTERM's default action, once its exit
+    handlers have run."""
+    atexit.register(_end_if_terminated)  # (first, so that it runs last: e.g. after multiprocessing's)
     try:
         status = main()
     except KeyboardInterrupt:  # (a second Ctrl-C as the watch ended)
         status = INTERRUPTED
+    if status == TERMINATED:
+        global _terminated
+        _terminated = True
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # another Ctrl-C (or SIGTERM, as by default) ends it at once
     if status != INTERRUPTED:
         raise SystemExit(status)
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # another Ctrl-C ends it at once
     sys.excepthook = _quiet_ctrl_c
     raise KeyboardInterrupt
+
+
+#: Whether ``run`` ends the process by SIGTERM once Python has run its exit handlers.
+_terminated = False
+
+
+def _end_if_terminated() -> None:
+    """The last exit handler: after a SIGTERM, end the process by SIGTERM's default action (Python
+    has no exit by a signal but SIGINT's), once the output is flushed."""
+    if not _terminated:
+        return
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):  # (closed, or None without a console)
+            pass
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.raise_signal(signal.SIGTERM)
 
 
 def _quiet_ctrl_c(kind: type[BaseException], value: BaseException, traceback: TracebackType | None) -> None:

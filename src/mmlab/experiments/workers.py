@@ -1,8 +1,10 @@
-"""Worker processes for long runs. Each worker starts ignoring Ctrl-C: a terminal sends it to every
-process of the job, and a worker interrupted while it imports prints a traceback. The parent
-answers for them: when a run is interrupted or fails, the work not started is cancelled and the
-workers are stopped at once, so Ctrl-C ends a run in a moment with one line. A parent ended without
-that chance (SIGTERM, SIGKILL) takes its workers with it: each ends itself when it sees its end.
+"""Worker processes for long runs. Each worker starts ignoring Ctrl-C and SIGTERM: a terminal sends
+Ctrl-C to every process of the job, a batch system its SIGTERM to every process of the job step,
+and a worker interrupted while it imports prints a traceback (or, ended by SIGTERM, leaves its pool
+broken). The parent answers for them: when a run is interrupted or fails, the work not started is
+cancelled and the workers are stopped at once (killed), so Ctrl-C ends a run in a moment with one
+line. A parent ended without that chance (SIGKILL) takes its workers with it: each ends itself
+when it sees its end.
 
 >>> with WorkerPool(2) as pool:
 ...     list(pool.map(pow, [2, 3, 4], [5, 2, 0]))
@@ -92,11 +94,38 @@ def sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+@contextlib.contextmanager
+def sigterm_held() -> Iterator[None]:
+    """Block SIGTERM in this thread for the block, so that the processes it starts inherit the
+    blocking until they ignore it (``_start_worker``): a SIGTERM arriving meanwhile waits, and is
+    not lost to this process, as an ignored one would be. (The multiprocessing resource tracker is
+    started so too.) Where threads cannot block signals (Windows), do nothing."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+
+
+@contextlib.contextmanager
+def starting_workers() -> Iterator[None]:
+    """The block starts worker processes: Ctrl-C ignored and SIGTERM held, so that they start without both."""
+    with sigint_ignored(), sigterm_held():
+        yield
+
+
 def _start_worker(initializer: Callable[[], None]) -> None:
-    """A worker's first step: ignore Ctrl-C (also when the pool was started outside the main
-    thread, where the parent cannot ignore it for its children), watch for the end of the process
-    that started it, then ``initializer``."""
+    """A worker's first step: ignore Ctrl-C and SIGTERM (also when the pool was started outside the
+    main thread, where the parent cannot ignore Ctrl-C for its children; a SIGTERM held since the
+    worker started is dropped), watch for the end of the process that started it, then
+    ``initializer``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_end_with, args=(parent.sentinel,), daemon=True).start()
@@ -118,7 +147,7 @@ class WorkerPool:
 
     Spawned, not forked: numba's thread pools, and the threads of a progress bar, do not survive a
     fork. Submit every task through the pool's own ``submit``, ``map`` or ``submit_all``, which
-    start new workers ignoring Ctrl-C.
+    start new workers ignoring Ctrl-C and SIGTERM.
     """
 
     def __init__(self, workers: int, initializer: Callable[[], None] = single_threaded) -> None:
@@ -128,13 +157,13 @@ class WorkerPool:
 
     def submit(self, fn: Callable[..., Any], /, *args: Any) -> Future:
         """Run ``fn(*args)`` on a worker."""
-        with sigint_ignored():
+        with starting_workers():
             return self._pool.submit(fn, *args)
 
     def submit_all(self, fn: Callable[..., Any], calls: Iterable[tuple]) -> list[Future]:
         """Run ``fn(*args)`` on the workers for every ``args`` of ``calls``; their futures, in order.
-        Ctrl-C is ignored only while a submit may start a worker: submitting thousands of tasks
-        takes seconds, and a Ctrl-C then was lost."""
+        Ctrl-C is ignored (and SIGTERM held) only while a submit may start a worker: submitting
+        thousands of tasks takes seconds, and a Ctrl-C then was lost."""
         return [self.submit(fn, *args) if self._may_start_worker else self._pool.submit(fn, *args)
                 for args in calls]
 
@@ -155,7 +184,8 @@ class WorkerPool:
         return (_result(future) for future in as_completed(futures))
 
     def stop(self) -> None:
-        """Cancel the work not started and end this pool's workers now; the work they were doing is lost.
+        """Cancel the work not started and end this pool's workers now (killed: they ignore SIGTERM);
+        the work they were doing is lost.
 
         A worker ended while it sends a result leaves the pool's reading thread waiting for the rest
         of it, and the interpreter waits for that thread at exit: so once the workers are ended, this
@@ -168,7 +198,7 @@ class WorkerPool:
         writer = getattr(getattr(self._pool, "_result_queue", None), "_writer", None)
         self._pool.shutdown(wait=False, cancel_futures=True)
         for worker in workers:
-            worker.terminate()
+            worker.kill()
         for worker in workers:
             worker.join(timeout=5)
         if writer is not None:  # (not on is_alive: the pool's own thread may be reaping a worker, and then it reads True)
