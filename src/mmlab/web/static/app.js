@@ -653,7 +653,18 @@ async function loadStrategies() {
   } catch (error) { /* the form still works with typed names */ }
 }
 
+// The second click of a double click on a control that moves or waits (Undo, Guess, Answer, ...)
+// is dropped: a person means one move, and the first click's answer may have come already, so that
+// seen_moves would let the second through (two guesses taken back).
+function dropRepeatedClick(event) {
+  if (event.detail > 1 && event.target.closest(WAITING)) {
+    event.preventDefault();  // (no form submitted)
+    event.stopPropagation();
+  }
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  document.addEventListener("click", dropRepeatedClick, true);  // (capturing: before the control's own handler)
   $("new-game").addEventListener("submit", startGame);
   document.querySelectorAll("input[name=role]").forEach((r) => r.addEventListener("change", setRole));
   $("guess-form").addEventListener("submit", playGuess);
