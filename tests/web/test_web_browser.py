@@ -254,7 +254,7 @@ def test_a_game_the_server_no_longer_holds_is_said_so_in_the_pages_words(page):
     guess_box = page.get_by_label("Your guess", exact=True)
     guess_box.fill("1122")
     guess_box.press("Enter")
-    gone = ("This game is no longer on the server: it was left, or it expired after 30 minutes without a move. "
+    gone = ("This game is no longer on the server: it was left, or it expired after 30 minutes unused. "
             "Start a new game.")
     expect(page.locator("#error")).to_have_text(gone)
     expect(page.locator("#split-body")).to_have_text(gone)

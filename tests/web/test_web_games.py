@@ -36,10 +36,19 @@ def test_idle_games_expire_and_active_ones_stay():
         clock.minutes(6)
         registry.get(busy.id)  # a request keeps a game alive
     assert len(registry) == 1
-    with pytest.raises(GameNotFound, match="expired after 10 minutes without a move"):
+    with pytest.raises(GameNotFound, match="expired after 10 minutes without a request"):
         registry.get(idle.id)
     clock.minutes(10.5)
     assert registry.expire() == 1 and len(registry) == 0
+
+
+def test_an_idle_time_of_one_minute_is_said_in_the_singular():
+    registry = GameRegistry(max_games=1, idle_minutes=1)
+    registry.create(GAME, "codebreaker")
+    with pytest.raises(GameNotFound, match="expired after 1 minute without a request;"):
+        registry.get("nope")
+    with pytest.raises(TooManyGames, match="once idle games expire \\(after 1 minute without a request\\)"):
+        registry.create(GAME, "codebreaker")
 
 
 def test_expiry_through_the_api():

@@ -59,6 +59,15 @@ def served(spec: str) -> Strategy:
     return strategy
 
 
+def minutes(n: float) -> str:
+    """``n`` minutes in words, as messages give the idle time.
+
+    >>> minutes(1), minutes(30), minutes(0.5)
+    ('1 minute', '30 minutes', '0.5 minutes')
+    """
+    return f"{n:g} minute{'s' * (n != 1)}"
+
+
 @dataclass(eq=False)
 class LiveGame:
     """One game of the server: its session, the strategy that guesses (codemaker role) or gives
@@ -239,8 +248,8 @@ class GameRegistry:
             live = None
         if live is None:
             raise GameNotFound(
-                f"no game with id {shown(game_id)}: it was left, or it expired after {self.idle_minutes:g} minutes "
-                "without a move; start a new game (POST /api/games)"
+                f"no game with id {shown(game_id)}: it was left, or it expired after {minutes(self.idle_minutes)} "
+                "without a request; start a new game (POST /api/games)"
             )
         live.last_used = now
         return live
@@ -286,5 +295,5 @@ class GameRegistry:
             raise TooManyGames(
                 f"the server already holds {len(self._games)} live game{'s' * (len(self._games) != 1)}, its limit: "
                 "leave a finished game (DELETE /api/games/ID) or try again once idle games expire "
-                f"(after {self.idle_minutes:g} minutes); 'mmlab serve --max-games' sets the limit"
+                f"(after {minutes(self.idle_minutes)} without a request); 'mmlab serve --max-games' sets the limit"
             )

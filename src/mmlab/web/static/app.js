@@ -163,7 +163,7 @@ function messageOf(error) {
   if (error.kind !== "GameNotFound") return error.message;
   const minutes = state ? state.idle_minutes : serverInfo && serverInfo.idle_minutes;
   return "This game is no longer on the server: it was left, or it expired after " +
-    (minutes ? `${plural(minutes, "minute")} without a move` : "a while without a move") + ". Start a new game.";
+    (minutes ? `${plural(minutes, "minute")} unused` : "a while unused") + ". Start a new game.";
 }
 
 function fail(error, fixing = false) {
@@ -236,7 +236,7 @@ function closeGame() {
 }
 
 function serverFull() {
-  const idle = serverInfo ? ` (after ${serverInfo.idle_minutes} minutes without a move)` : "";
+  const idle = serverInfo ? ` (after ${plural(serverInfo.idle_minutes, "minute")} unused)` : "";
   return "This server is already playing as many games as it may, those of other players. Try again in a " +
     `while: a game is dropped once it is idle${idle}.`;
 }
