@@ -1,7 +1,12 @@
 """`mmlab play` driven through stdin, as a person at a terminal or a script would."""
 
+import os
+import pty
+import re
+import select
 import subprocess
 import sys
+import time
 
 from mmlab.errors import InconsistentFeedback
 from mmlab.experiments import play_game
@@ -15,6 +20,38 @@ GAME = Game.parse_size("4x6")
 def play(*args: str, lines: list[str]) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "mmlab", "play", *args], input="\n".join(lines) + "\n",
                           capture_output=True, text=True, timeout=120, check=False)
+
+
+def at_a_terminal(*args: str, lines: list[bytes]) -> str:
+    """What ``mmlab play`` (a codebreaker's game) shows on a pseudo-terminal, typing each of
+    ``lines`` (keys, ending with Enter) at its next prompt, then the end of the input (Ctrl-D)."""
+    main, terminal = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "mmlab", "play", *args], stdin=terminal, stdout=terminal,
+                               stderr=terminal, env={**os.environ, "TERM": "xterm", "NO_COLOR": "1"})
+    os.close(terminal)
+    screen, deadline = b"", time.monotonic() + 120  # (a bound on a game that hangs, not a timing)
+    try:
+        for prompts, typed in enumerate([*lines, b"\x04"], 1):
+            while len(re.findall(rb"guess \d+> ", screen)) < prompts:
+                screen += read_some(main, deadline)
+            os.write(main, typed)
+        while chunk := read_some(main, deadline):
+            screen += chunk
+    finally:
+        process.kill()
+        process.wait()
+        os.close(main)
+    return screen.decode(errors="replace")
+
+
+def read_some(fd: int, deadline: float) -> bytes:
+    """The next output of a pseudo-terminal; nothing once its program has ended."""
+    ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+    assert ready, "mmlab play stopped answering"
+    try:
+        return os.read(fd, 65536)
+    except OSError:  # (EIO: the program ended)
+        return b""
 
 
 def test_codemaker_wins_a_whole_game_within_the_worst_case():
@@ -209,6 +246,13 @@ def test_ctrl_c_leaves_a_codemaker_game_on_a_line_of_its_own(capsys, monkeypatch
     captured = capsys.readouterr()
     assert code == 130 and captured.out.endswith("(1122)? \nGame left unfinished.\n")
     assert "interrupted" in captured.err
+
+
+def test_the_arrow_keys_edit_a_line_at_a_terminal():
+    """They typed escape codes into the guess ('124<Left>3' was refused: '\\x1b' is not a colour)."""
+    screen = at_a_terminal("--secret", "3632", lines=[b"124\x1b[D3\r", b"\x1b[A\r"])  # Left; Up: the last line
+    assert "  1234  1,1 (BW)" in screen and "not a colour" not in screen, screen
+    assert "You guessed 1234 as guess 1 already" in screen and "Game left unfinished" in screen
 
 
 def test_a_person_keeps_a_secret_at_8x12_and_sample_finds_it():

@@ -7,6 +7,7 @@ in colour on a terminal, the digits always shown, plain text through pipes and s
 from __future__ import annotations
 
 import difflib
+import re
 import string
 import sys
 from typing import TextIO
@@ -45,16 +46,36 @@ BARE_COMMANDS = ("candidates", "undo", "history", "give-up", "giveup", "help", "
 CODEMAKER_BARE_COMMANDS = ("undo", "history", "help", "?")
 
 
+#: An escape sequence that styles terminal text: readline must not count it in the prompt's width.
+STYLE = re.compile(r"(\x1b\[[0-9;]*m)")
+
+
+def line_editor() -> bool:
+    """Whether lines are typed at a terminal where readline can edit them (arrow keys, history),
+    as ``input`` does when both standard input and output are terminals and readline loads."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    try:
+        import readline  # noqa: F401  (loading it is what gives input() its line editing)
+    except ImportError:  # (a Python built without it)
+        return False
+    return True
+
+
 class Dialogue:
-    """Prompts and answers over ``stdin``/``console``."""
+    """Prompts and answers over ``stdin``/``console``; at a terminal, lines are read with
+    readline, so that the arrow keys edit them (without it they typed escape codes into the line)."""
 
     def __init__(self, game: Game, stdin: TextIO | None = None, console: Console | None = None) -> None:
         self.game = game
         self.stdin = stdin or sys.stdin
         self.console = console or Console(highlight=False)
+        self.edited = stdin is None and self.console.is_terminal and line_editor()
 
-    def ask(self, prompt: str) -> str | None:
+    def ask(self, prompt: str | Text) -> str | None:
         """One line of input after ``prompt``; ``None`` at the end of the input."""
+        if self.edited:
+            return self._edited_line(prompt)
         self.console.print(prompt, end="")
         line = self.stdin.readline()
         if not line:
@@ -62,6 +83,17 @@ class Dialogue:
             return None
         if not self.stdin.isatty():
             self.console.print(line.rstrip("\n"), markup=False)  # echo piped input: the transcript reads as a dialogue
+        return line.strip()
+
+    def _edited_line(self, prompt: str | Text) -> str | None:
+        """``ask`` through ``input`` and readline, the prompt's styles marked as taking no room."""
+        with self.console.capture() as captured:
+            self.console.print(prompt, end="")
+        try:
+            line = input(STYLE.sub("\x01\\1\x02", captured.get()))
+        except EOFError:
+            self.console.print()
+            return None
         return line.strip()
 
     def code(self, index: int) -> Text:
