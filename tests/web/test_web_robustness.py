@@ -167,9 +167,10 @@ def test_a_request_on_a_busy_game_is_answered_503_instead_of_waiting(client, mon
     monkeypatch.setattr("mmlab.web.app.BUSY_SECONDS", 0.2)
     game = new(client, secret="3632")
     live = client.app.state.games.get(game["id"])
-    done = threading.Event()
-    holder = threading.Thread(target=lambda: (live.lock.acquire(), done.wait(), live.lock.release()))
+    held, done = threading.Event(), threading.Event()
+    holder = threading.Thread(target=lambda: (live.lock.acquire(), held.set(), done.wait(), live.lock.release()))
     holder.start()  # another thread holds the game, as a long hint would
+    held.wait()  # (else the request may take the game first, on a busy machine)
     try:
         data = refused(client.get(f"/api/games/{game['id']}"), 503, "busy with an earlier request", "try again")
         assert data["error"] == "GameBusy"
