@@ -255,6 +255,13 @@ def test_the_arrow_keys_edit_a_line_at_a_terminal():
     assert "You guessed 1234 as guess 1 already" in screen and "Game left unfinished" in screen
 
 
+def test_the_help_teaches_what_to_type_in_the_game():
+    done = subprocess.run([sys.executable, "-m", "mmlab", "play", "--help"], capture_output=True, text=True,
+                          timeout=60, check=True)
+    for taught in ("'hint [STRATEGY]'", "'give-up'", "'1 2', '1,2' or BWW", "'fix N B W'", "'undo'"):
+        assert taught in done.stdout
+
+
 def test_a_person_keeps_a_secret_at_8x12_and_sample_finds_it():
     game = Game.parse_size("8x12")
     secret = game.parse("3 1 4 1 5 9 2 6")

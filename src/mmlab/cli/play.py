@@ -24,6 +24,13 @@ examples:
   mmlab play --role codemaker --tree optimal.json   a tree saved by 'mmlab plan' or 'mmlab tree'
   printf '0 2\\n1 2\\n0 3\\n2 0\\n4 0\\n' | mmlab play --role codemaker --strategy norvig   from a pipe
   mmlab play 8x12 --role codemaker --strategy sample   too many codes to list: strategies that search play
+
+in the game ('help' at its prompt says it again):
+  codebreaker   type a guess: 1122, '1 1 2 2' or AABB; 'hint [STRATEGY]' (the codes left and the best
+                guesses), 'candidates' (the codes left, when few), 'undo', 'history', 'give-up', 'quit'
+  codemaker     answer mmlab's guess, black then white pegs: '1 2', '1,2' or BWW ('0 0', 'none' or '-'
+                for none; with --black-only the black pegs alone: '2' or BB); 'fix N B W' corrects the
+                answer to guess N, 'undo' takes back the last answer, 'history', 'quit'
 """
 
 
