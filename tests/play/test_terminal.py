@@ -1,5 +1,6 @@
 """The terminal dialogue, driven in this process: what it says to a person's slips."""
 
+import contextlib
 import io
 
 from rich.console import Console
@@ -152,3 +153,36 @@ def test_an_answer_after_which_no_code_to_play_was_found_is_refused_saying_what_
            "be wrong, and mmlab has no guess to play after them.\nAnswer guess 3 again, or correct an earlier " \
            "answer with 'fix N B W' ('history' lists them)." in said
     assert len(session.answers) == 2
+
+
+def test_a_terminal_shows_what_mmlab_works_out_while_it_does(monkeypatch):
+    """A hint or mmlab's move takes seconds in large games (18 s at 7x8), up to a minute after a
+    correction at 8x12: a spinner says what mmlab does meanwhile, where the terminal was silent."""
+    console = Console(file=io.StringIO(), width=200, force_terminal=True)
+    showing: list[str] = []
+
+    @contextlib.contextmanager
+    def status(text: str, **options):
+        showing.append(text)
+        try:
+            yield
+        finally:
+            showing.pop()
+
+    monkeypatch.setattr(console, "status", status)
+    seen = []
+
+    def seeing(session, method: str) -> None:
+        real = getattr(session, method)
+        monkeypatch.setattr(session, method, lambda *args: (seen.append((method, *showing)), real(*args))[1])
+
+    maker = CodemakerSession(GAME, "knuth")
+    for method in ("next_guess", "answer", "correct", "undo"):
+        seeing(maker, method)
+    play_codemaker(GAME, maker, Dialogue(GAME, io.StringIO("1 0\nfix 1 0 1\nundo\n"), console))
+    breaker = CodebreakerSession(GAME, secret="3632")
+    seeing(breaker, "hint")
+    play_codebreaker(GAME, breaker, Dialogue(GAME, io.StringIO("hint\n"), console), "knuth", True)
+    choosing = "mmlab is choosing its next guess…"
+    assert {(method, choosing) for method in ("next_guess", "answer", "correct", "undo")} <= set(seen), seen
+    assert ("hint", "knuth is choosing its suggestion…") in seen and not showing

@@ -6,10 +6,12 @@ in colour on a terminal, the digits always shown, plain text through pipes and s
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import re
 import string
 import sys
+from collections.abc import Iterator
 from typing import TextIO
 
 from rich.console import Console
@@ -39,6 +41,8 @@ CODEMAKER_HELP_BLACK = ("Reply with the number of exact matches: '2' or pegs 'BB
 CODEBREAKER_HELP = ("Type a guess (e.g. {examples}). Commands: 'hint [STRATEGY]' (codes "
                     "left and the best next guesses), 'candidates' (list the codes left when few), 'undo', "
                     "'history', 'give-up', 'help', 'quit'.")
+#: What the spinner says while mmlab works out its next guess (as the web page says it).
+CHOOSING = "mmlab is choosing its next guess…"
 LETTERS = string.ascii_uppercase  # colour 1 is A, as codes may be written
 QUIT_WORDS = ("quit", "q", "exit")
 COMMAND_WORDS = ("hint", "candidates", "undo", "history", "give-up", "giveup", "help", "?")
@@ -96,6 +100,16 @@ class Dialogue:
             return None
         return line.strip()
 
+    @contextlib.contextmanager
+    def working(self, what: str) -> Iterator[None]:
+        """A spinner saying ``what`` mmlab works out meanwhile (a hint, its next guess: seconds, up to
+        a minute in large games), on a terminal only; it is gone once done."""
+        if not self.console.is_terminal:
+            yield
+            return
+        with self.console.status(what):
+            yield
+
     def code(self, index: int) -> Text:
         """A code as coloured pegs with its digits (digits alone when not on a terminal)."""
         text = self.game.format(index)
@@ -147,7 +161,8 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
             prompt = Text(f"Found {game.format(session.answers[-1][0])}: press Enter to end the game, or 'undo' "
                           f"or {fix} if an answer was wrong. ")
         else:
-            guess = session.next_guess()
+            with dialogue.working(CHOOSING):
+                guess = session.next_guess()
             if session.improvised and not told:
                 say("My strategy has no move after these answers (a tree without this branch, or a corrected "
                     "answer); from here I guess codes that fit every answer.")
@@ -166,7 +181,8 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
             if command.lower() == "history":
                 dialogue.history(session.answers)
             elif command.lower() == "undo":
-                session.undo()
+                with dialogue.working(CHOOSING):
+                    session.undo()
                 say(f"Took back the last answer; {codes_left(session, 'the answers so far')}.")
             elif command.lower() == "fix":
                 if len(rest) < 2 or not (rest[0].isascii() and rest[0].isdigit() and len(rest[0]) <= NUMBER_DIGITS):
@@ -177,7 +193,8 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
                     say(f"Guess {move} already has that answer.")
                     continue
                 answered = len(session.answers)
-                session.correct(move, feedback)
+                with dialogue.working(CHOOSING):
+                    session.correct(move, feedback)
                 if session.won and answered > move:
                     later = f"guess {answered}" if answered == move + 1 else f"guesses {move + 1}-{answered}"
                     say(f"Corrected guess {move}: it is your secret, so the game ends there and the answers to "
@@ -190,7 +207,9 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
             elif session.won:
                 say(f"The game is over: press Enter to end it, or give 'undo' or {fix}.")
             else:
-                session.answer(parse_feedback(line, game.with_white))
+                feedback = parse_feedback(line, game.with_white)
+                with dialogue.working(CHOOSING):
+                    session.answer(feedback)
                 unchecked(session, say, fix)
         except (InconsistentFeedback, SearchFailed) as e:  # answers refused: no code fits, or none was found
             message = str(e)
@@ -258,7 +277,8 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
                     continue
                 show_hint(session, dialogue, rest[0] if rest else hint_strategy or "knuth")
             elif command.lower() == "candidates":
-                codes = session.candidates()
+                with dialogue.working("Listing the codes that fit…"):
+                    codes = session.candidates()
                 say(f"{fitting(len(codes))}: " + game.format_all(codes))
             elif command.lower() == "undo":
                 session.undo()
@@ -356,8 +376,9 @@ def unchecked(session: CodemakerSession, say, fix: str) -> None:
 
 def show_hint(session: CodebreakerSession, dialogue: Dialogue, strategy: str) -> None:
     game = session.game
-    hint = session.hint(strategy)
-    left = codes_left(session, "your answers")
+    with dialogue.working(f"{strategy} is choosing its suggestion…"):
+        hint = session.hint(strategy)
+        left = codes_left(session, "your answers")
     dialogue.console.print(f"{left[0].upper()}{left[1:]}. {hint.strategy} would play {game.format(hint.suggestion)}.")
     if not hint.options:  # (a game too large to split the codes left)
         return
