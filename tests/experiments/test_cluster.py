@@ -259,3 +259,25 @@ def test_a_clusters_chunks_are_planned_for_its_threads_not_this_machines_cores(t
         assert dask_path.cluster_threads(c.scheduler_address) == 3
         summary = run_study(study, Store(tmp_path / "r.duckdb"), scheduler=c.scheduler_address)
     assert summary.played == 30 and [len(chunk.games) for chunk in planned[0]] == [10, 10, 10]
+
+
+GO = threading.Event()
+
+
+def play_when_told(chunk):
+    if not GO.wait(30):
+        raise RuntimeError("not told to play")
+    return play_chunk(chunk)
+
+
+def test_on_dask_ticks_while_no_chunk_finishes(monkeypatch):
+    """So that the runner writes the games finished while a long chunk plays: they waited for the
+    next chunk to finish, minutes at 8x12."""
+    monkeypatch.setattr(dask_path, "play_chunk", play_when_told)
+    GO.clear()
+    chunks = plan_chunks(Study("ticks", ("3x3",), ("random",)), set(), "r", chunk_games=27)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as c:
+        results = dask_path.on_dask(chunks, c.scheduler_address, set_up, tick=0.05)
+        assert next(results) is None  # (the chunk can finish only once told)
+        GO.set()
+        assert [len(played) for played in results if played is not None] == [27]

@@ -1,6 +1,9 @@
 """How a study is cut into chunks and when worker processes are started: checked on the plan and
 on the estimate made from given chunk times, never by timing a run."""
 
+import os
+import time
+
 import pytest
 
 from mmlab.errors import BadArgument
@@ -127,3 +130,68 @@ def test_no_more_worker_processes_start_than_there_are_chunks(tmp_path):
     chunks = plan_chunks(study, set(), "r", workers=50)
     summary = run_study(study, tmp_path / "s.duckdb", jobs=50)
     assert len(chunks) == 4 and summary.scheduler == "4 local processes" and summary.played == 27
+
+
+def test_games_finished_are_written_before_this_process_plays_a_long_chunk(tmp_path, monkeypatch):
+    """A chunk played here writes nothing until it ends: the games finished before it waited for
+    the end of the next chunk (minutes at 8x12), lost to a SIGKILL meanwhile. They are written
+    first when that chunk may be long: the first of its strategy, or one estimated to end after
+    the next write is due."""
+    from mmlab.experiments import runner
+    from mmlab.experiments.store import Store
+
+    monkeypatch.setattr(runner, "FLUSH_SECONDS", 3600.0)  # (so that no write is due by the clock)
+    store = Store(tmp_path / "s.duckdb")
+    written: list[str] = []
+    write = store.write
+    monkeypatch.setattr(store, "write", lambda run_id, games, moves: written.extend(sorted(set(games["strategy"])))
+                        or write(run_id, games, moves))
+    stored_before: dict[str, list[str]] = {}
+
+    def play(chunk):
+        stored_before.setdefault(chunk.strategy, list(written))
+        return play_chunk(chunk)
+
+    monkeypatch.setattr(runner, "play_chunk", play)
+    summary = runner.run_study(Study("s", ("3x3",), ("knuth", "random")), store, jobs=1)
+    assert stored_before == {"knuth": [], "random": ["knuth"]} and summary.written == 54
+
+
+def test_a_chunk_is_estimated_at_its_own_strategy_and_sizes_pace():
+    """(Here, before this process plays it, the runner writes the games waiting if the chunk may
+    end after the next write is due.) The study's pace, 4x6's games among 8x12's, would put an
+    8x12 chunk at a few milliseconds."""
+    study = Study("mixed", ("4x6", "8x12"), ("random",), secrets="sample:80")
+    chunks = plan_chunks(study, set(), "r", chunk_games=40)
+    assert [(c.size, len(c.games)) for c in chunks] == [("4x6", 40), ("8x12", 40)] * 2
+    pace = Pace()
+    assert pace.seconds_of(chunks[0]) == float("inf")  # (a first chunk may build a whole tree)
+    _played(pace, chunks[:3], [0.5, 3.6, 0.06])
+    assert pace.seconds_of(chunks[3]) == pytest.approx(3.6) and pace.rest_seconds(chunks[3:]) < 0.1
+
+
+def _play_once_flagged(chunk: Chunk):
+    """``play_chunk``; a chunk of random waits until the file named by $MMLAB_TEST_FLAG exists (30 s at most)."""
+    deadline = time.monotonic() + 30
+    while chunk.strategy == "random" and not os.path.exists(os.environ["MMLAB_TEST_FLAG"]):
+        if time.monotonic() > deadline:
+            raise RuntimeError("not flagged")
+        time.sleep(0.01)
+    return play_chunk(chunk)
+
+
+def test_the_runner_is_told_while_the_workers_play_a_long_chunk(tmp_path, monkeypatch):
+    """So that it writes the games finished meanwhile (``Waiting``), not once the next chunk ends."""
+    from mmlab.experiments import runner
+
+    flag = tmp_path / "flag"
+    monkeypatch.setenv("MMLAB_TEST_FLAG", str(flag))  # (the workers started by the run inherit it)
+    monkeypatch.setattr(runner, "play_chunk", _play_once_flagged)
+    chunks = plan_chunks(Study("s", ("3x3",), ("knuth", "random")), set(), "r", workers=2)
+    seen = []
+    for item in runner._execute(chunks, 2, None, False, []):
+        seen.append(item if isinstance(item, runner.Waiting) else item.games["strategy"][0])
+        if seen[-2:] == ["knuth", runner.Waiting(runner.TICK_SECONDS)]:
+            flag.touch()
+    assert seen.index(runner.Waiting(runner.TICK_SECONDS)) < seen.index("random")
+    assert [item for item in seen if isinstance(item, str)] == ["knuth"] + ["random"] * (len(chunks) - 1)

@@ -262,3 +262,21 @@ def test_workers_started_through_a_wrapper_of_python_keep_working(tmp_path):
             assert list(pool.map(pow, [2, 3], [5, 2])) == [32, 9]
     finally:
         multiprocessing.set_executable(before)
+
+
+def _until_exists(path: str) -> str:
+    while not os.path.exists(path):
+        time.sleep(0.01)
+    return "done"
+
+
+def test_as_completed_ticks_while_nothing_finishes(tmp_path):
+    """So that its caller (run_study) writes the games finished while a long chunk plays: they
+    waited for the next chunk to finish, minutes at 8x12."""
+    flag = tmp_path / "flag"
+    with WorkerPool(1) as pool:
+        results = pool.as_completed([pool.submit(pow, 2, 5), pool.submit(_until_exists, str(flag))], tick=0.05)
+        assert next(result for result in results if result is not None) == 32  # (after ticks as the worker starts)
+        assert next(results) is None  # (the other task can finish only once told)
+        flag.touch()
+        assert [result for result in results if result is not None] == ["done"]

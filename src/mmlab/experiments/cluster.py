@@ -45,17 +45,21 @@ def _client(scheduler: str):
         raise BadArgument(f"cannot reach a Dask scheduler at {scheduler!r}: {e}") from None
 
 
-def on_dask(chunks: list[Chunk], scheduler: str,
-            setup: Callable[[], None]) -> Iterator[PlayedChunk]:
+def on_dask(chunks: list[Chunk], scheduler: str, setup: Callable[[], None],
+            tick: float | None = None) -> Iterator[PlayedChunk | None]:
     """Finished chunks in the order the cluster finishes them; ``setup`` runs before each chunk, in
-    the thread of the worker that plays it."""
+    the thread of the worker that plays it. With ``tick``, also ``None`` each time no chunk has
+    finished for ``tick`` seconds (the caller writes the games finished meanwhile)."""
     client = _client(scheduler)
     try:
         with _quiet("distributed.client"):  # (its warnings, e.g. of a dead worker's games: mmlab tells what matters)
             futures = client.map(_play, chunks, setup=setup, pure=False)
             waiting = set(futures)
             try:
-                for future, played in _finished(client, futures, scheduler):
+                for future, played in _finished(client, futures, scheduler, tick):
+                    if future is None:  # (a tick)
+                        yield None
+                        continue
                     waiting.discard(future)
                     future.release()  # the workers need not keep the chunk (nor play it again if one dies)
                     yield played
@@ -79,16 +83,16 @@ def _play(chunk: Chunk, setup: Callable[[], None]) -> PlayedChunk:
     return play_chunk(chunk)
 
 
-def _finished(client, futures: list, scheduler: str) -> Iterator[tuple]:
-    """``(future, result)`` of ``futures`` as they finish; the error of one that failed or was
-    cancelled. When none has finished for ``NO_WORKERS_SECONDS`` and the cluster has no worker, say
+def _finished(client, futures: list, scheduler: str, tick: float | None = None) -> Iterator[tuple]:
+    """``(future, result)`` of ``futures`` as they finish, and ``(None, None)`` each ``tick`` seconds
+    without one; the error of one that failed or was cancelled. When none has finished for ``NO_WORKERS_SECONDS`` and the cluster has no worker, say
     so on stderr, and how to start one; and again once workers are back. (The results are fetched
     in the background: a result lost with its worker as it was fetched waits for a worker to play
     its chunk again, and ``future.result()`` would wait without a word.)"""
     from distributed import as_completed
 
     finished = as_completed(futures, with_results=True)  # (raises the error of a chunk that failed)
-    last_look = time.monotonic()
+    last_look = last_yield = time.monotonic()
     told = False  # that the cluster has no workers
     while not finished.is_empty():
         if finished.has_ready():
@@ -97,9 +101,12 @@ def _finished(client, futures: list, scheduler: str) -> Iterator[tuple]:
             if isinstance(result, BaseException):  # (a cancelled chunk's: as_completed hands it over)
                 raise result
             yield future, result
-            last_look = time.monotonic()
+            last_look = last_yield = time.monotonic()
             continue
         time.sleep(POLL_SECONDS)
+        if tick is not None and time.monotonic() - last_yield >= tick:
+            yield None, None
+            last_yield = time.monotonic()
         if time.monotonic() - last_look < NO_WORKERS_SECONDS or client.status != "running":
             continue  # (a lost scheduler cancels the futures: the loop ends on their error)
         last_look = time.monotonic()

@@ -37,10 +37,20 @@ from mmlab.strategies import make_strategy
 from mmlab.strategies.greedy_kernels import kernel_parameters
 from mmlab.strategies.registry import BUILT_IN
 
-FLUSH_SECONDS = 2.0  # write finished games at least this often
+FLUSH_SECONDS = 2.0  # write finished games at least this often, also while no chunk finishes
+TICK_SECONDS = 0.5  # (how often the runner looks at the games waiting to be written, then)
 FLUSH_GAMES = 16384  # ... and once this many wait: a Ctrl-C then writes a batch of a few seconds, not all of them
 TREE_GAMES = 16  # compile a deterministic strategy's whole tree once its games cover 1/16 of the codes
 KERNEL_CHUNK = 8192  # games a chunk of a strategy that the Singley kernels play (no tree to share)
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """What ``_execute`` yields when no chunk may finish for up to ``seconds``: none has for a while
+    (the workers or the cluster play), or this process is about to play one. The games waiting
+    to be written are written then if they would otherwise wait longer than ``FLUSH_SECONDS``."""
+
+    seconds: float
 
 
 @dataclass
@@ -183,6 +193,10 @@ def run_study(
         if on_progress is not None:
             on_progress(0, total)
         for chunk in _execute(chunks, workers, scheduler, jobs is None, where):
+            if isinstance(chunk, Waiting):
+                if pending and time.monotonic() - last_flush + chunk.seconds >= FLUSH_SECONDS:
+                    flush()
+                continue
             pending.append(chunk)
             played += len(chunk)
             if (time.monotonic() - last_flush >= FLUSH_SECONDS
@@ -214,15 +228,17 @@ def _joined(parts: list[dict[str, list]]) -> dict[str, list]:
 
 
 def _execute(chunks: list[Chunk], workers: int, scheduler: str | None, adaptive: bool,
-             where: list[str]) -> Iterator[PlayedChunk]:
-    """Finished chunks, in the order they finish; ``where`` gets where they were played.
+             where: list[str]) -> Iterator[PlayedChunk | Waiting]:
+    """Finished chunks, in the order they finish, and ``Waiting`` between them; ``where`` gets where
+    they were played.
 
     ``adaptive``: play here first and start worker processes only when the rest would take longer
     than starting them (a few seconds each).
     """
     if scheduler is not None:
         where.append(f"the Dask cluster at {scheduler}")
-        yield from on_dask(chunks, scheduler, single_threaded)
+        for played in on_dask(chunks, scheduler, single_threaded, TICK_SECONDS):
+            yield Waiting(TICK_SECONDS) if played is None else played
         return
     start, i = time.perf_counter(), 0
     if adaptive or workers == 1:
@@ -233,6 +249,7 @@ def _execute(chunks: list[Chunk], workers: int, scheduler: str | None, adaptive:
                 break
             if i == 0:
                 where.append("this process")
+            yield Waiting(pace.seconds_of(chunks[i]))  # (nothing is written while it plays)
             began = time.perf_counter()
             played = play_chunk(chunks[i])
             pace.played(chunks[i], time.perf_counter() - began)
@@ -243,7 +260,9 @@ def _execute(chunks: list[Chunk], workers: int, scheduler: str | None, adaptive:
     workers = min(workers, len(chunks) - i)  # a process a chunk at most: more would start and wait
     where.append(f"{workers} local processes" if workers > 1 else "1 local process")
     with WorkerPool(workers) as pool:  # on Ctrl-C or a failed chunk, the chunks not stored are played next run
-        yield from pool.as_completed(pool.submit_all(play_chunk, [(chunk,) for chunk in chunks[i:]]))
+        futures = pool.submit_all(play_chunk, [(chunk,) for chunk in chunks[i:]])
+        for played in pool.as_completed(futures, tick=TICK_SECONDS):
+            yield Waiting(TICK_SECONDS) if played is None else played
 
 
 class Pace:
@@ -275,6 +294,7 @@ class Pace:
         self.firsts: list[tuple[float, int]] = []  # (seconds, games) of each strategy's first chunk
         self.steady_seconds = 0.0
         self.steady_games = 0
+        self.lane_rates: dict[tuple[str, str], float] = {}  # seconds a game of each strategy and size's last chunk
 
     @property
     def sure(self) -> bool:
@@ -284,12 +304,20 @@ class Pace:
     def played(self, chunk: Chunk, seconds: float) -> None:
         """Count ``chunk``, played here in ``seconds``."""
         lane = (chunk.size, chunk.strategy)
+        self.lane_rates[lane] = seconds / max(len(chunk.games), 1)
         if lane in self.started:
             self.steady_seconds += seconds
             self.steady_games += len(chunk.games)
         else:
             self.started.add(lane)
             self.firsts.append((seconds, len(chunk.games)))
+
+    def seconds_of(self, chunk: Chunk) -> float:
+        """The estimated seconds ``chunk`` would take here, at the pace of the last chunk of its
+        strategy and size (not the study's: a 4x6 game takes a millisecond, an 8x12 one a second);
+        infinite for the first, which may build a whole tree for minutes."""
+        rate = self.lane_rates.get((chunk.size, chunk.strategy))
+        return float("inf") if rate is None else rate * len(chunk.games)
 
     def rest_seconds(self, chunks: list[Chunk]) -> float:
         """The estimated seconds ``chunks`` would take here (infinite before any chunk was played)."""

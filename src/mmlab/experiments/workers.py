@@ -17,6 +17,7 @@ import contextlib
 import multiprocessing
 import multiprocessing.connection
 import os
+import queue
 import signal
 import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator
@@ -140,6 +141,21 @@ def _end_with(parent_sentinel: int) -> None:
     os._exit(1)
 
 
+def _ticking(futures: list[Future], tick: float) -> Iterator[Any]:
+    """``WorkerPool.as_completed`` with a ``tick``."""
+    finished: queue.SimpleQueue[Future] = queue.SimpleQueue()
+    for future in futures:
+        future.add_done_callback(finished.put)  # (called at once for a future done already)
+    for _ in futures:
+        while True:
+            try:
+                future = finished.get(timeout=tick)
+                break
+            except queue.Empty:
+                yield None
+        yield _result(future)
+
+
 class WorkerPool:
     """``workers`` spawned processes, used as a context manager: leaving the block normally waits
     for the work submitted, leaving it by an exception (Ctrl-C, a failed task) stops the workers at
@@ -179,9 +195,18 @@ class WorkerPool:
         return (_result(future) for future in futures)
 
     @staticmethod
-    def as_completed(futures: Iterable[Future]) -> Iterator[Any]:
-        """The results of ``futures`` in the order they finish."""
-        return (_result(future) for future in as_completed(futures))
+    def as_completed(futures: Iterable[Future], tick: float | None = None) -> Iterator[Any]:
+        """The results of ``futures`` in the order they finish; with ``tick``, also ``None`` each
+        time none has finished for ``tick`` seconds, so that the caller does its own work while it
+        waits (``run_study`` writes the games finished).
+
+        >>> with WorkerPool(1) as pool:
+        ...     [r for r in pool.as_completed([pool.submit(pow, 2, 5)], tick=0.1) if r is not None]
+        [32]
+        """
+        if tick is None:
+            return (_result(future) for future in as_completed(futures))
+        return _ticking(list(futures), tick)
 
     def stop(self) -> None:
         """Cancel the work not started and end this pool's workers now (killed: they ignore SIGTERM);
