@@ -87,6 +87,14 @@ def test_the_codemaker_dialogue_takes_only_its_own_commands():
     assert "Write 'undo' alone." in said
 
 
+def test_a_correction_of_a_guess_not_answered_says_so_before_reading_the_answer():
+    """It said 'the answer '2' is one number' to 'fix 1 2' before any answer."""
+    said, _ = codemaker(["fix 1 2", "fix 1 5 5", "1 0", "fix 2 1 0", "fix 1 1", "quit"])
+    assert said.count("there is no answered guess number 1 (answered so far: 0)") == 2, said
+    assert "there is no answered guess number 2 (answered so far: 1)" in said
+    assert "the answer '1' is one number" in said  # (a guess answered: its answer is read)
+
+
 def test_a_refused_correction_before_the_win_asks_for_the_pending_answer():
     said, session = codemaker(["1 0", "0 1", "fix 1 4 0", "quit"])
     assert "The answers stay as they were: answer guess 3, or correct another with 'fix N B W'" in said

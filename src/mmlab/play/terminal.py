@@ -188,13 +188,13 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
                 if len(rest) < 2 or not (rest[0].isascii() and rest[0].isdigit() and len(rest[0]) <= NUMBER_DIGITS):
                     say(fix_usage)
                     continue
-                move, feedback = int(rest[0]), parse_feedback(" ".join(rest[1:]), game.with_white)
-                if 1 <= move <= len(session.answers) and session.answers[move - 1][1] == feedback:
+                move, written = int(rest[0]), " ".join(rest[1:])
+                if 1 <= move <= len(session.answers) and session.answers[move - 1][1] == game.answer(written):
                     say(f"Guess {move} already has that answer.")
                     continue
                 answered = len(session.answers)
                 with dialogue.working(CHOOSING):
-                    session.correct(move, feedback)
+                    session.correct(move, written)  # (a guess not answered is refused before its answer is read)
                 if session.won and answered > move:
                     later = f"guess {answered}" if answered == move + 1 else f"guesses {move + 1}-{answered}"
                     say(f"Corrected guess {move}: it is your secret, so the game ends there and the answers to "
