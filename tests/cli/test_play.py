@@ -8,6 +8,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from mmlab.errors import InconsistentFeedback
 from mmlab.experiments import play_game
 from mmlab.game import Game
@@ -250,6 +252,7 @@ def test_ctrl_c_leaves_a_codemaker_game_on_a_line_of_its_own(capsys, monkeypatch
 
 def test_the_arrow_keys_edit_a_line_at_a_terminal():
     """They typed escape codes into the guess ('124<Left>3' was refused: '\\x1b' is not a colour)."""
+    pytest.importorskip("readline", reason="this Python has no readline: lines are read without editing")
     screen = at_a_terminal("--secret", "3632", lines=[b"124\x1b[D3\r", b"\x1b[A\r"])  # Left; Up: the last line
     assert "  1234  1,1 (BW)" in screen and "not a colour" not in screen, screen
     assert "You guessed 1234 as guess 1 already" in screen and "Game left unfinished" in screen
