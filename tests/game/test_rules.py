@@ -225,6 +225,27 @@ def test_answers_as_mmlab_shows_them_and_the_hints_for_one_number():
         Game.parse_size("4x6", feedback="black").check_feedback(Feedback(5, 0))
 
 
+
+def test_the_hint_for_one_number_fits_the_games_pegs():
+    """'5' at 4 pegs suggested giving '5 0', which the game then refused as too many pegs."""
+    game = Game.parse_size("4x6")
+    with pytest.raises(BadFeedback, match="give both, e.g. '1 0' or '1,0', or as pegs 'BW'$"):
+        game.answer("5")
+    with pytest.raises(BadFeedback, match="give both, e.g. '1 0' or '1,0', or as pegs 'BW'$"):
+        game.answer("32")
+    with pytest.raises(BadFeedback, match="give both, e.g. '4 0' or '4,0'$"):
+        game.answer("4")
+    with pytest.raises(BadFeedback, match="give both, e.g. '2 2' \\(2 black, 2 white\\)$"):
+        game.answer("22")
+
+
+def test_a_negative_answer_of_black_pegs_only_names_no_white():
+    black_only = Game.parse_size("4x6", feedback="black")
+    with pytest.raises(BadFeedback, match="^answer -1: black cannot be negative$"):
+        black_only.answer((-1, 0))
+    with pytest.raises(BadFeedback, match="^answer 1,-1: this game answers black pegs only$"):
+        black_only.answer((1, -1))
+
 def test_a_code_of_too_few_pegs_says_how_pegs_are_parted_only_when_it_may_help():
     with pytest.raises(BadCode, match=r"has 2 pegs, the 4x6 game needs 4 \(spaces or commas part one peg"):
         Game.parse_size("4x6").parse("11 22")

@@ -40,7 +40,7 @@ def cmd_partition(args: argparse.Namespace) -> int:
         code, sep, answer = item.partition(":")
         if not sep:
             raise MastermindError(f"--after {item!r}: write GUESS:BLACK,WHITE, for example 1122:1,1")
-        earlier, feedback = game.parse(code), parse_feedback(answer, game.with_white)
+        earlier, feedback = game.parse(code), parse_feedback(answer, game.with_white, game.pegs)
         knowledge = knowledge.update(earlier, feedback)
         after.append({"guess": game.format(earlier), "black": feedback.black, "white": feedback.white})
     guess = game.parse(args.guess)

@@ -83,16 +83,19 @@ NUMBER_DIGITS = 6
 _LONG_NUMBER = re.compile(rf"[0-9]{{{NUMBER_DIGITS + 1}}}")
 
 
-def parse_feedback(text: str, with_white: bool | None = None) -> Feedback:
+def parse_feedback(text: str, with_white: bool | None = None, pegs: int | None = None) -> Feedback:
     """Parse ``1 2``, ``1,2``, ``1 black 2 white``, ``BWW`` (B = black, W = white, ``-``/``.``
     ignored), ``none`` or ``-``, or the black pegs alone (``0``, or ``1 black`` as mmlab prints
     answers of black pegs only). A single number is refused when ``with_white`` says the game
-    answers black and white too, where it would be ambiguous.
+    answers black and white too, where it would be ambiguous; the refusal's example fits ``pegs``.
 
     Whether the feedback can occur in a given game is checked by ``Game.check_feedback``.
 
     >>> parse_feedback("2", with_white=False), parse_feedback("1 black", with_white=False)
     (Feedback(black=2, white=0), Feedback(black=1, white=0))
+    >>> parse_feedback("5", with_white=True, pegs=4)
+    Traceback (most recent call last):
+    mmlab.errors.BadFeedback: the answer '5' is one number, and this game answers black and white: give both, e.g. '1 0' or '1,0', or as pegs 'BW'
     """
     s = text.strip()
     if _LONG_NUMBER.search(s):
@@ -102,11 +105,12 @@ def parse_feedback(text: str, with_white: bool | None = None) -> Feedback:
         return Feedback(int(m.group(1)), int(m.group(2) or 0))
     if s.isascii() and s.isdigit():
         if with_white:
-            if len(s) == 1:
+            fits = pegs is None or sum(map(int, s)) <= pegs  # (an example the game cannot answer would mislead)
+            if len(s) == 1 and fits:
                 both = f"'{s} 0' or '{s},0'"
-            elif len(s) == 2:
+            elif len(s) == 2 and fits:
                 both = f"'{s[0]} {s[1]}' ({s[0]} black, {s[1]} white)" + (" or '10 0'" if s == "10" else "")
-            else:  # (no game has that many pegs, MAX_PEGS: a code, perhaps)
+            else:  # (too many pegs for the game, or a code, perhaps)
                 both = "'1 0' or '1,0', or as pegs 'BW'"
             raise BadFeedback(f"the answer {shown(text)} is one number, and this game answers black and white: "
                               f"give both, e.g. {both}")

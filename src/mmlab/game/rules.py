@@ -351,7 +351,7 @@ class Game:
         (Feedback(black=1, white=2), Feedback(black=1, white=2), Feedback(black=1, white=2))
         """
         if isinstance(answer, str):
-            return self.check_feedback(parse_feedback(answer, with_white=self.with_white))
+            return self.check_feedback(parse_feedback(answer, with_white=self.with_white, pegs=self.pegs))
         try:
             black, white = answer
             if isinstance(black, (bool, np.bool_)) or isinstance(white, (bool, np.bool_)):
@@ -376,10 +376,12 @@ class Game:
     def check_feedback(self, fb: Feedback) -> Feedback:
         """Return ``fb`` if it can occur in this game, else raise ``BadFeedback`` saying why."""
         b, w = fb
-        if b < 0 or w < 0:
-            raise BadFeedback(f"answer {shown(b)},{shown(w)}: black and white cannot be negative")
         if not self.with_white and w:
-            raise BadFeedback(f"answer {b},{w}: this game answers black pegs only")
+            raise BadFeedback(f"answer {shown(b)},{shown(w)}: this game answers black pegs only")
+        if b < 0 or w < 0:
+            if not self.with_white:
+                raise BadFeedback(f"answer {shown(b)}: black cannot be negative")
+            raise BadFeedback(f"answer {shown(b)},{shown(w)}: black and white cannot be negative")
         if b + w > self.pegs:
             if not self.with_white:
                 raise BadFeedback(f"answer {shown(b)}: black cannot exceed the {self.pegs} pegs")

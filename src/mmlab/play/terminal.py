@@ -207,7 +207,7 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
             elif session.won:
                 say(f"The game is over: press Enter to end it, or give 'undo' or {fix}.")
             else:
-                feedback = parse_feedback(line, game.with_white)
+                feedback = parse_feedback(line, game.with_white, game.pegs)
                 with dialogue.working(CHOOSING):
                     session.answer(feedback)
                 unchecked(session, say, fix)

@@ -215,7 +215,7 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
             session = _maker(live, "answer")
             _not_over(live)
             live.check_move(body.seen_moves)
-            session.answer(_feedback(body, live.game.with_white))
+            session.answer(_feedback(body, live.game))
             return state(live)
 
     @api.post("/games/{game_id}/correct", summary="codemaker: change the answer given to an earlier guess",
@@ -225,7 +225,7 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
         with holding(game_id) as live:
             session = _maker(live, "correct")
             live.check_move(body.seen_moves, adds=False)
-            session.correct(body.move, _feedback(body, live.game.with_white))
+            session.correct(body.move, _feedback(body, live.game))
             return state(live)
 
     @api.post("/games/{game_id}/undo", summary="take back the last guess (codebreaker) or answer (codemaker)",
@@ -325,13 +325,14 @@ def _not_over(live: LiveGame) -> None:
         raise GameOver(f"the game is over: the secret was {live.game.format(session.secret)}; start a new game")
 
 
-def _feedback(body: AnswerIn, with_white: bool) -> Feedback:
+def _feedback(body: AnswerIn, game: Game) -> Feedback:
     """The answer in ``body``; in a game of black feedback ``white`` may be left out (the session
     refuses one other than 0, as the terminal does)."""
     if body.answer is not None:
         if body.black is not None or body.white is not None:
             raise BadFeedback("give the answer either as 'black' and 'white' or as 'answer', not both")
-        return parse_feedback(body.answer, with_white)
+        return parse_feedback(body.answer, game.with_white, game.pegs)
+    with_white = game.with_white
     if not with_white and body.black is not None:
         return Feedback(body.black, body.white or 0)
     if body.black is None or body.white is None:
