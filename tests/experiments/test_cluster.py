@@ -165,8 +165,9 @@ def test_every_chunk_plays_after_the_setup_in_its_own_thread(monkeypatch):
     monkeypatch.setattr(dask_path, "play_chunk", spy_play)
     PLAYED_AFTER_SETUP.clear()
     chunks = plan_chunks(Study("threads", ("3x4",), ("random",), seed=2), set(), "r", chunk_games=16)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as c:
-        assert len(list(dask_path.on_dask(chunks, c.scheduler_address, set_up))) == len(chunks)
+    with (distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as c,
+          dask_path.connected(c.scheduler_address) as client):
+        assert len(list(dask_path.on_dask(chunks, client, c.scheduler_address, set_up))) == len(chunks)
     assert PLAYED_AFTER_SETUP == [True] * len(chunks)
 
 
@@ -256,7 +257,8 @@ def test_a_clusters_chunks_are_planned_for_its_threads_not_this_machines_cores(t
     monkeypatch.setattr(runner, "plan_chunks", lambda *args: planned.append(real(*args)) or planned[-1])
     study = Study("spread", ("4x6",), ("knuth",), secrets=30, seed=3)
     with distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=False, dashboard_address=None) as c:
-        assert dask_path.cluster_threads(c.scheduler_address) == 3
+        with dask_path.connected(c.scheduler_address) as client:
+            assert dask_path.cluster_threads(client) == 3
         summary = run_study(study, Store(tmp_path / "r.duckdb"), scheduler=c.scheduler_address)
     assert summary.played == 30 and [len(chunk.games) for chunk in planned[0]] == [10, 10, 10]
 
@@ -276,8 +278,20 @@ def test_on_dask_ticks_while_no_chunk_finishes(monkeypatch):
     monkeypatch.setattr(dask_path, "play_chunk", play_when_told)
     GO.clear()
     chunks = plan_chunks(Study("ticks", ("3x3",), ("random",)), set(), "r", chunk_games=27)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as c:
-        results = dask_path.on_dask(chunks, c.scheduler_address, set_up, tick=0.05)
+    with (distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as c,
+          dask_path.connected(c.scheduler_address) as client):
+        results = dask_path.on_dask(chunks, client, c.scheduler_address, set_up, tick=0.05)
         assert next(results) is None  # (the chunk can finish only once told)
         GO.set()
         assert [len(played) for played in results if played is not None] == [27]
+
+
+def test_a_run_connects_to_the_scheduler_once(tmp_path, monkeypatch):
+    """Its chunks were planned on one connection (for the cluster's threads) and played on another."""
+    clients = []
+    real = dask_path._client
+    monkeypatch.setattr(dask_path, "_client", lambda scheduler: clients.append(real(scheduler)) or clients[-1])
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as c:
+        summary = run_study(Study("once", ("3x3",), ("random",)), Store(tmp_path / "r.duckdb"),
+                            scheduler=c.scheduler_address)
+    assert summary.played == 27 and len(clients) == 1 and clients[0].status == "closed"

@@ -189,7 +189,7 @@ def test_the_runner_is_told_while_the_workers_play_a_long_chunk(tmp_path, monkey
     monkeypatch.setattr(runner, "play_chunk", _play_once_flagged)
     chunks = plan_chunks(Study("s", ("3x3",), ("knuth", "random")), set(), "r", workers=2)
     seen = []
-    for item in runner._execute(chunks, 2, None, False, []):
+    for item in runner._execute(chunks, 2, None, None, False, []):
         seen.append(item if isinstance(item, runner.Waiting) else item.games["strategy"][0])
         if seen[-2:] == ["knuth", runner.Waiting(runner.TICK_SECONDS)]:
             flag.touch()

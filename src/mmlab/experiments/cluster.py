@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from mmlab.errors import BadArgument, MastermindError
 from mmlab.experiments.chunk import Chunk, PlayedChunk, play_chunk
@@ -21,16 +22,24 @@ NO_WORKERS_SECONDS = 5.0  # count the cluster's workers when no chunk has finish
 POLL_SECONDS = 0.1  # how often to look for finished chunks (as distributed's own as_completed does)
 
 
-def cluster_threads(scheduler: str) -> int | None:
-    """The threads of the cluster's workers now, to plan a study's chunks for (``None`` while it
-    has none); an unreachable scheduler is refused here, before a study touches the store."""
+@contextmanager
+def connected(scheduler: str) -> Iterator[Any]:
+    """A ``distributed.Client`` of the scheduler at ``scheduler`` for the block, one connection for
+    a whole run; one that cannot be reached is refused here, in one line (before a study touches
+    the store)."""
     client = _client(scheduler)
     try:
-        with _quiet("distributed.client"):
-            return client.scheduler_info(n_workers=0).get("total_threads") or None
+        yield client
     finally:
-        with _quiet("distributed"):
+        with _quiet("distributed"):  # closing a client whose scheduler is gone logs a traceback of the reconnection
             client.close()
+
+
+def cluster_threads(client) -> int | None:
+    """The threads of the cluster's workers now, to plan a study's chunks for (``None`` while it
+    has none)."""
+    with _quiet("distributed.client"):
+        return client.scheduler_info(n_workers=0).get("total_threads") or None
 
 
 def _client(scheduler: str):
@@ -45,34 +54,30 @@ def _client(scheduler: str):
         raise BadArgument(f"cannot reach a Dask scheduler at {scheduler!r}: {e}") from None
 
 
-def on_dask(chunks: list[Chunk], scheduler: str, setup: Callable[[], None],
+def on_dask(chunks: list[Chunk], client, scheduler: str, setup: Callable[[], None],
             tick: float | None = None) -> Iterator[PlayedChunk | None]:
-    """Finished chunks in the order the cluster finishes them; ``setup`` runs before each chunk, in
-    the thread of the worker that plays it. With ``tick``, also ``None`` each time no chunk has
-    finished for ``tick`` seconds (the caller writes the games finished meanwhile)."""
-    client = _client(scheduler)
-    try:
-        with _quiet("distributed.client"):  # (its warnings, e.g. of a dead worker's games: mmlab tells what matters)
-            futures = client.map(_play, chunks, setup=setup, pure=False)
-            waiting = set(futures)
-            try:
-                for future, played in _finished(client, futures, scheduler, tick):
-                    if future is None:  # (a tick)
-                        yield None
-                        continue
-                    waiting.discard(future)
-                    future.release()  # the workers need not keep the chunk (nor play it again if one dies)
-                    yield played
-            except BaseException as e:
-                client.cancel(list(waiting))
-                why = _stopped(e)
-                if why is None:
-                    raise
-                raise MastermindError(f"the Dask cluster at {scheduler!r} stopped playing the study: {why}; the "
-                                      "games finished so far are stored, and the same command plays the rest") from None
-    finally:
-        with _quiet("distributed"):  # closing a client whose scheduler is gone logs a traceback of the reconnection
-            client.close()
+    """Finished chunks in the order the cluster (``client``'s, whose scheduler is at ``scheduler``)
+    finishes them; ``setup`` runs before each chunk, in the thread of the worker that plays it. With
+    ``tick``, also ``None`` each time no chunk has finished for ``tick`` seconds (the caller writes
+    the games finished meanwhile)."""
+    with _quiet("distributed.client"):  # (its warnings, e.g. of a dead worker's games: mmlab tells what matters)
+        futures = client.map(_play, chunks, setup=setup, pure=False)
+        waiting = set(futures)
+        try:
+            for future, played in _finished(client, futures, scheduler, tick):
+                if future is None:  # (a tick)
+                    yield None
+                    continue
+                waiting.discard(future)
+                future.release()  # the workers need not keep the chunk (nor play it again if one dies)
+                yield played
+        except BaseException as e:
+            client.cancel(list(waiting))
+            why = _stopped(e)
+            if why is None:
+                raise
+            raise MastermindError(f"the Dask cluster at {scheduler!r} stopped playing the study: {why}; the "
+                                  "games finished so far are stored, and the same command plays the rest") from None
 
 
 def _play(chunk: Chunk, setup: Callable[[], None]) -> PlayedChunk:

@@ -20,6 +20,7 @@ import subprocess
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
@@ -28,7 +29,7 @@ from pathlib import Path
 import mmlab
 from mmlab.errors import BadArgument, StoreError, shown
 from mmlab.experiments.chunk import Chunk, PlayedChunk, play_chunk, read_off_a_tree
-from mmlab.experiments.cluster import cluster_threads, on_dask
+from mmlab.experiments.cluster import cluster_threads, connected, on_dask
 from mmlab.experiments.store import Store, as_store
 from mmlab.experiments.study import Study
 from mmlab.experiments.workers import (POOL_WORTH_SECONDS, PROBE_SECONDS, WorkerPool, refuse_while_a_worker_starts,
@@ -156,10 +157,16 @@ def run_study(
                           "run the study without a scheduler")
     if local:
         jobs = 1  # worker processes start afresh and would not know it
-    # A cluster's chunks are planned for its threads, not this machine's cores (an unreachable
-    # scheduler is refused here, before the store is touched).
-    threads = cluster_threads(scheduler) if scheduler is not None else None
-    store = as_store(store)
+    # (an unreachable scheduler is refused here, before the store is touched)
+    with connected(scheduler) if scheduler is not None else nullcontext() as client:
+        return _run_study(study, as_store(store), jobs, scheduler, client, on_progress, chunk_games)
+
+
+def _run_study(study: Study, store: Store, jobs: int | None, scheduler: str | None, client,
+               on_progress: Callable[[int, int], None] | None, chunk_games: int | None) -> RunSummary:
+    """``run_study`` once its arguments are checked, on the Dask cluster of ``client`` (connected to
+    ``scheduler``) when it is not ``None``."""
+    threads = cluster_threads(client) if client is not None else None  # (chunks planned for them, not this machine)
     with store.reading():  # (one connection for both)
         stored = store.fingerprint(study.name) == study.fingerprint
         done = store.done(study.name) if stored else set()
@@ -192,7 +199,7 @@ def run_study(
         store.start_run(run_id, study, run_metadata(planned))
         if on_progress is not None:
             on_progress(0, total)
-        for chunk in _execute(chunks, workers, scheduler, jobs is None, where):
+        for chunk in _execute(chunks, workers, scheduler, client, jobs is None, where):
             if isinstance(chunk, Waiting):
                 if pending and time.monotonic() - last_flush + chunk.seconds >= FLUSH_SECONDS:
                     flush()
@@ -227,17 +234,17 @@ def _joined(parts: list[dict[str, list]]) -> dict[str, list]:
     return {column: list(chain.from_iterable(part[column] for part in parts)) for column in parts[0]}
 
 
-def _execute(chunks: list[Chunk], workers: int, scheduler: str | None, adaptive: bool,
+def _execute(chunks: list[Chunk], workers: int, scheduler: str | None, client, adaptive: bool,
              where: list[str]) -> Iterator[PlayedChunk | Waiting]:
     """Finished chunks, in the order they finish, and ``Waiting`` between them; ``where`` gets where
-    they were played.
+    they were played: on the Dask cluster of ``client`` (at ``scheduler``) when it is not ``None``.
 
     ``adaptive``: play here first and start worker processes only when the rest would take longer
     than starting them (a few seconds each).
     """
-    if scheduler is not None:
+    if client is not None:
         where.append(f"the Dask cluster at {scheduler}")
-        for played in on_dask(chunks, scheduler, single_threaded, TICK_SECONDS):
+        for played in on_dask(chunks, client, scheduler, single_threaded, TICK_SECONDS):
             yield Waiting(TICK_SECONDS) if played is None else played
         return
     start, i = time.perf_counter(), 0
