@@ -243,6 +243,25 @@ def test_a_command_stopped_by_sigterm_says_interrupted_and_returns_143(capsys, m
     assert entry.main([]) == entry.TERMINATED == 143 and capsys.readouterr().err == "interrupted\n"
 
 
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="no SIGHUP here")
+def test_a_command_stopped_by_sighup_keeps_going_to_its_end_and_returns_129(monkeypatch):
+    """A terminal or ssh session closing sends SIGHUP, which ended the process at once: it stops the
+    command as a Ctrl-C does. The terminal may be gone: saying "interrupted" may fail, and is skipped."""
+    from mmlab.cli import entry, main
+
+    def command(argv):
+        signal.raise_signal(signal.SIGHUP)
+        busy(1.0)
+        return 0
+
+    def gone(*args, **kwargs):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(main, "main", command)
+    monkeypatch.setattr("builtins.print", gone)
+    assert entry.main([]) == 129 and signal.getsignal(signal.SIGHUP) == signal.SIG_DFL
+
+
 @pytest.mark.parametrize("signals, ended_by", [(["SIGTERM"] * 3, signal.SIGTERM),
                                                (["SIGTERM", "SIGINT", "SIGINT"], signal.SIGINT)])
 def test_the_third_stop_ends_the_process_at_once_by_its_own_signal(signals, ended_by):
@@ -261,17 +280,22 @@ def test_the_third_stop_ends_the_process_at_once_by_its_own_signal(signals, ende
     assert (done.returncode, done.stdout, done.stderr) == (-ended_by, "raised\nwent on\n", "")
 
 
-def test_the_process_stopped_by_sigterm_ends_by_sigterm_after_its_exit_handlers():
-    """As one stopped by Ctrl-C ends by SIGINT, once Python has shut down: a shell sees 143, and
-    what the command printed, and the exit handlers' work (multiprocessing's among them), is done."""
-    code = textwrap.dedent("""
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_the_process_stopped_by_sigterm_ends_by_sigterm_after_its_exit_handlers(signame):
+    """As one stopped by Ctrl-C ends by SIGINT, once Python has shut down: a shell sees 143 (129
+    after a SIGHUP), and what the command printed, and the exit handlers' work (multiprocessing's
+    among them), is done."""
+    signum = getattr(signal, signame, None)
+    if signum is None:
+        pytest.skip(f"no {signame} here")
+    code = textwrap.dedent(f"""
         import atexit, signal, sys
         from mmlab.cli import entry, main
 
         def command(argv):
             atexit.register(print, "exit handler ran", flush=True)
             print("the figures so far", end="")  # (not flushed)
-            signal.raise_signal(signal.SIGTERM)
+            signal.raise_signal(signal.{signame})
             while True:
                 pass
 
@@ -279,5 +303,5 @@ def test_the_process_stopped_by_sigterm_ends_by_sigterm_after_its_exit_handlers(
         entry.run()
     """)
     done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=60)
-    assert (done.returncode, done.stdout, done.stderr) == (-signal.SIGTERM, "the figures so farexit handler ran\n",
+    assert (done.returncode, done.stdout, done.stderr) == (-signum, "the figures so farexit handler ran\n",
                                                             "interrupted\n")

@@ -122,16 +122,21 @@ def test_sigterm_while_the_command_loads(tmp_path, seconds):
     assert (status, err.strip()) == (-signal.SIGTERM, "interrupted")
 
 
-@pytest.mark.parametrize("when", ["starting", "storing"])
-def test_sigterm_to_the_job_keeps_the_finished_games_and_stops_the_workers_with_one_line(tmp_path, when):
-    """What a batch system does at a job's time limit (Slurm signals every process of the step):
-    the process died at once, without a word, the games finished since the last write lost and a
-    study registered by the run left behind without games (or with fewer games than played)."""
+@pytest.mark.parametrize("signame, when", [("SIGTERM", "starting"), ("SIGTERM", "storing"), ("SIGHUP", "storing")])
+def test_sigterm_or_sighup_to_the_job_keeps_the_finished_games_and_stops_the_workers_with_one_line(
+        tmp_path, signame, when):
+    """What a batch system does at a job's time limit (Slurm signals every process of the step), or
+    a terminal closing (SIGHUP): the process died at once, without a word, the games finished since
+    the last write lost and a study registered by the run left behind without games (or with fewer
+    games than played)."""
     import duckdb
 
+    signum = getattr(signal, signame, None)
+    if signum is None:
+        pytest.skip(f"no {signame} here")
     status, err = interrupt(["compare", "5x8", "--strategies", "random", "--jobs", "2", "--store", "s.duckdb"],
-                            when, tmp_path, signum=signal.SIGTERM)
-    assert (status, err.strip()) == (-signal.SIGTERM, "interrupted")
+                            when, tmp_path, signum=signum)
+    assert (status, err.strip()) == (-signum, "interrupted")
     with duckdb.connect(str(tmp_path / "s.duckdb"), read_only=True) as con:
         studies, games = con.execute("SELECT (SELECT count(*) FROM studies), (SELECT count(*) FROM games)").fetchone()
         written = con.execute("SELECT coalesce(sum(games_written), 0) FROM runs").fetchone()[0]

@@ -140,22 +140,24 @@ def test_workers_ignore_ctrl_c_also_when_started_outside_the_main_thread():
     assert answers == [True]
 
 
-def _ignores_sigterm(_: object) -> bool:
-    return signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
+def _ignores(signum: int) -> bool:
+    return signal.getsignal(signum) == signal.SIG_IGN
 
 
 @pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="SIGTERM held by blocking it")
-def test_a_worker_sent_sigterm_plays_on_and_stop_still_ends_it():
-    """A batch system sends its SIGTERM to every process of the job: a worker ended by it, even while
-    it started, left the pool broken ("a worker process ended before its work was done") where the
-    run was to stop in order. Workers ignore it, and ``stop`` kills them."""
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_a_worker_sent_sigterm_plays_on_and_stop_still_ends_it(signame):
+    """A batch system sends its SIGTERM to every process of the job (a terminal closing, SIGHUP): a
+    worker ended by it, even while it started, left the pool broken ("a worker process ended before
+    its work was done") where the run was to stop in order. Workers ignore it, and ``stop`` kills them."""
+    signum = getattr(signal, signame)
     pool = WorkerPool(1)
     try:
-        first = pool.submit(_ignores_sigterm, None)
+        first = pool.submit(_ignores, signum)
         (worker,) = pool._pool._processes
-        os.kill(worker, signal.SIGTERM)  # (while it starts: it imports for a second)
+        os.kill(worker, signum)  # (while it starts: it imports for a second)
         assert first.result(timeout=BUSY) is True
-        os.kill(worker, signal.SIGTERM)  # (while it waits for work)
+        os.kill(worker, signum)  # (while it waits for work)
         assert pool.submit(_square_or_fail, 3).result(timeout=BUSY) == 9
         pool.submit(_square_or_fail, BUSY)
     finally:

@@ -5,9 +5,10 @@ once, even inside a callback from compiled code
 (numba's compiler), where Python would print a traceback and go on. A second Ctrl-C lets the
 command finish stopping (writing the games it finished); a third ends the process at once. The
 process then ends as Ctrl-C's default action ends a program, so that a shell loop running it
-stops too. SIGTERM (a batch system's time limit, ``docker stop``, ``kill``) is a Ctrl-C that ends
-the process as SIGTERM's default action does: the command stops the same way, keeping the games
-it finished, and says the same line.
+stops too. SIGTERM (a batch system's time limit, ``docker stop``, ``kill``) and SIGHUP (the terminal
+or ssh session closed, unless under ``nohup``) are a Ctrl-C that ends the process as their own
+default action does: the command stops the same way, keeping the games it finished, and says the
+same line.
 
 >>> main(["score", "1234", "1122"])
 1,1
@@ -31,17 +32,20 @@ INTERRUPTED = 130
 """The status of a command ended by Ctrl-C (128 + SIGINT, as a shell reports it)."""
 TERMINATED = 143
 """The status of a command ended by SIGTERM (128 + SIGTERM)."""
-#: The signals a watch handles, each with the handler that makes it Python's to handle: SIGTERM's
-#: default action ends the process at once, losing the finished games a command has not written.
-WATCHED = ((signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, signal.SIG_DFL))
+#: The signals other than Ctrl-C that stop a command as Ctrl-C does, and then end the process by
+#: their default action: SIGTERM, and SIGHUP where there is one (not on Windows).
+ENDING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+#: The signals a watch handles, each with the handler that makes it Python's to handle: the default
+#: action of SIGTERM and SIGHUP ends the process at once, losing the finished games a command has not written.
+WATCHED = ((signal.SIGINT, signal.default_int_handler), *((signum, signal.SIG_DFL) for signum in ENDING))
 
 
 class CtrlC:
     """Ctrl-C as a command sees it while ``watching_ctrl_c``: ``pressed`` once it was. It is raised
     as a ``KeyboardInterrupt`` once (a second one would interrupt the command's cleanup), and
     raised again only where Python swallowed it; while ``deferred`` it is only remembered. The
-    third press ends the process at once, whatever it is doing. A SIGTERM counts as a press;
-    ``signum`` is the signal of the first.
+    third press ends the process at once, whatever it is doing. A SIGTERM or SIGHUP counts as a
+    press; ``signum`` is the signal of the first.
     """
 
     def __init__(self, watched: Sequence[int] = (signal.SIGINT,)) -> None:
@@ -62,11 +66,12 @@ class CtrlC:
 
     @property
     def status(self) -> int:
-        """The status of the command it stopped: ``TERMINATED`` after a SIGTERM, else ``INTERRUPTED``."""
-        return TERMINATED if self.signum == signal.SIGTERM else INTERRUPTED
+        """The status of the command it stopped, as a shell reports a process ended by the first
+        signal: ``INTERRUPTED`` after a Ctrl-C, ``TERMINATED`` after a SIGTERM, 129 after a SIGHUP."""
+        return 128 + self.signum
 
     def on_signal(self, signum: int, frame: object) -> None:
-        """The handler of SIGINT and SIGTERM."""
+        """The handler of SIGINT, SIGTERM and SIGHUP."""
         if self._simulated and signum == self.watched[0]:
             self._simulated -= 1
         else:
@@ -136,7 +141,7 @@ def loading() -> Iterator[None]:
 
 @contextmanager
 def watching_ctrl_c() -> Iterator[CtrlC]:
-    """In the block, handle Ctrl-C and SIGTERM as ``CtrlC`` says. Outside the main thread, or for a
+    """In the block, handle Ctrl-C, SIGTERM and SIGHUP as ``CtrlC`` says. Outside the main thread, or for a
     signal that is not Python's to handle (Ctrl-C ignored, SIGTERM given a handler by another
     program or library), do nothing.
 
@@ -170,7 +175,7 @@ def watching_ctrl_c() -> Iterator[CtrlC]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``mmlab`` with ``argv`` (default: the process's arguments); the exit status,
-    ``INTERRUPTED`` after a Ctrl-C, ``TERMINATED`` after a SIGTERM."""
+    ``INTERRUPTED`` after a Ctrl-C, ``TERMINATED`` after a SIGTERM (128 + the signal, as a shell says)."""
     with watching_ctrl_c() as ctrl_c:
         # Loading, a Ctrl-C waits, as in ``loading`` (here it is told once loading is done).
         ctrl_c.deferred = True
@@ -190,7 +195,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             except Exception:
                 if not ctrl_c.pressed:
                     raise  # (after a Ctrl-C, a library may have turned the KeyboardInterrupt into its own error)
-    print("interrupted", file=sys.stderr)
+    try:
+        print("interrupted", file=sys.stderr)
+    except OSError:  # (after a SIGHUP the terminal may be gone: the games are written already)
+        pass
     return ctrl_c.status
 
 
@@ -198,16 +206,16 @@ def run() -> None:
     """The process's entry (``mmlab``, ``python -m mmlab``): run the command and exit with its
     status. After a Ctrl-C the process ends as Python ends one interrupted (by SIGINT's default
     action, once it has shut down): a shell sees status 130 either way, but only this tells it to
-    stop a loop that runs mmlab. After a SIGTERM it ends by SIGTERM's default action, once its exit
-    handlers have run."""
+    stop a loop that runs mmlab. After a SIGTERM or SIGHUP it ends by that signal's default action,
+    once its exit handlers have run."""
     atexit.register(_end_if_terminated)  # (first, so that it runs last: e.g. after multiprocessing's)
     try:
         status = main()
     except KeyboardInterrupt:  # (a second Ctrl-C as the watch ended)
         status = INTERRUPTED
-    if status == TERMINATED:
-        global _terminated
-        _terminated = True
+    if status - 128 in ENDING:  # (only a stop by one of them gives such a status)
+        global _ending_signal
+        _ending_signal = status - 128
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # another Ctrl-C (or SIGTERM, as by default) ends it at once
     if status != INTERRUPTED:
         raise SystemExit(status)
@@ -216,22 +224,23 @@ def run() -> None:
     raise KeyboardInterrupt
 
 
-#: Whether ``run`` ends the process by SIGTERM once Python has run its exit handlers.
-_terminated = False
+#: The signal (SIGTERM or SIGHUP) by which ``run`` ends the process once Python has run its exit
+#: handlers, if any.
+_ending_signal: int | None = None
 
 
 def _end_if_terminated() -> None:
-    """The last exit handler: after a SIGTERM, end the process by SIGTERM's default action (Python
-    has no exit by a signal but SIGINT's), once the output is flushed."""
-    if not _terminated:
+    """The last exit handler: after a SIGTERM or SIGHUP, end the process by that signal's default
+    action (Python has no exit by a signal but SIGINT's), once the output is flushed."""
+    if _ending_signal is None:
         return
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except (OSError, ValueError, AttributeError):  # (closed, or None without a console)
             pass
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.raise_signal(signal.SIGTERM)
+    signal.signal(_ending_signal, signal.SIG_DFL)
+    signal.raise_signal(_ending_signal)
 
 
 def _quiet_ctrl_c(kind: type[BaseException], value: BaseException, traceback: TracebackType | None) -> None:

@@ -1,10 +1,10 @@
-"""Worker processes for long runs. Each worker starts ignoring Ctrl-C and SIGTERM: a terminal sends
-Ctrl-C to every process of the job, a batch system its SIGTERM to every process of the job step,
-and a worker interrupted while it imports prints a traceback (or, ended by SIGTERM, leaves its pool
-broken). The parent answers for them: when a run is interrupted or fails, the work not started is
-cancelled and the workers are stopped at once (killed), so Ctrl-C ends a run in a moment with one
-line. A parent ended without that chance (SIGKILL) takes its workers with it: each ends itself
-when it sees its end.
+"""Worker processes for long runs. Each worker starts ignoring Ctrl-C, SIGTERM and SIGHUP: a
+terminal sends Ctrl-C to every process of the job (and SIGHUP when it closes), a batch system its
+SIGTERM to every process of the job step, and a worker interrupted while it imports prints a
+traceback (or, ended by SIGTERM, leaves its pool broken). The parent answers for them: when a run
+is interrupted or fails, the work not started is cancelled and the workers are stopped at once
+(killed), so Ctrl-C ends a run in a moment with one line. A parent ended without that chance
+(SIGKILL) takes its workers with it: each ends itself when it sees its end.
 
 >>> with WorkerPool(2) as pool:
 ...     list(pool.map(pow, [2, 3, 4], [5, 2, 0]))
@@ -95,20 +95,24 @@ def sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+#: The signals besides Ctrl-C that a worker ignores (SIGHUP where there is one: not on Windows).
+IGNORED_BY_WORKERS = frozenset(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
 @contextlib.contextmanager
 def sigterm_held() -> Iterator[None]:
-    """Block SIGTERM in this thread for the block, so that the processes it starts inherit the
-    blocking until they ignore it (``_start_worker``): a SIGTERM arriving meanwhile waits, and is
+    """Block SIGTERM (and SIGHUP) in this thread for the block, so that the processes it starts
+    inherit the blocking until they ignore it (``_start_worker``): a SIGTERM arriving meanwhile waits, and is
     not lost to this process, as an ignored one would be. (The multiprocessing resource tracker is
     started so too.) Where threads cannot block signals (Windows), do nothing."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    signal.pthread_sigmask(signal.SIG_BLOCK, IGNORED_BY_WORKERS)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, IGNORED_BY_WORKERS)
 
 
 @contextlib.contextmanager
@@ -119,14 +123,15 @@ def starting_workers() -> Iterator[None]:
 
 
 def _start_worker(initializer: Callable[[], None]) -> None:
-    """A worker's first step: ignore Ctrl-C and SIGTERM (also when the pool was started outside the
-    main thread, where the parent cannot ignore Ctrl-C for its children; a SIGTERM held since the
+    """A worker's first step: ignore Ctrl-C, SIGTERM and SIGHUP (also when the pool was started
+    outside the main thread, where the parent cannot ignore Ctrl-C for its children; a SIGTERM held since the
     worker started is dropped), watch for the end of the process that started it, then
     ``initializer``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    for signum in IGNORED_BY_WORKERS:
+        signal.signal(signum, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, IGNORED_BY_WORKERS)
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_end_with, args=(parent.sentinel,), daemon=True).start()
@@ -163,13 +168,16 @@ class WorkerPool:
 
     Spawned, not forked: numba's thread pools, and the threads of a progress bar, do not survive a
     fork. Submit every task through the pool's own ``submit``, ``map`` or ``submit_all``, which
-    start new workers ignoring Ctrl-C and SIGTERM.
+    start new workers ignoring Ctrl-C, SIGTERM and SIGHUP.
     """
 
     def __init__(self, workers: int, initializer: Callable[[], None] = single_threaded) -> None:
         refuse_while_a_worker_starts()
-        self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                         initializer=_start_worker, initargs=(initializer,))
+        # (The pool's queues start multiprocessing's resource tracker, a process that ignores Ctrl-C
+        # and SIGTERM but not SIGHUP: started with it held, it keeps it held, and outlives a hang-up.)
+        with sigterm_held():
+            self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_start_worker, initargs=(initializer,))
 
     def submit(self, fn: Callable[..., Any], /, *args: Any) -> Future:
         """Run ``fn(*args)`` on a worker."""
