@@ -175,6 +175,24 @@ def test_per_move_figures_show_the_report_tables(moves, plot, column, log, popul
         np.testing.assert_allclose(lines[text].get_ydata(), expected.to_numpy())
 
 
+def _drawn(figure):
+    """What a figure shows: per panel, its title and each line's label, style and points."""
+    return [(ax.get_title(), [(line.get_label(), line.get_color(), line.get_linestyle(), line.get_marker(),
+                               list(line.get_xdata()), list(line.get_ydata())) for line in ax.lines])
+            for ax in figure.axes]
+
+
+def test_the_per_move_table_draws_what_its_moves_draw(games, moves):
+    """A report gives its per-move table (computed in the store) instead of its moves."""
+    table = stats.per_move(moves)
+    for plot in (consistent_per_move, secret_in_top_per_move, draw_chance_per_move):
+        assert _drawn(plot(table=table)) == _drawn(plot(moves)) == _drawn(plot(moves, table=table))
+    by_moves, by_table = figures_for(games, moves), figures_for(games, per_move=table)
+    assert list(by_table) == list(by_moves) and all(_drawn(by_table[k]) == _drawn(by_moves[k]) for k in by_moves)
+    with pytest.raises(BadArgument, match=r"lacks the column\(s\) chance; pass Report.per_move or stats.per_move"):
+        draw_chance_per_move(table=table.drop(columns="chance"))
+
+
 def test_per_move_refuses_a_column_nobody_recorded(moves):
     with pytest.raises(BadArgument, match="recorded 'chance'"):
         draw_chance_per_move(moves[moves["strategy"] == C])
@@ -242,7 +260,10 @@ def test_panels_lines_and_styles_follow_the_order_of_the_study(moves):
     study_order = pd.concat([study_order[study_order["strategy"] == s] for s in (B, A, C)])
     study_order = pd.concat([study_order[study_order["size"] == z] for z in ("4x6", "3x3")])
     games = study_order[study_order["move"] == 1].assign(guesses=3, won=True)
-    for figure in (consistent_per_move(study_order), guesses_histogram(games)):
+    table = stats.per_move(study_order)  # (by name) as a report orders it: by the study
+    table = table.sort_values("strategy", key=lambda s: s.map({B: 0, A: 1, C: 2}), kind="stable")
+    table = table.sort_values("size", key=lambda s: s.map({"4x6": 0, "3x3": 1}), kind="stable")
+    for figure in (consistent_per_move(study_order), consistent_per_move(table=table), guesses_histogram(games)):
         assert [ax.get_title().split(":")[0] for ax in figure.axes] == ["4x6", "3x3"]
         legend = [t.get_text() for t in figure.axes[0].get_legend().get_texts()]
         assert legend[:2] == ["most-parts", "entropy"]

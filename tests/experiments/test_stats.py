@@ -73,6 +73,80 @@ def test_per_move_figures_match_a_game_by_game_count(stored):
                 assert pd.isna(got["secret_seen"])
 
 
+def reference_per_move(moves: pd.DataFrame) -> pd.DataFrame:
+    """The per-move table as pandas computed it before ``stats.PER_MOVE_SQL`` (in the store) took
+    over: the reference its figures must equal to the last bit."""
+    keys = ["size", "strategy", "run", "slot"]
+    m = moves.sort_values([*keys, "move"], kind="stable")
+    scored = (m["move"] >= 2) & (m["consistent"].fillna(0) >= 2) & m["top_size"].notna()
+    hit = (scored & m["secret_in_top"].fillna(False).astype(bool)).astype(int)
+    m = m.assign(_scored=scored, _seen=hit.groupby([m[k] for k in keys]).cummax().astype(float))
+    for column in ("top_size", "secret_in_top", "chance", "_seen"):
+        m[column] = m[column].astype("Float64").where(m["_scored"])
+    table = m.groupby(["size", "strategy", "move"], sort=False).agg(
+        games=("move", "size"), consistent=("consistent", "mean"), consistent_sd=("consistent", "std"),
+        scored=("_scored", "sum"), top_size=("top_size", "mean"), secret_in_top=("secret_in_top", "mean"),
+        secret_seen=("_seen", "mean"), chance=("chance", "mean")).reset_index()
+    return table.sort_values(["size", "move"], kind="stable").reset_index(drop=True)
+
+
+def assert_same_figures(table: pd.DataFrame, expected: pd.DataFrame) -> None:
+    """``table`` has the rows of ``expected`` and its figures to the last bit (``assert_frame_equal``
+    compares Float64 columns within a tolerance, whatever ``check_exact`` says)."""
+    assert list(table.columns) == list(expected.columns)
+    for column in table.columns:
+        if column in ("size", "strategy"):
+            assert table[column].astype(str).tolist() == expected[column].astype(str).tolist()
+            continue
+        bits = [frame[column].to_numpy("float64", na_value=np.nan) for frame in (table, expected)]
+        assert np.array_equal(*bits, equal_nan=True), (column, table[column].compare(expected[column]))
+
+
+#: Every case of the per-move figures: two sizes, several runs, games lost at the cap, moves not
+#: scored (one code left, or none known: tabu and sample do not count the consistent set, sample
+#: records its top scorers all the same), secrets seen at one move and not at a later one.
+TRICKY = Study("t", ("3x4", "2x5"), ("random", "most-parts:ties=random", "knuth", "tabu", "sample"), runs=3,
+               seed=8, max_guesses=4)
+
+
+@pytest.fixture(scope="module")
+def tricky(tmp_path_factory):
+    store = Store(tmp_path_factory.mktemp("tricky") / "t.duckdb")
+    run_study(TRICKY, store, jobs=1)
+    return store
+
+
+def test_per_move_is_the_pandas_computation_to_the_last_bit(tricky):
+    moves = tricky.moves("t", columns=stats.PER_MOVE_COLUMNS)
+    scored = (moves["move"] >= 2) & (moves["consistent"] >= 2)
+    assert moves["consistent"].isna().any() and moves["top_size"].notna().any() and not tricky.games("t")["won"].all()
+    assert (moves["consistent"].isna() & moves["top_size"].notna()).any()  # (sample: not scored)
+    assert ((moves["move"] >= 2) & (moves["consistent"] < 2)).any() and (scored & ~moves["secret_in_top"]).any()
+    table, expected = stats.per_move(moves), reference_per_move(moves)
+    assert_same_figures(table, expected)
+    assert table.dtypes.equals(expected.dtypes)
+    assert (table["secret_seen"] > table["secret_in_top"]).any() and table["chance"].isna().any()
+    assert table["consistent_sd"].isna().any() and (table["consistent_sd"] > 0).any()
+    assert_same_figures(stats.per_move(moves.sample(frac=1, random_state=2)), table)  # in any order
+    loose = moves.astype({"move": "int64", "consistent": "float64", "top_size": "float64", "secret_in_top": "object"})
+    assert_same_figures(stats.per_move(loose), reference_per_move(loose))  # of any numeric types
+
+
+def test_per_move_sums_in_the_order_of_the_games_as_pandas_did():
+    """The spread (Welford's update) and the chance (Kahan's sum) take their last bits from the order
+    of the values and the steps of the sum: DuckDB's stddev_samp in the order given differed in 8 of
+    these 10 groups, its fsum (another compensated sum) in game order in 1."""
+    rng = np.random.default_rng(3)
+    n = 40_000
+    top = rng.integers(1, 32768, n)
+    moves = pd.DataFrame({"strategy": "a", "size": "5x8", "run": rng.integers(0, 4, n), "slot": np.arange(n),
+                          "move": rng.integers(2, 12, n), "consistent": rng.integers(2, 32768, n), "top_size": top,
+                          "secret_in_top": rng.random(n) < 0.3})
+    moves["chance"] = np.where(moves["secret_in_top"], 1 / top, 0.0)
+    moves = moves.sample(frac=1, random_state=4)
+    assert_same_figures(stats.per_move(moves), reference_per_move(moves))
+
+
 def test_histogram_counts_games(stored):
     games, _ = stored
     table = stats.histogram(games)

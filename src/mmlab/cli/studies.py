@@ -134,7 +134,8 @@ def write_figures(report: Report, plots: str | None, html: str | None) -> None:
     from mmlab.experiments.plots import figures_for, save
 
     name = report.study.name
-    figures = figures_for(report.games, report.moves, strategies=list(report.study.strategies), runs=report.runs_of)
+    figures = figures_for(report.games, strategies=list(report.study.strategies), runs=report.runs_of,
+                          per_move=report.per_move)  # (computed in the store: the moves stay there)
     if plots:
         folder = Path(plots)
         try:

@@ -57,13 +57,15 @@ def _pegs_colours(size: str) -> tuple[int, int]:
     return game.pegs, game.colours
 
 
-def _check(frame: pd.DataFrame | None, columns: Sequence[str], what: str) -> pd.DataFrame:
+def _check(frame: pd.DataFrame | None, columns: Sequence[str], what: str, source: str | None = None) -> pd.DataFrame:
+    """``frame``, refused when empty or without ``columns``; ``source`` says what gives the right
+    frame (default ``Store.{what}(study)``)."""
     if frame is None or frame.empty:
         raise BadArgument(f"there are no {what} to plot: run the study first (mmlab run)")
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise BadArgument(f"the {what} frame lacks the column(s) {', '.join(missing)}; "
-                          f"pass Store.{what}(study)")
+                          f"pass {source or f'Store.{what}(study)'}")
     return frame
 
 
@@ -216,17 +218,30 @@ def _over_runs(mine: pd.DataFrame, other: pd.DataFrame, my_runs: int | None = No
 
 
 # ---------------------------------------------------------------------- 004: moves
-def _per_move(moves: pd.DataFrame, column: str, ylabel: str, title: str, xlabel: str, log: bool = False) -> Figure:
+def _per_move_table(moves: pd.DataFrame | None, table: pd.DataFrame | None,
+                    column: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The ``stats.per_move`` table of ``moves``, or ``table`` when given (theirs, made already) with
+    the figure ``column``, and the frame whose order of sizes and strategies a figure follows: the
+    moves', else the table's (a report's is in its study's order; ``stats.per_move`` sorts by name)."""
+    if table is None:
+        moves = _check(moves, stats.PER_MOVE_COLUMNS, "moves")
+        return stats.per_move(moves), moves
+    table = _check(table, ["size", "strategy", "move", column], "per-move figures",
+                   "Report.per_move or stats.per_move(moves)")
+    return table, table if moves is None else moves
+
+
+def _per_move(moves: pd.DataFrame | None, column: str, ylabel: str, title: str, xlabel: str, log: bool = False,
+              table: pd.DataFrame | None = None) -> Figure:
     """One figure of ``stats.per_move`` per move number, a line per strategy that recorded it, a
-    panel per size: the plots show the report's tables."""
-    moves = _check(moves, stats.PER_MOVE_COLUMNS, "moves")
-    specs = list(pd.unique(moves["strategy"]))
+    panel per size: the plots show the report's tables (``table``, when given, is that of ``moves``)."""
+    table, order = _per_move_table(moves, table, column)
+    specs = list(pd.unique(order["strategy"]))
     styles = _styles(specs)
-    table = stats.per_move(moves)
     data = table.assign(_value=_numeric(table[column])).dropna(subset=["_value"])
     if data.empty:
         raise BadArgument(f"no strategy of these results recorded {column!r} (search strategies leave it unknown)")
-    sizes = [size for size in _sizes(moves) if size in set(data["size"])]  # (the table is sorted by size)
+    sizes = [size for size in _sizes(order) if size in set(data["size"])]  # (stats.per_move sorts by size)
     figure, axes = _new_figure(len(sizes))
     for ax, size in zip(axes, sizes):
         here = data[data["size"] == size]
@@ -243,28 +258,30 @@ def _per_move(moves: pd.DataFrame, column: str, ylabel: str, title: str, xlabel:
     return figure
 
 
-def consistent_per_move(moves: pd.DataFrame) -> Figure:
+def consistent_per_move(moves: pd.DataFrame | None = None, table: pd.DataFrame | None = None) -> Figure:
     """Mean size of the consistent set before each move, per strategy, log scale (004 Fig. 4).
 
     Means are over the games still playing at that move; strategies that do not enumerate the
-    set (NA) are left out.
+    set (NA) are left out. ``table``: the ``stats.per_move`` table of the moves, given with them or
+    instead of them (a report's, ``Report.per_move``).
     """
     return _per_move(moves, "consistent", "mean consistent codes before the move", "consistent set", _PER_MOVE_X,
-                     log=True)
+                     log=True, table=table)
 
 
-def secret_in_top_per_move(moves: pd.DataFrame) -> Figure:
+def secret_in_top_per_move(moves: pd.DataFrame | None = None, table: pd.DataFrame | None = None) -> Figure:
     """Share of games whose secret has been among the top scorers by each move (004 Fig. 5, the
-    cumulative reading of Tables 5, 8, 10), over the games whose move was scored."""
+    cumulative reading of Tables 5, 8, 10), over the games whose move was scored; ``table`` as for
+    ``consistent_per_move``."""
     return _per_move(moves, "secret_seen", "share of games with the secret\namong the top scorers so far",
-                     "secret among the top scorers", _SCORED_X)
+                     "secret among the top scorers", _SCORED_X, table=table)
 
 
-def draw_chance_per_move(moves: pd.DataFrame) -> Figure:
+def draw_chance_per_move(moves: pd.DataFrame | None = None, table: pd.DataFrame | None = None) -> Figure:
     """Mean chance that the move drew the secret (1/top scorers, or 0) over the games whose move was
-    scored, per move and strategy (004 Fig. 6)."""
+    scored, per move and strategy (004 Fig. 6); ``table`` as for ``consistent_per_move``."""
     return _per_move(moves, "chance", "mean chance of drawing the secret", "chance of drawing the secret",
-                     _SCORED_X)
+                     _SCORED_X, table=table)
 
 
 # ---------------------------------------------------------------------- 003: sweeps
@@ -356,14 +373,17 @@ def _varies_alone(games: pd.DataFrame, by: str) -> bool:
 
 
 def figures_for(games: pd.DataFrame, moves: pd.DataFrame | None = None,
-                strategies: Sequence[str] | None = None, runs: Mapping[str, int] | None = None) -> dict[str, Figure]:
+                strategies: Sequence[str] | None = None, runs: Mapping[str, int] | None = None,
+                per_move: pd.DataFrame | None = None) -> dict[str, Figure]:
     """The figures that make sense for a study, by name (a file stem for ``save``).
 
     ``guesses`` always; ``wins-difference`` between the first two ``strategies`` (default: in the
     order of ``games``); ``consistent``, ``secret-in-top`` and ``draw-chance`` when some strategy
     recorded them; ``sweep-colours-mean`` / ``-max`` and ``sweep-pegs-mean`` / ``-max`` when two
     sizes or more differ in that dimension alone. ``runs``: the runs each strategy plays in its
-    study, as for ``wins_difference``.
+    study, as for ``wins_difference``. ``per_move``: the ``stats.per_move`` table of the moves,
+    given instead of them (``Report.per_move``, computed in the store: a big study's moves would
+    fill gigabytes).
     """
     games = _check(games, ["strategy", "size", "guesses", "won"], "games")
     present = list(pd.unique(games["strategy"]))
@@ -371,12 +391,12 @@ def figures_for(games: pd.DataFrame, moves: pd.DataFrame | None = None,
     makers: dict[str, Callable[[], Figure]] = {"guesses": lambda: guesses_histogram(games)}
     if len(order) >= 2:
         makers["wins-difference"] = lambda: wins_difference(games, order[0], order[1], runs=runs)
-    table = stats.per_move(moves) if moves is not None and not moves.empty else None
+    table = per_move if per_move is not None else stats.per_move(moves) if moves is not None and not moves.empty else None
     for name, column, make in (("consistent", "consistent", consistent_per_move),
                                ("secret-in-top", "secret_seen", secret_in_top_per_move),
                                ("draw-chance", "chance", draw_chance_per_move)):
         if _recorded(table, column):
-            makers[name] = lambda make=make: make(moves)
+            makers[name] = lambda make=make: make(moves, table=table)
     for by in ("colours", "pegs"):
         if _varies_alone(games, by):
             for stat in ("mean", "max"):

@@ -51,10 +51,11 @@ PLUS_TOP_SCORERS = "for Plus and Plus2, 004 logged Most Parts' top scorers inste
 class Report:
     """Everything ``mmlab report`` prints, as frames in the study's strategy order.
 
-    The study, its games and runs are read when the report is made; the moves, the tables made
-    from them and the paired tests when first asked for (a comparison prints neither), the moves in a
-    connection of their own (the store is not held in between) and only those of the report's games
-    (a run writing the study meanwhile adds games the report does not hold).
+    The study, its games and runs are read when the report is made; the per-move figures, the
+    paired tests and the moves when first asked for (a comparison prints none of them), the figures
+    and moves in a connection of their own (the store is not held in between) and of the report's
+    games only (a run writing the study meanwhile adds games the report does not hold). The figures
+    are computed in the store: ``moves`` (every move, as a frame) is for the Python user alone.
     """
 
     def __init__(self, study: Study, games: pd.DataFrame, runs: pd.DataFrame, store: Store) -> None:
@@ -99,9 +100,10 @@ class Report:
 
     @cached_property
     def per_move(self) -> pd.DataFrame:
-        if self.moves.empty:
-            return stats.per_move(self.moves)
-        return self._ordered(stats.per_move(self.moves), ["move"])
+        """``stats.per_move`` of the report's games, computed in the store (``stats.per_move_in``):
+        the moves never come into Python, which took a study of 9.9 million moves 17 s and 3.3 GB."""
+        with self._store.study_moves(self.study.name, held=self.games) as con:
+            return self._ordered(stats.per_move_in(con, "study_moves"), ["move"])
 
     def first_guesses(self) -> dict[tuple[str, str], str | None]:
         """Each strategy's first guess by ``(size, strategy)``, ``None`` when its games opened with

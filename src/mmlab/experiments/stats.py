@@ -15,8 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
+import duckdb
 import numpy as np
 import pandas as pd
+
 from mmlab.errors import BadArgument
 
 KEY = ["size", "run", "slot"]  # one game of a study, played by every strategy
@@ -194,6 +196,54 @@ def pairwise(games: pd.DataFrame, runs: Mapping[str, int] | None = None) -> list
     return tests
 
 
+#: The moves of ``{moves}`` (a relation with ``PER_MOVE_COLUMNS``: a study's in the store, or a
+#: frame) marked ``scored`` where ``per_move`` counts them: at k >= 2, with two codes or more left
+#: and the top scorers known.
+_MARKED = """
+WITH marked AS (
+    SELECT size, strategy, run, slot, move, consistent, top_size, secret_in_top, chance,
+           move >= 2 AND coalesce(consistent, 0) >= 2 AND top_size IS NOT NULL AS scored
+    FROM {moves}
+)"""
+
+#: The sums and counts behind ``per_move``'s figures, per size, strategy and move, in DuckDB SQL: a
+#: big study's millions of moves never come into Python. A game's secret is seen from its first
+#: scored move whose top scorers held it on (a join: a window over each game took 3 to 5 times as
+#: long). The spread is DuckDB's Welford update in game order (``ORDER BY run, slot``), pandas' own
+#: step for step, so the same bits as when pandas computed the table; the other figures but the
+#: chance are sums of whole numbers, exact in any order.
+PER_MOVE_SQL = _MARKED + """, first_seen AS (
+    SELECT size, strategy, run, slot, min(move) AS first_seen
+    FROM marked WHERE scored AND secret_in_top GROUP BY size, strategy, run, slot
+)
+SELECT size, strategy, move, count(*) AS games,
+       sum(consistent) AS consistent_sum, count(consistent) AS consistent_n,
+       stddev_samp(consistent::DOUBLE ORDER BY run, slot) FILTER (WHERE consistent IS NOT NULL) AS consistent_sd,
+       count(*) FILTER (WHERE scored) AS scored,
+       sum(top_size) FILTER (WHERE scored) AS top_size_sum,
+       count(top_size) FILTER (WHERE scored) AS top_size_n,
+       sum(secret_in_top::INTEGER) FILTER (WHERE scored) AS secret_in_top_sum,
+       count(secret_in_top) FILTER (WHERE scored) AS secret_in_top_n,
+       count(*) FILTER (WHERE scored AND first_seen <= move) AS secret_seen_sum,
+       count(*) FILTER (WHERE scored) AS secret_seen_n,
+       count(chance) FILTER (WHERE scored) AS chance_n
+FROM marked LEFT JOIN first_seen USING (size, strategy, run, slot)
+GROUP BY size, strategy, move
+ORDER BY size, move, strategy
+"""
+
+#: The chances of the scored moves, row by row in the order of ``PER_MOVE_SQL``'s rows, then of the
+#: games: their means are pandas' (a Kahan sum in that order, over Float64 as the table had them).
+#: DuckDB's compensated sum (``fsum``) differs in the last bit of one sum in ten or twenty, and a
+#: Kahan sum in SQL (``list_reduce``) took 4 s for a million chances.
+PER_MOVE_CHANCES_SQL = _MARKED + """
+SELECT chance FROM marked WHERE scored AND chance IS NOT NULL ORDER BY size, move, strategy, run, slot
+"""
+
+#: The figures of ``per_move`` that are means of a sum and count in ``PER_MOVE_SQL``.
+PER_MOVE_MEANS = ("consistent", "top_size", "secret_in_top", "secret_seen")
+
+
 def per_move(moves: pd.DataFrame) -> pd.DataFrame:
     """Per size, strategy and move number k, the figures of 004 (docs/notes/merelo-methodology.md):
 
@@ -204,22 +254,50 @@ def per_move(moves: pd.DataFrame) -> pd.DataFrame:
       secret at move k), ``secret_seen`` (share whose secret has been among the top scorers at
       some scored move up to k: the cumulative reading that reproduces Tables 5, 8, 10) and
       ``chance`` (mean probability that move k was the secret).
+
+    Rows by size, move and strategy. ``moves`` is a frame with ``PER_MOVE_COLUMNS`` (``Store.moves``),
+    read in DuckDB as a report reads a study's moves in the store (``per_move_in``).
+
+    >>> moves = pd.DataFrame({"strategy": "a", "size": "3x3", "run": 0, "slot": [0, 0, 1, 1, 1],
+    ...                       "move": [1, 2, 1, 2, 3], "consistent": [27, 4, 27, 6, 1],
+    ...                       "top_size": [None, 2, None, 3, None], "secret_in_top": [None, True, None, False, None],
+    ...                       "chance": [None, 0.5, None, 0.0, None]})
+    >>> per_move(moves)[["move", "games", "consistent", "scored", "secret_seen", "chance"]].to_dict("records")[1]
+    {'move': 2, 'games': 2, 'consistent': 5.0, 'scored': 2, 'secret_seen': 0.5, 'chance': 0.25}
     """
-    keys = ["size", "strategy", "run", "slot"]
-    m = moves.sort_values([*keys, "move"], kind="stable")
-    scored = (m["move"] >= 2) & (m["consistent"].fillna(0) >= 2) & m["top_size"].notna()
-    hit = (scored & m["secret_in_top"].fillna(False).astype(bool)).astype(int)
-    m = m.assign(_scored=scored, _seen=hit.groupby([m[k] for k in keys]).cummax().astype(float))
-    for column in ("top_size", "secret_in_top", "chance", "_seen"):
-        m[column] = m[column].astype("Float64").where(m["_scored"])
-    table = m.groupby(["size", "strategy", "move"], sort=False).agg(
-        games=("move", "size"),
-        consistent=("consistent", "mean"),
-        consistent_sd=("consistent", "std"),
-        scored=("_scored", "sum"),
-        top_size=("top_size", "mean"),
-        secret_in_top=("secret_in_top", "mean"),
-        secret_seen=("_seen", "mean"),
-        chance=("chance", "mean"),
-    ).reset_index()
-    return table.sort_values(["size", "move"], kind="stable").reset_index(drop=True)
+    typed = moves[PER_MOVE_COLUMNS].astype({"consistent": "Float64", "top_size": "Float64",  # (NaN missing too)
+                                            "secret_in_top": "boolean", "chance": "Float64"})
+    with duckdb.connect() as con:
+        con.register("frame_moves", typed)
+        return per_move_in(con, "frame_moves")
+
+
+def per_move_in(con: duckdb.DuckDBPyConnection, moves: str) -> pd.DataFrame:
+    """``per_move`` of the relation ``moves`` of connection ``con`` (``Store.study_moves``), computed
+    there: only the figures and the chances of the scored moves come out.
+
+    >>> con = duckdb.connect()
+    >>> _ = con.execute("CREATE TABLE m AS SELECT 'a' AS strategy, '3x3' AS size, 0 AS run, slot, move, "
+    ...                 "27 AS consistent, 3 AS top_size, slot = 0 AS secret_in_top, 0.25 AS chance "
+    ...                 "FROM range(2) s(slot), range(1, 3) t(move)")
+    >>> per_move_in(con, "m")[["move", "games", "scored", "secret_seen", "chance"]].to_dict("records")
+    [{'move': 1, 'games': 2, 'scored': 0, 'secret_seen': None, 'chance': None}, {'move': 2, 'games': 2, 'scored': 2, 'secret_seen': 0.5, 'chance': 0.25}]
+    """
+    sums = con.execute(PER_MOVE_SQL.replace("{moves}", moves)).df()
+    chances = con.execute(PER_MOVE_CHANCES_SQL.replace("{moves}", moves)).fetchnumpy()["chance"]
+    return per_move_figures(sums, np.asarray(chances, dtype=float))
+
+
+def per_move_figures(sums: pd.DataFrame, chances: np.ndarray) -> pd.DataFrame:
+    """The table of ``per_move`` from the rows of ``PER_MOVE_SQL`` and ``PER_MOVE_CHANCES_SQL``:
+    each mean its sum over its count (as pandas' mean divides them; ``NA`` over no value), the chance
+    pandas' mean of the chances of each row, the counts whole numbers."""
+    means = {column: (sums[f"{column}_sum"].astype("Float64") / sums[f"{column}_n"]).where(sums[f"{column}_n"] > 0)
+             for column in PER_MOVE_MEANS}
+    rows = np.repeat(np.arange(len(sums)), sums["chance_n"].to_numpy())
+    chance = pd.Series(chances, dtype="Float64").groupby(rows).mean()  # (a float64 mean sums otherwise)
+    chance = chance.reindex(range(len(sums))).astype("Float64")
+    table = sums[["size", "strategy", "move", "games"]].assign(
+        consistent=means.pop("consistent"), consistent_sd=sums["consistent_sd"].astype("Float64"),
+        scored=sums["scored"].astype("Int64"), **means, chance=chance.set_axis(sums.index))
+    return table.reset_index(drop=True)

@@ -368,6 +368,44 @@ class Store:
                               "list_position(?, strategy), run, slot, move",
                               [study, list(order.sizes), list(order.strategies)])
 
+    @contextmanager
+    def study_moves(self, study: str, held: pd.DataFrame | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A read-only connection whose view ``study_moves`` holds the moves of ``study``: for figures
+        of every move computed in DuckDB, the moves never read into Python (a big study has millions).
+        ``held``: the games whose moves count (a frame with their key columns, as ``games`` gives
+        them), when a run may have stored more games of the study since they were read.
+
+        >>> import tempfile, os
+        >>> from mmlab.experiments.runner import run_study
+        >>> store = Store(os.path.join(tempfile.mkdtemp(), "r.duckdb"))
+        >>> _ = run_study(Study("demo", ("3x3",), ("knuth",)), store, jobs=1)
+        >>> with store.study_moves("demo") as con:
+        ...     con.execute("SELECT count(*), max(move) FROM study_moves").fetchall()
+        [(74, 4)]
+        """
+        with self.reading():  # (one connection: the count of games and the moves agree)
+            self.require(study)
+            with self.connect(read_only=True) as con:
+                restricted = held is not None and self._more_games(con, study, held)
+                if restricted:
+                    con.register("held_games", held[["strategy", "size", "run", "slot"]])
+                moves = "moves SEMI JOIN held_games USING (strategy, size, run, slot)" if restricted else "moves"
+                name = study.replace("'", "''")  # (a view takes no parameters)
+                try:
+                    con.execute(f"CREATE OR REPLACE TEMP VIEW study_moves AS SELECT * FROM {moves} WHERE study = '{name}'")
+                    yield con
+                finally:
+                    con.execute("DROP VIEW IF EXISTS study_moves")
+                    if restricted:
+                        con.unregister("held_games")
+
+    @staticmethod
+    def _more_games(con: duckdb.DuckDBPyConnection, study: str, held: pd.DataFrame) -> bool:
+        """Whether the store holds games of ``study`` beside ``held`` (games are only added, so the
+        same ones when it holds as many; a join on every move costs more than the rest of a report)."""
+        # (fetchall: a result left open would keep DuckDB from registering the games)
+        return con.execute("SELECT count(*) FROM games WHERE study = ?", [study]).fetchall()[0][0] != len(held)
+
     def runs(self, study: str) -> pd.DataFrame:
         """One row per run (start) of ``study``: when, where, which mmlab, how many games it wrote."""
         with self.reading():  # (one connection for both)
