@@ -73,6 +73,24 @@ def test_mmlab_serve_serves_the_page_and_the_api():
     assert (process.returncode, err.strip().splitlines()[-1]) == (-signal.SIGINT, "interrupted")
 
 
+def test_the_server_says_where_it_serves_once_it_listens():
+    """It said so before uvicorn started, which took seconds on a loaded machine: a browser opened
+    at the address at once was refused."""
+    from mmlab.web import create_app
+    from mmlab.web.server import Server
+
+    port, connected = free_port(), []
+
+    def listening() -> None:
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            connected.append(True)
+        server.should_exit = True
+
+    server = Server(create_app(), "127.0.0.1", port, on_listening=listening)
+    server.run()
+    assert connected == [True]
+
+
 def test_a_port_in_use_is_refused_with_a_message():
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -103,12 +121,14 @@ def test_bad_limits_are_refused():
     assert process.returncode == 2 and "--idle-minutes must be more than 0 and finite, got inf" in err
 
 
-@pytest.mark.parametrize("signals", [[signal.SIGINT], [signal.SIGTERM], [signal.SIGINT, signal.SIGINT]],
-                         ids=["ctrl-c", "sigterm", "ctrl-c-twice"])
+@pytest.mark.parametrize("signals", [[signal.SIGINT], [signal.SIGTERM], [signal.SIGINT, signal.SIGINT],
+                                     [getattr(signal, "SIGHUP", signal.SIGTERM)]],
+                         ids=["ctrl-c", "sigterm", "ctrl-c-twice", "sighup"])
 def test_a_signal_stops_the_server_while_a_request_computes(signals):
     """The server does not wait for a computation still running (here one that never ends): it says
     "interrupted" and ends by the signal, the request answered 503; a second Ctrl-C prints no
-    traceback."""
+    traceback. (A SIGHUP, the terminal closed, was raised inside the server as a Ctrl-C, with
+    uvicorn's traceback.)"""
     port = free_port()
     process = subprocess.Popen([sys.executable, "-c", STUCK_SERVER, "serve", "--port", str(port)],
                                stderr=subprocess.PIPE, text=True)

@@ -8,6 +8,9 @@ import signal
 import socket
 import sys
 import threading
+from collections.abc import Callable
+from types import FrameType
+from typing import Any
 
 from mmlab.cli.arguments import int_at_least, positive
 from mmlab.cli.commands import help_of
@@ -35,13 +38,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(max_games=args.max_games, max_codes=args.max_codes, idle_minutes=args.idle_minutes)
     _check_free(args.host, args.port)
     host = f"[{args.host}]" if ":" in args.host else args.host
-    err.print(f"mmlab: serving on http://{host}:{args.port}  (API schema at /openapi.json; Ctrl-C stops)",
-              soft_wrap=True)  # one line even when stderr is a file
-    server = Server(app, args.host, args.port)
+
+    def listening() -> None:  # (said once it listens: said before, a browser opened at once could be refused)
+        err.print(f"mmlab: serving on http://{host}:{args.port}  (API schema at /openapi.json; Ctrl-C stops)",
+                  soft_wrap=True)  # one line even when stderr is a file
+
+    server = Server(app, args.host, args.port, on_listening=listening)
     ours = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminated) if ours else None
+    hung_up: list[int] = []
+    previous_hup = _on_hang_up(lambda signum, frame: (hung_up.append(signum), server.handle_exit(signum, frame))
+                               ) if ours else None
     try:
         server.run()  # (not uvicorn.run, which swallows the Ctrl-C that the server raises again once stopped)
+        if hung_up:
+            _end_by(signal.SIGHUP)
     except KeyboardInterrupt:  # (Ctrl-C, raised again by the server once it stopped)
         _end_by(signal.SIGINT)
     except Terminated:
@@ -49,7 +60,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     finally:
         if ours and previous is not None:  # (None: a handler not set from Python, left as it was)
             signal.signal(signal.SIGTERM, previous)
+        if previous_hup is not None:
+            signal.signal(signal.SIGHUP, previous_hup)
     return 0 if server.started else 1  # (uvicorn has said why it could not start)
+
+
+def _on_hang_up(handler: Callable[[int, FrameType | None], object]) -> Any:
+    """Make ``handler`` SIGHUP's (the terminal closed), unless it is ignored (``nohup``) or there is
+    none (Windows); the handler before, or ``None``. uvicorn stops on SIGINT and SIGTERM only; the
+    command's watch would raise a SIGHUP anywhere in the server, even inside its start-up."""
+    if not hasattr(signal, "SIGHUP") or signal.getsignal(signal.SIGHUP) in (signal.SIG_IGN, None):
+        return None
+    return signal.signal(signal.SIGHUP, handler)
 
 
 def _end_by(signum: int) -> None:
@@ -58,8 +80,11 @@ def _end_by(signum: int) -> None:
     which can wait seconds on the computation of a request still running in a daemon thread. A
     SIGTERM arriving meanwhile is ignored: the process is ending already."""
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # (its handler would raise Terminated from here)
-    print("interrupted", file=sys.stderr, flush=True)
-    sys.stdout.flush()
+    try:
+        print("interrupted", file=sys.stderr, flush=True)
+        sys.stdout.flush()
+    except OSError:  # (after a SIGHUP the terminal may be gone)
+        pass
     signal.signal(signum, signal.SIG_DFL)
     signal.raise_signal(signum)
 

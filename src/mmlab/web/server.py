@@ -10,6 +10,8 @@ client still waiting gets a 503); a second signal changes nothing.
 from __future__ import annotations
 
 import logging
+import socket
+from collections.abc import Callable
 from types import FrameType
 
 import uvicorn
@@ -19,14 +21,21 @@ STOP_SECONDS = 1.0
 
 
 class Server(uvicorn.Server):
-    """uvicorn's server for ``app`` on ``host``:``port``, stopped as this module says."""
+    """uvicorn's server for ``app`` on ``host``:``port``, stopped as this module says;
+    ``on_listening()`` is called once it accepts connections."""
 
-    def __init__(self, app, host: str, port: int) -> None:
+    def __init__(self, app, host: str, port: int, on_listening: Callable[[], None] | None = None) -> None:
         super().__init__(uvicorn.Config(app, host=host, port=port, log_level="warning",
                                         timeout_graceful_shutdown=STOP_SECONDS))
+        self.on_listening = on_listening
         # Abandoning the requests still computing is what stopping means here: not an error to log.
         logging.getLogger("uvicorn.error").addFilter(
             lambda record: not (self.should_exit and "graceful shutdown" in str(record.msg)))
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started and self.on_listening is not None:
+            self.on_listening()
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         super().handle_exit(sig, frame)
