@@ -287,6 +287,13 @@ def test_save_writes_png_and_svg(tmp_path, games):
         save(guesses_histogram(games), tmp_path / "x", formats=("docx",))
 
 
+def test_the_same_figure_gives_the_same_svg_file(tmp_path, games):
+    """(The files differed in their ids, which matplotlib salts with a random uuid.)"""
+    first, again = (save(guesses_histogram(games), tmp_path / name, formats=("svg",))[0].read_bytes()
+                    for name in ("a", "b"))
+    assert first == again and b"<dc:date>" not in first
+
+
 def test_figures_for_chooses_by_the_data(games, moves, sweep_games):
     figures = figures_for(games, moves)
     assert list(figures) == ["guesses", "wins-difference", "consistent", "secret-in-top", "draw-chance"]

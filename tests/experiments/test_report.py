@@ -155,6 +155,16 @@ def test_the_note_on_plus_and_plus2_top_scorers_comes_only_with_their_figures(tm
     assert report.has_per_move("secret_seen") and note not in to_html(report)
 
 
+def test_the_same_report_gives_the_same_page(stored):
+    """(Its figures' SVG carried the time they were drawn and ids salted with a random uuid.)"""
+    from mmlab.experiments.plots import figures_for
+
+    report = build_report(stored, "r")
+    pages = [to_html(report, figures_for(report.games, per_move=report.per_move, strategies=STUDY.strategies))
+             for _ in range(2)]  # (figures drawn afresh: a figure saved again is laid out anew)
+    assert "<svg" in pages[0] and "<dc:date>" not in pages[0] and pages[1] == pages[0]
+
+
 def test_an_exact_mean_has_no_standard_error(stored):
     """As eval and compare give it: knuth's summary row gave 0.126 here (its games' spread over sqrt(n))."""
     summary = build_report(stored, "r").summary.set_index("strategy")

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 import pandas as pd
+from matplotlib import rc_context
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -40,6 +42,7 @@ __all__ = [
     "secret_in_top_per_move",
     "sweep",
     "wins_difference",
+    "write_svg",
 ]
 
 _LINESTYLES = ("-", "--", ":", "-.")
@@ -340,7 +343,7 @@ def _value_style(i: int) -> dict:
 def save(figure: Figure, path_stem: str | Path, formats: Sequence[str] = ("png", "svg")) -> list[Path]:
     """Write ``figure`` as ``path_stem.png``, ``path_stem.svg``, ... and return the paths written.
 
-    SVG files carry no date, so the same results give the same file.
+    The same results give the same SVG file (``write_svg``).
     """
     stem = Path(path_stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
@@ -353,10 +356,29 @@ def save(figure: Figure, path_stem: str | Path, formats: Sequence[str] = ("png",
         if fmt not in supported:
             raise BadArgument(f"cannot write a figure as {fmt!r}: choose among {', '.join(sorted(supported))}")
         path = stem.parent / f"{stem.name}.{fmt}"
-        metadata = {"Date": None} if fmt == "svg" else None
-        figure.savefig(path, format=fmt, metadata=metadata, dpi=150 if fmt == "png" else "figure")
+        if fmt == "svg":
+            write_svg(figure, path, dpi="figure")
+        else:
+            figure.savefig(path, format=fmt, dpi=150 if fmt == "png" else "figure")
         written.append(path)
     return written
+
+
+def write_svg(figure: Figure, target: str | Path | IO[str], **options) -> None:
+    """Write ``figure`` as SVG to ``target`` (a path or a text file; ``options`` for ``savefig``),
+    the same bytes for the same figure: no date, and ids made from the content with a fixed salt
+    (matplotlib dates an SVG and salts its ids with a random uuid, so two files of one figure differed).
+
+    >>> import io
+    >>> figure = guesses_histogram(pd.DataFrame({"strategy": "a", "size": "3x3", "guesses": [2, 3], "won": True}))
+    >>> texts = [io.StringIO(), io.StringIO()]
+    >>> for text in texts:
+    ...     write_svg(figure, text)
+    >>> texts[0].getvalue() == texts[1].getvalue() and "<dc:date>" not in texts[0].getvalue()
+    True
+    """
+    with rc_context({"svg.hashsalt": "mmlab"}):
+        figure.savefig(target, format="svg", metadata={"Date": None}, **options)
 
 
 def _recorded(per_move: pd.DataFrame | None, column: str) -> bool:

@@ -236,9 +236,11 @@ def to_html(report: Report, figures: dict | None = None) -> str:
             for size in study.sizes:
                 table = report.per_move_text(size, column)
                 parts.append(f"<h2>{html.escape(title)}, {size}</h2>" + _table(table.reset_index()))
+    if figures:  # (drawn, so matplotlib is loaded)
+        from mmlab.experiments.plots import write_svg
     for name, figure in (figures or {}).items():
         buffer = io.StringIO()
-        figure.savefig(buffer, format="svg", bbox_inches="tight")
+        write_svg(figure, buffer, bbox_inches="tight")  # (the same page for the same results)
         svg = buffer.getvalue()
         svg = svg[svg.index("<svg"):]
         parts.append(f"<h2>{html.escape(name)}</h2><figure>{svg}</figure>")
