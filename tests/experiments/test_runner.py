@@ -135,12 +135,12 @@ def test_no_more_worker_processes_start_than_there_are_chunks(tmp_path):
 def test_games_finished_are_written_before_this_process_plays_a_long_chunk(tmp_path, monkeypatch):
     """A chunk played here writes nothing until it ends: the games finished before it waited for
     the end of the next chunk (minutes at 8x12), lost to a SIGKILL meanwhile. They are written
-    first when that chunk may be long: the first of its strategy, or one estimated to end after
-    the next write is due."""
+    first when that chunk is estimated to end after the next write is due."""
     from mmlab.experiments import runner
     from mmlab.experiments.store import Store
 
     monkeypatch.setattr(runner, "FLUSH_SECONDS", 3600.0)  # (so that no write is due by the clock)
+    monkeypatch.setattr(runner.Pace, "seconds_of", lambda pace, chunk: float("inf"))  # (... but by the estimate)
     store = Store(tmp_path / "s.duckdb")
     written: list[str] = []
     write = store.write
@@ -166,7 +166,9 @@ def test_a_chunk_is_estimated_at_its_own_strategy_and_sizes_pace():
     assert [(c.size, len(c.games)) for c in chunks] == [("4x6", 40), ("8x12", 40)] * 2
     pace = Pace()
     assert pace.seconds_of(chunks[0]) == float("inf")  # (a first chunk may build a whole tree)
-    _played(pace, chunks[:3], [0.5, 3.6, 0.06])
+    _played(pace, chunks[:1], [0.5])
+    assert pace.seconds_of(chunks[1]) == 0.5  # (a strategy and size not started: as long as the first chunks)
+    _played(pace, chunks[1:3], [3.6, 0.06])
     assert pace.seconds_of(chunks[3]) == pytest.approx(3.6) and pace.rest_seconds(chunks[3:]) < 0.1
 
 
