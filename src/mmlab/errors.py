@@ -11,6 +11,7 @@ import functools
 import math
 import re
 import reprlib
+import signal
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +19,12 @@ from typing import Any
 ECHO_CHARS = 60
 _ECHO = reprlib.Repr()
 _ECHO.maxstring = _ECHO.maxother = ECHO_CHARS
+
+
+#: The signals besides Ctrl-C that stop a command as Ctrl-C does (``cli.entry``) and that worker
+#: processes ignore (``experiments.workers``), so that the two agree: SIGTERM, and SIGHUP where
+#: there is one (not on Windows).
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 def is_ctrl_c(error: BaseException) -> bool:

@@ -22,7 +22,7 @@ from mmlab.errors import BadTree, MastermindError, shown, whole_number
 from mmlab.experiments import evaluate
 from mmlab.experiments.evaluation import PARALLEL_MIN_CODES, Evaluation, EvaluationInterrupted, draw_seed
 from mmlab.experiments.secret_sets import MAX_SECRETS
-from mmlab.game import Game, parse_feedback
+from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.planners import make_planner
 from mmlab.strategies import EXHAUSTIVE, Strategy, make_strategy
@@ -40,7 +40,7 @@ def cmd_partition(args: argparse.Namespace) -> int:
         code, sep, answer = item.partition(":")
         if not sep:
             raise MastermindError(f"--after {item!r}: write GUESS:BLACK,WHITE, for example 1122:1,1")
-        earlier, feedback = game.parse(code), parse_feedback(answer, game.with_white, game.pegs)
+        earlier, feedback = game.parse(code), game.answer(answer)
         knowledge = knowledge.update(earlier, feedback)
         after.append({"guess": game.format(earlier), "black": feedback.black, "white": feedback.white})
     guess = game.parse(args.guess)

@@ -28,13 +28,15 @@ from contextlib import contextmanager
 from types import TracebackType
 from typing import Any
 
+from mmlab.errors import STOP_SIGNALS
+
 INTERRUPTED = 130
 """The status of a command ended by Ctrl-C (128 + SIGINT, as a shell reports it)."""
 TERMINATED = 143
 """The status of a command ended by SIGTERM (128 + SIGTERM)."""
 #: The signals other than Ctrl-C that stop a command as Ctrl-C does, and then end the process by
-#: their default action: SIGTERM, and SIGHUP where there is one (not on Windows).
-ENDING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+#: their default action.
+ENDING = STOP_SIGNALS
 #: The signals a watch handles, each with the handler that makes it Python's to handle: the default
 #: action of SIGTERM and SIGHUP ends the process at once, losing the finished games a command has not written.
 WATCHED = ((signal.SIGINT, signal.default_int_handler), *((signum, signal.SIG_DFL) for signum in ENDING))

@@ -47,8 +47,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     ours = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminated) if ours else None
     hung_up: list[int] = []
-    previous_hup = _on_hang_up(lambda signum, frame: (hung_up.append(signum), server.handle_exit(signum, frame))
-                               ) if ours else None
+
+    def hang_up(signum: int, frame: FrameType | None) -> None:  # (then stopped as uvicorn stops on SIGTERM)
+        hung_up.append(signum)
+        server.handle_exit(signum, frame)
+
+    previous_hup = _on_hang_up(hang_up) if ours else None
     try:
         server.run()  # (not uvicorn.run, which swallows the Ctrl-C that the server raises again once stopped)
         if hung_up:

@@ -90,8 +90,9 @@ def _play(chunk: Chunk, setup: Callable[[], None]) -> PlayedChunk:
 
 def _finished(client, futures: list, scheduler: str, tick: float | None = None) -> Iterator[tuple]:
     """``(future, result)`` of ``futures`` as they finish, and ``(None, None)`` each ``tick`` seconds
-    without one; the error of one that failed or was cancelled. When none has finished for ``NO_WORKERS_SECONDS`` and the cluster has no worker, say
-    so on stderr, and how to start one; and again once workers are back. (The results are fetched
+    without one; the error of one that failed or was cancelled. When none has finished for
+    ``NO_WORKERS_SECONDS`` and the cluster has no worker, say so on stderr, and how to start one;
+    and again once workers are back. (The results are fetched
     in the background: a result lost with its worker as it was fetched waits for a worker to play
     its chunk again, and ``future.result()`` would wait without a word.)"""
     from distributed import as_completed

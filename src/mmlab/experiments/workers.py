@@ -25,7 +25,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from mmlab.errors import MastermindError
+from mmlab.errors import STOP_SIGNALS, MastermindError
 
 #: What to do when worker processes run the script that starts them again.
 MAIN_GUARD = ('put the script\'s code that runs mmlab under `if __name__ == "__main__":` (each worker process '
@@ -95,16 +95,16 @@ def sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-#: The signals besides Ctrl-C that a worker ignores (SIGHUP where there is one: not on Windows).
-IGNORED_BY_WORKERS = frozenset(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+#: The signals besides Ctrl-C that a worker ignores: those that stop a command as Ctrl-C does.
+IGNORED_BY_WORKERS = frozenset(STOP_SIGNALS)
 
 
 @contextlib.contextmanager
-def sigterm_held() -> Iterator[None]:
-    """Block SIGTERM (and SIGHUP) in this thread for the block, so that the processes it starts
-    inherit the blocking until they ignore it (``_start_worker``): a SIGTERM arriving meanwhile waits, and is
-    not lost to this process, as an ignored one would be. (The multiprocessing resource tracker is
-    started so too.) Where threads cannot block signals (Windows), do nothing."""
+def stop_signals_held() -> Iterator[None]:
+    """Block SIGTERM and SIGHUP in this thread for the block, so that the processes it starts
+    inherit the blocking until they ignore it (``_start_worker``): a signal arriving meanwhile
+    waits, and is not lost to this process, as an ignored one would be. (The multiprocessing
+    resource tracker is started so too.) Where threads cannot block signals (Windows), do nothing."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
@@ -117,8 +117,9 @@ def sigterm_held() -> Iterator[None]:
 
 @contextlib.contextmanager
 def starting_workers() -> Iterator[None]:
-    """The block starts worker processes: Ctrl-C ignored and SIGTERM held, so that they start without both."""
-    with sigint_ignored(), sigterm_held():
+    """The block starts worker processes: Ctrl-C ignored and SIGTERM and SIGHUP held, so that they
+    start without them."""
+    with sigint_ignored(), stop_signals_held():
         yield
 
 
@@ -175,7 +176,7 @@ class WorkerPool:
         refuse_while_a_worker_starts()
         # (The pool's queues start multiprocessing's resource tracker, a process that ignores Ctrl-C
         # and SIGTERM but not SIGHUP: started with it held, it keeps it held, and outlives a hang-up.)
-        with sigterm_held():
+        with stop_signals_held():
             self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_start_worker, initargs=(initializer,))
 

@@ -25,7 +25,7 @@ from mmlab.errors import (
     SearchFailed,
     counted_guesses,
 )
-from mmlab.game import Feedback, Game, parse_feedback
+from mmlab.game import Feedback, Game
 from mmlab.game.feedback import NUMBER_DIGITS
 from mmlab.play.session import NOT_COUNTED, CodebreakerSession, CodemakerSession
 
@@ -207,7 +207,7 @@ def play_codemaker(game: Game, session: CodemakerSession, dialogue: Dialogue) ->
             elif session.won:
                 say(f"The game is over: press Enter to end it, or give 'undo' or {fix}.")
             else:
-                feedback = parse_feedback(line, game.with_white, game.pegs)
+                feedback = game.answer(line)
                 with dialogue.working(CHOOSING):
                     session.answer(feedback)
                 unchecked(session, say, fix)

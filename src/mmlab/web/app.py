@@ -32,7 +32,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from mmlab.errors import BadCode, BadFeedback, MastermindError, shown
-from mmlab.game import Feedback, Game, parse_feedback
+from mmlab.game import Feedback, Game
 from mmlab.play.session import CodebreakerSession, CodemakerSession
 from mmlab.strategies import REGISTRY, make_strategy
 from mmlab.web import views
@@ -331,7 +331,7 @@ def _feedback(body: AnswerIn, game: Game) -> Feedback:
     if body.answer is not None:
         if body.black is not None or body.white is not None:
             raise BadFeedback("give the answer either as 'black' and 'white' or as 'answer', not both")
-        return parse_feedback(body.answer, game.with_white, game.pegs)
+        return game.answer(body.answer)
     with_white = game.with_white
     if not with_white and body.black is not None:
         return Feedback(body.black, body.white or 0)
