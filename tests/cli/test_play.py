@@ -4,6 +4,7 @@ import os
 import pty
 import re
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -248,6 +249,47 @@ def test_ctrl_c_leaves_a_codemaker_game_on_a_line_of_its_own(capsys, monkeypatch
     captured = capsys.readouterr()
     assert code == 130 and captured.out.endswith("(1122)? \nGame left unfinished.\n")
     assert "interrupted" in captured.err
+
+
+def test_ctrl_c_during_a_hint_stops_the_hint_and_the_game_goes_on():
+    """A real SIGINT to the job on a pseudo-terminal while knuth works out a hint at 7x8 (seconds):
+    it stopped the whole game; now the hint stops, saying so, and the game goes on from its prompt,
+    where Ctrl-C still leaves it as before (saying the secret, ending by SIGINT)."""
+    main, terminal = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "mmlab", "play", "7x8", "--secret", "3141526"],
+                               stdin=terminal, stdout=terminal, stderr=terminal, start_new_session=True,
+                               env={**os.environ, "TERM": "xterm", "NO_COLOR": "1"})
+    os.close(terminal)
+    screen, deadline = b"", time.monotonic() + 300  # (a bound on a game that hangs, not a timing)
+
+    def until(shown: bytes) -> None:
+        nonlocal screen
+        while shown not in screen:
+            chunk = read_some(main, deadline)
+            assert chunk, screen.decode(errors="replace")
+            screen += chunk
+
+    try:
+        until(b"guess 1> ")
+        os.write(main, b"1234567\r")
+        until(b"guess 2> ")
+        os.write(main, b"hint\r")
+        until(b"knuth is choosing its suggestion")
+        os.killpg(process.pid, signal.SIGINT)
+        until(b"Stopped the hint (Ctrl-C); the game goes on.")
+        until(b"guess 2> ")
+        os.write(main, b"1122334\r")
+        until(b"guess 3> ")
+        os.killpg(process.pid, signal.SIGINT)
+        until(b"interrupted")
+        status = process.wait(timeout=60)
+    finally:
+        process.kill()
+        process.wait()
+        os.close(main)
+    said = screen.decode(errors="replace")
+    assert "  1122334  1,4 (BWWWW)" in said and "Game left unfinished. The secret was 3141526." in said
+    assert status == -signal.SIGINT and "Traceback" not in said
 
 
 def test_the_arrow_keys_edit_a_line_at_a_terminal():

@@ -28,6 +28,7 @@ from mmlab.errors import (
 from mmlab.game import Feedback, Game
 from mmlab.game.feedback import NUMBER_DIGITS
 from mmlab.play.session import NOT_COUNTED, CodebreakerSession, CodemakerSession
+from mmlab.play.stopping import Stopped, stoppable
 
 PEG_COLOURS = ("red", "green", "yellow", "blue", "magenta", "cyan", "white", "bright_red", "bright_green",
                "bright_blue", "bright_magenta", "bright_cyan", "orange3", "purple", "grey70", "gold1")
@@ -40,7 +41,7 @@ CODEMAKER_HELP_BLACK = ("Reply with the number of exact matches: '2' or pegs 'BB
                         "answer, 'history', 'quit'.")
 CODEBREAKER_HELP = ("Type a guess (e.g. {examples}). Commands: 'hint [STRATEGY]' (codes "
                     "left and the best next guesses), 'candidates' (list the codes left when few), 'undo', "
-                    "'history', 'give-up', 'help', 'quit'.")
+                    "'history', 'give-up', 'help', 'quit'. Ctrl-C stops a hint that takes long.")
 #: What the spinner says while mmlab works out its next guess (as the web page says it).
 CHOOSING = "mmlab is choosing its next guess…"
 LETTERS = string.ascii_uppercase  # colour 1 is A, as codes may be written
@@ -278,7 +279,7 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
                 show_hint(session, dialogue, rest[0] if rest else hint_strategy or "knuth")
             elif command.lower() == "candidates":
                 with dialogue.working("Listing the codes that fit…"):
-                    codes = session.candidates()
+                    codes = stoppable(session.candidates)
                 say(f"{fitting(len(codes))}: " + game.format_all(codes))
             elif command.lower() == "undo":
                 session.undo()
@@ -304,6 +305,9 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
                         f"{len(session.moves) + 1}, with the same answer.")
                 fb = session.guess(guess)
                 say(Text("  ").append(dialogue.code(guess)).append(f"  {dialogue.answer(fb)}"))
+        except Stopped:
+            say(f"Stopped the {'hint' if command.lower() == 'hint' else 'listing'} (Ctrl-C); the game goes on. "
+                "Ctrl-C at the prompt leaves it.")
         except MastermindError as e:
             say(Text(str(e)))
     say(f"You found it in {counted_guesses(len(session.moves))}!")
@@ -377,8 +381,7 @@ def unchecked(session: CodemakerSession, say, fix: str) -> None:
 def show_hint(session: CodebreakerSession, dialogue: Dialogue, strategy: str) -> None:
     game = session.game
     with dialogue.working(f"{strategy} is choosing its suggestion…"):
-        hint = session.hint(strategy)
-        left = codes_left(session, "your answers")
+        hint, left = stoppable(lambda: (session.hint(strategy), codes_left(session, "your answers")))
     dialogue.console.print(f"{left[0].upper()}{left[1:]}. {hint.strategy} would play {game.format(hint.suggestion)}.")
     if not hint.options:  # (a game too large to split the codes left)
         return

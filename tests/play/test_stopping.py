@@ -1,0 +1,38 @@
+"""Ctrl-C during a computation the player asked for stops it, not the game, nor the command."""
+
+import _thread
+
+import pytest
+
+from mmlab.cli.entry import watching_ctrl_c
+from mmlab.play.stopping import Stopped, stoppable
+
+
+def ctrl_c_in_a_kernel() -> None:
+    """What a Ctrl-C landing in a numba kernel raises (``errors.is_ctrl_c``)."""
+    try:
+        raise KeyboardInterrupt
+    except KeyboardInterrupt as error:
+        raise SystemError("returned a result with an exception set") from error
+
+
+def test_a_ctrl_c_stops_the_work_and_the_command_does_not_see_it():
+    """Under the command's watch (as in 'mmlab play'), which would end the game and the command,
+    and would no longer raise a second Ctrl-C at the prompt."""
+    with watching_ctrl_c() as ctrl_c:
+        with pytest.raises(Stopped):
+            stoppable(_thread.interrupt_main)
+        with pytest.raises(Stopped):
+            stoppable(ctrl_c_in_a_kernel)
+        assert stoppable(lambda: 42) == 42
+        assert not ctrl_c.pressed
+        with pytest.raises(KeyboardInterrupt):  # at the prompt, the watch's Ctrl-C as before
+            _thread.interrupt_main()
+            for _ in range(10**6):
+                pass
+    assert ctrl_c.pressed
+
+
+def test_other_errors_pass_through():
+    with pytest.raises(SystemError, match="returned NULL"):
+        stoppable(lambda: (_ for _ in ()).throw(SystemError("returned NULL")))
