@@ -2,6 +2,7 @@
 answered with a 4xx whose message says what to do."""
 
 import hashlib
+import os
 import re
 
 import pytest
@@ -163,6 +164,32 @@ def test_the_page_and_its_files_are_revalidated_and_versioned(client):
         assert asset.status_code == 200 and asset.headers["cache-control"] == "no-cache", url
         again = client.get(url, headers={"If-None-Match": asset.headers["etag"]})
         assert again.status_code == 304 and again.headers["cache-control"] == "no-cache", url
+
+
+def test_the_page_is_versioned_once_and_again_only_when_a_file_changes(client, tmp_path, monkeypatch):
+    """index.html and its files were read and hashed at every load of the page; now once, and again
+    when one of them changes on disk (the files are served as they are there, and their URLs must
+    follow them)."""
+    import shutil
+    from pathlib import Path
+
+    import mmlab.web.app
+
+    folder = tmp_path / "static"
+    shutil.copytree(STATIC, folder)
+    monkeypatch.setattr(mmlab.web.app, "STATIC", folder)
+    reads, read_bytes, read_text = [], Path.read_bytes, Path.read_text
+    monkeypatch.setattr(Path, "read_bytes", lambda path: reads.append(path.name) or read_bytes(path))
+    monkeypatch.setattr(Path, "read_text", lambda path, **kw: reads.append(path.name) or read_text(path, **kw))
+    first = [client.get("/") for _ in range(3)]
+    assert sorted(reads) == ["app.js", "index.html", "style.css"]
+    assert len({(page.text, page.headers["etag"]) for page in first}) == 1
+    script = folder / "app.js"
+    script.write_text(script.read_text(encoding="utf-8") + "\n// edited\n", encoding="utf-8")
+    os.utime(script, ns=(10**18, 10**18))  # (another modification time, however coarse the file system's clock)
+    edited = client.get("/")
+    version = hashlib.sha256(script.read_bytes()).hexdigest()[:12]
+    assert f"/static/app.js?v={version}" in edited.text and edited.headers["etag"] != first[0].headers["etag"]
 
 
 def test_the_schema_lists_the_errors_every_route_may_answer(client):

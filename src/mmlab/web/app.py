@@ -16,9 +16,11 @@ at ``/docs`` and ``/openapi.json`` documents the rest.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import importlib
 import json
+import os
 import re
 import threading
 from collections.abc import Iterator
@@ -124,12 +126,32 @@ class _Revalidated(StaticFiles):
 def _page(request: Request) -> Response:
     """index.html, the URLs of its files versioned by their content, so that a page of a new version
     never takes a file of an old one from the browser's cache; with an ETag, and ``REVALIDATE``."""
-    html = ASSET.sub(lambda m: f"{m[0]}?v={hashlib.sha256((STATIC / m[1]).read_bytes()).hexdigest()[:12]}",
-                     (STATIC / "index.html").read_text(encoding="utf-8"))
-    headers = {"ETag": f'"{hashlib.sha256(html.encode()).hexdigest()[:16]}"', **REVALIDATE}
-    if headers["ETag"] in request.headers.get("if-none-match", ""):
+    html, etag = _versioned_page(STATIC, _stamps(STATIC))
+    headers = {"ETag": etag, **REVALIDATE}
+    if etag in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
     return HTMLResponse(html, headers=headers)
+
+
+def _stamps(folder: Path) -> tuple[tuple[str, int, int], ...]:
+    """Each file of ``folder`` with its modification time (ns) and size: what tells that one changed.
+
+    >>> [name for name, _, _ in _stamps(STATIC)]
+    ['app.js', 'index.html', 'style.css']
+    """
+    return tuple(sorted((entry.name, (stat := entry.stat()).st_mtime_ns, stat.st_size)
+                        for entry in os.scandir(folder) if entry.is_file()))
+
+
+@functools.lru_cache(maxsize=1)
+def _versioned_page(folder: Path, stamps: tuple[tuple[str, int, int], ...]) -> tuple[str, str]:
+    """index.html of ``folder`` with its files' versions, and its ETag, worked out once for ``stamps``
+    (``_stamps``): once a process, and again when a file changes while the server runs (the files
+    themselves are served as they are on disk, so a page kept until a restart would name an edited
+    app.js by its old version, and pair it with an old index.html)."""
+    html = ASSET.sub(lambda m: f"{m[0]}?v={hashlib.sha256((folder / m[1]).read_bytes()).hexdigest()[:12]}",
+                     (folder / "index.html").read_text(encoding="utf-8"))
+    return html, f'"{hashlib.sha256(html.encode()).hexdigest()[:16]}"'
 
 
 @contextlib.contextmanager
