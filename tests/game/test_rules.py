@@ -161,6 +161,21 @@ def test_non_ascii_digits_are_not_colours(game46):
         game46.parse("1\u00b234")
 
 
+@pytest.mark.parametrize("text", ["１１２２", "ＡＡＢＢ", "ａａｂｂ", "１，１，２，２", "１\u3000１\u3000２\u3000２", "١١٢٢", "११२२"])
+def test_digits_of_any_script_and_full_width_forms_are_read_as_they_look(game46, text):
+    """What an input method types in full-width mode (Japanese, Chinese), or a keyboard of another
+    script: it was refused ("'１' is not a colour"), not naming the game."""
+    assert game46.parse(text) == game46.parse("1122")
+
+
+def test_full_width_answers_and_colours_out_of_range():
+    game = Game(4, 6)
+    assert [game.answer(text) for text in ("１ ２", "１，２", "ＢＷＷ", "ｎｏｎｅ")] == [(1, 2), (1, 2), (1, 2), (0, 0)]
+    assert parse_feedback("２", with_white=False) == (2, 0) and Game(1, 12).parse("１０") == 9
+    with pytest.raises(BadCode, match=r"code '１１２７': '7' is not a colour of the 4x6 game \(expected 1-6 or A-F\)"):
+        game.parse("１１２７")
+
+
 @pytest.mark.parametrize("fb, message", [((3, 1), "cannot occur"), ((3, 2), "cannot exceed"), ((-1, 0), "negative")])
 def test_impossible_feedback_is_refused(game46, fb, message):
     with pytest.raises(BadFeedback, match=message):

@@ -194,3 +194,12 @@ def test_a_terminal_shows_what_mmlab_works_out_while_it_does(monkeypatch):
     choosing = "mmlab is choosing its next guess…"
     assert {(method, choosing) for method in ("next_guess", "answer", "correct", "undo")} <= set(seen), seen
     assert ("hint", "knuth is choosing its suggestion…") in seen and not showing
+
+
+def test_what_an_input_method_types_in_full_width_mode_reads_as_it_looks():
+    """'１１２２' was refused ("'１' is not a colour", not naming the game), and so were 'ｈｉｎｔ'
+    and the number of 'ｆｉｘ　１ １ ０'."""
+    said = codebreaker(["１１２２", "ｈｉｓｔｏｒｙ", "３６３２"])
+    assert "  1122  1,0 (B)" in said and "not a colour" not in said and "You found it in 2 guesses!" in said
+    said, session = codemaker(["１ ０", "ｆｉｘ　１ ０ ０", "quit"])
+    assert "Corrected guess 1" in said and session.answers[0][1] == (0, 0)

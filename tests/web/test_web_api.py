@@ -221,6 +221,18 @@ def test_bad_guesses_are_refused(client, code, phrase):
     assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
 
 
+def test_full_width_digits_read_as_the_digits_they_are(client):
+    """As an input method types them in full-width mode: they were refused ("'１' is not a colour")."""
+    game = new(client, secret="３６３２")
+    moves = client.post(f"/api/games/{game['id']}/guess", json={"code": "１１２２"}).json()["moves"]
+    assert [(m["guess"], m["black"], m["white"]) for m in moves] == [("1122", 1, 0)]
+    split = client.get(f"/api/games/{game['id']}/partition", params={"guess": "１３４４"})
+    assert split.status_code == 200 and split.json()["guess"] == "1344", split.text
+    maker = new(client, role="codemaker")
+    answered = client.post(f"/api/games/{maker['id']}/answer", json={"answer": "１，０"}).json()["moves"]
+    assert [(m["black"], m["white"]) for m in answered] == [(1, 0)]
+
+
 def test_a_bad_secret_or_proposed_guess_is_refused(client):
     refused(client.post("/api/games", json={"secret": "1299"}), 422, "'9' is not a colour")
     game = new(client)

@@ -247,6 +247,18 @@ def test_mistakes_are_shown_on_the_page(page):
     expect(page.locator("#setup-error")).to_contain_text("the 6x8 game has 262,144 codes")
 
 
+def test_full_width_digits_are_previewed_and_played_as_the_digits_they_are(page):
+    """What an input method types in full-width mode: the preview showed pegs of no colour labelled
+    '１', and the server refused the guess."""
+    start(page, "codebreaker", secret="3632")
+    guess_box = page.get_by_label("Your guess", exact=True)
+    guess_box.fill("１１２２")
+    expect(page.locator("#guess-preview .peg")).to_have_text(["1", "1", "2", "2"])
+    guess_box.press("Enter")
+    expect(page.locator("#board-body tr")).to_have_count(1)
+    expect(page.locator("#board-body tr")).to_contain_text("1122")
+
+
 def test_a_game_the_server_no_longer_holds_is_said_so_in_the_pages_words(page):
     """Not the API's "start a new game (POST /api/games)"."""
     start(page, "codebreaker", secret="3632")

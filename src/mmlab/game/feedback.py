@@ -13,6 +13,7 @@ Feedback(black=1, white=2)
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -75,6 +76,32 @@ def possible_feedbacks(pegs: int, with_white: bool = True) -> list[Feedback]:
     return out
 
 
+#: The full-width forms of ASCII's printable characters (U+FF01-U+FF5E, '！' to '～'), and how far
+#: they are from them: what an input method for Japanese, Chinese or Korean types in full-width mode.
+_FULL_WIDTH, _FROM_ASCII = range(0xFF01, 0xFF5F), 0xFEE0
+
+
+def as_typed(text: str) -> str:
+    """``text`` with each digit of any script written as its ASCII digit (a digit is what ``int``
+    reads, ``str.isdecimal``: not '²'), and the full-width letters, punctuation and space that an
+    input method types as their ASCII selves, so that codes and answers read as they look.
+
+    >>> as_typed("１１２２"), as_typed("ＡＢ，Ｃ　Ｄ"), as_typed("١٢"), as_typed("1²")
+    ('1122', 'AB,C D', '12', '1²')
+    """
+    if text.isascii():
+        return text
+    return "".join(_as_typed(char) for char in text)
+
+
+def _as_typed(char: str) -> str:
+    if ord(char) in _FULL_WIDTH:
+        return chr(ord(char) - _FROM_ASCII)
+    if char == "\u3000":  # (the ideographic space)
+        return " "
+    return str(unicodedata.decimal(char)) if char.isdecimal() else char
+
+
 _NUMBERS = re.compile(r"^\s*([0-9]+)\s*[,;/ ]\s*([0-9]+)\s*$")
 #: ``1 black`` (how mmlab prints an answer of black pegs only) or ``1 black 2 white``.
 _WORDS = re.compile(r"^\s*([0-9]+)\s*blacks?(?:\s*[,;/ ]\s*([0-9]+)\s*whites?)?\s*$", re.IGNORECASE)
@@ -97,7 +124,7 @@ def parse_feedback(text: str, with_white: bool | None = None, pegs: int | None =
     Traceback (most recent call last):
     mmlab.errors.BadFeedback: the answer '5' is one number, and this game answers black and white: give both, e.g. '1 0' or '1,0', or as pegs 'BW'
     """
-    s = text.strip()
+    s = as_typed(text).strip()
     if _LONG_NUMBER.search(s):
         raise BadFeedback(f"the answer {shown(text)} holds a number too large to count pegs")
     m = _NUMBERS.match(s) or _WORDS.match(s)

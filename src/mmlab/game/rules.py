@@ -25,7 +25,7 @@ from functools import cached_property
 import numpy as np
 
 from mmlab.errors import BadCode, BadFeedback, BadSize, SpaceTooLarge, shown
-from mmlab.game.feedback import NUMBER_DIGITS, Feedback, feedback_of, parse_feedback, possible_feedbacks
+from mmlab.game.feedback import NUMBER_DIGITS, Feedback, as_typed, feedback_of, parse_feedback, possible_feedbacks
 
 MIN_PEGS, MAX_PEGS = 1, 10
 MIN_COLOURS, MAX_COLOURS = 2, 36
@@ -55,12 +55,13 @@ def colour_counts(digits: np.ndarray, colours: int) -> np.ndarray:
 
 
 def split_code(text: str) -> list[str]:
-    """The colour tokens of a written code: ``"1122"`` -> 4 tokens, ``"10 11 2"`` -> 3.
+    """The colour tokens of a written code: ``"1122"`` -> 4 tokens, ``"10 11 2"`` -> 3; digits and
+    full-width forms as ASCII (``as_typed``).
 
-    >>> split_code("1 12, 3"), split_code("ABBC")
-    (['1', '12', '3'], ['A', 'B', 'B', 'C'])
+    >>> split_code("1 12, 3"), split_code("ABBC"), split_code("１０　２")
+    (['1', '12', '3'], ['A', 'B', 'B', 'C'], ['10', '2'])
     """
-    raw = str(text).strip()
+    raw = as_typed(str(text)).strip()
     if _SEPARATORS.search(raw):
         return [t for t in _SEPARATORS.split(raw) if t]
     return list(raw)
@@ -181,8 +182,8 @@ class Game:
             raise BadCode(f"code {shown(text)} is {len(str(text)):,} characters long, too long for a code of "
                           f"{self.pegs} pegs")
         tokens = split_code(text)
-        if self.pegs == 1 and len(tokens) > 1 and str(text).strip().isalnum():
-            tokens = [str(text).strip()]  # one peg: "10" is colour 10, not two pegs
+        if self.pegs == 1 and len(tokens) > 1 and as_typed(str(text)).strip().isalnum():
+            tokens = [as_typed(str(text)).strip()]  # one peg: "10" is colour 10, not two pegs
         stray = next((t for t in tokens if not t.isalnum()), None)
         if stray is not None:  # "-1122", "1.122": a sign or a point, not a peg too many
             self._parse_colour(stray, text)
@@ -218,7 +219,7 @@ class Game:
         >>> Game(4, 6).stray_letter("hello"), Game(4, 6).stray_letter("ABBA")
         ('h', None)
         """
-        return next((c for c in text if c.isalpha() and c.upper() not in _LETTERS[:self.colours]), None)
+        return next((c for c in as_typed(text) if c.isalpha() and c.upper() not in _LETTERS[:self.colours]), None)
 
     def _parse_colour(self, token: str, text: str) -> int:
         expected = f"expected {self.colour_range}"

@@ -26,7 +26,7 @@ from mmlab.errors import (
     counted_guesses,
 )
 from mmlab.game import Feedback, Game
-from mmlab.game.feedback import NUMBER_DIGITS
+from mmlab.game.feedback import NUMBER_DIGITS, as_typed
 from mmlab.play.session import NOT_COUNTED, CodebreakerSession, CodemakerSession
 from mmlab.play.stopping import Stopped, stoppable
 
@@ -78,7 +78,12 @@ class Dialogue:
         self.edited = stdin is None and self.console.is_terminal and line_editor()
 
     def ask(self, prompt: str | Text) -> str | None:
-        """One line of input after ``prompt``; ``None`` at the end of the input."""
+        """One line of input after ``prompt``, its digits and full-width forms (as an input method
+        types them) in ASCII (``as_typed``: 'ｆｉｘ　１ １ ０' is 'fix 1 1 0'); ``None`` at the end of the input."""
+        line = self._line(prompt)
+        return None if line is None else as_typed(line)
+
+    def _line(self, prompt: str | Text) -> str | None:
         if self.edited:
             return self._edited_line(prompt)
         self.console.print(prompt, end="")

@@ -409,8 +409,15 @@ function eraseColour() {
   updatePreview();
 }
 
+// Full-width forms (what an input method types in full-width mode: "１１２２") as the ASCII they
+// stand for, as the server reads them.
+function asTyped(text) {
+  return text.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xFEE0))
+    .replace(/\u3000/g, " ");
+}
+
 function guessTokens(text) {
-  const raw = text.trim();
+  const raw = asTyped(text).trim();
   if (!raw) return [];
   return /[\s,;]/.test(raw) ? raw.split(/[\s,;]+/).filter(Boolean) : [...raw];
 }
