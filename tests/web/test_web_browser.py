@@ -345,6 +345,28 @@ def test_the_second_click_of_a_double_click_is_dropped_after_the_first_has_moved
     one_guess_taken_back(page)
 
 
+def test_a_slow_double_click_on_start_game_starts_one_game(page):
+    """The button is disabled while its game is on its way, but a person's double click can take
+    longer than that: the second click started a second game in place of the first."""
+    start(page, "codebreaker", secret="3632")  # (the first click, whose game has come back)
+    first = page.evaluate("state.id")
+    page.evaluate("""() => {  // counts the games asked for, as the page asks (synchronously, on the click)
+        window.gamesAsked = 0;
+        const fetchAsked = window.fetch;
+        window.fetch = (url, options) => {
+            if (url === "/api/games" && options.method === "POST") window.gamesAsked++;
+            return fetchAsked(url, options);
+        };
+    }""")
+    start_button = page.get_by_role("button", name="Start game")
+    start_button.dispatch_event("click", {"detail": 2})  # (a click's detail counts the clicks in a row)
+    assert page.evaluate("gamesAsked") == 0
+    start_button.click()  # a click of its own starts another game, as before
+    expect(page.locator("#remaining-count")).to_have_text("1,296")
+    page.wait_for_function(f"state.id !== {first!r}")
+    assert page.evaluate("gamesAsked") == 1
+
+
 @pytest.mark.skipif(needs_engine_lock(), reason="numba's workqueue layer: one request computes at a time, so the "
                     "new game waits for the old game's move (docs/web.md)")
 def test_a_late_answer_for_a_game_no_longer_on_screen_is_ignored(page, gate):

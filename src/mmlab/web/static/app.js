@@ -662,9 +662,12 @@ async function loadStrategies() {
 
 // The second click of a double click on a control that moves or waits (Undo, Guess, Answer, ...)
 // is dropped: a person means one move, and the first click's answer may have come already, so that
-// seen_moves would let the second through (two guesses taken back).
+// seen_moves would let the second through (two guesses taken back). So is that of "Start game",
+// disabled only until its game has come, which the second click of a slow double click outlasts
+// (it started a second game in place of the first).
+const ONCE = `${WAITING}, #start-btn`;
 function dropRepeatedClick(event) {
-  if (event.detail > 1 && event.target.closest(WAITING)) {
+  if (event.detail > 1 && event.target.closest(ONCE)) {
     event.preventDefault();  // (no form submitted)
     event.stopPropagation();
   }
