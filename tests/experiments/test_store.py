@@ -403,6 +403,40 @@ def test_moves_of_chosen_columns_and_a_column_the_table_lacks_refused(tmp_path):
         store.moves("killed", columns=["move", "nope"])
 
 
+def test_games_come_in_the_studys_order_with_the_columns_asked(tmp_path):
+    """As the moves do: a report reads its games so (their texts, the secrets and the runs' ids, took
+    most of the time and memory of reading a big study's games)."""
+    store = Store(tmp_path / "r.duckdb")
+    study = Study("o", ("3x3", "2x4"), ("random", "knuth"), runs=2, seed=1)
+    run_study(study, store, jobs=1)
+    keyed = store.games("o")
+    by_hand = keyed.assign(_s=keyed["size"].map({"3x3": 0, "2x4": 1}), _t=keyed["strategy"].map({"random": 0, "knuth": 1}))
+    by_hand = by_hand.sort_values(["_s", "_t", "run", "slot"]).drop(columns=["_s", "_t"]).reset_index(drop=True)
+    assert list(dict.fromkeys(zip(by_hand["size"], by_hand["strategy"], strict=True))) == [
+        ("3x3", "random"), ("3x3", "knuth"), ("2x4", "random"), ("2x4", "knuth")]
+    ordered = store.games("o", order=study)
+    assert ordered.equals(by_hand) and ordered.dtypes.equals(keyed.dtypes)
+    assert store.games("o", order=study, columns=["size", "guesses", "strategy"]).equals(
+        by_hand[["size", "guesses", "strategy"]])
+    assert store.games("o", columns=["slot", "won"]).equals(keyed[["slot", "won"]])
+    with pytest.raises(StoreError, match="the games table has no column move"):
+        store.games("o", columns=["slot", "move"])
+    with pytest.raises(StoreError, match=r"^columns must list distinct columns of the games table, e\.g\. "):
+        store.games("o", columns="guesses")
+
+
+def test_rows_of_a_size_or_strategy_their_study_does_not_list_are_read_as_they_are(tmp_path):
+    """(Games stored under another spelling: the study's order puts them last, their texts kept.)"""
+    store = Store(tmp_path / "r.duckdb")
+    study = Study("o", ("3x3",), ("random", "knuth"), seed=1)
+    run_study(study, store, jobs=1)
+    with store.connect() as con:
+        for table in ("games", "moves"):
+            con.execute(f"UPDATE {table} SET strategy = 'KNUTH' WHERE strategy = 'knuth' AND slot = 0")
+    for rows in (store.games("o", order=study), store.moves("o", order=study)):
+        assert rows["strategy"].tolist()[-1] == "KNUTH" and rows["strategy"].tolist()[0] == "random"
+
+
 @pytest.mark.parametrize("columns", [[], "move", ["move", "move"]])
 def test_moves_refuse_no_column_a_text_and_a_column_twice(tmp_path, columns):
     """[] ended in DuckDB's 'SELECT clause without selection list', "move" in 'no column e, m, o,

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import html
 import io
+from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from mmlab.errors import counted_guesses
@@ -44,6 +46,14 @@ PER_MOVE = {
     "top_size": "mean number of top scorers a scored move was drawn from (004 Fig. 13)",
 }
 
+#: Each strategy's first guess in ``{moves}`` (``Store.study_moves``): one row per size and strategy,
+#: the guess when all its games opened with it, else NULL, in the order the store first holds them
+#: (the rows' order there, as a scan of the moves gives them).
+FIRST_GUESSES_SQL = """
+SELECT size, strategy, CASE WHEN min(guess) = max(guess) THEN min(guess) END AS guess
+FROM {moves} WHERE move = 1 GROUP BY size, strategy ORDER BY min(written)
+"""
+
 #: Added to the title of ``secret_seen`` where a study plays Plus or Plus2.
 PLUS_TOP_SCORERS = "for Plus and Plus2, 004 logged Most Parts' top scorers instead: docs/reproductions.md"
 
@@ -51,11 +61,13 @@ PLUS_TOP_SCORERS = "for Plus and Plus2, 004 logged Most Parts' top scorers inste
 class Report:
     """Everything ``mmlab report`` prints, as frames in the study's strategy order.
 
-    The study, its games and runs are read when the report is made; the per-move figures, the
-    paired tests and the moves when first asked for (a comparison prints none of them), the figures
-    and moves in a connection of their own (the store is not held in between) and of the report's
-    games only (a run writing the study meanwhile adds games the report does not hold). The figures
-    are computed in the store: ``moves`` (every move, as a frame) is for the Python user alone.
+    The study, its games (their ``stats.GAME_FIGURE_COLUMNS``: not the secrets nor the runs' ids,
+    whose texts took most of the time and memory of reading a big study's games) and runs are read
+    when the report is made; the paired tests, the per-move figures and the moves when first asked
+    for (a comparison prints none of them). The per-move figures and the first guesses are computed
+    in the store, and the moves read, in a connection of their own (the store is not held in between)
+    and over the report's games only (a run writing the study meanwhile adds games the report does
+    not hold): ``moves`` (every move, as a frame) is for the Python user alone.
     """
 
     def __init__(self, study: Study, games: pd.DataFrame, runs: pd.DataFrame, store: Store) -> None:
@@ -65,13 +77,15 @@ class Report:
         self._store = store
 
     def _ordered(self, frame: pd.DataFrame, extra: list[str]) -> pd.DataFrame:
-        """``frame`` in the study's order of sizes and strategies, then by ``extra``."""
+        """``frame`` in the study's order of sizes and strategies, then by ``extra`` (a stable sort)."""
         if frame.empty:
             return frame
-        order = {s: i for i, s in enumerate(self.study.strategies)}
-        sizes = {s: i for i, s in enumerate(self.study.sizes)}
-        keys = frame["size"].map(sizes).astype(int) * 10**6 + frame["strategy"].map(order).astype(int)
-        return frame.assign(_k=keys).sort_values(["_k", *extra], kind="stable").drop(columns="_k").reset_index(drop=True)
+        keys = [frame[column].to_numpy() for column in reversed(extra)]
+        keys += [_places(frame["strategy"], self.study.strategies), _places(frame["size"], self.study.sizes)]
+        order = np.lexsort(keys)
+        if (order == np.arange(len(order))).all():  # (as the store gives a report its games)
+            return frame.reset_index(drop=True)
+        return frame.take(order).reset_index(drop=True)
 
     @cached_property
     def moves(self) -> pd.DataFrame:
@@ -107,7 +121,8 @@ class Report:
 
     def first_guesses(self) -> dict[tuple[str, str], str | None]:
         """Each strategy's first guess by ``(size, strategy)``, ``None`` when its games opened with
-        several (a random strategy's); read from the store's first moves alone.
+        several (a random strategy's), in the order the store first holds them; computed in the store
+        over the report's games (``FIRST_GUESSES_SQL``: reading every first move, 531 441 at 6x9, took 0.9 s).
 
         >>> import tempfile, os
         >>> from mmlab.experiments.runner import run_study
@@ -116,13 +131,9 @@ class Report:
         >>> build_report(store, "demo").first_guesses()
         {('3x3', 'knuth'): '112', ('3x3', 'random'): None}
         """
-        first = self._store.query("SELECT strategy, size, run, slot, guess FROM moves WHERE study = ? AND move = 1",
-                                  [self.study.name])
-        first = _of_games(first, self.games)
-        guesses: dict[tuple[str, str], str | None] = {}
-        for (size, strategy), part in first.groupby(["size", "strategy"], sort=False)["guess"]:
-            guesses[(size, strategy)] = part.iloc[0] if part.nunique() == 1 else None
-        return guesses
+        with self._store.study_moves(self.study.name, held=self.games) as con:
+            rows = con.execute(FIRST_GUESSES_SQL.replace("{moves}", "study_moves")).fetchall()
+        return {(size, strategy): guess for size, strategy, guess in rows}
 
     @property
     def runs_of(self) -> dict[str, int]:
@@ -187,8 +198,19 @@ def build_report(store: Store | str | Path, name: str) -> Report:
     store = as_store(store)
     with store.reading():  # one connection for the three
         study = store.study(name)
-        games, runs = store.games(name), store.runs(name)
+        games, runs = store.games(name, order=study, columns=stats.GAME_FIGURE_COLUMNS), store.runs(name)
     return Report(study, games, runs, store)
+
+
+def _places(column: pd.Series, levels: Sequence[str]) -> np.ndarray:
+    """The place of each value of ``column`` in ``levels`` (each distinct value looked up once).
+
+    >>> _places(pd.Series(["b", "a", "b"]), ["a", "b"]).tolist()
+    [1, 0, 1]
+    """
+    codes, values = pd.factorize(column)
+    where = {level: i for i, level in enumerate(levels)}
+    return np.array([where[value] for value in values], dtype=np.int64)[codes]
 
 
 def _of_games(moves: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:

@@ -22,6 +22,8 @@ import pandas as pd
 from mmlab.errors import BadArgument
 
 KEY = ["size", "run", "slot"]  # one game of a study, played by every strategy
+GAME_FIGURE_COLUMNS = ["strategy", "size", "run", "slot", "guesses", "won", "known", "evaluations",
+                       "seconds"]  # the columns of the games table that the report's tables and plots read
 PER_MOVE_COLUMNS = ["strategy", "size", "run", "slot", "move", "consistent", "top_size", "secret_in_top",
                     "chance"]  # the columns of the moves table that ``per_move`` reads
 
@@ -105,7 +107,7 @@ def wilcoxon(games: pd.DataFrame, first: str, second: str, size: str | None = No
     correction, as R's ``wilcox.test(paired = TRUE)`` does with ties. When every pair is equal
     nothing is left to test: the statistic and p-value are ``None``.
     """
-    sizes = [size] if size is not None else list(dict.fromkeys(games["size"]))
+    sizes = [size] if size is not None else list(pd.unique(games["size"]))
     if len(sizes) != 1:
         raise BadArgument(f"the study has several sizes ({', '.join(sizes)}): name one")
     g = games[games["size"] == sizes[0]]
@@ -187,7 +189,7 @@ def signed_rank(d: np.ndarray) -> tuple[float, float]:
 def pairwise(games: pd.DataFrame, runs: Mapping[str, int] | None = None) -> list[PairedTest]:
     """Every pair of strategies, size by size; ``runs`` as for ``wilcoxon``."""
     tests = []
-    for size in dict.fromkeys(games["size"]):
+    for size in pd.unique(games["size"]):  # (dict.fromkeys took 0.7 s of a study's 531 441 games)
         parts = {name: _Played(part) for name, part in games[games["size"] == size].groupby("strategy", sort=False)}
         names = list(parts)
         for i, first in enumerate(names):
