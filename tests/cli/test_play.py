@@ -262,11 +262,13 @@ def test_ctrl_c_during_a_hint_stops_the_hint_and_the_game_goes_on():
     os.close(terminal)
     screen, deadline = b"", time.monotonic() + 300  # (a bound on a game that hangs, not a timing)
 
-    def until(shown: bytes) -> None:
+    def until(shown: bytes, times: int = 1) -> None:
+        """Read the screen until it shows ``shown`` ``times`` (a prompt: then keys typed are read)."""
         nonlocal screen
-        while shown not in screen:
-            chunk = read_some(main, deadline)
-            assert chunk, screen.decode(errors="replace")
+        while screen.count(shown) < times:
+            ready, _, _ = select.select([main], [], [], max(0.0, deadline - time.monotonic()))
+            chunk = read_some(main, deadline) if ready else b""
+            assert chunk, f"waiting for {shown!r}: " + screen.decode(errors="replace")
             screen += chunk
 
     try:
@@ -277,7 +279,7 @@ def test_ctrl_c_during_a_hint_stops_the_hint_and_the_game_goes_on():
         until(b"knuth is choosing its suggestion")
         os.killpg(process.pid, signal.SIGINT)
         until(b"Stopped the hint (Ctrl-C); the game goes on.")
-        until(b"guess 2> ")
+        until(b"guess 2> ", times=2)
         os.write(main, b"1122334\r")
         until(b"guess 3> ")
         os.killpg(process.pid, signal.SIGINT)

@@ -1,6 +1,7 @@
 """Ctrl-C during a computation the player asked for stops it, not the game, nor the command."""
 
 import _thread
+import contextlib
 
 import pytest
 
@@ -36,3 +37,24 @@ def test_a_ctrl_c_stops_the_work_and_the_command_does_not_see_it():
 def test_other_errors_pass_through():
     with pytest.raises(SystemError, match="returned NULL"):
         stoppable(lambda: (_ for _ in ()).throw(SystemError("returned NULL")))
+
+
+def test_a_ctrl_c_as_the_spinner_starts_stops_the_work_and_never_lands_in_the_spinner():
+    """The handler is in place before the spinner shows (a person sees it, then presses Ctrl-C),
+    and raises only inside the work: the spinner starts and stops whole."""
+    shown = []
+
+    @contextlib.contextmanager
+    def spinner():
+        shown.append("on")
+        _thread.interrupt_main()
+        try:
+            yield
+        finally:
+            for _ in range(10**5):  # (where a Ctrl-C raised outside the work would land)
+                pass
+            shown.append("off")
+
+    with watching_ctrl_c() as ctrl_c, pytest.raises(Stopped):
+        stoppable(lambda: sum(range(10**6)), spinner())
+    assert shown == ["on", "off"] and not ctrl_c.pressed

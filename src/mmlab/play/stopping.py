@@ -7,10 +7,12 @@ computation, not the game: ``stoppable`` runs it and raises ``Stopped`` instead.
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import sys
 import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any, TypeVar
 
 from mmlab.errors import is_ctrl_c
@@ -23,15 +25,20 @@ class Stopped(Exception):
 
 
 class _CtrlC:
-    """The SIGINT handler while a computation runs: the first Ctrl-C raises a ``KeyboardInterrupt``;
-    later ones, pressed while that one stops it, are the same request and do nothing. A Ctrl-C that
-    Python could only report (raised in a callback) is remembered as ``swallowed``; any other such
-    report goes to ``report``."""
+    """The SIGINT handler of ``stoppable``: the first Ctrl-C raises a ``KeyboardInterrupt`` while the
+    work runs (``run``), and only then, so that it never lands in the code around it (a spinner
+    stopping); one pressed before the work starts stops it before it starts, one pressed as it ends
+    is told by ``pressed``, and later ones are the same request. A Ctrl-C that Python could only report (raised in a callback) is remembered as
+    ``swallowed``; any other such report goes to ``report``."""
 
     def __init__(self, report: Callable[[Any], None]) -> None:
-        self.armed, self.swallowed, self.report = True, False, report
+        self.report = report
+        self.armed = self.pressed = self.swallowed = False
 
     def on_signal(self, signum: int, frame: object) -> None:
+        if self.pressed:
+            return
+        self.pressed = True
         if self.armed:
             self.armed = False
             raise KeyboardInterrupt
@@ -42,11 +49,25 @@ class _CtrlC:
         else:
             self.report(unraisable)
 
+    def run(self, work: Callable[[], T]) -> T:
+        """``work()``, interrupted by the first Ctrl-C."""
+        if self.pressed:
+            raise KeyboardInterrupt
+        self.armed = True
+        try:
+            result = work()
+        finally:
+            self.armed = False
+        if self.swallowed:
+            raise KeyboardInterrupt
+        return result
 
-def stoppable(work: Callable[[], T]) -> T:
-    """``work()``, or ``Stopped`` raised when Ctrl-C is pressed meanwhile (even inside a numba
-    kernel, see ``errors.is_ctrl_c``). Before and after, Ctrl-C does what it did (in ``mmlab play``:
-    the command's watch ends the game). Outside the main thread, or where Ctrl-C is ignored or not
+
+def stoppable(work: Callable[[], T], around: AbstractContextManager | None = None) -> T:
+    """``work()`` inside ``around`` (a spinner, shown once a Ctrl-C would stop the work), or
+    ``Stopped`` raised when Ctrl-C is pressed meanwhile (even inside a numba kernel, see
+    ``errors.is_ctrl_c``). Before and after, Ctrl-C does what it did (in ``mmlab play``: the
+    command's watch ends the game). Outside the main thread, or where Ctrl-C is ignored or not
     Python's to handle, it just runs ``work``.
 
     >>> import _thread
@@ -54,28 +75,24 @@ def stoppable(work: Callable[[], T]) -> T:
     Traceback (most recent call last):
     mmlab.play.stopping.Stopped
     """
+    around = around if around is not None else contextlib.nullcontext()
     outer = signal.getsignal(signal.SIGINT)
     if threading.current_thread() is not threading.main_thread() or not callable(outer):
-        return work()
+        with around:
+            return work()
     ctrl_c, report = _CtrlC(sys.unraisablehook), sys.unraisablehook
     signal.signal(signal.SIGINT, ctrl_c.on_signal)
     sys.unraisablehook = ctrl_c.on_unraisable
     try:
-        try:
-            result = work()
-        finally:
-            _restore(outer, report)
+        with around:
+            result = ctrl_c.run(work)
     except (KeyboardInterrupt, SystemError) as error:
-        _restore(outer, report)  # (when the Ctrl-C landed as the finally began)
         if not is_ctrl_c(error):
             raise
         raise Stopped from None
-    if ctrl_c.swallowed:
+    finally:  # (no Ctrl-C lands here: ``run`` has disarmed it)
+        signal.signal(signal.SIGINT, outer)
+        sys.unraisablehook = report
+    if ctrl_c.pressed:  # (as the work ended: what the player asked for all the same)
         raise Stopped
     return result
-
-
-def _restore(handler: Callable[..., Any], report: Callable[[Any], None]) -> None:
-    """Give Ctrl-C and the reports of exceptions Python cannot raise back to who had them."""
-    signal.signal(signal.SIGINT, handler)
-    sys.unraisablehook = report

@@ -283,8 +283,7 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
                     continue
                 show_hint(session, dialogue, rest[0] if rest else hint_strategy or "knuth")
             elif command.lower() == "candidates":
-                with dialogue.working("Listing the codes that fit…"):
-                    codes = stoppable(session.candidates)
+                codes = stoppable(session.candidates, dialogue.working("Listing the codes that fit…"))
                 say(f"{fitting(len(codes))}: " + game.format_all(codes))
             elif command.lower() == "undo":
                 session.undo()
@@ -385,8 +384,8 @@ def unchecked(session: CodemakerSession, say, fix: str) -> None:
 
 def show_hint(session: CodebreakerSession, dialogue: Dialogue, strategy: str) -> None:
     game = session.game
-    with dialogue.working(f"{strategy} is choosing its suggestion…"):
-        hint, left = stoppable(lambda: (session.hint(strategy), codes_left(session, "your answers")))
+    hint, left = stoppable(lambda: (session.hint(strategy), codes_left(session, "your answers")),
+                           dialogue.working(f"{strategy} is choosing its suggestion…"))  # (Ctrl-C stops it once shown)
     dialogue.console.print(f"{left[0].upper()}{left[1:]}. {hint.strategy} would play {game.format(hint.suggestion)}.")
     if not hint.options:  # (a game too large to split the codes left)
         return
