@@ -6,3 +6,23 @@ from mmlab.game import Game
 @pytest.fixture(scope="session")
 def game46() -> Game:
     return Game.parse_size("4x6")
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The suite runs on every core (pytest-xdist, ``-n auto --dist loadgroup`` in pyproject.toml),
+    each test where a worker is free, but the tests sharing a module fixture (a study played for a
+    whole table, a browser) go to one worker, so it is made once."""
+    for item in items:
+        group = _shared_fixture_group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+def _shared_fixture_group(item: pytest.Item) -> str | None:
+    """The test's file when it uses a module fixture, else ``None``."""
+    fixture_info = getattr(item, "_fixtureinfo", None)  # doctests have none
+    if fixture_info is None:
+        return None
+    fixtures = fixture_info.name2fixturedefs.values()
+    return item.nodeid.split("::")[0] if any(defs[-1].scope == "module" for defs in fixtures) else None

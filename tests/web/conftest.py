@@ -50,9 +50,11 @@ def server(server_app) -> Iterator[str]:
     sock.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """Debian's Chromium driven by Playwright; the tests that use it are skipped without it."""
+    """Debian's Chromium driven by Playwright; the tests that use it are skipped without it. A
+    module's: while it lives Playwright's event loop runs in this thread, where uvicorn then cannot
+    start its own (test_serve_cli, when pytest-xdist gives it the same worker afterwards)."""
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"Debian's chromium is not installed at {CHROMIUM} (apt-get install chromium; .ci/run does it)")
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed "
