@@ -198,6 +198,20 @@ def test_a_script_without_a_main_guard_is_told_to_add_one(tmp_path):
     assert "BrokenProcessPool" not in done.stderr and "RuntimeError" not in done.stderr
 
 
+def test_a_script_read_from_standard_input_plays_on_workers(tmp_path):
+    """Spawned workers ran the main script again from its path, '<stdin>' here, and failed before
+    any work ('No such file or directory'); the message then asked for a main guard, which cannot help."""
+    import subprocess
+    import sys
+
+    script = ("from mmlab.experiments.workers import WorkerPool\n"
+              "with WorkerPool(2) as pool:\n"
+              "    print(sorted(pool.map(pow, [2, 3], [5, 2])))\n")
+    done = subprocess.run([sys.executable, "-"], input=script, capture_output=True, text=True, cwd=tmp_path, check=False,
+                          timeout=300)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "[9, 32]\n", "")
+
+
 def test_a_worker_importing_the_main_script_refuses_to_start_work(monkeypatch):
     from mmlab.errors import MastermindError
 

@@ -19,6 +19,7 @@ import multiprocessing.connection
 import os
 import queue
 import signal
+import sys
 import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
@@ -116,10 +117,28 @@ def stop_signals_held() -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def main_file_unless_on_disk() -> Iterator[None]:
+    """Hide the main script's ``__file__`` for the block when it names no file, as for a script read
+    from standard input (``python - < script.py``: ``'<stdin>'``): a spawned worker runs the main
+    script again from that path, and failed there before any work ('No such file or directory:
+    <stdin>'). Without it, a worker runs nothing of the main script, as under ``python -c``."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if path is None or os.path.isfile(os.path.join(multiprocessing.process.ORIGINAL_DIR or "", path)):
+        yield  # (the path a worker runs: relative to where this process started, as spawn has it)
+        return
+    del main.__file__
+    try:
+        yield
+    finally:
+        main.__file__ = path
+
+
+@contextlib.contextmanager
 def starting_workers() -> Iterator[None]:
     """The block starts worker processes: Ctrl-C ignored and SIGTERM and SIGHUP held, so that they
-    start without them."""
-    with sigint_ignored(), stop_signals_held():
+    start without them, and the main script's path hidden when it names no file."""
+    with sigint_ignored(), stop_signals_held(), main_file_unless_on_disk():
         yield
 
 
