@@ -53,6 +53,12 @@ def test_partition_after_earlier_answers(capsys):
     assert data["after"] == [{"guess": "1122", "black": 1, "white": 1}] and data["feedback"] == "black-white"
 
 
+def test_partition_after_reads_full_width_typing_as_codes_and_answers_are_read(capsys):
+    """An input method types '１１２２：１，１'; the colon, unlike the code and the answer, was refused."""
+    typed = run(capsys, "partition", "4x6", "1344", "--after", "１１２２：１，１", "--json")
+    assert typed == run(capsys, "partition", "4x6", "1344", "--after", "1122:1,1", "--json")
+
+
 def test_compare_prints_every_exhaustive_strategy_with_literature(capsys, tmp_path):
     """Figures: Knuth 1976 (5801), Kooi 2005 (most parts 5668); the games go to the store."""
     store = str(tmp_path / "r.duckdb")

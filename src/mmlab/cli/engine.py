@@ -23,6 +23,7 @@ from mmlab.experiments import evaluate
 from mmlab.experiments.evaluation import PARALLEL_MIN_CODES, Evaluation, EvaluationInterrupted, draw_seed
 from mmlab.experiments.secret_sets import MAX_SECRETS
 from mmlab.game import Game
+from mmlab.game.feedback import as_typed
 from mmlab.knowledge import Knowledge
 from mmlab.planners import make_planner
 from mmlab.strategies import EXHAUSTIVE, Strategy, make_strategy
@@ -37,7 +38,7 @@ def cmd_partition(args: argparse.Namespace) -> int:
     knowledge = Knowledge.initial(game)
     after = []
     for item in args.after:
-        code, sep, answer = item.partition(":")
+        code, sep, answer = as_typed(item).partition(":")  # (a full-width colon too, as codes and answers are read)
         if not sep:
             raise MastermindError(f"--after {item!r}: write GUESS:BLACK,WHITE, for example 1122:1,1")
         earlier, feedback = game.parse(code), game.answer(answer)
