@@ -88,7 +88,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     execute(study, args)
     report = build_report(Store(args.store), study.name)
     rows = []
-    firsts = report.first_guesses()  # (the first moves alone: every move would be 46,000 rows at 4x6)
+    firsts = report.first_guesses()
     for row in report.summary.itertuples(index=False):
         game = study.game(row.size)
         exact = bool(row.exact)

@@ -27,7 +27,8 @@ examples:
 
 in the game ('help' at its prompt says it again):
   codebreaker   type a guess: 1122, '1 1 2 2' or AABB; 'hint [STRATEGY]' (the codes left and the best
-                guesses), 'candidates' (the codes left, when few), 'undo', 'history', 'give-up', 'quit'
+                guesses), 'candidates' (the codes left, when few), 'undo', 'history', 'give-up', 'quit';
+                Ctrl-C stops a hint that takes long, and at the prompt leaves the game
   codemaker     answer mmlab's guess, black then white pegs: '1 2', '1,2' or BWW ('0 0', 'none' or '-'
                 for none; with --black-only the black pegs alone: '2' or BB); 'fix N B W' corrects the
                 answer to guess N, 'undo' takes back the last answer, 'history', 'quit'
