@@ -207,8 +207,8 @@ def test_a_script_read_from_standard_input_plays_on_workers(tmp_path):
     script = ("from mmlab.experiments.workers import WorkerPool\n"
               "with WorkerPool(2) as pool:\n"
               "    print(sorted(pool.map(pow, [2, 3], [5, 2])))\n")
-    done = subprocess.run([sys.executable, "-"], input=script, capture_output=True, text=True, cwd=tmp_path, check=False,
-                          timeout=300)
+    done = subprocess.run([sys.executable, "-"], input=script, capture_output=True, text=True, cwd=tmp_path,
+                          check=False, timeout=300)
     assert (done.returncode, done.stdout, done.stderr) == (0, "[9, 32]\n", "")
 
 

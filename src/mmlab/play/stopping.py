@@ -28,8 +28,9 @@ class _CtrlC:
     """The SIGINT handler of ``stoppable``: the first Ctrl-C raises a ``KeyboardInterrupt`` while the
     work runs (``run``), and only then, so that it never lands in the code around it (a spinner
     stopping); one pressed before the work starts stops it before it starts, one pressed as it ends
-    is told by ``pressed``, and later ones are the same request. A Ctrl-C that Python could only report (raised in a callback) is remembered as
-    ``swallowed``; any other such report goes to ``report``."""
+    is told by ``pressed``, and later ones are the same request. A Ctrl-C that Python could only
+    report (raised in a callback) is remembered as ``swallowed``; any other such report goes to
+    ``report``."""
 
     def __init__(self, report: Callable[[Any], None]) -> None:
         self.report = report

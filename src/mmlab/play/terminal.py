@@ -79,7 +79,8 @@ class Dialogue:
 
     def ask(self, prompt: str | Text) -> str | None:
         """One line of input after ``prompt``, its digits and full-width forms (as an input method
-        types them) in ASCII (``as_typed``: 'ｆｉｘ　１ １ ０' is 'fix 1 1 0'); ``None`` at the end of the input."""
+        types them) in ASCII (``as_typed``: 'ｆｉｘ　１ １ ０' is 'fix 1 1 0'); ``None`` at the end of
+        the input."""
         line = self._line(prompt)
         return None if line is None else as_typed(line)
 
