@@ -219,3 +219,17 @@ def test_an_exact_mean_has_no_standard_error(stored):
     summary = build_report(stored, "r").summary.set_index("strategy")
     assert summary.loc["knuth", "exact"] and summary.loc["knuth", "stderr"] == 0.0
     assert not summary.loc["random", "exact"] and summary.loc["random", "stderr"] > 0
+
+
+def test_games_of_a_strategy_their_study_does_not_list_are_refused_in_one_line(tmp_path):
+    """A store edited by hand: the report ended in a KeyError (and before 03968d2 in pandas' 'Cannot
+    convert non-finite values (NA or inf) to integer')."""
+    from mmlab.errors import StoreError
+
+    store = Store(tmp_path / "r.duckdb")
+    run_study(Study("o", ("3x3",), ("random", "knuth"), seed=1), store, jobs=1)
+    with store.connect() as con:
+        con.execute("UPDATE games SET strategy = 'entropy' WHERE strategy = 'knuth' AND slot = 0")
+    with pytest.raises(StoreError, match=r"^the games of study 'o' hold the strategy 'entropy', which the study does "
+                                         r"not list \(random, knuth\): was the store edited\? 'mmlab forget o'"):
+        build_report(store, "o")

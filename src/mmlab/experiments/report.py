@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mmlab.errors import counted_guesses
+from mmlab.errors import StoreError, counted_guesses, shown
 from mmlab.experiments import stats
 from mmlab.experiments.store import Store, as_store
 from mmlab.experiments.study import Study
@@ -81,7 +81,8 @@ class Report:
         if frame.empty:
             return frame
         keys = [frame[column].to_numpy() for column in reversed(extra)]
-        keys += [_places(frame["strategy"], self.study.strategies), _places(frame["size"], self.study.sizes)]
+        name = self.study.name
+        keys += [_places(frame["strategy"], self.study.strategies, name), _places(frame["size"], self.study.sizes, name)]
         order = np.lexsort(keys)
         if (order == np.arange(len(order))).all():  # (as the store gives a report its games)
             return frame.reset_index(drop=True)
@@ -202,14 +203,20 @@ def build_report(store: Store | str | Path, name: str) -> Report:
     return Report(study, games, runs, store)
 
 
-def _places(column: pd.Series, levels: Sequence[str]) -> np.ndarray:
-    """The place of each value of ``column`` in ``levels`` (each distinct value looked up once).
+def _places(column: pd.Series, levels: Sequence[str], study: str = "?") -> np.ndarray:
+    """The place of each value of ``column`` in ``levels`` (each distinct value looked up once); a
+    value that is not one of them (a store edited by hand) is refused in one line naming ``study``.
 
     >>> _places(pd.Series(["b", "a", "b"]), ["a", "b"]).tolist()
     [1, 0, 1]
     """
     codes, values = pd.factorize(column)
     where = {level: i for i, level in enumerate(levels)}
+    stray = next((value for value in values if value not in where), None)
+    if stray is not None:
+        raise StoreError(f"the games of study {shown(study)} hold the {column.name} {shown(stray)}, which the study "
+                         f"does not list ({', '.join(levels)}): was the store edited? 'mmlab forget {study}' deletes "
+                         "the study")
     return np.array([where[value] for value in values], dtype=np.int64)[codes]
 
 
