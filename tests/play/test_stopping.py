@@ -58,3 +58,22 @@ def test_a_ctrl_c_as_the_spinner_starts_stops_the_work_and_never_lands_in_the_sp
     with watching_ctrl_c() as ctrl_c, pytest.raises(Stopped):
         stoppable(lambda: sum(range(10**6)), spinner())
     assert shown == ["on", "off"] and not ctrl_c.pressed
+
+
+def test_a_ctrl_c_as_the_result_is_shown_is_dropped_and_it_is_shown_whole():
+    """Pressed on seeing the spinner, it can arrive as the work ends and the hint is printed: it
+    ended the game, the hint shown in part or not at all; it comes too late to stop anything."""
+    shown = []
+
+    def show(result: int) -> None:
+        _thread.interrupt_main()
+        for _ in range(10**5):  # (where a Ctrl-C left to the command's watch would land)
+            pass
+        shown.append(result)
+
+    with watching_ctrl_c() as ctrl_c:
+        try:
+            assert stoppable(lambda: 42, show=show) == 42
+        except KeyboardInterrupt:
+            pytest.fail("the Ctrl-C reached the command's watch")
+    assert shown == [42] and not ctrl_c.pressed

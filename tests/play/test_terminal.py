@@ -3,6 +3,7 @@
 import contextlib
 import io
 
+import pytest
 from rich.console import Console
 
 from mmlab.experiments import play_game
@@ -203,3 +204,32 @@ def test_what_an_input_method_types_in_full_width_mode_reads_as_it_looks():
     assert "  1122  1,0 (B)" in said and "not a colour" not in said and "You found it in 2 guesses!" in said
     said, session = codemaker(["１ ０", "ｆｉｘ　１ ０ ０", "quit"])
     assert "Corrected guess 1" in said and session.answers[0][1] == (0, 0)
+
+
+def test_a_ctrl_c_as_a_hint_or_the_codes_left_are_shown_leaves_the_game_going_on():
+    """A Ctrl-C pressed as the hint ends, landing while its table prints, ended the game (the
+    command's watch saw it, the table cut short); now it is dropped and the game goes on."""
+    import _thread
+
+    from mmlab.cli.entry import watching_ctrl_c
+
+    class PressedAsItPrints(io.StringIO):
+        def write(self, text: str) -> int:
+            if "would play" in text or "codes fit:" in text:
+                _thread.interrupt_main()
+                for _ in range(10**5):  # (where the watch's Ctrl-C would land)
+                    pass
+            return super().write(text)
+
+    console = Console(file=PressedAsItPrints(), width=400)
+    session = CodebreakerSession(GAME, secret="3632")
+    lines = "1122\n1344\nhint\ncandidates\n3632\n"
+    with watching_ctrl_c() as ctrl_c:
+        try:
+            won = play_codebreaker(GAME, session, Dialogue(GAME, io.StringIO(lines), console), "knuth", True)
+        except KeyboardInterrupt:
+            pytest.fail("the Ctrl-C ended the game")
+    assert won == 0
+    said = console.file.getvalue()
+    assert "knuth would play" in said and "how each guess splits" in said and "codes fit: " in said
+    assert "You found it in 3 guesses!" in said and not ctrl_c.pressed

@@ -64,12 +64,15 @@ class _CtrlC:
         return result
 
 
-def stoppable(work: Callable[[], T], around: AbstractContextManager | None = None) -> T:
-    """``work()`` inside ``around`` (a spinner, shown once a Ctrl-C would stop the work), or
-    ``Stopped`` raised when Ctrl-C is pressed meanwhile (even inside a numba kernel, see
-    ``errors.is_ctrl_c``). Before and after, Ctrl-C does what it did (in ``mmlab play``: the
-    command's watch ends the game). Outside the main thread, or where Ctrl-C is ignored or not
-    Python's to handle, it just runs ``work``.
+def stoppable(work: Callable[[], T], around: AbstractContextManager | None = None,
+              show: Callable[[T], object] | None = None) -> T:
+    """``work()`` inside ``around`` (a spinner, shown once a Ctrl-C would stop the work), then
+    ``show(result)`` (what the player asked for, on the screen), or ``Stopped`` raised when Ctrl-C
+    is pressed during the work (even inside a numba kernel, see ``errors.is_ctrl_c``). A Ctrl-C
+    pressed while it is shown comes too late to stop anything and is dropped: pressed on seeing the
+    spinner, it must not end the game as the result appears. Before and after, Ctrl-C does what it
+    did (in ``mmlab play``: the command's watch ends the game). Outside the main thread, or where
+    Ctrl-C is ignored or not Python's to handle, it just runs ``work`` and ``show``.
 
     >>> import _thread
     >>> stoppable(_thread.interrupt_main)
@@ -80,20 +83,25 @@ def stoppable(work: Callable[[], T], around: AbstractContextManager | None = Non
     outer = signal.getsignal(signal.SIGINT)
     if threading.current_thread() is not threading.main_thread() or not callable(outer):
         with around:
-            return work()
+            result = work()
+        if show is not None:
+            show(result)
+        return result
     ctrl_c, report = _CtrlC(sys.unraisablehook), sys.unraisablehook
     signal.signal(signal.SIGINT, ctrl_c.on_signal)
     sys.unraisablehook = ctrl_c.on_unraisable
     try:
         with around:
             result = ctrl_c.run(work)
+        if ctrl_c.pressed:  # (as the work ended: what the player asked for all the same)
+            raise Stopped
+        if show is not None:
+            show(result)  # (no Ctrl-C lands in it: ``run`` has disarmed it)
     except (KeyboardInterrupt, SystemError) as error:
         if not is_ctrl_c(error):
             raise
         raise Stopped from None
-    finally:  # (no Ctrl-C lands here: ``run`` has disarmed it)
+    finally:  # (nor here)
         signal.signal(signal.SIGINT, outer)
         sys.unraisablehook = report
-    if ctrl_c.pressed:  # (as the work ended: what the player asked for all the same)
-        raise Stopped
     return result

@@ -284,8 +284,8 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
                     continue
                 show_hint(session, dialogue, rest[0] if rest else hint_strategy or "knuth")
             elif command.lower() == "candidates":
-                codes = stoppable(session.candidates, dialogue.working("Listing the codes that fit…"))
-                say(f"{fitting(len(codes))}: " + game.format_all(codes))
+                stoppable(session.candidates, dialogue.working("Listing the codes that fit…"),
+                          lambda codes: say(f"{fitting(len(codes))}: " + game.format_all(codes)))
             elif command.lower() == "undo":
                 session.undo()
                 say("Took back the last guess.")
@@ -384,9 +384,14 @@ def unchecked(session: CodemakerSession, say, fix: str) -> None:
 
 
 def show_hint(session: CodebreakerSession, dialogue: Dialogue, strategy: str) -> None:
-    game = session.game
-    hint, left = stoppable(lambda: (session.hint(strategy), codes_left(session, "your answers")),
-                           dialogue.working(f"{strategy} is choosing its suggestion…"))  # (Ctrl-C stops it once shown)
+    """Work out ``strategy``'s hint, a spinner showing (Ctrl-C stops it, see ``stoppable``), and
+    show it: a Ctrl-C as it is shown is dropped, not left to end the game."""
+    stoppable(lambda: (session.hint(strategy), codes_left(session, "your answers")),
+              dialogue.working(f"{strategy} is choosing its suggestion…"),
+              lambda found: _print_hint(session.game, dialogue, *found))
+
+
+def _print_hint(game: Game, dialogue: Dialogue, hint, left: str) -> None:
     dialogue.console.print(f"{left[0].upper()}{left[1:]}. {hint.strategy} would play {game.format(hint.suggestion)}.")
     if not hint.options:  # (a game too large to split the codes left)
         return
