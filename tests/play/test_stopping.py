@@ -2,6 +2,8 @@
 
 import _thread
 import contextlib
+import subprocess
+import sys
 
 import pytest
 
@@ -77,3 +79,18 @@ def test_a_ctrl_c_as_the_result_is_shown_is_dropped_and_it_is_shown_whole():
         except KeyboardInterrupt:
             pytest.fail("the Ctrl-C reached the command's watch")
     assert shown == [42] and not ctrl_c.pressed
+
+
+def test_a_ctrl_c_that_stopped_code_run_from_a_string_does_not_end_the_process_by_sigint(tmp_path):
+    """CPython remembers a KeyboardInterrupt that ended code run by ``exec`` (numba's, as a hint
+    loads its kernels) and, under ``python -m``, ended the process by SIGINT after a won game."""
+    (tmp_path / "stopped_in_exec.py").write_text(
+        "from mmlab.play.stopping import Stopped, stoppable\n"
+        "try:\n"
+        "    stoppable(lambda: exec('import _thread\\n_thread.interrupt_main()\\nfor _ in range(10**6): pass'))\n"
+        "except Stopped:\n"
+        "    print('stopped')\n"
+        "raise SystemExit(1)\n")
+    done = subprocess.run([sys.executable, "-m", "stopped_in_exec"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert (done.returncode, done.stdout) == (1, "stopped\n"), done.stderr

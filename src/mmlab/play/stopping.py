@@ -100,8 +100,18 @@ def stoppable(work: Callable[[], T], around: AbstractContextManager | None = Non
     except (KeyboardInterrupt, SystemError) as error:
         if not is_ctrl_c(error):
             raise
+        _forget_the_ctrl_c()
         raise Stopped from None
     finally:  # (nor here)
         signal.signal(signal.SIGINT, outer)
         sys.unraisablehook = report
     return result
+
+
+def _forget_the_ctrl_c() -> None:
+    """Make CPython forget a ``KeyboardInterrupt`` that ended code it ran from a string (``exec``,
+    as numba, dataclasses and namedtuple make their code): it remembers the last one, caught or
+    not, and under ``python -m`` ends the process by SIGINT once it exits, whatever its status, so
+    that a Ctrl-C that stopped a hint as its kernels loaded made a won game end with 130. Each run
+    of such code starts by forgetting it."""
+    exec("pass", {})  # noqa: S102  (nothing but the forgetting)
