@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from mmlab.errors import UnknownStrategy, shown
+from mmlab.game.feedback import as_typed
 from mmlab.strategies.base import Configurable, Strategy
 from mmlab.strategies.exhaustive import (
     Entropy,
@@ -58,16 +59,19 @@ NOT_CODEBREAKERS: dict[str, str] = {
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``name:key=value,key=value`` into the name and its raw parameter values.
+    """Split ``name:key=value,key=value`` into the name and its raw parameter values, full-width
+    forms and other scripts' digits in ASCII, as codes are read (``as_typed``).
 
     >>> parse_spec("evo:pop=400, score=most-parts")
     ('evo', {'pop': '400', 'score': 'most-parts'})
+    >>> parse_spec("knuth：first＝１１２２")
+    ('knuth', {'first': '1122'})
     >>> parse_spec("knuth:first")
     Traceback (most recent call last):
     ...
     mmlab.errors.UnknownStrategy: in 'knuth:first': 'first' should be key=value
     """
-    name, _, rest = spec.strip().partition(":")
+    name, _, rest = as_typed(spec).strip().partition(":")
     values: dict[str, str] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, value = item.partition("=")
