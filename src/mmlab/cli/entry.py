@@ -34,12 +34,9 @@ INTERRUPTED = 130
 """The status of a command ended by Ctrl-C (128 + SIGINT, as a shell reports it)."""
 TERMINATED = 143
 """The status of a command ended by SIGTERM (128 + SIGTERM)."""
-#: The signals other than Ctrl-C that stop a command as Ctrl-C does, and then end the process by
-#: their default action.
-ENDING = STOP_SIGNALS
 #: The signals a watch handles, each with the handler that makes it Python's to handle: the default
 #: action of SIGTERM and SIGHUP ends the process at once, losing the finished games a command has not written.
-WATCHED = ((signal.SIGINT, signal.default_int_handler), *((signum, signal.SIG_DFL) for signum in ENDING))
+WATCHED = ((signal.SIGINT, signal.default_int_handler), *((signum, signal.SIG_DFL) for signum in STOP_SIGNALS))
 
 
 class CtrlC:
@@ -215,7 +212,7 @@ def run() -> None:
         status = main()
     except KeyboardInterrupt:  # (a second Ctrl-C as the watch ended)
         status = INTERRUPTED
-    if status - 128 in ENDING:  # (only a stop by one of them gives such a status)
+    if status - 128 in STOP_SIGNALS:  # (only a stop by one of them gives such a status)
         global _ending_signal
         _ending_signal = status - 128
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # another Ctrl-C (or SIGTERM, as by default) ends it at once

@@ -96,10 +96,6 @@ def sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-#: The signals besides Ctrl-C that a worker ignores: those that stop a command as Ctrl-C does.
-IGNORED_BY_WORKERS = frozenset(STOP_SIGNALS)
-
-
 @contextlib.contextmanager
 def stop_signals_held() -> Iterator[None]:
     """Block SIGTERM and SIGHUP in this thread for the block, so that the processes it starts
@@ -109,11 +105,11 @@ def stop_signals_held() -> Iterator[None]:
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    signal.pthread_sigmask(signal.SIG_BLOCK, IGNORED_BY_WORKERS)
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, IGNORED_BY_WORKERS)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
 
 @contextlib.contextmanager
@@ -148,10 +144,10 @@ def _start_worker(initializer: Callable[[], None]) -> None:
     worker started is dropped), watch for the end of the process that started it, then
     ``initializer``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for signum in IGNORED_BY_WORKERS:
+    for signum in STOP_SIGNALS:
         signal.signal(signum, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, IGNORED_BY_WORKERS)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_end_with, args=(parent.sentinel,), daemon=True).start()

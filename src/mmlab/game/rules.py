@@ -181,9 +181,10 @@ class Game:
         if len(str(text)) > CODE_CHARS_PER_PEG * self.pegs:  # refused before it is split into a list
             raise BadCode(f"code {shown(text)} is {len(str(text)):,} characters long, too long for a code of "
                           f"{self.pegs} pegs")
-        tokens = split_code(text)
-        if self.pegs == 1 and len(tokens) > 1 and as_typed(str(text)).strip().isalnum():
-            tokens = [as_typed(str(text)).strip()]  # one peg: "10" is colour 10, not two pegs
+        typed = as_typed(text).strip()
+        tokens = split_code(typed)
+        if self.pegs == 1 and len(tokens) > 1 and typed.isalnum():
+            tokens = [typed]  # one peg: "10" is colour 10, not two pegs
         stray = next((t for t in tokens if not t.isalnum()), None)
         if stray is not None:  # "-1122", "1.122": a sign or a point, not a peg too many
             self._parse_colour(stray, text)
