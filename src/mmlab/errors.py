@@ -12,6 +12,7 @@ import math
 import re
 import reprlib
 import signal
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -84,8 +85,34 @@ def _digits(number: int) -> int:
     return digits + (n >= 10**digits)
 
 
-#: Whole numbers as users type them: ASCII digits with an optional minus, spaces around allowed
-#: ("+3", "1_000", "²" and other scripts' digits are not whole numbers here).
+#: The full-width forms of ASCII's printable characters (U+FF01-U+FF5E, '！' to '～'), and how far
+#: they are from them: what an input method for Japanese, Chinese or Korean types in full-width mode.
+_FULL_WIDTH, _FROM_ASCII = range(0xFF01, 0xFF5F), 0xFEE0
+
+
+def as_typed(text: str) -> str:
+    """``text`` with each digit of any script written as its ASCII digit (a digit is what ``int``
+    reads, ``str.isdecimal``: not '²'), and the full-width letters, punctuation and space that an
+    input method types as their ASCII selves, so that codes and answers read as they look.
+
+    >>> as_typed("１１２２"), as_typed("ＡＢ，Ｃ　Ｄ"), as_typed("١٢"), as_typed("1²")
+    ('1122', 'AB,C D', '12', '1²')
+    """
+    if text.isascii():
+        return text
+    return "".join(_as_typed(char) for char in text)
+
+
+def _as_typed(char: str) -> str:
+    if ord(char) in _FULL_WIDTH:
+        return chr(ord(char) - _FROM_ASCII)
+    if char == "\u3000":  # (the ideographic space)
+        return " "
+    return str(unicodedata.decimal(char)) if char.isdecimal() else char
+
+
+#: Whole numbers as users type them (after ``as_typed``): digits with an optional minus, spaces
+#: around allowed ("+3", "1_000" and "²" are not whole numbers here).
 _WHOLE = re.compile(r"\s*(-?)0*([0-9]+)\s*")
 #: The largest whole number read: the kernels take int64.
 INT64_MAX = 2**63 - 1
@@ -98,10 +125,12 @@ def whole_number(text: str) -> int | None:
 
     >>> whole_number("42"), whole_number(" -007 "), whole_number("+3"), whole_number("²"), whole_number("1_0")
     (42, -7, None, None, None)
+    >>> whole_number("４２"), whole_number("－١٢")  # full-width, Arabic-Indic: as ``as_typed`` reads them
+    (42, -12)
     >>> whole_number("9" * 5000) == INT64_MAX + 1
     True
     """
-    match = _WHOLE.fullmatch(text)
+    match = _WHOLE.fullmatch(as_typed(text))
     if match is None:
         return None
     sign, digits = -1 if match.group(1) else 1, match.group(2)

@@ -59,6 +59,18 @@ def test_partition_after_reads_full_width_typing_as_codes_and_answers_are_read(c
     assert typed == run(capsys, "partition", "4x6", "1344", "--after", "1122:1,1", "--json")
 
 
+def test_a_number_of_secrets_reads_full_width_and_other_scripts_digits_as_codes_are_read(capsys):
+    """--secrets １０ was refused ("expected 'all', N or sample:N") while --seed １ and codes were read."""
+    wanted = json.loads(run(capsys, "eval", "3x4", "--strategy", "random", "--secrets", "10", "--seed", "1",
+                            "--json")[1])
+    for typed in ("１０", "sample:１０", "١٠"):
+        code, out, err = run(capsys, "eval", "3x4", "--strategy", "random", "--secrets", typed, "--seed", "1",
+                             "--json")
+        assert (code, err) == (0, "")
+        assert {**json.loads(out), "seconds": 0, "seconds_per_game": 0} == {**wanted, "seconds": 0,
+                                                                            "seconds_per_game": 0}
+
+
 def test_compare_prints_every_exhaustive_strategy_with_literature(capsys, tmp_path):
     """Figures: Knuth 1976 (5801), Kooi 2005 (most parts 5668); the games go to the store."""
     store = str(tmp_path / "r.duckdb")

@@ -18,12 +18,11 @@ from rich.table import Table
 from mmlab.cli.arguments import add_game_args, count, game_of, int_at_least, positive, seed_arg
 from mmlab.cli.commands import help_of
 from mmlab.cli.output import err, histogram_text, mean_text, out, print_json, progress, spinner
-from mmlab.errors import BadTree, MastermindError, shown, whole_number
+from mmlab.errors import BadTree, MastermindError, as_typed, shown, whole_number
 from mmlab.experiments import evaluate
 from mmlab.experiments.evaluation import PARALLEL_MIN_CODES, Evaluation, EvaluationInterrupted, draw_seed
 from mmlab.experiments.secret_sets import MAX_SECRETS
 from mmlab.game import Game
-from mmlab.game.feedback import as_typed
 from mmlab.knowledge import Knowledge
 from mmlab.planners import make_planner
 from mmlab.strategies import EXHAUSTIVE, Strategy, make_strategy

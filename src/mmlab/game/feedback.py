@@ -13,11 +13,10 @@ Feedback(black=1, white=2)
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from mmlab.errors import BadFeedback, shown
+from mmlab.errors import BadFeedback, as_typed, shown
 
 
 class Feedback(NamedTuple):
@@ -74,32 +73,6 @@ def possible_feedbacks(pegs: int, with_white: bool = True) -> list[Feedback]:
                 continue  # all pegs right in colour, all but one in place: impossible
             out.append(Feedback(black, white))
     return out
-
-
-#: The full-width forms of ASCII's printable characters (U+FF01-U+FF5E, '！' to '～'), and how far
-#: they are from them: what an input method for Japanese, Chinese or Korean types in full-width mode.
-_FULL_WIDTH, _FROM_ASCII = range(0xFF01, 0xFF5F), 0xFEE0
-
-
-def as_typed(text: str) -> str:
-    """``text`` with each digit of any script written as its ASCII digit (a digit is what ``int``
-    reads, ``str.isdecimal``: not '²'), and the full-width letters, punctuation and space that an
-    input method types as their ASCII selves, so that codes and answers read as they look.
-
-    >>> as_typed("１１２２"), as_typed("ＡＢ，Ｃ　Ｄ"), as_typed("١٢"), as_typed("1²")
-    ('1122', 'AB,C D', '12', '1²')
-    """
-    if text.isascii():
-        return text
-    return "".join(_as_typed(char) for char in text)
-
-
-def _as_typed(char: str) -> str:
-    if ord(char) in _FULL_WIDTH:
-        return chr(ord(char) - _FROM_ASCII)
-    if char == "\u3000":  # (the ideographic space)
-        return " "
-    return str(unicodedata.decimal(char)) if char.isdecimal() else char
 
 
 _NUMBERS = re.compile(r"^\s*([0-9]+)\s*[,;/ ]\s*([0-9]+)\s*$")

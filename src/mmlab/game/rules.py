@@ -24,8 +24,8 @@ from functools import cached_property
 
 import numpy as np
 
-from mmlab.errors import BadCode, BadFeedback, BadSize, SpaceTooLarge, shown
-from mmlab.game.feedback import NUMBER_DIGITS, Feedback, as_typed, feedback_of, parse_feedback, possible_feedbacks
+from mmlab.errors import BadCode, BadFeedback, BadSize, SpaceTooLarge, as_typed, shown
+from mmlab.game.feedback import NUMBER_DIGITS, Feedback, feedback_of, parse_feedback, possible_feedbacks
 
 MIN_PEGS, MAX_PEGS = 1, 10
 MIN_COLOURS, MAX_COLOURS = 2, 36

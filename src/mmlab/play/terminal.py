@@ -23,10 +23,11 @@ from mmlab.errors import (
     InconsistentFeedback,
     MastermindError,
     SearchFailed,
+    as_typed,
     counted_guesses,
 )
 from mmlab.game import Feedback, Game
-from mmlab.game.feedback import NUMBER_DIGITS, as_typed
+from mmlab.game.feedback import NUMBER_DIGITS
 from mmlab.play.session import NOT_COUNTED, CodebreakerSession, CodemakerSession
 from mmlab.play.stopping import Stopped, stoppable
 

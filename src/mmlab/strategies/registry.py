@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import re
 
-from mmlab.errors import UnknownStrategy, shown
-from mmlab.game.feedback import as_typed
+from mmlab.errors import UnknownStrategy, as_typed, shown
 from mmlab.strategies.base import Configurable, Strategy
 from mmlab.strategies.exhaustive import (
     Entropy,
