@@ -5,10 +5,12 @@ Each test saves a screenshot of the finished game in its pytest output folder (`
 
 import re
 import threading
+import unicodedata
 
 import pytest
 
 from mmlab.game import Game
+from mmlab.game.rules import split_code
 from mmlab.web import views
 from mmlab.web.app import needs_engine_lock
 from mmlab.web.errors import GameNotFound
@@ -257,6 +259,47 @@ def test_full_width_digits_are_previewed_and_played_as_the_digits_they_are(page)
     guess_box.press("Enter")
     expect(page.locator("#board-body tr")).to_have_count(1)
     expect(page.locator("#board-body tr")).to_contain_text("1122")
+
+
+@pytest.mark.parametrize("typed", ["١١٢٢", "𝟏𝟏𝟐𝟐"], ids=["arabic-indic", "mathematical-bold"])
+def test_other_scripts_digits_are_previewed_as_the_pegs_the_server_reads(page, typed):
+    """The server reads the digits of any script as ASCII (c2934b0), and played '١١٢٢' as 1122, but
+    the preview showed pegs of no colour labelled '١'."""
+    start(page, "codebreaker", secret="3632")
+    guess_box = page.get_by_label("Your guess", exact=True)
+    guess_box.fill(typed)
+    preview = page.locator("#guess-preview .peg")
+    expect(preview).to_have_text(["1", "1", "2", "2"])
+    background = "pegs => pegs.map((peg) => peg.style.background)"
+    one, two = page.locator("#legend .peg").evaluate_all(background)[:2]
+    assert preview.evaluate_all(background) == [one, one, two, two]
+    expect(page.locator("#split-body")).to_contain_text("splits 1,296 codes into 13 parts")
+    guess_box.press("Enter")
+    expect(page.locator("#board-body .code")).to_have_attribute("data-code", "1122")
+
+
+def test_the_page_reads_a_typed_guess_as_the_server_does(page):
+    """Every character alone, and a few guesses: the colours the page reads in a typed guess (its
+    preview, and whether it asks for the split) are those the server reads (split_code). It read
+    the digits of other scripts as themselves, and its spaces were JavaScript's (U+FEFF, not U+0085)."""
+    read = page.evaluate("""() => {
+        const read = {};
+        for (let code = 0; code < 0x110000; code++) {
+            const typed = String.fromCodePoint(code), tokens = guessTokens(typed);
+            if (tokens.length !== 1 || tokens[0] !== typed) read[code] = tokens;
+        }
+        return read;
+    }""")
+    on_page = {int(code): tokens for code, tokens in read.items()}
+    on_server = {code: tokens for code in range(0x110000) if (tokens := split_code(chr(code))) != [chr(code)]}
+    if unicodedata.unidata_version != "14.0.0":  # a later Python's, with the digits of scripts encoded since,
+        on_server = {code: tokens for code, tokens in on_server.items()  # which the page shows as typed (app.js)
+                     if code in on_page or not chr(code).isdecimal()}
+    differ = {f"U+{code:04X}": (on_page.get(code), on_server.get(code))
+              for code in sorted(on_page.keys() | on_server.keys()) if on_page.get(code) != on_server.get(code)}
+    assert not differ, f"read differently (page, server): {differ}"
+    for typed in ["١ ٢,٣;٤", "١٠ ٢", "１　２　３　４", "\ufeff1122", "1122\x85", "1\x1c2", " 10\u2003 2 ", "ＡＢ，Ｃ"]:
+        assert page.evaluate("guessTokens", typed) == split_code(typed), typed
 
 
 def test_a_game_the_server_no_longer_holds_is_said_so_in_the_pages_words(page):

@@ -409,17 +409,45 @@ function eraseColour() {
   updatePreview();
 }
 
-// Full-width forms (what an input method types in full-width mode: "１１２２") as the ASCII they
-// stand for, as the server reads them.
+// The digit 0 of each script's decimal digits (each followed by 1-9), as the server reads them
+// (errors.as_typed: Python's str.isdecimal and unicodedata.decimal, Unicode 14.0 in Python
+// 3.11, the oldest mmlab runs on; a later Python reads the digits of scripts encoded since too, which
+// the page shows as typed). Not the browser's \p{Nd}, which knows those (Chromium 156 has 770 digits
+// to Python 3.11's 660) and so would show as pegs digits that such a server refuses; nor
+// normalize("NFKC"), which leaves '١' as it is, and makes '²' and '①', no colours to the server, 2 and 1.
+// Made by: [c for c in range(0x110000) if chr(c).isdecimal() and unicodedata.decimal(chr(c)) == 0]
+const DIGIT_ZEROS = [
+  0x30, 0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6, 0xB66, 0xBE6, 0xC66, 0xCE6, 0xD66, 0xDE6, 0xE50,
+  0xED0, 0xF20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90, 0x1B50, 0x1BB0, 0x1C40,
+  0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10, 0x104A0, 0x10D30, 0x11066, 0x110F0,
+  0x11136, 0x111D0, 0x112F0, 0x11450, 0x114D0, 0x11650, 0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50,
+  0x11DA0, 0x16A60, 0x16AC0, 0x16B50, 0x1D7CE, 0x1D7D8, 0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140, 0x1E2F0, 0x1E950,
+  0x1FBF0];
+
+// What the server reads in a typed code: the digits of any script as ASCII digits (Arabic-Indic
+// "١١٢٢" is 1122), and full-width forms (what an input method types in full-width mode: "１１２２",
+// "ＡＢ，Ｃ", the ideographic space) as the ASCII they stand for.
 function asTyped(text) {
-  return text.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xFEE0))
-    .replace(/\u3000/g, " ");
+  return text.replace(/[^\0-\x7F]/gu, (c) => {
+    const code = c.codePointAt(0);
+    if (code >= 0xFF01 && code <= 0xFF5E) return String.fromCodePoint(code - 0xFEE0);
+    if (code === 0x3000) return " ";
+    const zero = DIGIT_ZEROS.findLast((z) => z <= code);
+    return code - zero < 10 ? String(code - zero) : c;
+  });
 }
 
+// Spaces as the server reads them (Python's str.isspace, its \s and strip): JavaScript's \s and trim
+// take U+FEFF too (a byte order mark, which a paste can bring), and not U+001C-001F or U+0085.
+const SPACE = "\\t-\\r\\x1C-\\x20\\x85\\xA0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000";
+const SPACES_AROUND = new RegExp(`^[${SPACE}]+|[${SPACE}]+$`, "g");
+const SEPARATORS = new RegExp(`[${SPACE},;]+`);
+
+// The colours of a typed guess, as the server splits them (game.rules.split_code).
 function guessTokens(text) {
-  const raw = asTyped(text).trim();
+  const raw = asTyped(text).replace(SPACES_AROUND, "");
   if (!raw) return [];
-  return /[\s,;]/.test(raw) ? raw.split(/[\s,;]+/).filter(Boolean) : [...raw];
+  return SEPARATORS.test(raw) ? raw.split(SEPARATORS).filter(Boolean) : [...raw];
 }
 
 function updatePreview() {
