@@ -388,12 +388,10 @@ def test_the_second_click_of_a_double_click_is_dropped_after_the_first_has_moved
     one_guess_taken_back(page)
 
 
-def test_a_slow_double_click_on_start_game_starts_one_game(page):
-    """The button is disabled while its game is on its way, but a person's double click can take
-    longer than that: the second click started a second game in place of the first."""
-    start(page, "codebreaker", secret="3632")  # (the first click, whose game has come back)
-    first = page.evaluate("state.id")
-    page.evaluate("""() => {  // counts the games asked for, as the page asks (synchronously, on the click)
+def count_games_asked(page) -> None:
+    """Count the games the page asks for from now on in ``gamesAsked`` (as it asks: synchronously,
+    on the click or the key)."""
+    page.evaluate("""() => {
         window.gamesAsked = 0;
         const fetchAsked = window.fetch;
         window.fetch = (url, options) => {
@@ -401,6 +399,21 @@ def test_a_slow_double_click_on_start_game_starts_one_game(page):
             return fetchAsked(url, options);
         };
     }""")
+
+
+def stop_the_clock(page) -> None:
+    """Stop the page's clock (Playwright's, in place of the browser's), so that two presses of a key
+    are at once however long the test takes between them; page.clock.fast_forward moves it on."""
+    page.clock.install(time=1_000_000)
+    page.clock.pause_at(1_001_000)
+
+
+def test_a_slow_double_click_on_start_game_starts_one_game(page):
+    """The button is disabled while its game is on its way, but a person's double click can take
+    longer than that: the second click started a second game in place of the first."""
+    start(page, "codebreaker", secret="3632")  # (the first click, whose game has come back)
+    first = page.evaluate("state.id")
+    count_games_asked(page)
     start_button = page.get_by_role("button", name="Start game")
     start_button.dispatch_event("click", {"detail": 2})  # (a click's detail counts the clicks in a row)
     assert page.evaluate("gamesAsked") == 0
@@ -408,6 +421,71 @@ def test_a_slow_double_click_on_start_game_starts_one_game(page):
     expect(page.locator("#remaining-count")).to_have_text("1,296")
     page.wait_for_function(f"state.id !== {first!r}")
     assert page.evaluate("gamesAsked") == 1
+
+
+def enter_held_and_pressed_again(page, shows, text: str) -> None:
+    """Press Enter where the focus is and hold it until ``shows`` contains ``text`` (what the press
+    did has come back), and on (its repeats), then press it again at once (a bounce: the page's
+    clock is stopped)."""
+    page.keyboard.down("Enter")
+    expect(shows).to_contain_text(text)
+    page.keyboard.down("Enter")  # (Playwright's presses of a key already down are its repeats)
+    page.keyboard.down("Enter")
+    page.keyboard.up("Enter")
+    page.keyboard.press("Enter")
+
+
+def test_enter_held_or_pressed_again_at_once_in_the_setup_form_only_starts_the_game(page):
+    """Start game is disabled while its game is on its way, which stops Enter too, but the page gives
+    the new game's guess box the focus as it comes, and the key's repeats went on there: an empty
+    guess played ('Type a guess of 4 colours first'), each repeat. A press of its own, a moment later
+    or after a click, acts as before."""
+    stop_the_clock(page)
+    count_games_asked(page)
+    page.get_by_label("Size (pegs x colours)").focus()
+    enter_held_and_pressed_again(page, page.locator("#remaining-count"), "1,296")
+    first = page.evaluate("state.id")
+    assert page.evaluate("[gamesAsked, state.id, document.activeElement.id]") == [1, first, "guess"]
+    expect(page.locator("#error")).to_be_empty()
+    page.clock.fast_forward(1000)
+    page.keyboard.press("Enter")  # a moment later: the person's own press
+    expect(page.locator("#error")).to_have_text("Type a guess of 4 colours first, e.g. 1234.")
+    page.get_by_role("button", name="New game").click()
+    page.keyboard.press("Enter")  # (in the setup form again, right after the click)
+    page.wait_for_function(f"state.id !== {first!r}")
+    assert page.evaluate("gamesAsked") == 2
+
+
+def test_enter_held_on_the_winning_guess_starts_no_game(page):
+    """The page gives New game the focus after the winning guess, and a held Enter's repeats pressed
+    it, then Start game in the form it opens: the game just won was replaced by a new one."""
+    stop_the_clock(page)
+    start(page, "codebreaker", secret="1122")
+    count_games_asked(page)
+    page.get_by_label("Your guess", exact=True).fill("1122")
+    enter_held_and_pressed_again(page, page.locator("#message"), "You found it in 1 guess!")
+    assert page.evaluate("[gamesAsked, document.activeElement.id]") == [0, "new-btn"]
+    expect(page.locator("#message")).to_contain_text("You found it in 1 guess!")
+
+
+def test_enter_held_on_the_winning_answer_takes_nothing_back(page):
+    """The page gives Undo the focus after the winning answer, and a held Enter's repeats pressed
+    it: the win was taken back, then every answer before it, one at each repeat."""
+    stop_the_clock(page)
+    start(page, "codemaker")
+    answer(page, 1, 0, 1)
+    pegs_box(page, "Black").fill("4")
+    pegs_box(page, "White").fill("0")
+    enter_held_and_pressed_again(page, page.locator("#message"), "Aha! Your secret is")
+    page.wait_for_function("busyGame === null")  # (an undo, if asked, has been answered)
+    on_server = page.evaluate("async () => (await (await fetch(`/api/games/${state.id}`)).json()).moves.length")
+    assert on_server == 2
+    assert page.evaluate("document.activeElement.id") == "maker-undo-btn"
+    expect(page.locator("#message")).to_contain_text("Aha! Your secret is")
+    page.clock.fast_forward(1000)
+    page.keyboard.press("Enter")  # a moment later: the person's own press of Undo
+    expect(page.locator("#message")).to_have_text("Took back the last answer.")
+    expect(page.locator("#board-body tr:not(.pending-row)")).to_have_count(1)
 
 
 @pytest.mark.skipif(needs_engine_lock(), reason="numba's workqueue layer: one request computes at a time, so the "

@@ -701,8 +701,36 @@ function dropRepeatedClick(event) {
   }
 }
 
+// Enter held down (the key's repeats) is one press, and so is Enter pressed again at once with no
+// other key, click or edit between (a bounce, or a double press), as the second click of a double
+// click is one click: the page moves the focus as a move or game comes back (to the new game's
+// guess, to Undo after the winning answer, to New game after the winning guess), and the key went on
+// to act on that control, which the person never chose (holding Enter on the winning answer took
+// back every answer, on the winning guess started a new game). Enter pressed a moment later acts, as
+// does one after another key, a click or an edit (the way back to "Start game", a guess typed). An
+// Enter that ends an input method's composition ("１１２２") is no press of the page's.
+const ONE_PRESS_MS = 500;  // (the usual longest double click)
+let enterAt = -Infinity;  // when Enter was last pressed; -Infinity after another key, a click or an edit
+function dropRepeatedEnter(event) {
+  if (event.key !== "Enter" || event.isComposing || event.keyCode === 229) {
+    enterAt = -Infinity;
+    return;
+  }
+  const now = performance.now();
+  const again = event.repeat || now - enterAt < ONE_PRESS_MS;
+  enterAt = now;
+  if (again) {
+    event.preventDefault();  // (no form submitted, no button pressed)
+    event.stopPropagation();
+  }
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   document.addEventListener("click", dropRepeatedClick, true);  // (capturing: before the control's own handler)
+  document.addEventListener("keydown", dropRepeatedEnter, true);
+  for (const type of ["pointerdown", "input"]) {  // (a click, or an edit without keys: pasted, dictated)
+    document.addEventListener(type, () => { enterAt = -Infinity; }, true);
+  }
   $("new-game").addEventListener("submit", startGame);
   document.querySelectorAll("input[name=role]").forEach((r) => r.addEventListener("change", setRole));
   $("guess-form").addEventListener("submit", playGuess);
