@@ -12,11 +12,23 @@ LAYERS = {"_lazy": 0, "errors": 0, "game": 1, "knowledge": 2, "strategies": 3, "
 
 
 def imported_packages(path: Path) -> set[str]:
-    """The ``mmlab`` packages a module imports anywhere in its code (not in its docstrings)."""
+    """The ``mmlab`` packages a module imports anywhere in its code (not in its docstrings): by
+    absolute name, relatively (``from ..experiments import store``), or from the top package
+    (``from mmlab import experiments``, or one of its names, ``from mmlab import evaluate``)."""
+    import mmlab
+
+    here = ["mmlab", *path.relative_to(SOURCE).parent.parts]  # the module's package
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
-        names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else (
-            [node.module] if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 else [])
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            module = ".".join([*here[:len(here) - node.level + 1], *([node.module] if node.module else [])]
+                              ) if node.level else node.module
+            names = [module] if module != "mmlab" else [
+                mmlab._HOMES.get(alias.name, f"mmlab.{alias.name}") for alias in node.names]
+        else:
+            names = []
         found.update(name.split(".")[1] for name in names if name.startswith("mmlab."))
     return found
 
