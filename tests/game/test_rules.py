@@ -168,6 +168,15 @@ def test_digits_of_any_script_and_full_width_forms_are_read_as_they_look(game46,
     assert game46.parse(text) == game46.parse("1122")
 
 
+@pytest.mark.parametrize("text", ["ﬆﬆﬆﬆ", "ﬅﬅﬅﬅ", "ıııı", "ſſſſ"])
+def test_letters_that_are_other_letters_in_upper_case_are_no_colours(text):
+    """'ﬆ'.upper() is 'ST', found in 'A..Z': 4x20 read 'ﬆﬆﬆﬆ' as 19 19 19 19 (S), 'ıııı' as I."""
+    game = Game(4, 20)
+    with pytest.raises(BadCode, match=f"'{text[0]}' is not a colour"):
+        game.parse(text)
+    assert game.stray_letter(text) == text[0] and game.stray_letter("AbCt") is None
+
+
 def test_full_width_answers_and_colours_out_of_range():
     game = Game(4, 6)
     assert [game.answer(text) for text in ("１ ２", "１，２", "ＢＷＷ", "ｎｏｎｅ")] == [(1, 2), (1, 2), (1, 2), (0, 0)]

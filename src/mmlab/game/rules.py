@@ -220,13 +220,14 @@ class Game:
         >>> Game(4, 6).stray_letter("hello"), Game(4, 6).stray_letter("ABBA")
         ('h', None)
         """
-        return next((c for c in as_typed(text) if c.isalpha() and c.upper() not in _LETTERS[:self.colours]), None)
+        colours = _LETTERS[:self.colours]
+        return next((c for c in as_typed(text) if c.isalpha() and not (c.isascii() and c.upper() in colours)), None)
 
     def _parse_colour(self, token: str, text: str) -> int:
         expected = f"expected {self.colour_range}"
         if token.isascii() and token.isdigit():
             value = int(token) if len(token) <= NUMBER_DIGITS else 0  # 0, like any long number, is no colour
-        elif len(token) == 1 and token.upper() in _LETTERS:
+        elif len(token) == 1 and token.isascii() and token.isalpha():  # ('ﬆ'.upper() is 'ST', 'ı'.upper() 'I')
             value = _LETTERS.index(token.upper()) + 1
         else:
             raise BadCode(f"code {shown(text)}: {shown(token)} is not a colour ({expected})")
