@@ -615,3 +615,90 @@ def test_answers_that_are_not_whole_numbers_and_rejected_corrections(page):
     page.get_by_label("White for guess 1").fill("0.5")
     page.get_by_role("button", name="Save").click()
     expect(page.locator("#error")).to_have_text("White: give a whole number of pegs, from 0 to 4, not 0.5.")
+
+
+def type_in(page, box, text: str) -> None:
+    """Type ``text`` in ``box`` in place of what it holds, as a keyboard layout or an input method
+    types it (Playwright's fill refuses text that a number box would not take)."""
+    box.fill("")
+    box.focus()
+    page.keyboard.insert_text(text)
+
+
+def in_script(n: int, zero: str) -> str:
+    """``n`` written with the digits whose zero is ``zero``."""
+    return "".join(chr(ord(zero) + int(d)) for d in str(n))
+
+
+def test_answers_typed_in_the_digits_of_other_scripts_are_read_as_the_server_reads_them(page):
+    """The answer boxes were <input type=number>, whose value Chromium leaves empty when '١' is typed
+    (it takes '１'): the page said "Give the number of black pegs", though the server reads such
+    digits in a typed answer ('١ ٠', errors.as_typed) and the guess box reads them too."""
+    secret = GAME.parse("3632")
+    start(page, "codemaker")
+    type_in(page, pegs_box(page, "Black"), "١")  # 1122 gets 1 black from 3632
+    type_in(page, pegs_box(page, "White"), "٠")
+    pegs_box(page, "White").press("Enter")
+    expect(page.locator("#board-body .answer-cell")).to_have_text(["1 black, 0 white"])
+    expect(page.locator("#error")).to_be_empty()
+    page.get_by_role("button", name="Correct the answer to guess 1").click()
+    type_in(page, page.get_by_label("Black for guess 1"), "१")  # (Devanagari) the same answer again
+    type_in(page, page.get_by_label("White for guess 1"), "０")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#message")).to_have_text("Corrected the answer to guess 1; 256 codes fit the answers.")
+    type_in(page, pegs_box(page, "Black"), "abc")
+    pegs_box(page, "Black").press("Enter")
+    expect(page.locator("#error")).to_have_text("Black: give a whole number of pegs, from 0 to 4, not abc.")
+    type_in(page, pegs_box(page, "Black"), "١.٥")
+    pegs_box(page, "Black").press("Enter")
+    expect(page.locator("#error")).to_have_text("Black: give a whole number of pegs, from 0 to 4, not ١.٥.")
+    zeros = iter(["\u0660", "\U0001D7CE", "\u09E6", "\u0E50"] * 2)  # Arabic-Indic, mathematical bold, Bengali, Thai
+    while "Aha!" not in page.locator("#message").inner_text():
+        fb = GAME.score(secret, GAME.parse(page.locator("#pending .code").get_attribute("data-code")))
+        moves = page.locator("#board-body tr:not(.pending-row)").count() + 1
+        zero = next(zeros)
+        type_in(page, pegs_box(page, "Black"), in_script(fb.black, zero))
+        type_in(page, pegs_box(page, "White"), f" {in_script(fb.white, zero)}\u3000")  # (spaces around)
+        pegs_box(page, "White").press("Enter")
+        expect(page.locator("#board-body tr:not(.pending-row)")).to_have_count(moves)
+    expect(page.locator("#message")).to_contain_text("Aha! Your secret is 3632")
+    expect(page.locator("#error")).to_be_empty()
+
+
+def test_the_answer_boxes_step_with_the_arrow_keys_as_number_boxes_do(page):
+    """They are text boxes now (above), which ArrowUp and ArrowDown leave as they are: they step as
+    the number boxes did, within 0 and the pegs, from a number in any script, and are spin buttons to
+    assistive technology. (A number box read '٣' as nothing, and stepped from 0.)"""
+    start(page, "codemaker")
+    black = page.get_by_role("spinbutton", name="Black")
+    white = page.get_by_role("spinbutton", name="White")
+    type_in(page, black, "٣")
+    black.press("ArrowDown")
+    expect(black).to_have_value("2")
+    expect(black).to_have_attribute("inputmode", "numeric")  # (a number pad on a phone)
+    expect(black).to_have_attribute("aria-valuemax", "4")
+    expect(black).to_have_attribute("aria-valuenow", "2")
+    for key, value in (("ArrowUp", "3"), ("ArrowUp", "4"), ("ArrowUp", "4"), ("ArrowDown", "3"), ("ArrowDown", "2")):
+        black.press(key)
+        expect(black).to_have_value(value)
+        expect(black).to_have_attribute("aria-valuenow", value)
+    for typed, key, value in (("", "ArrowUp", "1"), ("", "ArrowDown", "0"), ("abc", "ArrowUp", "1"),
+                              ("1.5", "ArrowUp", "2"), ("1.5", "ArrowDown", "1"), ("7", "ArrowUp", "7"),
+                              ("7", "ArrowDown", "4"), ("-2", "ArrowDown", "-2"), ("-2", "ArrowUp", "0")):
+        type_in(page, white, typed)
+        white.press(key)
+        expect(white).to_have_value(value)
+    white.press("ArrowDown")  # to 0; then Enter answers 2 black, 0 white
+    white.press("Enter")
+    expect(page.locator("#board-body .answer-cell")).to_have_text(["2 black, 0 white"])
+    expect(black).to_have_value("")
+    expect(black).not_to_have_attribute("aria-valuenow", re.compile(".*"))
+    expect(black).to_be_focused()
+    page.get_by_role("button", name="Correct the answer to guess 1").click()
+    fix = page.get_by_role("spinbutton", name="Black for guess 1")
+    expect(fix).to_have_attribute("aria-valuenow", "2")
+    fix.press("ArrowDown")
+    expect(fix).to_have_value("1")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#message")).to_contain_text("Corrected the answer to guess 1")
+    expect(page.locator("#board-body .answer-cell")).to_have_text(["1 black, 0 white"])

@@ -318,8 +318,7 @@ function renderBoard() {
 }
 
 function editAnswer(row, fixed) {
-  const number = (value, name) => el("input", { type: "number", min: 0, max: state.pegs, value,
-                                                "aria-label": `${name} for guess ${fixed.move}` });
+  const number = (value, name) => pegsBox({ value, "aria-label": `${name} for guess ${fixed.move}` });
   const black = number(fixed.black, "Black");
   const white = blackOnly() ? null : number(fixed.white, "White");
   const form = el("form", { class: "fix", novalidate: true, onsubmit: async (event) => {
@@ -557,7 +556,7 @@ function renderMaker() {
   $("answer-form").hidden = won;
   $("pending").replaceChildren(won ? "" : codeEl(state.next_guess));
   $("pending").closest("p").hidden = won;
-  for (const id of ["black", "white"]) $(id).max = state.pegs;
+  for (const id of ["black", "white"]) $(id).setAttribute("aria-valuemax", state.pegs);
   const whitePair = $("white-pair");  // (absent from a page cached from before black-only games)
   if (whitePair) whitePair.hidden = blackOnly();
   if (won) {
@@ -571,14 +570,76 @@ function renderMaker() {
   showPath();
 }
 
+// The boxes of an answer's black and white pegs (the answer form's, and a correction's) are text
+// boxes (a number pad on a phone: inputmode), read as the server reads a typed answer: the digits of
+// any script and full-width forms as ASCII (asTyped), so '١' is 1. Not <input type=number>, whose
+// value Chromium leaves empty when '١' is typed (the answer was "Give the number of black pegs"),
+// though it takes '１'. They step as a number box did, with ArrowUp and ArrowDown (stepPegs), and
+// are spin buttons to assistive technology, from aria-valuemin to aria-valuemax (the game's pegs).
+
+// A number as a number box took it (HTML's floating-point numbers): 1, 01, 1.0, 1., -1, 1e0.
+const NUMBER = /^-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$/;
+
+// What a box of pegs holds, as the server reads it (spaces around dropped): "" for nothing, else a
+// number, or NaN when it is none.
+function pegsTyped(input) {
+  const text = asTyped(input.value).replace(SPACES_AROUND, "");
+  return text === "" ? "" : NUMBER.test(text) ? Number(text) : NaN;
+}
+
+// A box of pegs for a correction, as those of the answer form (index.html).
+function pegsBox(attrs) {
+  const box = el("input", { class: "pegs", inputmode: "numeric", autocomplete: "off", spellcheck: "false",
+                            role: "spinbutton", "aria-valuemin": 0, "aria-valuemax": state.pegs, ...attrs });
+  showPegs(box);
+  return box;
+}
+
+// Tell assistive technology the number a box of pegs holds (aria-valuenow), when it holds one.
+function showPegs(input) {
+  const n = pegsTyped(input);
+  if (Number.isFinite(n)) input.setAttribute("aria-valuenow", n); else input.removeAttribute("aria-valuenow");
+}
+
+// Put `value` in a box of pegs ("" to empty it).
+function setPegs(input, value) {
+  input.value = value;
+  showPegs(input);
+}
+
+// ArrowUp and ArrowDown in a box of pegs step its number by one within 0 and the game's pegs, as in
+// a number box: from nothing (or what is no number) to 1 and to 0, from 1.5 to 2 and to 1, and not
+// at all past the end it steps to (5 stays 5 on ArrowUp in a game of 4 pegs, and goes to 4 on ArrowDown).
+function stepPegs(event) {
+  const input = event.target;
+  if (!(event.key === "ArrowUp" || event.key === "ArrowDown") || !(input instanceof HTMLInputElement) ||
+      !input.classList.contains("pegs") || event.altKey || event.ctrlKey || event.metaKey || event.isComposing) {
+    return;
+  }
+  event.preventDefault();  // (nor the caret moved to the start or the end)
+  const typed = pegsTyped(input);
+  const n = Number.isFinite(typed) ? typed : 0;
+  const up = event.key === "ArrowUp";
+  const next = Math.min(state.pegs, Math.max(0, up ? Math.floor(n) + 1 : Math.ceil(n) - 1));
+  if ((up ? next < n : next > n) || String(next) === input.value) return;
+  setPegs(input, String(next));
+  input.dispatchEvent(new Event("input", { bubbles: true }));  // (an edit, as a number box's step is)
+}
+
+// An echo of what was typed, its middle elided past 58 characters, as the server's (errors.shown_number).
+function shownTyped(text) {
+  const chars = [...text];  // (characters, not UTF-16 halves)
+  return chars.length > 58 ? `${chars.slice(0, 27).join("")}...${chars.slice(-28).join("")}` : text;
+}
+
 // The number of pegs typed in the `input` of the answer's black or white pegs (empty: 0); a number
 // that is not whole is refused here, in words, and the server says what else is wrong.
 function pegsIn(input, name) {
-  const text = input.value.trim();
-  const n = Number(text);
-  if (input.validity.badInput || !Number.isInteger(n)) {
-    throw new ApiError(`${name}: give a whole number of pegs, from 0 to ${state.pegs}` +
-                       (text ? `, not ${text}.` : "."), "BadFeedback", 0);
+  const n = pegsTyped(input);
+  if (n === "") return 0;
+  if (!Number.isInteger(n)) {
+    throw new ApiError(`${name}: give a whole number of pegs, from 0 to ${state.pegs}, ` +
+                       `not ${shownTyped(input.value.replace(SPACES_AROUND, ""))}.`, "BadFeedback", 0);
   }
   return n;
 }
@@ -592,7 +653,7 @@ function pegsOf(black, white) {
 async function answer(event) {
   event.preventDefault();
   const white = blackOnly() ? null : $("white");
-  const empty = (input) => !input || (input.value.trim() === "" && !input.validity.badInput);
+  const empty = (input) => !input || pegsTyped(input) === "";
   if (empty($("black")) && empty(white)) {
     $("error").textContent = white ? "Give the number of black pegs and of white pegs (0 if none)."
                                    : "Give the number of black pegs (0 if none).";
@@ -605,8 +666,8 @@ async function answer(event) {
     state = next;
     clearError();
     if (!state.won) say(`${plural(state.remaining, "code")} fit your answers. Next guess below.`);
-    $("black").value = "";
-    $("white").value = "";
+    setPegs($("black"), "");
+    setPegs($("white"), "");
     $("candidates").replaceChildren();
     render();
     $(state.won ? "maker-undo-btn" : "black").focus();
@@ -728,6 +789,8 @@ function dropRepeatedEnter(event) {
 document.addEventListener("DOMContentLoaded", () => {
   document.addEventListener("click", dropRepeatedClick, true);  // (capturing: before the control's own handler)
   document.addEventListener("keydown", dropRepeatedEnter, true);
+  document.addEventListener("keydown", stepPegs);
+  document.addEventListener("input", (event) => { if (event.target.matches?.("input.pegs")) showPegs(event.target); });
   for (const type of ["pointerdown", "input"]) {  // (a click, or an edit without keys: pasted, dictated)
     document.addEventListener(type, () => { enterAt = -Infinity; }, true);
   }
