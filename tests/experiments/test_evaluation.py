@@ -49,12 +49,17 @@ def test_random_evaluation_is_reproducible_by_seed():
     assert not np.array_equal(a.guesses, c.guesses)
 
 
-def test_worker_processes_play_the_same_games():
+def test_worker_processes_play_the_same_games(monkeypatch):
+    from mmlab.experiments import evaluation
+
     game = Game.parse_size("3x4")
     progress = []
     serial = evaluate(game, "sample:sample=20", runs=2, seed=4)
+    pools, pool = [], evaluation.WorkerPool
+    monkeypatch.setattr(evaluation, "WorkerPool", lambda workers: pools.append(workers) or pool(workers))
     parallel = evaluate(game, "sample:sample=20", runs=2, seed=4, jobs=2,
                         on_progress=lambda done, total: progress.append((done, total)))
+    assert pools == [2]  # (played by two worker processes, not here)
     for figure in ("guesses", "evaluations", "known"):
         assert np.array_equal(getattr(serial, figure), getattr(parallel, figure)), figure
     assert progress[-1] == (2 * game.n_codes, 2 * game.n_codes)
