@@ -51,10 +51,15 @@ def test_games_file_of_a_decision_tree(capsys, tmp_path):
     assert [r["guesses"] for r in saved] == [r["guesses"] for r in rows]
 
 
-def test_games_file_of_a_simulation_is_the_same_with_workers(capsys, tmp_path):
+def test_games_file_of_a_simulation_is_the_same_with_workers(capsys, tmp_path, monkeypatch):
+    from mmlab.experiments import evaluation
+
     args = ["eval", "3x4", "--strategy", "random", "--runs", "2", "--seed", "5"]
     code, out, _ = run(capsys, *args, "--json", "--games", str(tmp_path / "one.jsonl"))
+    pools, pool = [], evaluation.WorkerPool
+    monkeypatch.setattr(evaluation, "WorkerPool", lambda workers: pools.append(workers) or pool(workers))
     assert run(capsys, *args, "--jobs", "2", "--games", str(tmp_path / "two.csv"))[0] == code == 0
+    assert pools == [2]  # (played by two worker processes)
     one, two = read_rows(tmp_path / "one.jsonl"), read_rows(tmp_path / "two.csv")
     assert len(one) == 128 and without_seconds(one) == without_seconds(two)
     assert [r["run"] for r in one] == [0] * 64 + [1] * 64 and all(r["seconds"] > 0 for r in one + two)
