@@ -66,12 +66,15 @@ def test_worker_processes_play_the_same_games(monkeypatch):
     assert [done for done, _ in progress] == sorted(done for done, _ in progress)
 
 
-def test_who_plays_in_worker_processes():
+def test_who_plays_in_worker_processes(monkeypatch):
+    from mmlab.experiments import evaluation
     from mmlab.experiments.evaluation import simulation_workers
     from mmlab.strategies.base import Strategy
 
+    monkeypatch.setattr(evaluation.os, "cpu_count", lambda: 3)
     assert simulation_workers(Game.parse_size("4x6"), make_strategy("random"), None, 1296) == 1  # small game
-    assert simulation_workers(Game.parse_size("5x8"), make_strategy("random"), None, 32768) >= 1
+    assert simulation_workers(Game.parse_size("5x8"), make_strategy("random"), None, 32768) == 3  # one a core
+    assert simulation_workers(Game.parse_size("8x12"), make_strategy("random"), None, 100) == 3  # not enumerable
     assert simulation_workers(Game.parse_size("5x8"), make_strategy("random"), 2, 32768) == 2
     assert simulation_workers(Game.parse_size("5x8"), make_strategy("random"), 2, 10) == 1  # one task
 
