@@ -2,6 +2,7 @@
 
 import json
 import re
+from pathlib import Path
 
 import pandas as pd
 
@@ -455,6 +456,20 @@ def test_a_report_titles_an_instance_set_played_as_a_sample_so(capsys, tmp_path)
     assert "secrets sample:30 (instance:30 holds fewer than the 64 codes);" in (tmp_path / "r.html").read_text()
 
 
+def test_a_report_titles_a_sample_of_every_code_as_every_code(capsys, tmp_path):
+    """compare 3x4 4x6 --secrets 300 plays every code of 3x4 once and said so ('3x4: all 64
+    secrets'); the report's title and page said 'secrets sample:300' over its 64 games."""
+    store = str(tmp_path / "r.duckdb")
+    run(capsys, "compare", "3x4", "4x6", "--strategies", "knuth,random", "--secrets", "300", "--store", store)
+    name = json.loads(run(capsys, "studies", "--store", store, "--json")[1])[0]["study"]
+    code, out, _ = run(capsys, "report", name, "--store", store, "--html", str(tmp_path / "r.html"))
+    titles = [line for line in " ".join(out.split()).split(name + ":")[1:]]
+    assert code == 0 and len(titles) == 2
+    assert titles[0].startswith(" 3x4, secrets all 64 codes (sample:300 asks for at least as many), 1 run")
+    assert titles[1].startswith(" 4x6, secrets sample:300, 1 run")
+    assert "secrets all 64 codes (sample:300 asks for at least as many) / sample:300;" in (tmp_path / "r.html").read_text()
+
+
 def test_a_study_played_by_a_strategy_this_session_does_not_know_is_reported(capsys, tmp_path, monkeypatch):
     """A strategy registered in the Python session that ran the study (or known to another mmlab)
     is not known to the command line: its stored games are reported, with a note, not refused."""
@@ -492,6 +507,17 @@ def test_reporting_a_study_file_not_played_yet_says_how_to_play_it(capsys, tmp_p
     code, _, err = run(capsys, "report", str(other), "--store", store)
     err = " ".join(err.split())
     assert code == 2 and f"is the study 'other', which '{store}' does not hold: mmlab run {other} --store {store}" in err
+
+
+def test_reporting_a_study_file_with_no_store_yet_says_how_to_play_it(capsys, tmp_path, monkeypatch):
+    """With no store the message was only 'run a study first (mmlab run or mmlab compare)'."""
+    monkeypatch.chdir(tmp_path)
+    Path("demo.toml").write_text(STUDY)
+    code, _, err = run(capsys, "report", "demo.toml")
+    assert code == 2 and " ".join(err.split()).endswith(
+        "demo.toml is the study 'cli-demo', and there is no results store at 'mmlab-results.duckdb': "
+        "mmlab run demo.toml plays it")
+    assert not Path("mmlab-results.duckdb").exists()
 
 
 def test_a_figure_folder_on_a_read_only_disk_is_refused_saying_so(capsys, tmp_path, monkeypatch):

@@ -127,7 +127,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         out.print(table)
     if any(not r["exact"] for r in rows):
         per_run = ", L per run (the mean over them)" if study.runs > 1 else ""
-        labels = ", ".join(dict.fromkeys(secrets.label(study.game(size)) for size in sizes))
+        labels = " / ".join(dict.fromkeys(secrets.label(study.game(size)) for size in sizes))
         out.print(f"random strategies and samples: {study.runs} run{'s' if study.runs != 1 else ''}{per_run}, secrets {labels}, seed {study.seed}")
     out.print("seconds: spent playing the games, summed over the worker processes")
     figures = "" if args.plots or args.html else ", --plots DIR for figures"

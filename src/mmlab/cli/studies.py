@@ -157,10 +157,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     store = Store(args.store)
     given = Study.load(args.study) if args.study.endswith(".toml") and not _stored_name(store, args.study) else None
     name = given.name if given is not None else args.study
-    if given is not None and store.path.exists() and store.fingerprint(name) is None:
+    if given is not None and (not store.path.exists() or store.fingerprint(name) is None):
         where = "" if str(store.path) == DEFAULT_STORE else f" --store {shlex.quote(str(store.path))}"
-        raise StoreError(f"{args.study} is the study {name!r}, which {str(store.path)!r} does not hold: "
-                         f"mmlab run {shlex.quote(args.study)}{where} plays it")
+        held = (f"which {str(store.path)!r} does not hold" if store.path.exists()
+                else f"and there is no results store at {str(store.path)!r}")
+        raise StoreError(f"{args.study} is the study {name!r}, {held}: mmlab run {shlex.quote(args.study)}{where} "
+                         "plays it")
     report = build_report(store, name)
     study_file = args.study if given is not None and given.fingerprint == report.study.fingerprint else None
     if given is not None and study_file is None:

@@ -73,13 +73,18 @@ class SecretSet:
 
     def label(self, game: Game) -> str:
         """The set as it plays on ``game``: its spec, except an instance set below the number of
-        codes, which ``draw`` plays as a sample.
+        codes, which ``draw`` plays as a sample, and a sample of at least every code, which it plays
+        as every code once.
 
         >>> SecretSet.parse("instance:100").label(Game.parse_size("4x6")), SecretSet.parse(100).label(Game.parse_size("4x6"))
         ('sample:100 (instance:100 holds fewer than the 1,296 codes)', 'sample:100')
+        >>> SecretSet.parse(300).label(Game.parse_size("3x4"))
+        'all 64 codes (sample:300 asks for at least as many)'
         """
         if self.kind == "instance" and game.enumerable and self.n < game.n_codes:
             return f"sample:{self.n} ({self} holds fewer than the {game.n_codes:,} codes)"
+        if self.kind == "sample" and self.every_code(game):
+            return f"all {game.n_codes:,} codes ({self} asks for at least as many)"
         return str(self)
 
     def every_code(self, game: Game) -> bool:
