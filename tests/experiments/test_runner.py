@@ -9,6 +9,7 @@ import pytest
 from mmlab.errors import BadArgument
 from mmlab.experiments.chunk import Chunk, play_chunk
 from mmlab.experiments.runner import Pace, plan_chunks, run_study
+from mmlab.experiments.store import Store
 from mmlab.experiments.workers import POOL_WORTH_SECONDS
 from mmlab.experiments.study import Study
 from mmlab.strategies import EXHAUSTIVE
@@ -130,6 +131,17 @@ def test_no_more_worker_processes_start_than_there_are_chunks(tmp_path):
     chunks = plan_chunks(study, set(), "r", workers=50)
     summary = run_study(study, tmp_path / "s.duckdb", jobs=50)
     assert len(chunks) == 4 and summary.scheduler == "4 local processes" and summary.played == 27
+    assert Store(tmp_path / "s.duckdb").runs("few")["scheduler"].tolist() == ["4 local processes"]
+
+
+def test_the_runs_table_says_where_a_run_played_not_where_it_planned_to(tmp_path, monkeypatch):
+    """A study small enough to play in this process was stored as played on 'up to 4 local processes'
+    on a machine of 4 cores (mmlab compare 4x6 said 'in this process'; helper-84's report)."""
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    study = Study("small", ("3x3",), ("knuth", "random"))
+    summary = run_study(study, tmp_path / "s.duckdb")
+    assert summary.scheduler == "this process"
+    assert Store(tmp_path / "s.duckdb").runs("small")["scheduler"].tolist() == ["this process"]
 
 
 def test_games_finished_are_written_before_this_process_plays_a_long_chunk(tmp_path, monkeypatch):

@@ -216,7 +216,7 @@ def _run_study(study: Study, store: Store, jobs: int | None, scheduler: str | No
         flush()  # keep every finished game, also when stopped by Ctrl-C or an error
         if failed and registered and not written:  # (an unreachable scheduler): leave no empty study behind
             _withdraw(store, study.name, run_id)
-    store.finish_run(run_id)
+    store.finish_run(run_id, scheduler or " then ".join(where))
     return RunSummary(study.name, run_id, played, len(done), written, time.perf_counter() - start, " then ".join(where))
 
 

@@ -237,10 +237,12 @@ class Store:
                          json.dumps(study.definition())])
             con.execute("COMMIT")
 
-    def finish_run(self, run_id: str) -> None:
-        """Record that run ``run_id`` played to its end."""
+    def finish_run(self, run_id: str, scheduler: str | None = None) -> None:
+        """Record that run ``run_id`` played to its end, and where it played (``scheduler``), when
+        that is known only now: its start recorded where it planned to."""
         with self.connect() as con:
-            con.execute("UPDATE runs SET finished = current_timestamp WHERE run_id = ?", [run_id])
+            con.execute("UPDATE runs SET finished = current_timestamp, scheduler = coalesce(?, scheduler) "
+                        "WHERE run_id = ?", [scheduler, run_id])
 
     def write(self, run_id: str, games: Mapping[str, Sequence], moves: Mapping[str, Sequence]) -> int:
         """Add whole games and their moves, given column by column (``None`` for a missing figure),
