@@ -94,6 +94,22 @@ def test_progress_and_threads(game46):
         evaluate(game46, "greedy3", jobs=0)
 
 
+def test_jobs_set_the_kernels_threads_for_the_evaluation_alone(monkeypatch):
+    """test_progress_and_threads gives the same games with jobs=1 and 2, which it would if jobs
+    were ignored: the kernels run on jobs threads (at most numba's), and on as many as before after."""
+    import numba
+
+    before = numba.get_num_threads()
+    calls = []
+    set_threads = numba.set_num_threads
+    monkeypatch.setattr(numba, "set_num_threads", lambda n: (calls.append(n), set_threads(n))[1])
+    evaluate("3x4", "greedy3", jobs=1)
+    assert calls == [1, before] and numba.get_num_threads() == before
+    calls.clear()
+    evaluate("3x4", "greedy3", jobs=50)
+    assert calls == [numba.config.NUMBA_NUM_THREADS, before]
+
+
 #: ``mmlab eval 4x6 --strategy SPEC``: the table's figures (all but the seconds) and what follows it.
 EVAL_46 = {
     "greedy1": ("18491", "14.2677", "24", "14", "3.3802", None),
