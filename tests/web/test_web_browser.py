@@ -702,3 +702,212 @@ def test_the_answer_boxes_step_with_the_arrow_keys_as_number_boxes_do(page):
     page.get_by_role("button", name="Save").click()
     expect(page.locator("#message")).to_contain_text("Corrected the answer to guess 1")
     expect(page.locator("#board-body .answer-cell")).to_have_text(["1 black, 0 white"])
+
+
+# ------------------------------------------------------------------ without a mouse, or with a screen reader
+
+def focused(page) -> str:
+    """What has the focus: its id, else its accessible name as aria-label gives it, else its text."""
+    return page.evaluate("""() => { const a = document.activeElement;
+        return a.id || a.getAttribute("aria-label") || a.textContent.trim() || a.tagName; }""")
+
+
+def tab_to(page, name: str, back: bool = False) -> None:
+    """Press Tab (Shift-Tab when ``back``) until ``name`` (as ``focused`` says) has the focus."""
+    passed = []
+    for _ in range(40):
+        page.keyboard.press("Shift+Tab" if back else "Tab")
+        passed.append(focused(page))
+        if passed[-1] == name:
+            return
+    raise AssertionError(f"Tab never reached {name!r}; it went through {passed}")
+
+
+def test_a_codebreaker_game_played_with_the_keyboard_alone_says_each_result(page):
+    """Guesses typed, a hint asked for and used, the win, a new game: with Tab, Enter and Space only.
+    The hint's answer was said nowhere (its table came beside the board, and the focus stays on
+    Hint), so a screen reader user heard nothing; it is said now, as a move's answer is."""
+    page.keyboard.press("Tab")  # (the API link, then the role: Codebreaker, checked)
+    tab_to(page, "secret")
+    page.keyboard.type("3632")
+    page.keyboard.press("Enter")
+    expect(page.locator("#remaining-count")).to_have_text("1,296")
+    assert focused(page) == "guess"
+    page.keyboard.type("1122")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("status").filter(has_text="1122: 1 black, 0 white.")).to_have_count(1)
+    assert focused(page) == "guess"
+    tab_to(page, "hint-btn")
+    page.keyboard.press("Enter")
+    said = page.get_by_role("status").filter(has_text="knuth would play 1344; 256 codes left.")
+    expect(said).to_have_count(1)
+    expect(said).to_have_attribute("id", "hint-said")  # (not the move's answer, which stays on screen)
+    page.wait_for_function("busyGame === null")
+    assert focused(page) == "hint-btn"
+    tab_to(page, "Use 1344")
+    page.keyboard.press("Space")
+    assert focused(page) == "guess"
+    expect(page.get_by_label("Your guess", exact=True)).to_have_value("1344")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("status").filter(has_text="1344: 0 black, 1 white.")).to_have_count(1)
+    expect(page.locator("#hint-said")).to_be_empty()  # (the hint of the position before)
+    tab_to(page, "Add colour 3")  # a colour of the palette, with Space
+    page.keyboard.press("Space")
+    assert focused(page) == "guess"
+    page.keyboard.type("632")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("status").filter(has_text="You found it in 3 guesses!")).to_have_count(1)
+    assert focused(page) == "new-btn"
+    page.keyboard.press("Space")
+    assert focused(page) == "size"
+
+
+@pytest.mark.parametrize("feedback", ["black-white", "black"])
+def test_a_codemaker_game_played_with_the_keyboard_alone_keeps_the_focus_and_says_each_guess(page, feedback):
+    """Answers typed, a contradiction, a correction cancelled (Cancel, Escape) and one saved that
+    wins, the win taken back: with Tab, arrow keys, Enter and Escape only. Cancel and the winning
+    correction took the focus away with the form (to the page's top, where the next Tab started),
+    Escape did not cancel, and mmlab's guess was said nowhere ('Next guess below.'): now it is, and
+    the black box, where the focus goes, is described by it."""
+    stop_the_clock(page)
+    black_only = feedback == "black"
+    page.keyboard.press("Tab")  # (the API link, then the role)
+    page.keyboard.press("Tab")
+    page.keyboard.press("ArrowDown")  # (Codemaker)
+    assert page.evaluate("document.activeElement.value") == "codemaker"
+    if black_only:
+        tab_to(page, "black-only")
+        page.keyboard.press("Space")
+    tab_to(page, "start-btn")
+    page.keyboard.press("Enter")
+    expect(page.locator("#remaining-count")).to_have_text("1,296")
+    assert focused(page) == "black"
+    black = page.locator("#black")
+    first = page.evaluate("state.next_guess")
+    expect(black).to_have_accessible_description(re.compile(f"^mmlab guesses {' ?'.join(first)} ?$"))
+    moves = 0
+    while not page.locator("#error").inner_text():  # "0" to every guess, until no code fits
+        page.keyboard.press("ArrowDown" if moves % 2 else "ArrowUp")  # (0: up to 1 and down, or down twice)
+        page.keyboard.press("ArrowDown")
+        if not black_only:
+            page.keyboard.press("Tab")
+            page.keyboard.type("0")
+        page.keyboard.press("Enter")
+        moves += 1
+        page.wait_for_function("busyGame === null")
+        if page.locator("#error").inner_text():
+            break
+        expect(page.locator("#board-body tr:not(.pending-row)")).to_have_count(moves)
+        guess = page.evaluate("state.next_guess")
+        remaining = page.evaluate("state.remaining")
+        fit = "code fits" if remaining == 1 else "codes fit"
+        expect(page.get_by_role("status").filter(has_text=f"{remaining:,} {fit} your answers. mmlab guesses "
+                                                          f"{guess}.")).to_have_count(1)
+        assert focused(page) == "black"
+        expect(black).to_have_accessible_description(re.compile(f"^mmlab guesses {' ?'.join(guess)} ?$"))
+        assert moves < 12
+    expect(page.get_by_role("alert")).to_contain_text("No code fits all of these answers")
+    assert focused(page) == ("black" if black_only else "white")  # (where it was)
+    tab_to(page, "Correct the answer to guess 1", back=True)
+    page.keyboard.press("Enter")
+    assert focused(page) == "Black for guess 1"
+    page.keyboard.press("Escape")
+    expect(page.get_by_label("Black for guess 1")).to_have_count(0)
+    assert focused(page) == "Correct the answer to guess 1"
+    page.keyboard.press("Enter")
+    tab_to(page, "Cancel")
+    page.keyboard.press("Enter")
+    expect(page.get_by_label("Black for guess 1")).to_have_count(0)
+    assert focused(page) == "Correct the answer to guess 1"
+    page.keyboard.press("Space")
+    page.keyboard.press("Control+a")
+    page.keyboard.type("4")  # guess 1 was the secret
+    if not black_only:
+        page.keyboard.press("Tab")
+        page.keyboard.press("Control+a")
+        page.keyboard.type("0")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("status").filter(has_text="Corrected the answer to guess 1: it is your secret")) \
+        .to_have_count(1)
+    assert focused(page) == "maker-undo-btn"
+    page.clock.fast_forward(1000)  # (Enter a moment later: the person's own press)
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("status").filter(has_text="Took back the last answer.")).to_have_count(1)
+    expect(page.locator("#board-body tr:not(.pending-row)")).to_have_count(0)
+
+
+# The contrast of what is on screen, from the computed styles (WCAG 2's relative luminance): each text
+# against what is behind it (the first opaque background of it or its ancestors, semi-transparent ones
+# laid over it, the text's opacity too), as [ratio, text, its element]; and the focus ring's and a
+# text box's border's against the card.
+CONTRAST = r"""() => {
+  const rgba = (s) => { const p = s.match(/[\d.]+/g).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
+  const lum = (c) => [0, 1, 2].map((i) => { const v = c[i] / 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const behind = (node) => {
+    const layers = [];
+    for (let n = node; n; n = n.parentElement) {
+      const c = rgba(getComputedStyle(n).backgroundColor);
+      if (c[3] > 0) layers.push(c);
+      if (c[3] === 1) break;
+    }
+    return layers.reverse().reduce((under, layer) => over(layer, under), [255, 255, 255, 1]);
+  };
+  const texts = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+    const e = t.parentElement;
+    if (!t.textContent.trim() || !e.checkVisibility() || e.closest(".visually-hidden, :disabled")) continue;
+    let opacity = 1;
+    for (let n = e; n; n = n.parentElement) opacity *= Number(getComputedStyle(n).opacity);
+    const bg = behind(e), fg = rgba(getComputedStyle(e).color);
+    texts.push([ratio(over([fg[0], fg[1], fg[2], fg[3] * opacity], bg), bg), t.textContent.trim(), e.className]);
+  }
+  const card = behind(document.querySelector(".card"));
+  const guess = document.getElementById("guess");
+  return { texts, ringShown: guess.matches(":focus-visible"), ring: ratio(rgba(getComputedStyle(guess).outlineColor), card),
+           border: ratio(rgba(getComputedStyle(guess).borderTopColor), card) };
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_text_focus_ring_and_boxes_contrast_enough_with_what_is_behind_them(page, scheme):
+    """Every text 4.5 times as light as its background or more (WCAG AA), the focus ring and a text
+    box's border 3 times (non-text contrast). The white digits of colours 2 (green) and 13 (orange)
+    had 3.5 to 1, the orange focus ring 2.1 to 1 on the white card, and the boxes' border 2.2."""
+    page.emulate_media(color_scheme=scheme)
+    start(page, "codebreaker", size="2x36", codes="1,296")  # (all 36 colours in the legend and the palette)
+    page.get_by_label("Your guess", exact=True).fill("2 13")
+    page.get_by_label("Your guess", exact=True).press("Enter")
+    expect(page.locator("#board-body .code")).to_have_count(1)
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator("#hint-body")).to_contain_text("would play")
+    page.get_by_label("Your guess", exact=True).fill("13 2")  # (its split table)
+    expect(page.locator("#split-body")).to_contain_text("splits")
+    page.get_by_label("Your guess", exact=True).focus()
+    seen = page.evaluate(CONTRAST)
+    low = [(round(r, 2), text, where) for r, text, where in seen["texts"] if r < 4.5]
+    assert low == []
+    assert len(seen["texts"]) > 100
+    assert seen["ringShown"] and seen["ring"] >= 3 and seen["border"] >= 3, seen
+    start(page, "codemaker", codes="1,296")
+    answer(page, 1, 0, 1)
+    expect(page.locator("#path-body li")).to_have_count(2)
+    low = [(round(r, 2), text, where) for r, text, where in page.evaluate(CONTRAST)["texts"] if r < 4.5]
+    assert low == []
+
+
+def test_a_game_refused_leaves_the_focus_on_start_game(page):
+    """Start game is disabled while its game is on its way, which took the focus from it: a game
+    refused (a size out of range) left the focus nowhere, and the next Tab started over at the top."""
+    page.get_by_label("Size (pegs x colours)").fill("4x99")
+    page.get_by_label("Size (pegs x colours)").focus()
+    tab_to(page, "start-btn")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("alert").filter(has_text="colours must be a whole number from 2 to 36, got 99")) \
+        .to_have_count(1)
+    assert focused(page) == "start-btn"
+    page.keyboard.press("Shift+Tab")  # (back to the form's fields, from where it was)
+    assert focused(page) == "black-only"

@@ -5,7 +5,9 @@ const $ = (id) => document.getElementById(id);
 // Colours 1..16 as in the terminal (red, green, yellow, blue, magenta, cyan, white, ...); more by hue.
 const PALETTE = ["#d62828", "#2f9e44", "#f5c518", "#1c64d1", "#b4369f", "#22b8cf", "#f1f3f5", "#ff6b6b",
                  "#8ce99a", "#74a7ff", "#e599f7", "#99e9f2", "#e8590c", "#7048e8", "#adb5bd", "#fab005"];
-const DARK_INK = new Set([1, 2, 4, 5, 13, 14]); // colours that need white digits
+// Colours that need white digits, 4.5 times as light as the peg at least (WCAG AA); the others take
+// near-black ones (white digits on green 2 and orange 13 had 3.5 to 1).
+const DARK_INK = new Set([1, 4, 5, 14]);
 
 let state = null;     // the game on screen, as the API last described it
 let splitTimer = null;
@@ -150,6 +152,9 @@ function answerText(black, white) {
   return blackOnly() ? `${black} black` : `${black} black, ${white} white`;
 }
 
+// "fit" the answers, or "fits" when one code does.
+function fits() { return state.remaining === 1 ? "fits" : "fit"; }
+
 function plural(n, word) {
   return `${n.toLocaleString()} ${n === 1 ? word : word.endsWith("s") ? word + "es" : word + "s"}`;
 }
@@ -217,6 +222,8 @@ async function startGame(event) {
     $("setup-error").textContent = error.kind === "TooManyGames" ? serverFull() : error.message;
   } finally {
     $("start-btn").disabled = false;
+    // (disabled, the pressed button lost the focus: a game refused leaves it there, not at the page's top)
+    if (document.activeElement === null || document.activeElement === document.body) $("start-btn").focus();
   }
 }
 
@@ -304,6 +311,7 @@ function renderBoard() {
                    el("td", {}, m.remaining.toLocaleString()));
     if (state.role === "codemaker") {
       const fix = el("button", { type: "button", class: "small", "aria-label": `Correct the answer to guess ${m.move}`,
+                                 "data-move": m.move,
                                  onclick: () => editAnswer(row, m) }, "Correct");
       row.append(el("td", {}, fix));
     }
@@ -336,23 +344,42 @@ function editAnswer(row, fixed) {
             `${plural(fixed.move, "guess")}, so the game ends there, and the answers to the later guesses, which ` +
             "fit it, are dropped.");
       } else if (!state.won) {
-        say(`Corrected the answer to guess ${fixed.move}; ${plural(state.remaining, "code")} fit the answers.` +
+        say(`Corrected the answer to guess ${fixed.move}; ${plural(state.remaining, "code")} ${fits()} the answers.` +
             (state.improvised ? ` ${IMPROVISED}` : ""));
       }
-      if (!state.won) $("black").focus();
+      $(state.won ? "maker-undo-btn" : "black").focus();  // (the form is gone: the focus with it)
     } catch (error) {
       say("");  // (what it said of an earlier correction is no answer to this one)
       fail(error, true);
     }
+  }, onkeydown: (event) => {
+    if (event.key === "Escape" && !event.isComposing && busyGame !== state.id) {
+      event.preventDefault();
+      cancel();
+    }
   } }, black, white, el("button", { type: "submit", class: "small" }, "Save"),
-     el("button", { type: "button", class: "small", onclick: () => render() }, "Cancel"));
+     el("button", { type: "button", class: "small", onclick: cancel }, "Cancel"));
+  // Cancel (or Escape) puts the row back, and the focus on its Correct button, where it was.
+  function cancel() {
+    render();
+    const again = $("board-body").querySelector(`button[data-move="${fixed.move}"]`);
+    if (again) again.focus();
+  }
   row.cells[2].replaceChildren(form);
   row.cells[4].replaceChildren();
   black.focus();
 }
 
 // ------------------------------------------------------------------ codebreaker
+// Say what a hint suggests, as the page says a move's answer (#message): the hint's table comes beside
+// the board, and the focus stays on Hint. ("" says nothing.)
+function sayHint(text) {
+  const said = $("hint-said");  // (absent from a page cached from before)
+  if (said) said.textContent = text;
+}
+
 function resetHint() {
+  sayHint("");
   $("hint-body").replaceChildren(el("p", { class: "muted" }, "Ask for a hint to see the strategy's next guess."));
 }
 
@@ -375,6 +402,7 @@ function renderBreaker() {
     say(`The secret was ${state.secret}.`);
   }
   if (over) {  // (nor a hint or a code left to use: given up, the game takes no guess)
+    sayHint("");
     for (const id of ["split-body", "hint-body"]) {
       $(id).replaceChildren(el("p", { class: "muted" }, "The game is over: start a new one."));
     }
@@ -505,6 +533,7 @@ async function showHint() {
       el("tbody", {}, rows));
     const details = hint.options.map((o) => el("details", {},
       el("summary", {}, "Answers to ", codeEl(o.guess)), splitTable(o)));
+    sayHint(`${hint.strategy} would play ${hint.suggestion}; ${plural(hint.remaining, "code")} left.`);
     $("hint-body").replaceChildren(
       el("p", {}, `${plural(hint.remaining, "code")} left. `, el("strong", {}, hint.strategy), " would play ",
          codeEl(hint.suggestion), "."), el("div", { class: "table-wrap" }, options), ...details);  // (scrolls on a phone)
@@ -665,7 +694,7 @@ async function answer(event) {
     if (!next) return;
     state = next;
     clearError();
-    if (!state.won) say(`${plural(state.remaining, "code")} fit your answers. Next guess below.`);
+    if (!state.won) say(`${plural(state.remaining, "code")} ${fits()} your answers. mmlab guesses ${state.next_guess}.`);
     setPegs($("black"), "");
     setPegs($("white"), "");
     $("candidates").replaceChildren();
