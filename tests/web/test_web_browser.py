@@ -806,7 +806,7 @@ def test_a_codemaker_game_played_with_the_keyboard_alone_keeps_the_focus_and_say
         assert focused(page) == "black"
         expect(black).to_have_accessible_description(re.compile(f"^mmlab guesses {' ?'.join(guess)} ?$"))
         assert moves < 12
-    expect(page.get_by_role("alert")).to_contain_text("No code fits all of these answers")
+    expect(page.get_by_role("alert").filter(has_text="No code fits all of these answers")).to_have_count(1)
     assert focused(page) == ("black" if black_only else "white")  # (where it was)
     tab_to(page, "Correct the answer to guess 1", back=True)
     page.keyboard.press("Enter")
@@ -911,3 +911,23 @@ def test_a_game_refused_leaves_the_focus_on_start_game(page):
     assert focused(page) == "start-btn"
     page.keyboard.press("Shift+Tab")  # (back to the form's fields, from where it was)
     assert focused(page) == "black-only"
+
+
+def test_the_pages_live_regions_are_there_while_they_have_nothing_to_say(page):
+    """What the page says of a move (#message), of a mistake (#error, #setup-error) and of a wait
+    (#busy) was display: none, or hidden, while empty, so out of the accessibility tree: each came
+    into it with its text at once, which a screen reader does not always read (a live region is read
+    as what comes into it changes). They are there now, empty and taking no room."""
+    expect(page.get_by_role("alert")).to_have_count(1)  # (the setup form's)
+    start(page, "codebreaker", secret="3632")
+    page.reload()  # (the game resumed: nothing said yet)
+    expect(page.locator("#remaining-count")).to_have_text("1,296")
+    for region in ("#message", "#error", "#busy", "#hint-said", "#setup-error"):
+        expect(page.locator(region)).to_be_empty()
+    expect(page.locator("#game").get_by_role("status")).to_have_count(3)  # #message, #busy, #hint-said
+    expect(page.get_by_role("alert")).to_have_count(2)
+    for region in ("#message", "#error", "#busy", "#setup-error"):
+        assert page.locator(region).bounding_box()["height"] == 0
+    page.get_by_label("Your guess", exact=True).fill("1122")
+    page.get_by_label("Your guess", exact=True).press("Enter")
+    expect(page.get_by_role("status").filter(has_text="1122: 1 black, 0 white.")).to_have_count(1)

@@ -50,15 +50,15 @@ async function move(path, body, what) {
 
 // Show that the page waits for the server about game `id` (null: it waits no more): the controls
 // that would be ignored meanwhile are disabled at once, and `what` it waits for is said after a
-// moment (most answers come sooner).
+// moment (most answers come sooner). It is said in a status that is there all along, empty meanwhile:
+// a hidden one, shown as its text came, was not always read by a screen reader.
 function setBusy(id, what = "") {
   busyGame = id;
   clearTimeout(busyTimer);
   if (id !== null) {
     busyFocus = document.activeElement;
-    busyTimer = setTimeout(() => { $("busy").textContent = what; $("busy").hidden = false; }, 300);
+    busyTimer = setTimeout(() => { $("busy").textContent = what; }, 300);
   } else {
-    $("busy").hidden = true;
     $("busy").textContent = "";
   }
   showBusy();
