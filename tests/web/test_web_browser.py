@@ -931,3 +931,20 @@ def test_the_pages_live_regions_are_there_while_they_have_nothing_to_say(page):
     page.get_by_label("Your guess", exact=True).fill("1122")
     page.get_by_label("Your guess", exact=True).press("Enter")
     expect(page.get_by_role("status").filter(has_text="1122: 1 black, 0 white.")).to_have_count(1)
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_the_codes_left_are_said_whole_and_new_game_scrolls_as_motion_is_wished(page, motion):
+    """The codes left were a live region that said only what changed in it ('256', not '256 codes fit
+    the answers so far'); and New game scrolled smoothly to the form even when the system asks for
+    less motion, which the page's spinner heeds."""
+    page.emulate_media(reduced_motion=motion)
+    start(page, "codebreaker", secret="3632")
+    remaining = page.locator("#remaining-count").locator("..")
+    expect(remaining).to_have_attribute("aria-live", "polite")
+    expect(remaining).to_have_attribute("aria-atomic", "true")
+    page.evaluate("""() => { window.scrolled = [];
+        Element.prototype.scrollIntoView = function (options) { scrolled.push(options && options.behavior); }; }""")
+    page.get_by_role("button", name="New game").press("Enter")
+    assert focused(page) == "size"
+    assert page.evaluate("scrolled") == ["auto" if motion == "reduce" else "smooth"]

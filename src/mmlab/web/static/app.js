@@ -836,7 +836,8 @@ document.addEventListener("DOMContentLoaded", () => {
   $("giveup-btn").addEventListener("click", giveUp);
   $("new-btn").addEventListener("click", () => {
     $("setup").classList.remove("compact");
-    $("setup").scrollIntoView({ behavior: "smooth" });
+    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;  // (as the spinner stands still)
+    $("setup").scrollIntoView({ behavior: still ? "auto" : "smooth" });
     $("size").focus();
   });
   setRole();
