@@ -132,3 +132,83 @@ def reads_as_size(text: str) -> bool:
     (True, False)
     """
     return re.fullmatch(r"\s*\d+\s*[xX]\s*\d+\s*", text) is not None
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's help, with descriptions and epilogs laid out as written (examples in two columns:
+    a command, then what it does) where they fit the terminal, and otherwise wrapped as argparse wraps
+    an option's help: what a command does in the column of the others (on the next line when the
+    command reaches it), a command too long for a line continued 4 columns further in, prose refilled.
+    Without it an 80-column terminal broke each long example wherever the line ran out. Piped, they
+    stay as written, one example a line, as tables stay whole there (``mmlab.cli.output``)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import sys
+
+        if not sys.stdout.isatty():
+            return super()._fill_text(text, width, indent)
+        lines = fold_help(text.splitlines(), max(width - len(indent), 20))
+        return "".join(f"{indent}{line}\n" for line in lines)[:None if text.endswith("\n") else -1]
+
+
+_ENTRY = re.compile(r"( +)(\S.*?\S|\S)( {2,})(\S.*)")
+
+
+def fold_help(lines: list[str], width: int) -> list[str]:
+    """``lines`` of help text as they are where they fit in ``width`` columns, else wrapped (see
+    ``HelpFormatter``).
+
+    >>> text = ["examples:", "  mmlab eval 4x6     Knuth's strategy over all 1296 secrets",
+    ...         "  mmlab partition 4x6 1344 --after 1122:1,1   ... after an answer"]
+    >>> print("\\n".join(fold_help(text, 50)))
+    examples:
+      mmlab eval 4x6     Knuth's strategy over all
+                         1296 secrets
+      mmlab partition 4x6 1344 --after 1122:1,1
+                         ... after an answer
+    >>> fold_help(text, 80) == text
+    True
+    """
+    import textwrap
+    from collections import Counter
+
+    # Each entry: its lines as written, its indent, its head (a command, or prose), the column of the
+    # text beside the head (None: nothing beside it) and that text, continuation lines included.
+    entries: list[tuple[list[str], str, str, int | None, str]] = []
+    for line in lines:
+        last = entries[-1] if entries else None
+        match = _ENTRY.fullmatch(line)
+        if last and last[3] is not None and len(line) > last[3] and not line[:last[3]].strip() \
+                and line[last[3]] != " ":  # the text beside the head goes on
+            entries[-1] = (last[0] + [line], last[1], last[2], last[3], f"{last[4]} {line.strip()}")
+        elif match:
+            indent, head, gap, body = match.groups()
+            entries.append(([line], indent, head, len(indent) + len(head) + len(gap), body))
+        elif last and last[3] is None and not last[1] and last[2] and line and not line.startswith(" "):
+            entries[-1] = (last[0] + [line], "", f"{last[2]} {line}", None, "")  # prose: one paragraph
+        else:
+            entries.append(([line], line[:len(line) - len(line.lstrip())], line.strip(), None, ""))
+    usual = Counter(column for *_, column, _ in entries if column is not None).most_common(1)
+
+    def wrap(text: str, first: str, rest: str) -> list[str]:
+        """``text`` wrapped at its spaces, but not between an option and its value (``--seed 1``)."""
+        text = re.sub(r"(?<= )(--?[\w-]+) (?=[^-\s])", "\\1\0", text)
+        return [line.replace("\0", " ") for line in textwrap.wrap(
+            text, width, initial_indent=first, subsequent_indent=rest, break_long_words=False,
+            break_on_hyphens=False)] or [""]
+
+    out: list[str] = []
+    for written, indent, head, column, body in entries:
+        if all(len(line) <= width for line in written):
+            out += written
+        elif column is None:
+            out += wrap(head, indent, indent + ("    " if indent else ""))
+        else:
+            where = min(column, usual[0][0]) if usual[0][0] <= width - 24 else len(indent) + 4
+            if len(indent) + len(head) + 2 <= where:
+                beside = textwrap.wrap(body, width - where, break_long_words=False, break_on_hyphens=False)
+                out.append(f"{indent}{head}{' ' * (where - len(indent) - len(head))}{beside[0]}")
+                out += [" " * where + line for line in beside[1:]]
+            else:
+                out += wrap(head, indent, indent + "    ") + wrap(body, " " * where, " " * where)
+    return out

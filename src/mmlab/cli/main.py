@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from mmlab.cli.arguments import reads_as_size
+from mmlab.cli.arguments import HelpFormatter, reads_as_size
 from mmlab.cli.commands import COMMANDS
 from mmlab.cli.entry import INTERRUPTED, loading
 from mmlab.errors import MastermindError
@@ -45,7 +45,7 @@ examples:
   mmlab reproduce singley                    Singley's appendix tables (greedy, tabu) beside the thesis
   mmlab reproduce large                      5x8, 6x9, 8x12: sampling and evolutionary codebreakers beside the papers
   mmlab run studies/merelo-4x6.toml          a study file into the results store (mmlab-results.duckdb)
-  mmlab report merelo-4x6 --html report.html its tables in the papers' layout, plots, one HTML page
+  mmlab report merelo-4x6 --html report.html  its tables in the papers' layout, plots, one HTML page
   mmlab export merelo-4x6 games.parquet      the stored games (or --table moves) as Parquet or CSV
   mmlab play                                 guess mmlab's secret in the terminal (--role codemaker: it guesses)
   mmlab serve                                play in the browser at http://127.0.0.1:8000
@@ -101,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mmlab",
         description="Mastermind lab: codebreaking strategies of the literature, evaluated exactly and fast.",
         epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Command)
 
@@ -123,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     for name, (module, help) in COMMANDS.items():
         examples = "\n".join(line for line in EXAMPLES.splitlines() if line.startswith(f"  mmlab {name} "))
         sub.add_parser(name, help=help, description=help, epilog=f"examples:\n{examples}" if examples else None,
-                       formatter_class=argparse.RawDescriptionHelpFormatter, options=load(module))
+                       formatter_class=HelpFormatter, options=load(module))
     return parser
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from mmlab.cli.arguments import positive, seed_arg
+from mmlab.cli.arguments import HelpFormatter, positive, seed_arg
 from mmlab.cli.commands import help_of
 from mmlab.cli.output import out, print_json, progress, spinner
 from mmlab.errors import counted_guesses
@@ -250,13 +250,13 @@ def add_command(command) -> None:
     v = sub.add_parser("verify", help="does a set of guesses separate every secret?",
                        description="Whether every secret gets its own answers to a set of guesses; if not, "
                                    "two secrets the set cannot tell apart.",
-                       epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       epilog=EXAMPLES, formatter_class=HelpFormatter)
     _game_args(v)
     v.add_argument("codes", nargs="+", metavar="CODE", help="the guesses, e.g. 1221 2354 (or ABBA)")
     s = sub.add_parser("search", help="look for a small set of guesses that separates every secret",
                        description="Randomised greedy construction and local search for a separating set: of "
                                    "--size guesses, or the smallest reached within --time-limit.",
-                       epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       epilog=EXAMPLES, formatter_class=HelpFormatter)
     _game_args(s)
     s.add_argument("--size", dest="set_size", metavar="K", type=positive(int, "--size"),
                    help="number of guesses in the set (default: the smallest the search reaches)")

@@ -7,7 +7,7 @@ import argparse
 import numpy as np
 from rich.table import Table
 
-from mmlab.cli.arguments import int_at_least, listed, seed_arg
+from mmlab.cli.arguments import HelpFormatter, int_at_least, listed, seed_arg
 from mmlab.cli.commands import help_of
 from mmlab.cli.output import err, mean_text, out, print_json, progress, spinner
 from mmlab.errors import BadArgument
@@ -200,7 +200,7 @@ def add_command(command) -> None:
                        description="Play the 2-D methods over random secrets at Singley's sizes and print the "
                                    "thesis's figures beside ours (mean, s.e., max, times), and each other method "
                                    "beside the tabu search with the margin.",
-                       epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       epilog=EXAMPLES, formatter_class=HelpFormatter)
     r.set_defaults(func=cmd_reproduce_2d)
     r.add_argument("--games", type=int_at_least(1, "--games", MAX_GAMES_2D),
                    help=f"random secrets per size (default 1000: {DEFAULT_TIME})".replace("%", "%%"))  # (argparse's %)
@@ -219,7 +219,7 @@ def add_command(command) -> None:
     q = sub.add_parser("play", help="watch one game: every guess with its row and column answers",
                        description="Play one game of a 2-D strategy and print every guess with the answer of each "
                                    "row and column.",
-                       epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       epilog=EXAMPLES, formatter_class=HelpFormatter)
     q.set_defaults(func=cmd_play_2d)
     q.add_argument("size", help="NxM: an N x N secret of M colours, e.g. 4x6")
     q.add_argument("--strategy", default="tabu",
