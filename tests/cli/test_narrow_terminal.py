@@ -46,3 +46,50 @@ def test_an_example_too_long_for_the_terminal_keeps_what_it_does_in_the_column_o
     assert "\n  mmlab compare 4x6                          every exhaustive strategy, exact, and random, beside the " \
            "literature\n" in help_text(capsys)
 
+
+def printed(capsys, monkeypatch, width: int, *args: str) -> str:
+    """What ``mmlab ARGS`` prints on a terminal ``width`` columns wide."""
+    monkeypatch.setattr(output.out, "_width", width)
+    assert main(list(args)) == 0
+    text = capsys.readouterr().out
+    assert max(map(len, text.splitlines())) <= width
+    return text
+
+
+def test_the_partition_title_stays_on_one_line(capsys, monkeypatch):
+    """It wrapped over the three narrow columns: 'answers to 1344 among 208' / 'candidates'."""
+    text = printed(capsys, monkeypatch, 80, "partition", "4x6", "1344", "--after", "1122:1,1")
+    assert re.search(r"^ *4x6: answers to 1344 among 208 candidates *$", text, re.MULTILINE)
+    assert re.search(r"1,1 +│ +34 │ +0\.163 │", text)  # the figures as before
+
+
+def test_the_literature_of_a_comparison_goes_beneath_the_table_on_an_80_column_terminal(capsys, monkeypatch, tmp_path):
+    """It wrapped in a squeezed column over up to four lines ('mean 4.47, worst 6' / '(Norvig 1984, 002;' / ...)."""
+    store = str(tmp_path / "r.duckdb")
+    args = ("compare", "4x6", "--strategies", "knuth,norvig,plus", "--store", store, "--jobs", "1")
+    text = printed(capsys, monkeypatch, 80, *args)
+    assert re.search(r"^\W*knuth\W+1122\W+5801\W+4\.4761\W+5\W+[\d.]+\W+\[1\]\W*$", text, re.MULTILINE)
+    assert re.search(r"^\W*norvig\W+1122\W+5828\W+4\.4969\W+6\W+[\d.]+\W+\[2\]\W*$", text, re.MULTILINE)
+    assert re.search(r"^\W*plus\W+1234\W+5738\W+4\.4275\W+6\W+[\d.]+\W*$", text, re.MULTILINE)
+    assert re.search(r"^\[1\] L=5801, mean 4\.476, worst 5 \(Knuth 1976\) *$", text, re.MULTILINE)
+    assert re.search(r"^\[2\] mean 4\.47, worst 6 \(Norvig 1984, 002; ties=lisp is his tie rule\) *$", text, re.MULTILINE)
+    wide = printed(capsys, monkeypatch, 160, *args)  # (as piped): in the table, as before
+    assert re.search(r"knuth\W+1122\W+5801\W+4\.4761\W+5\W+[\d.]+\W+L=5801, mean 4\.476, worst 5 \(Knuth 1976\)", wide)
+    assert "[1]" not in wide
+
+
+def test_study_names_and_series_are_never_broken_on_an_80_column_terminal(capsys, monkeypatch, tmp_path):
+    """'mmlab studies' broke a study's name ('compare-4x6-d75423b' / '7'), 'reproduce' a series
+    ('TPOA*' / 'Hash_w'), both to let a wrapping column have the width."""
+    from mmlab.cli import reproduce
+    from mmlab.experiments.tpoa_tables import TABLES
+
+    store = str(tmp_path / "r.duckdb")
+    printed(capsys, monkeypatch, 80, "compare", "3x3", "--strategies", "knuth,irving,most-parts,entropy,plus,random",
+            "--store", store, "--jobs", "1")
+    text = printed(capsys, monkeypatch, 80, "studies", "--store", store)
+    assert re.search(r"^compare-3x3-[0-9a-f]{8} +\d+ +6 ", text, re.MULTILINE), text
+    monkeypatch.setattr(reproduce, "TABLES", [TABLES[0], TABLES[6]])
+    text = printed(capsys, monkeypatch, 80, "reproduce")
+    assert re.search(r"^TPOA\* Hash_w +\(1, 1\) +460 +460 +3\.6800 +5 +5 +0\.01 ", text, re.MULTILINE), text
+    assert re.search(r"^\(1\) TPOA\+ Hash_w +\(1, 1\) +5776 +5773 +4\.4545 +5 +5 +2\.12 ", text, re.MULTILINE), text

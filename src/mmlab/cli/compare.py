@@ -13,7 +13,7 @@ from rich.table import Table
 from mmlab.cli.arguments import count, seed_arg, split_specs
 from mmlab.cli.commands import help_of
 from mmlab.cli.literature import LITERATURE
-from mmlab.cli.output import out, print_json
+from mmlab.cli.output import fits, out, print_json
 from mmlab.cli.studies import add_execution_args, add_store_args, check_figure_paths, execute, write_figures
 from mmlab.errors import BadArgument, BadStudy, MastermindError, shown
 from mmlab.experiments.report import build_report, games_by_guesses
@@ -113,18 +113,20 @@ def cmd_compare(args: argparse.Namespace) -> int:
         every = "every secret" if secrets.kind == "all" else f"all {game.n_codes} secrets"  # (a sample or instance set)
         title = (f"{game}: {every} (deterministic strategies exactly)" if secrets.every_code(game)
                  else f"{game}: secrets {secrets.label(game)}")
-        table = Table(title=title)
-        for col, justify in (("strategy", "left"), ("first", "left"), ("L", "right"), ("mean", "right"),
-                             ("worst", "right"), ("seconds", "right"), ("literature", "left")):
-            table.add_column(col, justify=justify)
-        for r in rows:
-            if r["game"] != game.size:
-                continue
-            mean = f"{r['mean']:.4f}" if r["exact"] else f"{r['mean']:.4f}±{r['stderr']:.4f}"
-            total = str(r["total_guesses"]) if r["runs"] == 1 else f"{r['total_guesses'] / r['runs']:.1f}"
-            table.add_row(r["strategy"], r["first"], total, mean, str(r["max"]),
-                          f"{r['seconds']:.3f}", r["literature"] or "")
-        out.print(table)
+        size_rows = [r for r in rows if r["game"] == game.size]
+        notes = [r["literature"] for r in size_rows if r["literature"]]
+        table = comparison(title, size_rows, notes=False)
+        if notes and not fits(table, out):  # (an 80-column terminal: the literature beneath, each figure whole)
+            table = comparison(title, size_rows, notes=True)
+            out.print(table)
+            beneath = Table.grid(padding=(0, 1))
+            beneath.add_column(no_wrap=True)
+            beneath.add_column()
+            for number, text in enumerate(notes, 1):
+                beneath.add_row(f"[{number}]", text)
+            out.print(beneath)
+        else:
+            out.print(table)
     if any(not r["exact"] for r in rows):
         per_run = ", L per run (the mean over them)" if study.runs > 1 else ""
         labels = " / ".join(dict.fromkeys(secrets.label(study.game(size)) for size in sizes))
@@ -135,6 +137,24 @@ def cmd_compare(args: argparse.Namespace) -> int:
     write_figures(report, args.plots, args.html)  # after the table: a path it cannot write costs no output
     return 0
 
+
+def comparison(title: str, rows: list[dict], notes: bool) -> Table:
+    """The table of one size: a row a strategy, beside its published figures; with ``notes``, only
+    their number ("[1]") in the literature column, for a terminal too narrow for them."""
+    table = Table(title=title)
+    for col, justify in (("strategy", "left"), ("first", "left"), ("L", "right"), ("mean", "right"),
+                         ("worst", "right"), ("seconds", "right"), ("literature", "left")):
+        table.add_column(col, justify=justify)
+    number = 0
+    for r in rows:
+        mean = f"{r['mean']:.4f}" if r["exact"] else f"{r['mean']:.4f}±{r['stderr']:.4f}"
+        total = str(r["total_guesses"]) if r["runs"] == 1 else f"{r['total_guesses'] / r['runs']:.1f}"
+        literature = r["literature"] or ""
+        if notes and literature:
+            number += 1
+            literature = f"[{number}]"
+        table.add_row(r["strategy"], r["first"], total, mean, str(r["max"]), f"{r['seconds']:.3f}", literature)
+    return table
 
 
 def add_command(command) -> None:

@@ -50,7 +50,8 @@ def cmd_partition(args: argparse.Namespace) -> int:
         print_json({"game": game.size, "repeats": game.repeats, "feedback": game.feedback, "after": after,
                     "guess": game.format(guess), "classes": {str(f): n for f, n in classes}, **summary})
         return 0
-    table = Table(title=f"{game}: answers to {game.format(guess)} among {knowledge.n_consistent} candidates")
+    title = f"{game}: answers to {game.format(guess)} among {knowledge.n_consistent} candidates"
+    table = Table(title=title, min_width=len(title))  # (the title on one line, not over three columns' width)
     table.add_column("answer b,w" if game.with_white else "answer b")
     table.add_column("codes", justify="right")
     table.add_column("share", justify="right")

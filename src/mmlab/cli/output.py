@@ -48,6 +48,16 @@ def fit(table: Table, console: Console) -> Table:
     return table
 
 
+def fits(table: Table, console: Console) -> bool:
+    """Whether ``table`` fits ``console``'s width whole, once ``fit`` (without its frame if need be).
+
+    >>> fits(Table("strategy", "literature"), Console(width=30)), fits(Table("x" * 40), Console(width=30))
+    (True, False)
+    """
+    fit(table, console)
+    return Measurement.get(console, console.options.update_width(10**6), table).maximum <= console.width
+
+
 # Piped output is not cut to 80 columns: tables stay whole, and a message stays on one line, for
 # files and scripts. Text is printed as given, never read as rich's markup: a saved tree's label
 # or a code in brackets is the user's text ('[/bold]' in a label ended eval --tree in a traceback).

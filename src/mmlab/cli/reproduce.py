@@ -67,7 +67,7 @@ def reproduce_tpoa(args: argparse.Namespace) -> int:
         table = Table(title=f"000 Table {table_no}: published beside mmlab (L = total guesses over all secrets)")
         for col in ("series", "(k, d)", "L paper", "L ours", "mean ours", "worst paper", "worst ours",
                     "s paper (P4 1.6 GHz)", "s ours"):
-            table.add_column(col, justify="right" if col != "series" else "left")
+            table.add_column(col, justify="right" if col != "series" else "left", no_wrap=col == "series")
         for r, res in records:
             if r.table != table_no:
                 continue

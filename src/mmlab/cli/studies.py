@@ -205,7 +205,7 @@ def cmd_studies(args: argparse.Namespace) -> int:
         return 0
     table = Table(title=f"studies in {args.store}")
     for column in ("study", "games", "strategies", "created", "description"):
-        table.add_column(column)
+        table.add_column(column, no_wrap=column == "study")  # (a name to type again: never broken)
     for row in frame.itertuples(index=False):
         table.add_row(row.study, str(row.games), str(row.strategies), str(row.created)[:19], row.description or "")
     out.print(table)
