@@ -484,7 +484,7 @@ def test_enter_held_on_the_winning_answer_takes_nothing_back(page):
     expect(page.locator("#message")).to_contain_text("Aha! Your secret is")
     page.clock.fast_forward(1000)
     page.keyboard.press("Enter")  # a moment later: the person's own press of Undo
-    expect(page.locator("#message")).to_have_text("Took back the last answer.")
+    expect(page.locator("#message")).to_have_text(re.compile(r"^Took back the last answer, 4 black, 0 white to \d{4}\.$"))
     expect(page.locator("#board-body tr:not(.pending-row)")).to_have_count(1)
 
 
@@ -832,7 +832,7 @@ def test_a_codemaker_game_played_with_the_keyboard_alone_keeps_the_focus_and_say
     assert focused(page) == "maker-undo-btn"
     page.clock.fast_forward(1000)  # (Enter a moment later: the person's own press)
     page.keyboard.press("Enter")
-    expect(page.get_by_role("status").filter(has_text="Took back the last answer.")).to_have_count(1)
+    expect(page.get_by_role("status").filter(has_text="Took back the last answer, 4 black")).to_have_count(1)
     expect(page.locator("#board-body tr:not(.pending-row)")).to_have_count(0)
 
 
@@ -948,3 +948,20 @@ def test_the_codes_left_are_said_whole_and_new_game_scrolls_as_motion_is_wished(
     page.get_by_role("button", name="New game").press("Enter")
     assert focused(page) == "size"
     assert page.evaluate("scrolled") == ["auto" if motion == "reduce" else "smooth"]
+
+
+def test_two_undos_in_a_row_say_two_things(page):
+    """Each undo said 'Took back the last guess.' (or answer): the second said the same again, which
+    a status does not read again, so a screen reader user heard nothing of it. Each names what it
+    took back now."""
+    play_two_guesses(page)
+    undo = page.get_by_role("button", name="Undo")
+    undo.click()
+    expect(page.locator("#message")).to_have_text("Took back the last guess, 1344.")
+    undo.click()
+    expect(page.locator("#message")).to_have_text("Took back the last guess, 1122.")
+    expect(page.locator("#board-body .code")).to_have_count(0)
+    start(page, "codemaker")
+    answer(page, 1, 0, 1)
+    page.get_by_role("button", name="Undo last answer").click()
+    expect(page.locator("#message")).to_have_text("Took back the last answer, 1 black, 0 white to 1122.")

@@ -553,13 +553,17 @@ async function showCandidates() {
   } catch (error) { fail(error); }
 }
 
+// What was taken back is named, so that two undos in a row say two things: a status that says the
+// same again is not read again ("Took back the last guess." once, for two guesses taken back).
 async function undo() {
+  const last = state.moves[state.moves.length - 1];  // (none: the server says there is nothing to undo)
   try {
     const next = await move("undo", {}, "Taking back the last move…");
     if (!next) return;
     state = next;
     clearError();
-    say(state.role === "codebreaker" ? "Took back the last guess." : "Took back the last answer.");
+    say(state.role === "codebreaker" ? `Took back the last guess, ${last.guess}.`
+      : `Took back the last answer, ${answerText(last.black, last.white)} to ${last.guess}.`);
     $("candidates").replaceChildren();
     resetHint();
     render();
