@@ -93,3 +93,17 @@ def test_study_names_and_series_are_never_broken_on_an_80_column_terminal(capsys
     text = printed(capsys, monkeypatch, 80, "reproduce")
     assert re.search(r"^TPOA\* Hash_w +\(1, 1\) +460 +460 +3\.6800 +5 +5 +0\.01 ", text, re.MULTILINE), text
     assert re.search(r"^\(1\) TPOA\+ Hash_w +\(1, 1\) +5776 +5773 +4\.4545 +5 +5 +2\.12 ", text, re.MULTILINE), text
+
+
+def test_the_tpoa_tables_have_headers_of_two_lines_at_most_on_an_80_column_terminal(capsys, monkeypatch):
+    """'s paper (P4 1.6 GHz)' took five lines of header ('s' / 'paper' / '(P4' / '1.6' / 'GHz)'); the
+    machine is now said under the table."""
+    from mmlab.cli import reproduce
+    from mmlab.experiments.tpoa_tables import TABLES
+
+    monkeypatch.setattr(reproduce, "TABLES", [TABLES[0]])
+    lines = printed(capsys, monkeypatch, 80, "reproduce").splitlines()
+    rule = next(i for i, line in enumerate(lines) if line.startswith("─"))
+    assert lines[0].strip().startswith("000 Table 2:") and rule <= 3 and lines[rule - 1].startswith("series ")
+    assert re.search(r"^TPOA\* Hash_w +\(1, 1\) +460 +460 +3\.6800 +5 +5 +0\.01 +\d+\.\d\d$", lines[rule + 1])
+    assert lines[rule + 2].strip() == "s paper: the paper's seconds, on a P4 at 1.6 GHz"
