@@ -107,3 +107,15 @@ def test_the_tpoa_tables_have_headers_of_two_lines_at_most_on_an_80_column_termi
     assert lines[0].strip().startswith("000 Table 2:") and rule <= 3 and lines[rule - 1].startswith("series ")
     assert re.search(r"^TPOA\* Hash_w +\(1, 1\) +460 +460 +3\.6800 +5 +5 +0\.01 +\d+\.\d\d$", lines[rule + 1])
     assert lines[rule + 2].strip() == "s paper: the paper's seconds, on a P4 at 1.6 GHz"
+
+
+def test_the_strategies_list_keeps_each_parameter_whole_on_an_80_column_terminal(capsys, monkeypatch):
+    """Five columns squeezed the parameters to 15 columns: 'pool=all' / '(all|consistent' / ')'. At 80 the
+    source goes after what a strategy does, as 'mmlab strategies NAME' says it; wider, as before."""
+    text = printed(capsys, monkeypatch, 80, "strategies")
+    assert re.search(r"^knuth +strategy +minimise the size of the +pool=all \(all\|consistent\) *$", text, re.MULTILINE)
+    assert re.search(r"^ +(\S.*\S) +\(first\|random\|lisp\) *$", text, re.MULTILINE)
+    assert "Source:" in text and "Knuth 1976" in text and "\n)" not in text and not re.search(r"\(all\|consistent *\n", text)
+    wide = printed(capsys, monkeypatch, 160, "strategies")
+    assert re.search(r"^knuth +strategy +minimise the size of the largest part +pool=all \(all\|consistent\) +Knuth 1976",
+                     wide, re.MULTILINE)

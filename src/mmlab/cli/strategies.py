@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import argparse
 
+from rich.measure import Measurement
 from rich.table import Table
 
 from mmlab.cli.commands import help_of
-from mmlab.cli.output import out, print_json
+from mmlab.cli.output import fit, out, print_json
 from mmlab.errors import MastermindError, shown
 from mmlab.planners import PLANNERS
 from mmlab.strategies import REGISTRY
@@ -42,21 +43,34 @@ def cmd_strategies(args: argparse.Namespace) -> int:
         for entry in data:
             _print_parameters(entry)
         return 0
+    table = fit(listing(data, sourced=False), out)
+    whole = Measurement.get(out, out.options.update_width(10**6), table).minimum <= out.width  # every word unbroken
+    out.print(table if whole else listing(data, sourced=True))
+    out.print("* sets how much the strategy searches: 'mmlab serve' plays it at its default")
+    out.print("'mmlab strategies NAME' explains each parameter of one")
+    return 0
+
+
+def listing(data: list[dict], sourced: bool) -> Table:
+    """The table of ``mmlab strategies``; with ``sourced``, for a terminal too narrow for five columns (80),
+    the source after what a strategy does ('... Source: ...', as 'mmlab strategies NAME' says it), which leaves the parameters the width of
+    '(first|random|lisp)' (they broke to '(all|consistent' / ')')."""
     table = Table(title="strategies (--strategy), planners (--planner) and 2-D strategies (mmlab mm2 play --strategy): "
                         "NAME or NAME:key=value,key=value")
-    for col in ("name", "kind", "what it does", "parameters (default)", "source"):
-        table.add_column(col)
+    columns = ("name", "kind", "what it does, source" if sourced else "what it does", "parameters (default)")
+    for col in columns if sourced else (*columns, "source"):
+        table.add_column(col, no_wrap=col in ("name", "kind"))
     for d in data:
         params = "\n".join(
             f"{p['name']}={'…' if p['default'] in ('', None) else p['default']}"
             + (f" ({p['allowed']})" if p["allowed"] else "") + (" *" if p["effort"] else "")
             for p in d["params"]
         )
-        table.add_row(d["name"], d["kind"], d["summary"], params, d["source"])
-    out.print(table)
-    out.print("* sets how much the strategy searches: 'mmlab serve' plays it at its default")
-    out.print("'mmlab strategies NAME' explains each parameter of one")
-    return 0
+        if sourced:
+            table.add_row(d["name"], d["kind"], f"{d['summary']}. Source: {d['source']}.", params)
+        else:
+            table.add_row(d["name"], d["kind"], d["summary"], params, d["source"])
+    return table
 
 
 def allowed(param: Param) -> str:
