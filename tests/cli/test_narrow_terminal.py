@@ -119,3 +119,13 @@ def test_the_strategies_list_keeps_each_parameter_whole_on_an_80_column_terminal
     wide = printed(capsys, monkeypatch, 160, "strategies")
     assert re.search(r"^knuth +strategy +minimise the size of the largest part +pool=all \(all\|consistent\) +Knuth 1976",
                      wide, re.MULTILINE)
+
+
+def test_a_planned_trees_histogram_goes_beneath_its_table_on_an_80_column_terminal(capsys, monkeypatch):
+    """The table, squeezed without its frame, wrapped the histogram and the verdict over two lines each
+    ('1:1 2:12 3:67 4:635' / '5:578 6:3', 'not proved' / '(heuristic)'); it is now said beneath, as eval says it."""
+    text = printed(capsys, monkeypatch, 80, "plan", "4x6", "--planner", "tpoa")
+    assert re.search(r"│ 5674 │ 4\.3781 │ +6 │ +380 │ +[\d.]+ │ not proved \(heuristic\) │", text)
+    assert "\nhistogram (guesses:games) 1:1 2:12 3:67 4:635 5:578 6:3\n" in text
+    wide = printed(capsys, monkeypatch, 160, "plan", "4x6", "--planner", "tpoa")  # (as piped): as before
+    assert re.search(r"│ 5674 │ 4\.3781 │ +6 │ 1:1 2:12 3:67 4:635 5:578 6:3 │ +380 │", wide) and "guesses:games" not in wide

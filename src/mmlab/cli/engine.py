@@ -17,7 +17,7 @@ from rich.table import Table
 
 from mmlab.cli.arguments import add_game_args, count, game_of, int_at_least, positive, seed_arg
 from mmlab.cli.commands import help_of
-from mmlab.cli.output import err, histogram_text, mean_text, out, print_json, progress, spinner
+from mmlab.cli.output import err, fits, histogram_text, mean_text, out, print_json, progress, spinner
 from mmlab.errors import BadTree, MastermindError, as_typed, shown, whole_number
 from mmlab.experiments import evaluate
 from mmlab.experiments.evaluation import PARALLEL_MIN_CODES, Evaluation, EvaluationInterrupted, draw_seed
@@ -379,14 +379,26 @@ def cmd_plan(args: argparse.Namespace) -> int:
         print_json({**result.to_dict(), **({"saved_to": args.output, "saved_format": form} if form else {})})
         return 0
     t = result.tree
-    table = Table(title=f"{game}: {planner.spec}")
-    for col in ("L", "mean", "worst", "histogram", "nodes", "seconds", "optimal"):
-        table.add_column(col, justify="right")
     proof = "proved" if result.proved else ("stopped by the time limit" if result.figures.get("stopped_by_time_limit")
                                             else "not proved (heuristic)")
-    table.add_row(str(t.total_guesses), f"{t.mean:.4f}", str(t.worst), histogram_text(t.histogram),
-                  str(result.nodes), f"{result.seconds:.2f}", proof)
-    out.print(table)
+    figures = {"L": str(t.total_guesses), "mean": f"{t.mean:.4f}", "worst": str(t.worst),
+               "histogram": histogram_text(t.histogram), "nodes": str(result.nodes), "seconds": f"{result.seconds:.2f}",
+               "optimal": proof}
+
+    def plan_table(histogram: bool) -> Table:
+        table = Table(title=f"{game}: {planner.spec}")
+        columns = {k: v for k, v in figures.items() if histogram or k != "histogram"}
+        for col in columns:
+            table.add_column(col, justify="right")
+        table.add_row(*columns.values())
+        return table
+
+    table = plan_table(histogram=True)
+    if fits(table, out):
+        out.print(table)
+    else:  # (an 80-column terminal wrapped the histogram and the verdict in a squeezed table): beneath, as eval
+        out.print(plan_table(histogram=False))
+        out.print(f"histogram (guesses:games) {figures['histogram']}")
     for key, value in result.figures.items():
         if key != "stopped_by_time_limit":  # (the table says so)
             out.print(f"{key.replace('_', ' ')}: {value}")
