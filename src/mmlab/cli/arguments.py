@@ -6,6 +6,9 @@ from __future__ import annotations
 import argparse
 import math
 import re
+import sys
+import textwrap
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -143,12 +146,10 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     stay as written, one example a line, as tables stay whole there (``mmlab.cli.output``)."""
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
-        import sys
-
         if not sys.stdout.isatty():
             return super()._fill_text(text, width, indent)
         lines = fold_help(text.splitlines(), max(width - len(indent), 20))
-        return "".join(f"{indent}{line}\n" for line in lines)[:None if text.endswith("\n") else -1]
+        return "\n".join(f"{indent}{line}" for line in lines) + ("\n" if text.endswith("\n") else "")
 
 
 _ENTRY = re.compile(r"( +)(\S.*?\S|\S)( {2,})(\S.*)")
@@ -169,9 +170,6 @@ def fold_help(lines: list[str], width: int) -> list[str]:
     >>> fold_help(text, 80) == text
     True
     """
-    import textwrap
-    from collections import Counter
-
     # Each entry: its lines as written, its indent, its head (a command, or prose), the column of the
     # text beside the head (None: nothing beside it) and that text, continuation lines included.
     entries: list[tuple[list[str], str, str, int | None, str]] = []
