@@ -52,9 +52,10 @@ def cmd_strategies(args: argparse.Namespace) -> int:
 
 
 def listing(data: list[dict], sourced: bool) -> Table:
-    """The table of ``mmlab strategies``; with ``sourced``, for a terminal too narrow for five columns (80),
-    the source after what a strategy does ('... Source: ...', as 'mmlab strategies NAME' says it), which leaves the parameters the width of
-    '(first|random|lisp)' (they broke to '(all|consistent' / ')')."""
+    """The table of ``mmlab strategies``; with ``sourced``, for a terminal too narrow for five
+    columns (80), the source after what a strategy does ('... Source: ...', as 'mmlab strategies
+    NAME' says it), which leaves the parameters the width of '(first|random|lisp)' (they broke to
+    '(all|consistent' / ')')."""
     table = Table(title="strategies (--strategy), planners (--planner) and 2-D strategies (mmlab mm2 play --strategy): "
                         "NAME or NAME:key=value,key=value")
     columns = ("name", "kind", "what it does, source" if sourced else "what it does", "parameters (default)")
