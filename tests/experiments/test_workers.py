@@ -1,11 +1,14 @@
 """The worker pool: results in order, and a failed task stops the other workers at once."""
 
+import gc
 import multiprocessing
 import os
 import signal
 import sys
 import threading
 import time
+import weakref
+from concurrent.futures import Future
 
 import pytest
 
@@ -25,6 +28,26 @@ def _square_or_fail(x: int) -> int:
 def test_map_gives_the_results_in_the_order_of_the_arguments():
     with WorkerPool(2) as pool:
         assert list(pool.map(_square_or_fail, [3, 1, 2, 0])) == [9, 1, 4, 0]
+
+
+class _Games:
+    """A chunk's result that a test can watch (``weakref``)."""
+
+
+def test_as_completed_with_a_tick_lets_go_of_each_result_once_it_is_passed_on():
+    """It kept every future, so every chunk's games, until the study's last chunk: mmlab compare 6x9
+    --strategies greedy3 peaked at 2.0-2.2 GB instead of 1.2-1.3 GB."""
+    def started() -> tuple:
+        futures = [Future() for _ in range(3)]
+        for future in futures:
+            future.set_result(_Games())
+        return WorkerPool.as_completed(futures, tick=0.01), [weakref.ref(f.result()) for f in futures]
+
+    results, watched = started()
+    next(results), next(results)
+    gc.collect()
+    assert [ref() is None for ref in watched] == [True, False, False]  # (the second is still being passed on)
+    assert isinstance(next(results), _Games) and next(results, "done") == "done"
 
 
 def test_ctrl_c_is_ignored_only_while_workers_start():

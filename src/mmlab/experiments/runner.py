@@ -267,8 +267,9 @@ def _execute(chunks: list[Chunk], workers: int, scheduler: str | None, client, a
     workers = min(workers, len(chunks) - i)  # a process a chunk at most: more would start and wait
     where.append(f"{workers} local processes" if workers > 1 else "1 local process")
     with WorkerPool(workers) as pool:  # on Ctrl-C or a failed chunk, the chunks not stored are played next run
-        futures = pool.submit_all(play_chunk, [(chunk,) for chunk in chunks[i:]])
-        for played in pool.as_completed(futures, tick=TICK_SECONDS):
+        # (the futures are not kept here: each holds its chunk's games until it is let go)
+        for played in pool.as_completed(pool.submit_all(play_chunk, [(chunk,) for chunk in chunks[i:]]),
+                                        tick=TICK_SECONDS):
             yield Waiting(TICK_SECONDS) if played is None else played
 
 

@@ -163,11 +163,15 @@ def _end_with(parent_sentinel: int) -> None:
 
 
 def _ticking(futures: list[Future], tick: float) -> Iterator[Any]:
-    """``WorkerPool.as_completed`` with a ``tick``."""
+    """``WorkerPool.as_completed`` with a ``tick``. It keeps no future it has yielded the result
+    of, as ``concurrent.futures.as_completed`` does not: a study's results would stay in memory
+    until its last chunk (``mmlab compare 6x9 --strategies greedy3`` peaked at 2.1 GB, not 1.5)."""
     finished: queue.SimpleQueue[Future] = queue.SimpleQueue()
+    left = len(futures)
     for future in futures:
         future.add_done_callback(finished.put)  # (called at once for a future done already)
-    for _ in futures:
+    futures = future = None  # (nor the last one)
+    for _ in range(left):
         while True:
             try:
                 future = finished.get(timeout=tick)
