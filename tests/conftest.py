@@ -1,3 +1,6 @@
+from collections.abc import Callable
+from types import ModuleType
+
 import pytest
 
 from mmlab.game import Game
@@ -6,6 +9,24 @@ from mmlab.game import Game
 @pytest.fixture(scope="session")
 def game46() -> Game:
     return Game.parse_size("4x6")
+
+
+@pytest.fixture
+def pools_started(monkeypatch: pytest.MonkeyPatch) -> Callable[[ModuleType], list[int]]:
+    """``pools_started(module)``: a list that gets the workers of each ``WorkerPool`` ``module``
+    starts from then on, so that a test can tell that worker processes played."""
+    def record(module: ModuleType) -> list[int]:
+        started: list[int] = []
+        pool = module.WorkerPool
+
+        def counted(workers: int, **options):
+            started.append(workers)
+            return pool(workers, **options)
+
+        monkeypatch.setattr(module, "WorkerPool", counted)
+        return started
+
+    return record
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups

@@ -51,13 +51,12 @@ def test_games_file_of_a_decision_tree(capsys, tmp_path):
     assert [r["guesses"] for r in saved] == [r["guesses"] for r in rows]
 
 
-def test_games_file_of_a_simulation_is_the_same_with_workers(capsys, tmp_path, monkeypatch):
+def test_games_file_of_a_simulation_is_the_same_with_workers(capsys, tmp_path, pools_started):
     from mmlab.experiments import evaluation
 
     args = ["eval", "3x4", "--strategy", "random", "--runs", "2", "--seed", "5"]
     code, out, _ = run(capsys, *args, "--json", "--games", str(tmp_path / "one.jsonl"))
-    pools, pool = [], evaluation.WorkerPool
-    monkeypatch.setattr(evaluation, "WorkerPool", lambda workers: pools.append(workers) or pool(workers))
+    pools = pools_started(evaluation)
     assert run(capsys, *args, "--jobs", "2", "--games", str(tmp_path / "two.csv"))[0] == code == 0
     assert pools == [2]  # (played by two worker processes)
     one, two = read_rows(tmp_path / "one.jsonl"), read_rows(tmp_path / "two.csv")

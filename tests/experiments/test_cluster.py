@@ -29,14 +29,13 @@ def frames(store: Store, name: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     return games, moves
 
 
-def test_cluster_and_local_pool_give_identical_games(tmp_path, monkeypatch):
+def test_cluster_and_local_pool_give_identical_games(tmp_path, pools_started):
     from mmlab.experiments import runner
 
     study = Study("paired", ("3x4", "4x4"), ("random", "most-parts:pool=consistent,ties=random", "knuth"),
                   runs=2, seed=11)
     local, remote = Store(tmp_path / "local.duckdb"), Store(tmp_path / "cluster.duckdb")
-    pools, pool = [], runner.WorkerPool
-    monkeypatch.setattr(runner, "WorkerPool", lambda workers: pools.append(workers) or pool(workers))
+    pools = pools_started(runner)
     run_study(study, local, jobs=2, chunk_games=40)
     assert pools == [2]  # (the local pool played them, not this process)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",

@@ -49,14 +49,13 @@ def test_random_evaluation_is_reproducible_by_seed():
     assert not np.array_equal(a.guesses, c.guesses)
 
 
-def test_worker_processes_play_the_same_games(monkeypatch):
+def test_worker_processes_play_the_same_games(pools_started):
     from mmlab.experiments import evaluation
 
     game = Game.parse_size("3x4")
     progress = []
     serial = evaluate(game, "sample:sample=20", runs=2, seed=4)
-    pools, pool = [], evaluation.WorkerPool
-    monkeypatch.setattr(evaluation, "WorkerPool", lambda workers: pools.append(workers) or pool(workers))
+    pools = pools_started(evaluation)
     parallel = evaluate(game, "sample:sample=20", runs=2, seed=4, jobs=2,
                         on_progress=lambda done, total: progress.append((done, total)))
     assert pools == [2]  # (played by two worker processes, not here)
@@ -168,7 +167,7 @@ def test_evaluate_takes_a_size_and_says_which_secret_each_game_had():
     assert evaluate("4x6", "random", secrets=np.int64(3), runs=np.int32(2), seed=np.int64(1)).games == 6
 
 
-def test_by_default_worker_processes_start_only_when_the_games_would_take_long(monkeypatch):
+def test_by_default_worker_processes_start_only_when_the_games_would_take_long(monkeypatch, pools_started):
     """``jobs=None`` on a game of more than ``PARALLEL_MIN_CODES`` codes: a few quick games are
     played here (no worker starts); games that would take long go to workers after the first
     ones, and the games are the same either way."""
@@ -187,14 +186,7 @@ def test_by_default_worker_processes_start_only_when_the_games_would_take_long(m
         quick = evaluate(game, "random", secrets=40, seed=3, jobs=None)
     assert np.array_equal(quick.guesses, serial.guesses)
 
-    pools = []
-
-    class CountedPool(evaluation.WorkerPool):
-        def __init__(self, workers):
-            pools.append(workers)
-            super().__init__(workers)
-
-    monkeypatch.setattr(evaluation, "WorkerPool", CountedPool)
+    pools = pools_started(evaluation)
     monkeypatch.setattr(evaluation, "PROBE_SECONDS", 0.0)  # as if every game were slow
     monkeypatch.setattr(evaluation, "POOL_WORTH_SECONDS", 0.0)
     monkeypatch.setattr(evaluation.os, "cpu_count", lambda: 2)

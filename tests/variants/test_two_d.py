@@ -381,12 +381,11 @@ def test_games_are_reproduced_from_a_seed():
         assert all((x == y).all() for x, y in zip(a.guesses, b.guesses))
 
 
-def test_runs_do_not_depend_on_the_number_of_workers(monkeypatch):
+def test_runs_do_not_depend_on_the_number_of_workers(pools_started):
     from mmlab.experiments import two_d_tables
 
     one = list(run_2d(["tabu", "propagate"], sizes=[(3, 6)], games=30, seed=4, jobs=1))
-    pools, pool = [], two_d_tables.WorkerPool
-    monkeypatch.setattr(two_d_tables, "WorkerPool", lambda jobs, **options: pools.append(jobs) or pool(jobs, **options))
+    pools = pools_started(two_d_tables)
     two = list(run_2d(["tabu", "propagate"], sizes=[(3, 6)], games=30, seed=4, jobs=2))
     assert pools == [2]  # (played by two worker processes)
     for a, b in zip(one, two):
