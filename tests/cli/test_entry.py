@@ -3,6 +3,7 @@
 loads waits."""
 
 import ctypes
+import os
 import signal
 import subprocess
 import sys
@@ -305,3 +306,13 @@ def test_the_process_stopped_by_sigterm_ends_by_sigterm_after_its_exit_handlers(
     done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (-signum, "the figures so farexit handler ran\n",
                                                             "interrupted\n")
+
+
+def test_a_stream_that_cannot_encode_a_character_gets_it_escaped_not_a_traceback(tmp_path):
+    """``PYTHONIOENCODING=ascii`` (or a legacy code page) cannot write ``±``: the figures are printed
+    with ``\\xb1`` in its place, as Python escapes it in a traceback, and the command succeeds."""
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    command = [sys.executable, "-m", "mmlab", "eval", "3x4", "--strategy", "random", "--secrets", "20"]
+    done = subprocess.run(command, check=False, capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert " \\xb1 " in done.stdout

@@ -208,6 +208,7 @@ def run() -> None:
     stop a loop that runs mmlab. After a SIGTERM or SIGHUP it ends by that signal's default action,
     once its exit handlers have run."""
     atexit.register(_end_if_terminated)  # (first, so that it runs last: e.g. after multiprocessing's)
+    write_any_character()
     try:
         status = main()
     except KeyboardInterrupt:  # (a second Ctrl-C as the watch ended)
@@ -221,6 +222,17 @@ def run() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # another Ctrl-C ends it at once
     sys.excepthook = _quiet_ctrl_c
     raise KeyboardInterrupt
+
+
+def write_any_character() -> None:
+    """Let stdout and stderr write what their encoding lacks as Python writes it in a traceback
+    (``\\xb1`` for ``±``), rather than end the command in a ``UnicodeEncodeError``: on a stream
+    whose encoding is ASCII (``PYTHONIOENCODING=ascii``) or a legacy code page, mmlab's ``±``, ``≤``
+    and ``—`` would otherwise stop ``mmlab eval`` after its games are played."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)  # (None without a console; a replaced stream may lack it)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
 
 
 #: The signal (SIGTERM or SIGHUP) by which ``run`` ends the process once Python has run its exit
