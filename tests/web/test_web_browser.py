@@ -82,8 +82,12 @@ def test_codebreaker_wins_a_4x6_game(page, tmp_path):
     secret = "3632"
     start(page, "codebreaker", secret=secret)
     guess_box = page.get_by_label("Your guess", exact=True)
-    for colour in "1122":  # the first guess by clicking the colour buttons
+    for colour in "11233":  # the first guess by clicking the colour buttons, one too many
         page.get_by_role("button", name=f"Add colour {colour}").click()
+    erase = page.get_by_role("button", name="Erase the last colour", exact=True)  # (read without its "⌫")
+    erase.click()
+    erase.click()
+    page.get_by_role("button", name="Add colour 2").click()
     expect(guess_box).to_have_value("1122")
     expect(page.locator("#split-body")).to_contain_text("splits 1,296 codes into 13 parts")
     page.get_by_role("button", name="Guess", exact=True).click()

@@ -394,7 +394,8 @@ function renderBreaker() {
     palette.push(el("button", { type: "button", class: "peg-button", "aria-label": `Add colour ${c}`, disabled: over,
                                 onclick: () => addColour(c) }, peg(String(c))));
   }
-  palette.push(el("button", { type: "button", class: "small", disabled: over, onclick: eraseColour }, "⌫ Erase"));
+  palette.push(el("button", { type: "button", class: "small", "aria-label": "Erase the last colour", disabled: over,
+                              onclick: eraseColour }, "⌫ Erase"));
   $("palette").replaceChildren(...palette);
   if (state.won) {
     say(`You found it in ${plural(state.moves.length, "guess")}! The secret was ${state.secret}.`);
