@@ -13,5 +13,6 @@ def test_the_python_guide_runs_as_written(tmp_path, monkeypatch):
     try:
         result = doctest.testfile(str(GUIDE), module_relative=False, optionflags=doctest.ELLIPSIS)
     finally:
-        REGISTRY.pop("first-consistent", None)
+        for name in ("first-consistent", "expected-size"):
+            REGISTRY.pop(name, None)
     assert result.attempted > 30 and result.failed == 0
