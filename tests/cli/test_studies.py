@@ -128,14 +128,13 @@ def test_files_and_stores_that_are_not_what_they_should_be_get_one_line(capsys, 
 
 def test_an_interrupted_store_query_is_reported_as_interrupted(capsys, monkeypatch, tmp_path):
     """DuckDB turns Ctrl-C during a query into RuntimeError('Query interrupted')."""
-    from mmlab.cli import studies
     from mmlab.experiments.store import Store
     from mmlab.experiments.study import Study
 
     def interrupted(self):
         raise RuntimeError("Query interrupted")
 
-    monkeypatch.setattr(studies.Store, "studies", interrupted)
+    monkeypatch.setattr(Store, "studies", interrupted)
     store = tmp_path / "r.duckdb"
     Store(store).register(Study.from_toml(STUDY))
     code, _, err = run(capsys, "studies", "--store", str(store))
@@ -352,6 +351,7 @@ def test_a_resumed_study_counts_the_games_it_has_left(capsys, tmp_path, monkeypa
     import duckdb
 
     from mmlab.cli import studies
+    from mmlab.experiments import runner
 
     path = tmp_path / "demo.toml"
     path.write_text(STUDY)
@@ -360,7 +360,7 @@ def test_a_resumed_study_counts_the_games_it_has_left(capsys, tmp_path, monkeypa
     with duckdb.connect(store) as con:  # as a run stopped after 110 of its 120 games leaves it
         con.execute("DELETE FROM games WHERE slot >= 25 AND run = 1")
     bars, updates = [], []
-    real_progress, real_run_study = studies.progress, studies.run_study
+    real_progress, real_run_study = studies.progress, runner.run_study
 
     def progress(description, total):
         bars.append(total)
@@ -373,7 +373,7 @@ def test_a_resumed_study_counts_the_games_it_has_left(capsys, tmp_path, monkeypa
         return real_run_study(*args, on_progress=seen, **options)
 
     monkeypatch.setattr(studies, "progress", progress)
-    monkeypatch.setattr(studies, "run_study", run_study)
+    monkeypatch.setattr(runner, "run_study", run_study)  # (which the command imports as it starts)
     code, _, err = run(capsys, "run", str(path), "--store", store, "--jobs", "1")
     assert code == 0 and "played 10 games" in err
     assert bars == [10] and updates[0] == (0, 10) and updates[-1] == (10, 10)
@@ -539,3 +539,11 @@ def test_a_figure_folder_on_a_read_only_disk_is_refused_saying_so(capsys, tmp_pa
     code, _, err = run(capsys, "report", "cli-demo", "--store", store, "--html", str(tmp_path / "r.html"))
     assert code == 2 and "r.html': Read-only file system" in " ".join(err.split())
     assert not (tmp_path / "r.html").exists()
+
+
+def test_the_default_store_of_the_options_is_the_stores():
+    """The options name it without importing the store (DuckDB, pandas)."""
+    from mmlab.cli import studies
+    from mmlab.experiments.store import DEFAULT_STORE
+
+    assert studies.DEFAULT_STORE == DEFAULT_STORE

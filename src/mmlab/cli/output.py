@@ -1,31 +1,44 @@
-"""Where the CLI writes: tables on stdout, progress bars and errors on stderr, JSON for scripts."""
+"""Where the CLI writes: tables on stdout, progress bars and errors on stderr, JSON for scripts.
+
+rich is imported when first used: ``out`` and ``err``, its consoles, are made when first asked for
+(PEP 562), so that a command that prints plain text or JSON (``mmlab score``) loads none of it.
+"""
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
-from rich import box
-from rich.console import Console
-from rich.measure import Measurement
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, SpinnerColumn, Task,
-                           TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn)
-from rich.table import Table
-from rich.text import Text
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+    out: Console
+    err: Console
 
 
-class PipeConsole(Console):
-    """rich's console, leaving a pipe closed by its reader to the command, which ends quietly with
-    status 0 (``mmlab strategies | head -1``); rich's own console exits with status 1."""
+@functools.cache
+def _pipe_console() -> type[Console]:
+    """``PipeConsole``, rich's console leaving a pipe closed by its reader to the command."""
+    from rich.console import Console
+    from rich.table import Table
 
-    def on_broken_pipe(self) -> None:
-        self.quiet = True
-        raise BrokenPipeError
+    class PipeConsole(Console):
+        """rich's console, leaving a pipe closed by its reader to the command, which ends quietly with
+        status 0 (``mmlab strategies | head -1``); rich's own console exits with status 1."""
 
-    def print(self, *objects, **kwargs) -> None:
-        super().print(*(fit(o, self) if isinstance(o, Table) else o for o in objects), **kwargs)
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError
+
+        def print(self, *objects, **kwargs) -> None:
+            super().print(*(fit(o, self) if isinstance(o, Table) else o for o in objects), **kwargs)
+
+    return PipeConsole
 
 
 def fit(table: Table, console: Console) -> Table:
@@ -40,6 +53,9 @@ def fit(table: Table, console: Console) -> Table:
     >>> fit(table(), Console(width=80)).box is box.HEAVY_HEAD, fit(table(), Console(width=30)).box is box.SIMPLE_HEAD
     (True, True)
     """
+    from rich import box
+    from rich.measure import Measurement
+
     unbounded = console.options.update_width(10**6)  # measured within the console, it never exceeds it
     if table.box is not None and Measurement.get(console, unbounded, table).maximum > console.width:
         table.box, table.show_edge, table.pad_edge, table.collapse_padding = box.SIMPLE_HEAD, False, False, True
@@ -54,6 +70,8 @@ def fits(table: Table, console: Console) -> bool:
     >>> fits(Table("strategy", "literature"), Console(width=30)), fits(Table("x" * 40), Console(width=30))
     (True, False)
     """
+    from rich.measure import Measurement
+
     fit(table, console)
     return Measurement.get(console, console.options.update_width(10**6), table).maximum <= console.width
 
@@ -61,19 +79,40 @@ def fits(table: Table, console: Console) -> bool:
 # Piped output is not cut to 80 columns: tables stay whole, and a message stays on one line, for
 # files and scripts. Text is printed as given, never read as rich's markup: a saved tree's label
 # or a code in brackets is the user's text ('[/bold]' in a label ended eval --tree in a traceback).
-out = PipeConsole(highlight=False, markup=False, width=None if sys.stdout.isatty() else 160)
-err = PipeConsole(stderr=True, highlight=False, markup=False, soft_wrap=not sys.stderr.isatty())
+def __getattr__(name: str) -> Any:
+    """``out`` and ``err``, each made when first asked for, then kept."""
+    if name == "out":
+        console = _pipe_console()(highlight=False, markup=False, width=None if sys.stdout.isatty() else 160)
+    elif name == "err":
+        console = _pipe_console()(stderr=True, highlight=False, markup=False, soft_wrap=not sys.stderr.isatty())
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = console
+    return console
+
+
+def _err() -> Console:
+    """``err``, made if it is not yet (a name this module's functions read is not looked up by ``__getattr__``)."""
+    return globals()["err"] if "err" in globals() else __getattr__("err")
 
 
 def print_json(data) -> None:
     print(json.dumps(data, indent=2))
 
 
-class RateColumn(ProgressColumn):
-    """Items per second, e.g. games/s."""
+@functools.cache
+def _rate_column() -> type:
+    """``RateColumn``, a column of rich's progress bar."""
+    from rich.progress import ProgressColumn, Task
+    from rich.text import Text
 
-    def render(self, task: Task) -> Text:
-        return Text(f"{task.speed:,.0f}/s" if task.speed else "")
+    class RateColumn(ProgressColumn):
+        """Items per second, e.g. games/s."""
+
+        def render(self, task: Task) -> Text:
+            return Text(f"{task.speed:,.0f}/s" if task.speed else "")
+
+    return RateColumn
 
 
 @contextmanager
@@ -81,8 +120,19 @@ def progress(description: str, total: int, enabled: bool = True, percent: bool =
     """A progress bar on stderr (only on a terminal); yields ``update(done, total)``. It counts
     ``done/total`` items and their rate, or with ``percent`` (work in units a user would not
     count) the share done."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    err = _err()
     show = enabled and err.is_terminal
-    counts = [TaskProgressColumn()] if percent else [MofNCompleteColumn(), RateColumn()]
+    counts = [TaskProgressColumn()] if percent else [MofNCompleteColumn(), _rate_column()()]
     bar = Progress(
         TextColumn("{task.description}", markup=False),
         BarColumn(),
@@ -108,6 +158,9 @@ def spinner(text: str, enabled: bool = True) -> Iterator[Callable[..., None]]:
     """A spinner line on stderr (only on a terminal): ``text``, then the time since it started.
     Yields ``say(text, restart=False)``, which changes the text and, with ``restart``, starts the
     time again. Nothing may be printed to stdout while it turns."""
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    err = _err()
     line = Progress(SpinnerColumn(), TextColumn("{task.description}", markup=False), TimeElapsedColumn(),
                     console=err, transient=True, disable=not (enabled and err.is_terminal))
     with line:

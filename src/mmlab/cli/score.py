@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from mmlab.cli.arguments import game_of, reads_as_size
 from mmlab.cli.commands import help_of
 from mmlab.cli.output import print_json
 from mmlab.errors import BadCode, MastermindError, shown
-from mmlab.game import Game, split_code
+
+if TYPE_CHECKING:
+    from mmlab.game import Game
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    from mmlab.game import Game, split_code  # (here: 'score --help' loads no numpy)
+
     if reads_as_size(args.secret):  # 'mmlab score 4x6 1122 1234', as partition is typed
         raise MastermindError(f"{args.secret.strip()} reads as a game size, not a code: give the size with "
                               f"--size: mmlab score --size {args.secret.strip()} SECRET GUESS")

@@ -1,5 +1,7 @@
 """The experiment commands: ``run`` a study file, ``report`` it, ``export`` its rows, list the
-``studies`` of a store, ``forget`` one."""
+``studies`` of a store, ``forget`` one. What they run on (DuckDB, pandas, the engine, scipy's
+tests) is imported by each command as it starts, so that their options and help load none of it.
+"""
 
 from __future__ import annotations
 
@@ -11,20 +13,40 @@ import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-
-import pandas as pd
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from mmlab.cli.arguments import int_at_least
 from mmlab.cli.commands import help_of
-from mmlab.cli.output import err, out, print_json, progress
+from mmlab.cli.entry import loading
+from mmlab.cli.output import print_json, progress
 from mmlab.errors import BadArgument, StoreError, shown
-from mmlab.experiments.labels import label
-from mmlab.experiments.report import (LOST, NO_TEST, PER_MOVE, Report, build_report, game_title, games_by_guesses,
-                                      histogram_title, p_value_text, to_html)
-from mmlab.experiments.runner import RunSummary, run_study
-from mmlab.experiments.store import DEFAULT_STORE, Store
-from mmlab.experiments.study import Study
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from mmlab.experiments.report import Report
+    from mmlab.experiments.runner import RunSummary
+    from mmlab.experiments.store import Store
+    from mmlab.experiments.study import Study
+
+#: ``mmlab.experiments.store.DEFAULT_STORE`` (not imported for the options' help: it loads DuckDB
+#: and pandas; ``tests/cli/test_studies.py`` checks that the two agree).
+DEFAULT_STORE = "mmlab-results.duckdb"
+
+
+def _load_store() -> None:
+    """Import the results store (DuckDB, pandas), a Ctrl-C waiting until it is loaded."""
+    with loading():
+        import mmlab.experiments.store  # noqa: F401
+
+
+def _load_report() -> None:
+    """Import the store and the reports (the engine, scipy's tests), a Ctrl-C waiting until they are loaded."""
+    with loading():
+        import mmlab.experiments.labels
+        import mmlab.experiments.report
+        import mmlab.experiments.runner
+        import mmlab.experiments.store  # noqa: F401
 
 
 def add_store_args(p: argparse.ArgumentParser) -> None:
@@ -43,6 +65,11 @@ def add_execution_args(p: argparse.ArgumentParser) -> None:
 
 def execute(study: Study, args: argparse.Namespace) -> RunSummary:
     """Run ``study`` with a progress bar (games done, rate, time left) and report what was done."""
+    _load_report()
+    from mmlab.cli.output import err
+    from mmlab.experiments.runner import run_study
+    from mmlab.experiments.store import Store
+
     store = Store(args.store)
     with games_left_bar(study.name) as update:
         summary = run_study(study, store, jobs=args.jobs, scheduler=args.scheduler, on_progress=update)
@@ -77,6 +104,11 @@ def games_left_bar(description: str) -> Iterator[Callable[[int, int], None]]:
 
 # --------------------------------------------------------------------------------- commands
 def cmd_run(args: argparse.Namespace) -> int:
+    _load_report()
+    from mmlab.experiments.report import build_report
+    from mmlab.experiments.store import Store
+    from mmlab.experiments.study import Study
+
     study = Study.load(args.study)
     execute(study, args)
     store = Store(args.store)
@@ -131,7 +163,10 @@ def write_figures(report: Report, plots: str | None, html: str | None) -> None:
     """
     if not (plots or html):
         return
-    from mmlab.experiments.plots import figures_for, save
+    with loading():
+        from mmlab.experiments.plots import figures_for, save
+    from mmlab.cli.output import err
+    from mmlab.experiments.report import to_html
 
     name = report.study.name
     figures = figures_for(report.games, strategies=list(report.study.strategies), runs=report.runs_of,
@@ -154,6 +189,12 @@ def write_figures(report: Report, plots: str | None, html: str | None) -> None:
 
 def cmd_report(args: argparse.Namespace) -> int:
     check_figure_paths(args.plots, args.html)
+    _load_report()
+    from mmlab.cli.output import err
+    from mmlab.experiments.report import build_report
+    from mmlab.experiments.store import Store
+    from mmlab.experiments.study import Study
+
     store = Store(args.store)
     given = Study.load(args.study) if args.study.endswith(".toml") and not _stored_name(store, args.study) else None
     name = given.name if given is not None else args.study
@@ -186,6 +227,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    _load_store()
+    from mmlab.cli.output import err
+    from mmlab.experiments.store import Store
+
     store = Store(args.store)
     path = store.export(args.study, args.output, args.table)
     err.print(f"wrote the {args.table} of {args.study} to {path}")
@@ -196,6 +241,12 @@ def cmd_studies(args: argparse.Namespace) -> int:
     if not Path(args.store).exists():
         raise StoreError(f"there is no results store at {shown(str(args.store))}: run a study first "
                          "(mmlab run or mmlab compare)")
+    _load_store()
+    from rich.table import Table
+
+    from mmlab.cli.output import out
+    from mmlab.experiments.store import Store
+
     frame = Store(args.store).studies()
     if args.json:
         print_json(json.loads(frame.to_json(orient="records", date_format="iso")))
@@ -213,6 +264,10 @@ def cmd_studies(args: argparse.Namespace) -> int:
 
 
 def cmd_forget(args: argparse.Namespace) -> int:
+    _load_store()
+    from mmlab.cli.output import err
+    from mmlab.experiments.store import Store
+
     store = Store(args.store)
     store.require(args.study)
     n = store.forget(args.study)
@@ -222,6 +277,8 @@ def cmd_forget(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------------- printing
 def labels(specs: list[str]) -> dict[str, str]:
+    from mmlab.experiments.labels import label
+
     return {s: label(s, specs) for s in specs}
 
 
@@ -229,6 +286,7 @@ def resume_hint(study: Study, store: Store, study_file: str | None = None) -> st
     """How to play the games of ``study`` still missing from ``store``: the command that made it,
     with the study file ``study_file`` when it is known (else ``FILE.toml`` stands for it).
 
+    >>> from mmlab.experiments import Store, Study
     >>> resume_hint(Study("s", ["3x3"], ["knuth"], description="mmlab compare 3x3 --strategies knuth"), Store())
     'run the same comparison again, which plays only the missing games: mmlab compare 3x3 --strategies knuth'
     >>> resume_hint(Study("s", ["3x3"], ["knuth"], source="name = 's'"), Store("p.duckdb"))
@@ -245,6 +303,12 @@ def resume_hint(study: Study, store: Store, study_file: str | None = None) -> st
 
 def print_summary(report: Report, store: Store, study_file: str | None = None) -> None:
     """The summary tables of ``report``, and how to play its missing games (from ``study_file``, if known)."""
+    import pandas as pd
+    from rich.table import Table
+
+    from mmlab.cli.output import out
+    from mmlab.experiments.report import LOST, game_title
+
     study = report.study
     short = labels(list(study.strategies))
     deduced = _deduced(report.games)
@@ -296,6 +360,16 @@ def _deduced(games: pd.DataFrame) -> bool:
 
 
 def print_details(report: Report, last_move: int) -> None:
+    from rich.table import Table
+
+    from mmlab.cli.output import out
+    from mmlab.experiments.report import (
+        NO_TEST,
+        PER_MOVE,
+        histogram_title,
+        p_value_text,
+    )
+
     study = report.study
     short = labels(list(study.strategies))
     if not report.histogram.empty:
@@ -343,9 +417,12 @@ def records(frame: pd.DataFrame) -> list[dict]:
     """The rows of ``frame`` as JSON-ready dicts at full precision (pandas' ``to_json`` keeps 15
     digits), missing values as ``None``.
 
+    >>> import pandas as pd
     >>> records(pd.DataFrame({"mean": [4.476080246913580], "n": [1296], "sd": [float("nan")]}))
     [{'mean': 4.47608024691358, 'n': 1296, 'sd': None}]
     """
+    import pandas as pd
+
     def plain(value):
         if pd.api.types.is_scalar(value) and pd.isna(value):  # None, NA, NaN of any float type
             return None
@@ -355,6 +432,8 @@ def records(frame: pd.DataFrame) -> list[dict]:
 
 
 def report_json(report: Report) -> dict:
+    from mmlab.experiments.report import games_by_guesses
+
     return {
         "study": report.study.definition(),
         "games_stored": len(report.games),
