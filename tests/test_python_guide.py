@@ -13,6 +13,6 @@ def test_the_python_guide_runs_as_written(tmp_path, monkeypatch):
     try:
         result = doctest.testfile(str(GUIDE), module_relative=False, optionflags=doctest.ELLIPSIS)
     finally:
-        for name in ("first-consistent", "expected-size"):
+        for name in ("first-consistent", "expected-size", "expected-size-drawn"):
             REGISTRY.pop(name, None)
     assert result.attempted > 30 and result.failed == 0
