@@ -161,6 +161,14 @@ def test_non_ascii_digits_are_not_colours(game46):
         game46.parse("1\u00b234")
 
 
+@pytest.mark.parametrize("text", ["12\u00b2 3", "1 \u00b2\u00b2", "3\u00b2\nx"])
+def test_a_superscript_in_a_code_of_the_wrong_length_is_refused_as_a_bad_code(game46, text):
+    """'²' is a digit to str.isdigit and no number to int: '12² 3' raised ValueError (a traceback from
+    'mmlab partition 4x6 "12² 3"') while the message on the pegs was being worded."""
+    with pytest.raises(BadCode, match="has 2 pegs, the 4x6 game needs 4"):
+        game46.parse(text)
+
+
 @pytest.mark.parametrize("text", ["１１２２", "ＡＡＢＢ", "ａａｂｂ", "１，１，２，２", "１\u3000１\u3000２\u3000２", "١١٢٢", "११२२"])
 def test_digits_of_any_script_and_full_width_forms_are_read_as_they_look(game46, text):
     """What an input method types in full-width mode (Japanese, Chinese), or a keyboard of another

@@ -189,8 +189,8 @@ class Game:
         if stray is not None:  # "-1122", "1.122": a sign or a point, not a peg too many
             self._parse_colour(stray, text)
         if len(tokens) != self.pegs:
-            split = len(tokens) > 1 and any(len(t) > 1 and not (t.isdigit() and 1 <= int(t) <= self.colours)
-                                            for t in tokens)  # '11 22' in 4x6: spaces part pegs
+            split = len(tokens) > 1 and any(len(t) > 1 and not (t.isdecimal() and 1 <= int(t) <= self.colours)
+                                            for t in tokens)  # '11 22' in 4x6: spaces part pegs ('²' is no decimal)
             raise BadCode(
                 f"code {shown(text)} has {len(tokens)} peg{'s' if len(tokens) != 1 else ''}, "
                 f"the {self.size} game needs {self.pegs}" + (" (spaces or commas part one peg from the next)"
