@@ -210,6 +210,33 @@ def test_per_game_lists_each_game_in_the_order_played():
     assert all(r["seconds"] > 0 for r in rows) and "interrupted" not in played.to_dict()
 
 
+def test_an_evaluation_is_a_frame_of_games_for_the_statistics_and_the_plots():
+    """to_frame has the store's columns that stats and plots read: summary gives the evaluation's
+    own figures, two evaluations over the same secrets pair up game by game (run, slot), and a
+    randomised one's runs are numbered as its games were seeded."""
+    import pandas as pd
+
+    from mmlab.experiments import plots, stats
+
+    knuth, entropy = evaluate("4x6", "knuth"), evaluate("4x6", "entropy")
+    frame = knuth.to_frame()
+    assert list(frame.columns) == ["strategy", "size", "run", "slot", "secret", "guesses", "won", "known",
+                                   "evaluations", "seconds"]
+    assert frame["secret"].tolist() == [row["secret"] for row in knuth.per_game()]
+    assert frame["guesses"].tolist() == knuth.guesses.tolist() and frame["seconds"].isna().all()
+    row = stats.summary(frame).iloc[0]
+    assert (row["strategy"], row["size"], row["games"], row["total"], row["max"]) == ("knuth", "4x6", 1296, 5801, 5)
+    assert row["mean"] == knuth.mean and row["known_mean"] == knuth.known.mean()
+    test = stats.wilcoxon(pd.concat([frame, entropy.to_frame()]), "entropy", "knuth")
+    assert test.games == 1296 and test.mean_difference == (entropy.guesses - knuth.guesses).mean()
+    figure = plots.guesses_histogram(pd.concat([frame, entropy.to_frame()]))
+    assert [line.get_ydata().tolist()[:5] for line in figure.axes[0].lines] == [[1, 6, 62, 533, 694],
+                                                                               [1, 4, 71, 612, 596]]
+    played = evaluate("3x3", "random", runs=2, seed=1).to_frame()
+    assert played["run"].tolist() == [0] * 27 + [1] * 27 and played["slot"].tolist() == list(range(27)) * 2
+    assert (played["seconds"] > 0).all() and played["won"].all()
+
+
 def _without_seconds(rows: list[dict]) -> list[dict]:
     return [{k: v for k, v in row.items() if k != "seconds"} for row in rows]
 

@@ -258,3 +258,16 @@ def test_pairwise_tests_every_pair_as_wilcoxon_does(tmp_path):
         (size, a, b) for size in ("2x5", "3x4") for a, b in (("entropy:ties=random", "knuth"),
                                                               ("entropy:ties=random", "random"), ("knuth", "random"))]
     assert tests == [stats.wilcoxon(games, t.first, t.second, t.size) for t in tests]
+
+
+@pytest.mark.parametrize("call", [stats.summary, stats.histogram, stats.pairwise,
+                                  lambda g: stats.wilcoxon(g, "knuth", "entropy"), stats.per_move])
+def test_a_frame_without_the_columns_read_is_refused_saying_what_to_pass(call):
+    """A frame of per_game rows (no size, strategy or slot) is refused in one line naming the
+    missing columns and the frames that have them, as the plots refuse it, not with a KeyError."""
+    rows = pd.DataFrame([{"run": 0, "secret": "1122", "guesses": 1, "known": 1, "evaluations": 0,
+                          "seconds": None}])
+    with pytest.raises(BadArgument, match=r"frame lacks the column\(s\) (strategy, )?size.*; pass Store\."):
+        call(rows)
+    with pytest.raises(BadArgument, match=r"expected a pandas frame of (games|moves), got \[\{'"):
+        call(rows.to_dict("records"))

@@ -17,6 +17,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,6 +30,9 @@ from mmlab.game import Game
 from mmlab.strategies import Strategy, make_strategy
 from mmlab.strategies.registry import BUILT_IN
 from mmlab.trees import DecisionTree, strategy_of
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: Games of up to this many codes get one untimed game before an evaluation is timed (loading
 #: the kernels, about 0.4 s, is most of the time of small games, and one game is cheap there).
@@ -137,7 +141,8 @@ class Evaluation(GuessFigures):
         """One row per game, in the order of ``guesses``: its ``run`` (from 0, as the games are
         seeded), ``secret`` (written out), ``guesses``, ``known`` (guesses until the code was
         known), ``evaluations`` (codes checked or scored) and ``seconds`` (on one core; ``None``
-        for games read off a decision tree). ``iter_games`` gives them one at a time.
+        for games read off a decision tree). ``iter_games`` gives them one at a time, ``to_frame``
+        as a pandas frame for ``stats`` and ``plots``.
 
         >>> evaluate("3x3", "knuth").per_game()[1]
         {'run': 0, 'secret': '112', 'guesses': 1, 'known': 1, 'evaluations': 0, 'seconds': None}
@@ -145,6 +150,42 @@ class Evaluation(GuessFigures):
         [(0, '333'), (1, '111')]
         """
         return list(self.iter_games())
+
+    def to_frame(self) -> pd.DataFrame:
+        """The games as a pandas frame with the columns of the store's games table that an
+        evaluation has: ``strategy`` (its spec), ``size``, ``run``, ``slot`` (the secret's place in
+        the run, so that games of two evaluations over the same secrets pair up, as a study's do),
+        ``secret`` (written out), ``guesses``, ``won`` (true: an evaluation plays every game to
+        the win), ``known``, ``evaluations`` and ``seconds`` (NaN for games read off a decision
+        tree); so ``stats.summary``, ``stats.wilcoxon`` and ``plots`` take it as they take
+        ``Store.games(study)``, and ``pandas.concat`` joins evaluations. It has no ``study`` or
+        ``run_id`` (it was stored by no study's run), nor ``seed``: a study's game ``(run, slot)``
+        draws from ``[seed, run, slot]``, an evaluation's from ``[seed, run, secret]``.
+
+        >>> from mmlab.experiments import stats
+        >>> frame = evaluate("3x3", "knuth").to_frame()
+        >>> frame.iloc[1].to_dict()
+        {'strategy': 'knuth', 'size': '3x3', 'run': 0, 'slot': 1, 'secret': '112', 'guesses': 1, 'won': True, 'known': 1, 'evaluations': 0, 'seconds': nan}
+        >>> stats.summary(frame)[["strategy", "games", "mean", "max"]].to_dict("records")
+        [{'strategy': 'knuth', 'games': 27, 'mean': 2.740740740740741, 'max': 4}]
+        """
+        import pandas as pd
+
+        n = self.games
+        per_run = (self.planned or n) // self.runs
+        index = np.arange(n)
+        codes, where = np.unique(self.codes[:n], return_inverse=True)
+        texts = np.array([self.game.format(int(code)) for code in codes], dtype=object)
+
+        def column(values: np.ndarray | None, dtype: type) -> np.ndarray:
+            return np.full(n, np.nan) if values is None else np.asarray(values, dtype=dtype)
+
+        return pd.DataFrame({
+            "strategy": self.strategy, "size": self.game.size, "run": index // per_run, "slot": index % per_run,
+            "secret": texts[where.reshape(-1)], "guesses": np.asarray(self.guesses, dtype=np.int64),
+            "won": np.ones(n, dtype=bool), "known": column(self.known, np.int64),
+            "evaluations": column(self.evaluations, np.int64), "seconds": column(self.game_seconds, np.float64),
+        }, index=pd.RangeIndex(n))
 
     def iter_games(self, block: int = 1 << 16) -> Iterator[dict]:
         """The rows of ``per_game``, one at a time, converted ``block`` games at a time: millions of

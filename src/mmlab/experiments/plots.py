@@ -61,15 +61,11 @@ def _pegs_colours(size: str) -> tuple[int, int]:
 
 
 def _check(frame: pd.DataFrame | None, columns: Sequence[str], what: str, source: str | None = None) -> pd.DataFrame:
-    """``frame``, refused when empty or without ``columns``; ``source`` says what gives the right
-    frame (default ``Store.{what}(study)``)."""
-    if frame is None or frame.empty:
+    """``frame``, refused when empty, else as ``stats.checked`` refuses it (not a frame, or without
+    ``columns``; ``source`` says what gives the right frame)."""
+    if frame is None or isinstance(frame, pd.DataFrame) and frame.empty:
         raise BadArgument(f"there are no {what} to plot: run the study first (mmlab run)")
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise BadArgument(f"the {what} frame lacks the column(s) {', '.join(missing)}; "
-                          f"pass {source or f'Store.{what}(study)'}")
-    return frame
+    return stats.checked(frame, columns, what, source)
 
 
 PANELS_PER_ROW = 3

@@ -11,7 +11,7 @@ strategies on the same games, and the per-move figures of 004 (Tables 4, 5, 8, 1
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -19,13 +19,37 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from mmlab.errors import BadArgument
+from mmlab.errors import BadArgument, shown
 
 KEY = ["size", "run", "slot"]  # one game of a study, played by every strategy
 GAME_FIGURE_COLUMNS = ["strategy", "size", "run", "slot", "guesses", "won", "known", "evaluations",
                        "seconds"]  # the columns of the games table that the report's tables and plots read
 PER_MOVE_COLUMNS = ["strategy", "size", "run", "slot", "move", "consistent", "top_size", "secret_in_top",
                     "chance"]  # the columns of the moves table that ``per_move`` reads
+SUMMARY_COLUMNS = ["size", "strategy", "guesses", "won", "known", "evaluations", "seconds"]  # what ``summary`` reads
+PAIRED_COLUMNS = ["strategy", *KEY, "guesses"]  # what ``wilcoxon`` and ``pairwise`` read
+#: Where a frame of each kind comes from, for the message of ``checked``.
+SOURCES = {"games": "Store.games(study), results(study) or an Evaluation's to_frame()",
+           "moves": "Store.moves(study) or results(study, 'moves')"}
+
+
+def checked(frame: pd.DataFrame, columns: Sequence[str], what: str = "games", source: str | None = None) -> pd.DataFrame:
+    """``frame``, refused unless it is a pandas frame with ``columns``; ``what`` names its rows and
+    ``source`` what gives the right frame (default: ``SOURCES[what]``). The statistics here and the
+    plots check what they are given with it.
+
+    >>> checked(pd.DataFrame({"guesses": [4]}), ["size", "guesses"])
+    Traceback (most recent call last):
+    ...
+    mmlab.errors.BadArgument: the games frame lacks the column(s) size; pass Store.games(study), results(study) or an Evaluation's to_frame()
+    """
+    source = source or SOURCES.get(what, f"Store.{what}(study)")
+    if not isinstance(frame, pd.DataFrame):
+        raise BadArgument(f"expected a pandas frame of {what}, got {shown(frame)}; pass {source}")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise BadArgument(f"the {what} frame lacks the column(s) {', '.join(missing)}; pass {source}")
+    return frame
 
 
 def summary(games: pd.DataFrame) -> pd.DataFrame:
@@ -35,7 +59,7 @@ def summary(games: pd.DataFrame) -> pd.DataFrame:
     was known (``known_mean``, over the games won: a lost game's code never became known; NaN when
     none was won), evaluations and seconds per game."""
     rows = []
-    for (size, strategy), g in games.groupby(["size", "strategy"], sort=False):
+    for (size, strategy), g in checked(games, SUMMARY_COLUMNS).groupby(["size", "strategy"], sort=False):
         guesses = g["guesses"].to_numpy()
         n = guesses.shape[0]
         std = float(guesses.std(ddof=1)) if n > 1 else 0.0
@@ -71,7 +95,7 @@ def histogram(games: pd.DataFrame) -> pd.DataFrame:
     >>> histogram(games).to_dict("index")
     {('3x3', 'a'): {2: 1, 3: 0, 'lost': 1}, ('3x3', 'b'): {2: 0, 3: 1, 'lost': 0}}
     """
-    won = games["won"].astype(bool)
+    won = checked(games, ["size", "strategy", "guesses", "won"])["won"].astype(bool)
     rows = pd.MultiIndex.from_frame(games[["size", "strategy"]].drop_duplicates())
     counts = games[won].groupby(["size", "strategy", "guesses"], sort=False).size()
     table = counts.unstack(fill_value=0) if not counts.empty else pd.DataFrame(index=rows)
@@ -107,6 +131,7 @@ def wilcoxon(games: pd.DataFrame, first: str, second: str, size: str | None = No
     correction, as R's ``wilcox.test(paired = TRUE)`` does with ties. When every pair is equal
     nothing is left to test: the statistic and p-value are ``None``.
     """
+    checked(games, PAIRED_COLUMNS)
     sizes = [size] if size is not None else list(pd.unique(games["size"]))
     if len(sizes) != 1:
         raise BadArgument(f"the study has several sizes ({', '.join(sizes)}): name one")
@@ -189,6 +214,7 @@ def signed_rank(d: np.ndarray) -> tuple[float, float]:
 def pairwise(games: pd.DataFrame, runs: Mapping[str, int] | None = None) -> list[PairedTest]:
     """Every pair of strategies, size by size; ``runs`` as for ``wilcoxon``."""
     tests = []
+    checked(games, PAIRED_COLUMNS)
     for size in pd.unique(games["size"]):  # (dict.fromkeys took 0.7 s of a study's 531 441 games)
         parts = {name: _Played(part) for name, part in games[games["size"] == size].groupby("strategy", sort=False)}
         names = list(parts)
@@ -268,6 +294,7 @@ def per_move(moves: pd.DataFrame) -> pd.DataFrame:
     >>> per_move(moves)[["move", "games", "consistent", "scored", "secret_seen", "chance"]].to_dict("records")[1]
     {'move': 2, 'games': 2, 'consistent': 5.0, 'scored': 2, 'secret_seen': 0.5, 'chance': 0.25}
     """
+    checked(moves, PER_MOVE_COLUMNS, "moves")
     typed = moves[PER_MOVE_COLUMNS].astype({"consistent": "Float64", "top_size": "Float64",  # (NaN missing too)
                                             "secret_in_top": "boolean", "chance": "Float64"})
     with duckdb.connect() as con:
