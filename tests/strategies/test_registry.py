@@ -185,3 +185,46 @@ def test_a_spec_that_is_not_a_text_is_refused_clearly():
         make_strategy(5)
     with pytest.raises(UnknownStrategy, match=r"a planner is named by a spec text such as 'tpoa', got None"):
         make_planner(None)
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_a_guess_before_start_or_from_another_game_is_refused_saying_to_start(name):
+    """Every strategy's guess, asked before start (knuth failed with 'no attribute _fixed_first', a
+    strategy of one's own with 'NoneType' object has no attribute 'n_codes'), or after a start on
+    another game, says to start it on the knowledge's game; started so, it guesses."""
+    from mmlab.errors import BadArgument
+
+    strategy, game = make_strategy(name), Game.parse_size("4x6")
+    with pytest.raises(BadArgument, match=rf"^{name}\S*: call start\(game\) before guess, once a game"):
+        strategy.guess(Knowledge.initial(game))
+    strategy.start(Game.parse_size("3x4"), np.random.default_rng(0))
+    with pytest.raises(BadArgument, match=r"was started on 3x4, and the knowledge is of 4x6: call start\(game\)"):
+        strategy.guess(Knowledge.initial(game))
+    strategy.start(game, np.random.default_rng(0))
+    assert 0 <= strategy.guess(Knowledge.initial(game, explicit=strategy.tracks_consistent_set)) < game.n_codes
+
+
+def test_a_strategy_of_ones_own_and_its_subclass_refuse_to_guess_before_start():
+    from mmlab.errors import BadArgument
+    from mmlab.strategies import Strategy
+
+    class Lowest(Strategy):
+        name = "lowest-test"
+
+        def guess(self, knowledge: Knowledge) -> int:
+            return int(np.arange(self.game.n_codes)[knowledge.consistent][0])
+
+    class Highest(Lowest):
+        name = "highest-test"
+
+        def guess(self, knowledge: Knowledge) -> int:
+            return int(knowledge.consistent[-1]) if knowledge.history else super().guess(knowledge)
+
+    for kind in (Lowest, Highest):
+        with pytest.raises(BadArgument, match=r"-test: call start\(game\) before guess"):
+            kind().guess(Knowledge.initial("3x3"))
+        with pytest.raises(BadArgument, match=r"-test: guess takes a Knowledge .*got '111'"):
+            kind().guess("111")
+        player = kind()
+        player.start(Game.parse_size("3x3"))
+        assert player.guess(Knowledge.initial("3x3")) == 0

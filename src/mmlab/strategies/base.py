@@ -13,7 +13,9 @@
 
 from __future__ import annotations
 
+import functools
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -198,6 +200,13 @@ class Strategy(Configurable):
         #: found by the constraint search); ``None`` otherwise.
         self.last_fallback: str | None = None
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass's own ``guess`` is wrapped by ``started``: it refuses to guess before ``start``,
+        or from the knowledge of another game than the one started, instead of failing inside."""
+        super().__init_subclass__(**kwargs)
+        if "guess" in cls.__dict__:
+            cls.guess = started(cls.__dict__["guess"])
+
     @property
     def deterministic(self) -> bool:
         """Whether ``guess`` depends on the knowledge alone (then the strategy compiles to a tree)."""
@@ -245,6 +254,33 @@ class Strategy(Configurable):
         counted there. By default a strategy knows it when one consistent code is left.
         """
         return knowledge.explicit and knowledge.n_consistent == 1 and int(knowledge.consistent[0]) == guess
+
+
+def started(guess: Callable[[Strategy, Knowledge], int]) -> Callable[[Strategy, Knowledge], int]:
+    """``guess``, refusing a knowledge that is none, a strategy not started (what ``start`` sets up
+    for a game, its first guess, random generator or search, is not there) and a knowledge of
+    another game than the one started. Not a start from the knowledge's game: a generator drawn
+    then would not be the seeded one, and a second game would go on from the first one's state.
+
+    >>> from mmlab.strategies import make_strategy
+    >>> make_strategy("knuth").guess(Knowledge.initial(Game.parse_size("4x6")))
+    Traceback (most recent call last):
+    ...
+    mmlab.errors.BadArgument: knuth: call start(game) before guess, once a game before its first guess
+    """
+    @functools.wraps(guess)
+    def checked(self: Strategy, knowledge: Knowledge) -> int:
+        if not isinstance(knowledge, Knowledge):
+            raise BadArgument(f"{self.spec}: guess takes a Knowledge (Knowledge.initial(game), then its "
+                              f"update(guess, answer)), got {shown(knowledge)}")
+        if self.game is None:
+            raise BadArgument(f"{self.spec}: call start(game) before guess, once a game before its first guess")
+        if knowledge.game is not self.game and knowledge.game != self.game:
+            raise BadArgument(f"{self.spec} was started on {self.game}, and the knowledge is of {knowledge.game}: "
+                              "call start(game) with the knowledge's game, once a game before its first guess")
+        return guess(self, knowledge)
+
+    return checked
 
 
 def rng_of(rng: np.random.Generator | int | None) -> np.random.Generator | None:
