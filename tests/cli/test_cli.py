@@ -378,10 +378,10 @@ def test_reproduce_one_game_has_no_standard_error(capsys):
 
 def test_reproduce_singley_refuses_tabu_games_with_full(capsys, monkeypatch):
     """--full plays the thesis's numbers of secrets: a --tabu-games beside it was ignored (minutes of play)."""
-    import mmlab.cli.reproduce as reproduce
+    from mmlab.experiments import singley_tables
 
     played = []
-    monkeypatch.setattr(reproduce, "run_singley", lambda *a, **k: played.append(k) or iter(()))
+    monkeypatch.setattr(singley_tables, "run_singley", lambda *a, **k: played.append(k) or iter(()))
     code, _, err = run(capsys, "reproduce", "singley", "--methods", "tabu", "--full", "--tabu-games", "5")
     assert code == 2 and played == []
     assert "give --tabu-games or --full, not both" in err and len(err.strip().splitlines()) == 1
@@ -536,7 +536,13 @@ def loaded_by(*args: str) -> list[str]:
     (["report", "--help"], []),
     (["export", "--help"], []),
     (["forget", "--help"], []),
-    (["compare", "--help"], list(LIBRARIES)),
+    (["eval", "--help"], []),
+    (["tree", "--help"], []),
+    (["plan", "--help"], []),
+    (["partition", "--help"], []),
+    (["compare", "--help"], []),
+    (["reproduce", "--help"], []),
+    (["strategies", "--help"], []),
     (["strategies"], ["numpy", "rich", "numba", "scipy"]),
     (["tree", "2x2", "--format", "knuth"], ["numpy", "rich", "numba", "scipy"]),
     (["eval", "2x2"], ["numpy", "rich", "numba", "scipy"]),
@@ -544,6 +550,14 @@ def loaded_by(*args: str) -> list[str]:
 def test_a_command_loads_only_what_it_needs(args, loaded):
     """Every command loaded them all (a second and more before doing anything; 'mmlab --help' 1.1 s)."""
     assert loaded_by(*args) == loaded
+
+
+def test_the_options_name_the_engine_s_figures_as_the_engine_does():
+    """The options copy them, so that their help loads no numba."""
+    from mmlab.cli import engine
+    from mmlab.experiments import evaluation
+
+    assert engine.PARALLEL_MIN_CODES == evaluation.PARALLEL_MIN_CODES
 
 
 def test_every_command_is_listed_and_gets_its_options_from_its_module():

@@ -7,9 +7,12 @@ import re
 
 import pytest
 
-from mmlab.cli import output  # (its consoles made now, not while a help test says stdout is a terminal)
+from mmlab.cli import output
 from mmlab.cli.commands import COMMANDS
 from mmlab.cli.main import main
+
+#: mmlab's consoles, made now, not while a help test says stdout is a terminal.
+CONSOLES = (output.out, output.err)
 
 
 def help_text(capsys, *words: str) -> str:
@@ -81,7 +84,7 @@ def test_the_literature_of_a_comparison_goes_beneath_the_table_on_an_80_column_t
 def test_study_names_and_series_are_never_broken_on_an_80_column_terminal(capsys, monkeypatch, tmp_path):
     """'mmlab studies' broke a study's name ('compare-4x6-d75423b' / '7'), 'reproduce' a series
     ('TPOA*' / 'Hash_w'), both to let a wrapping column have the width."""
-    from mmlab.cli import reproduce
+    from mmlab.experiments import tpoa_tables
     from mmlab.experiments.tpoa_tables import TABLES
 
     store = str(tmp_path / "r.duckdb")
@@ -89,7 +92,7 @@ def test_study_names_and_series_are_never_broken_on_an_80_column_terminal(capsys
             "--store", store, "--jobs", "1")
     text = printed(capsys, monkeypatch, 80, "studies", "--store", store)
     assert re.search(r"^compare-3x3-[0-9a-f]{8} +\d+ +6 ", text, re.MULTILINE), text
-    monkeypatch.setattr(reproduce, "TABLES", [TABLES[0], TABLES[6]])
+    monkeypatch.setattr(tpoa_tables, "TABLES", [TABLES[0], TABLES[6]])
     text = printed(capsys, monkeypatch, 80, "reproduce")
     assert re.search(r"^TPOA\* Hash_w +\(1, 1\) +460 +460 +3\.6800 +5 +5 +0\.01 ", text, re.MULTILINE), text
     assert re.search(r"^\(1\) TPOA\+ Hash_w +\(1, 1\) +5776 +5773 +4\.4545 +5 +5 +2\.12 ", text, re.MULTILINE), text
@@ -98,10 +101,10 @@ def test_study_names_and_series_are_never_broken_on_an_80_column_terminal(capsys
 def test_the_tpoa_tables_have_headers_of_two_lines_at_most_on_an_80_column_terminal(capsys, monkeypatch):
     """'s paper (P4 1.6 GHz)' took five lines of header ('s' / 'paper' / '(P4' / '1.6' / 'GHz)'); the
     machine is now said under the table."""
-    from mmlab.cli import reproduce
+    from mmlab.experiments import tpoa_tables
     from mmlab.experiments.tpoa_tables import TABLES
 
-    monkeypatch.setattr(reproduce, "TABLES", [TABLES[0]])
+    monkeypatch.setattr(tpoa_tables, "TABLES", [TABLES[0]])
     lines = printed(capsys, monkeypatch, 80, "reproduce").splitlines()
     rule = next(i for i, line in enumerate(lines) if line.startswith("─"))
     assert lines[0].strip().startswith("000 Table 2:") and rule <= 3 and lines[rule - 1].startswith("series ")

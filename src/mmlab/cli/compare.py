@@ -1,5 +1,6 @@
 """``mmlab compare``: strategies on one or more sizes, every game stored as a study, one table per
-size beside the literature."""
+size beside the literature. The store and the engine are imported as the command starts, so
+that its options and help load none of them."""
 
 from __future__ import annotations
 
@@ -7,21 +8,20 @@ import argparse
 import re
 import shlex
 from dataclasses import replace
-
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from mmlab.cli.arguments import count, seed_arg, split_specs
 from mmlab.cli.commands import help_of
-from mmlab.cli.literature import LITERATURE
-from mmlab.cli.output import fits, out, print_json
+from mmlab.cli.entry import loading
+from mmlab.cli.output import fits, print_json
 from mmlab.cli.studies import add_execution_args, add_store_args, check_figure_paths, execute, write_figures
 from mmlab.errors import BadArgument, BadStudy, MastermindError, shown
-from mmlab.experiments.report import build_report, games_by_guesses
-from mmlab.experiments.secret_sets import SecretSet
-from mmlab.experiments.store import Store
-from mmlab.experiments.study import Study
-from mmlab.game import Game
-from mmlab.strategies import EXHAUSTIVE
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from mmlab.experiments.store import Store
+    from mmlab.experiments.study import Study
 
 
 def _compare_name(study: Study) -> Study:
@@ -45,10 +45,6 @@ def _compare_study(typed: Study, store: Store) -> Study:
     return study
 
 
-#: The strategies of ``compare`` without ``--strategies``.
-DEFAULT_STRATEGIES = (*EXHAUSTIVE, "random")
-
-
 def _refusal(key: str, problem: str, args: argparse.Namespace) -> str:
     """A study's refusal of its ``key`` in the options' words, saying so when the option was left
     at its default (which the user did not give)."""
@@ -62,9 +58,20 @@ def _refusal(key: str, problem: str, args: argparse.Namespace) -> str:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    with loading():
+        from rich.table import Table
+
+        from mmlab.cli.literature import LITERATURE
+        from mmlab.cli.output import out
+        from mmlab.experiments.report import build_report, games_by_guesses
+        from mmlab.experiments.secret_sets import SecretSet
+        from mmlab.experiments.store import Store
+        from mmlab.experiments.study import Study
+        from mmlab.game import Game
+        from mmlab.strategies import EXHAUSTIVE
     repeats, feedback = not args.no_repeats, "black" if args.black_only else "black-white"
     games = [Game.parse_size(size, repeats=repeats, feedback=feedback) for size in args.sizes]
-    specs = split_specs(args.strategies) if args.strategies is not None else list(DEFAULT_STRATEGIES)
+    specs = split_specs(args.strategies) if args.strategies is not None else [*EXHAUSTIVE, "random"]
     if not specs:
         raise BadArgument("--strategies is empty: name at least one strategy, e.g. --strategies knuth,random")
     typed = "all" if args.secrets is None else args.secrets
@@ -141,6 +148,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def comparison(title: str, rows: list[dict], notes: bool) -> Table:
     """The table of one size: a row a strategy, beside its published figures; with ``notes``, only
     their number ("[1]") in the literature column, for a terminal too narrow for them."""
+    from rich.table import Table
+
     table = Table(title=title)
     for col, justify in (("strategy", "left"), ("first", "left"), ("L", "right"), ("mean", "right"),
                          ("worst", "right"), ("seconds", "right"), ("literature", "left")):

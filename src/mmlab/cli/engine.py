@@ -1,5 +1,6 @@
 """The commands that run the engine on one game: ``eval`` a strategy, ``partition`` the codes by
-a guess's answers, compile a strategy's ``tree``, ``plan`` a tree offline."""
+a guess's answers, compile a strategy's ``tree``, ``plan`` a tree offline. Each imports the
+engine (numba's kernels) as it starts, so that their options and help load none of it."""
 
 from __future__ import annotations
 
@@ -11,27 +12,41 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TextIO
-
-from rich.table import Table
+from typing import TYPE_CHECKING, TextIO
 
 from mmlab.cli.arguments import add_game_args, count, game_of, int_at_least, positive, seed_arg
 from mmlab.cli.commands import help_of
-from mmlab.cli.output import err, fits, histogram_text, mean_text, out, print_json, progress, spinner
+from mmlab.cli.entry import loading
+from mmlab.cli.output import fits, histogram_text, mean_text, print_json, progress, spinner
 from mmlab.errors import BadTree, MastermindError, as_typed, shown, whole_number
-from mmlab.experiments import evaluate
-from mmlab.experiments.evaluation import PARALLEL_MIN_CODES, Evaluation, EvaluationInterrupted, draw_seed
-from mmlab.experiments.secret_sets import MAX_SECRETS
-from mmlab.game import Game
-from mmlab.knowledge import Knowledge
-from mmlab.planners import make_planner
-from mmlab.strategies import EXHAUSTIVE, Strategy, make_strategy
-from mmlab.strategies.scoring import partition_summary
-from mmlab.trees import DecisionTree, export
-from mmlab.trees.strategy import TreeStrategy
+
+if TYPE_CHECKING:
+    from mmlab.experiments.evaluation import Evaluation
+    from mmlab.game import Game
+    from mmlab.strategies import Strategy
+    from mmlab.trees import DecisionTree
+
+#: ``mmlab.experiments.evaluation.PARALLEL_MIN_CODES``, for the help of ``eval --jobs`` (importing it
+#: loads numba; ``tests/cli/test_cli.py`` checks that the two agree).
+PARALLEL_MIN_CODES = 10_000
+
+
+def _load_engine() -> None:
+    """Import the engine (numba, its cached kernels' modules), a Ctrl-C waiting until it is loaded."""
+    with loading():
+        import mmlab.experiments.evaluation
+        import mmlab.planners
+        import mmlab.strategies.scoring
+        import mmlab.trees.export  # noqa: F401
 
 
 def cmd_partition(args: argparse.Namespace) -> int:
+    with loading():
+        from rich.table import Table
+
+        from mmlab.cli.output import out
+        from mmlab.knowledge import Knowledge
+        from mmlab.strategies.scoring import partition_summary
     game = game_of(args)
     game.require_enumerable("partition (it counts the answer classes over every code)")
     knowledge = Knowledge.initial(game)
@@ -86,6 +101,9 @@ def _warn_long_tree(game: Game, strategy: Strategy, sample_hint: bool, by_kernel
 
 
 def _build_tree(game: Game, spec: str, label: str) -> DecisionTree:
+    from mmlab.strategies import make_strategy
+    from mmlab.trees import DecisionTree
+
     strategy = make_strategy(spec)
     # Before start: as DecisionTree.build says it, naming no other strategy (none compiles there).
     game.require_enumerable(f"compiling {strategy.spec} into a decision tree")
@@ -104,6 +122,8 @@ def _build_tree(game: Game, spec: str, label: str) -> DecisionTree:
 
 def _saved_tree(args: argparse.Namespace) -> DecisionTree:
     """The tree of ``--tree FILE``, refusing the options a saved tree brings itself."""
+    from mmlab.trees import export
+
     if args.size or args.strategy or args.no_repeats or args.black_only:
         raise MastermindError("--tree brings its own game and strategy: give no size, --strategy, "
                               "--no-repeats or --black-only with it")
@@ -123,6 +143,9 @@ def _saved_tree(args: argparse.Namespace) -> DecisionTree:
 
 
 def cmd_tree(args: argparse.Namespace) -> int:
+    _load_engine()
+    from mmlab.cli.output import err
+
     if args.output != "-":
         _check_output(args.output)
     if args.tree:
@@ -147,6 +170,8 @@ def cmd_tree(args: argparse.Namespace) -> int:
 def _save_tree(tree: DecisionTree, path: str | None, form: str | None = None) -> str:
     """Write ``tree`` to ``path`` (``None``: standard output) in ``form``, by default the one of
     ``path``'s extension (``export.format_of``: JSON unless .dot, .gv, .py or .txt); returns the form."""
+    from mmlab.trees import export
+
     form = form or export.format_of(path or "")
     text = export.WRITERS[form](tree)
     text = text if text.endswith("\n") else text + "\n"
@@ -158,6 +183,12 @@ def _save_tree(tree: DecisionTree, path: str | None, form: str | None = None) ->
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    _load_engine()
+    from mmlab.cli.output import err
+    from mmlab.experiments.evaluation import EvaluationInterrupted, evaluate
+    from mmlab.strategies import EXHAUSTIVE, make_strategy
+    from mmlab.trees.strategy import TreeStrategy
+
     if args.tree:
         tree = _saved_tree(args)
         game = tree.game
@@ -218,6 +249,10 @@ def _report_evaluation(result: Evaluation, args: argparse.Namespace) -> None:
 
 def _print_evaluation(result: Evaluation, args: argparse.Namespace) -> None:
     """The figures of ``result``: a table, or JSON with ``--json``."""
+    from rich.table import Table
+
+    from mmlab.cli.output import out
+
     if args.json:
         data = result.to_dict()
         if args.tree:  # a tree read from a file evaluates nothing: its strategy's count is unknown
@@ -278,6 +313,8 @@ def _write_games(path: str, result: Evaluation, counted: bool) -> None:
     """``result.iter_games()`` to ``path``, one row a game, as CSV or JSON lines, as they come; the
     codes evaluated are left empty (null) unless ``counted`` (a tree read from a file evaluates
     nothing)."""
+    from mmlab.cli.output import err
+
     rows = result.iter_games()
     if not counted:
         rows = ({**row, "evaluations": None} for row in rows)
@@ -307,8 +344,10 @@ def _eval_against(game: Game, strategy, args: argparse.Namespace) -> int:
     """``mmlab eval --codemaker SPEC``: games against a fixed secret or the adversary."""
     import numpy as np
 
+    from mmlab.cli.output import err, out
     from mmlab.codemakers import make_codemaker
     from mmlab.experiments import play_against
+    from mmlab.experiments.evaluation import draw_seed
     from mmlab.experiments.playout import moves_text
 
     runs = 1 if strategy.deterministic else args.runs
@@ -345,6 +384,12 @@ LONGEST_PLAN = 7 * 86400
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
+    _load_engine()
+    from rich.table import Table
+
+    from mmlab.cli.output import out
+    from mmlab.planners import make_planner
+
     game = game_of(args)
     planner = make_planner(args.planner)
     planner.check(game)  # before the warning: a game it refuses takes no time
@@ -455,6 +500,8 @@ def _check_output(path: str | None, option: str = "-o", example: str = "tree.jso
 
 def _secret_count(text: str) -> int:
     """``--secrets N`` (or ``sample:N``) of ``eval``: a whole number from 1 to ``MAX_SECRETS``."""
+    from mmlab.experiments.secret_sets import MAX_SECRETS
+
     kind, colon, number = text.partition(":")
     if colon and kind.strip() == "instance":
         raise MastermindError(f"--secrets {shown(text)}: eval seeds each game by its secret, so a secret played "

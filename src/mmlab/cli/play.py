@@ -4,16 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-import numpy as np
-
 from mmlab.cli.arguments import seed_arg
 from mmlab.cli.commands import help_of
-from mmlab.cli.output import out
+from mmlab.cli.entry import loading
 from mmlab.errors import BadArgument
-from mmlab.game import Game
-from mmlab.play.session import CodebreakerSession, CodemakerSession, check_coach
-from mmlab.play.terminal import Dialogue, play_codebreaker, play_codemaker
-from mmlab.trees import export
 
 EXAMPLES = """\
 examples:
@@ -36,6 +30,14 @@ in the game ('help' at its prompt says it again):
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    with loading():  # (here: 'mmlab play --help' loads no engine)
+        import numpy as np
+
+        from mmlab.cli.output import out
+        from mmlab.game import Game
+        from mmlab.play.session import CodebreakerSession, CodemakerSession, check_coach
+        from mmlab.play.terminal import Dialogue, play_codebreaker, play_codemaker
+        from mmlab.trees import export
     if args.tree:
         if args.size is not None or args.no_repeats or args.black_only:
             raise BadArgument("--tree brings its own game: give no size, --no-repeats or --black-only with it")

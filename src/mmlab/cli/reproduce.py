@@ -1,21 +1,21 @@
-"""``mmlab reproduce``: re-run a paper's tables and print them beside the published figures."""
+"""``mmlab reproduce``: re-run a paper's tables and print them beside the published figures. Each
+paper's tables (and the engine) are imported when it is chosen, so that the options and help load none of them."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rich.table import Table
-
-from mmlab.cli.output import err, mean_text, out, print_json, progress
 from mmlab.cli.arguments import int_at_least, listed, split_specs
 from mmlab.cli.commands import help_of
+from mmlab.cli.entry import loading
+from mmlab.cli.output import mean_text, print_json, progress
 from mmlab.cli.studies import check_figure_paths
 from mmlab.errors import BadArgument
-from mmlab.experiments.large_tables import (ANCHORS, SIZES as LARGE_SIZES, STRATEGIES as LARGE_STRATEGIES, TARGETS,
-                                            LargeRow, games_frame, run_large)
-from mmlab.experiments.singley_tables import COUNTING, SIZES, THESIS_TABU_MS, run_singley
-from mmlab.experiments.tpoa_tables import TABLES, run_tables
+
+if TYPE_CHECKING:
+    from mmlab.experiments.large_tables import LargeRow
 
 #: The papers ``mmlab reproduce`` knows, with what it re-runs.
 PAPERS = {
@@ -52,6 +52,11 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
 
 def reproduce_tpoa(args: argparse.Namespace) -> int:
     """000 Tables 2 and 3: the TPOA rows re-planned, beside the paper."""
+    with loading():
+        from rich.table import Table
+
+        from mmlab.cli.output import out
+        from mmlab.experiments.tpoa_tables import TABLES, run_tables
     rows = [r for r in TABLES if args.quick is False or r.published_seconds is None or r.published_seconds < 30]
     records = []
     with progress("planning the rows of 000 Tables 2 and 3", len(rows)) as update:
@@ -84,6 +89,16 @@ def reproduce_tpoa(args: argparse.Namespace) -> int:
 
 def reproduce_singley(args: argparse.Namespace) -> int:
     """003 appendix tables, one per method, in the thesis's layout with our rows under its own."""
+    with loading():
+        from rich.table import Table
+
+        from mmlab.cli.output import out
+        from mmlab.experiments.singley_tables import (
+            COUNTING,
+            SIZES,
+            THESIS_TABU_MS,
+            run_singley,
+        )
     methods = listed(args.methods, "--methods", list(COUNTING))
     unknown = [m for m in methods if m not in COUNTING]
     if unknown:
@@ -130,6 +145,8 @@ def reproduce_singley(args: argparse.Namespace) -> int:
 def _singley_dict(row, seed: int) -> dict:
     """One row of ``reproduce singley --json``: with the thesis's milliseconds a game (Table 6-1)
     where the table shows them, the tabu search's."""
+    from mmlab.experiments.singley_tables import THESIS_TABU_MS
+
     data = _no_stderr_of_one_game({**row.to_dict(), "seed": seed}, row.games)
     if row.method == "tabu":
         data["thesis"] = {**data["thesis"], "ms": THESIS_TABU_MS[row.size]}
@@ -143,6 +160,13 @@ def _no_stderr_of_one_game(data: dict, games: int) -> dict:
 
 def reproduce_large(args: argparse.Namespace) -> int:
     """The large-game table: each strategy's mean guesses and seconds per game beside the anchors."""
+    with loading():
+        from rich.table import Table
+
+        from mmlab.cli.output import out
+        from mmlab.experiments.large_tables import ANCHORS, TARGETS, run_large
+        from mmlab.experiments.large_tables import SIZES as LARGE_SIZES
+        from mmlab.experiments.large_tables import STRATEGIES as LARGE_STRATEGIES
     sizes = listed(args.sizes, "--sizes", list(LARGE_SIZES))
     specs = listed(args.strategies, "--strategies", list(LARGE_STRATEGIES), split_specs)
     total = len(sizes) * len(specs) * args.games
@@ -178,7 +202,10 @@ def reproduce_large(args: argparse.Namespace) -> int:
 def write_histogram(rows: list[LargeRow], folder: Path) -> None:
     """Write the games per number of guesses of ``rows`` (one panel per size) as
     ``large-guesses.png`` and ``.svg`` into ``folder``."""
-    from mmlab.experiments.plots import guesses_histogram, save
+    with loading():
+        from mmlab.experiments.plots import guesses_histogram, save
+    from mmlab.cli.output import err
+    from mmlab.experiments.large_tables import games_frame
 
     try:
         specs = {row.spec: row.spec for row in rows}  # named as the table names them

@@ -4,20 +4,27 @@ parameter of one means."""
 from __future__ import annotations
 
 import argparse
-
-from rich.measure import Measurement
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from mmlab.cli.commands import help_of
-from mmlab.cli.output import fit, out, print_json
+from mmlab.cli.entry import loading
+from mmlab.cli.output import fit, print_json
 from mmlab.errors import MastermindError, shown
-from mmlab.planners import PLANNERS
-from mmlab.strategies import REGISTRY
-from mmlab.strategies.base import MACHINE_MAXIMUM, Param
-from mmlab.variants import STRATEGIES_2D
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from mmlab.strategies.base import Param
 
 
 def cmd_strategies(args: argparse.Namespace) -> int:
+    with loading():  # (the strategies' modules load their kernels: numba)
+        from rich.measure import Measurement
+
+        from mmlab.cli.output import out
+        from mmlab.planners import PLANNERS
+        from mmlab.strategies import REGISTRY
+        from mmlab.variants import STRATEGIES_2D
     data = [
         {
             "name": cls.name,
@@ -56,6 +63,8 @@ def listing(data: list[dict], sourced: bool) -> Table:
     columns (80), the source after what a strategy does ('... Source: ...', as 'mmlab strategies
     NAME' says it), which leaves the parameters the width of '(first|random|lisp)' (they broke to
     '(all|consistent' / ')')."""
+    from rich.table import Table
+
     table = Table(title="strategies (--strategy), planners (--planner) and 2-D strategies (mmlab mm2 play --strategy): "
                         "NAME or NAME:key=value,key=value")
     columns = ("name", "kind", "what it does, source" if sourced else "what it does", "parameters (default)")
@@ -78,11 +87,14 @@ def allowed(param: Param) -> str:
     """The values a parameter takes, as ``mmlab strategies`` shows them (a maximum of the kernels'
     own, 2**62 and more, is not shown).
 
+    >>> from mmlab.strategies.base import Param
     >>> allowed(Param("ties", "first", "", choices=("first", "random"))), allowed(Param("k", 5, "", kind=int, minimum=1))
     ('first|random', 'whole, ≥ 1')
     >>> allowed(Param("steps", 5, "", kind=int, minimum=0, maximum=2**62))
     'whole, ≥ 0'
     """
+    from mmlab.strategies.base import MACHINE_MAXIMUM
+
     if param.choices:
         return "|".join(param.choices)
     if param.kind is not int:
@@ -96,6 +108,10 @@ def allowed(param: Param) -> str:
 
 def _print_parameters(entry: dict) -> int:
     """One strategy or planner and what each of its parameters means."""
+    from rich.table import Table
+
+    from mmlab.cli.output import out
+
     out.print(f"{entry['name']} ({entry['kind']}): {entry['summary']}. Source: {entry['source']}.")
     if not entry["params"]:
         out.print(f"{entry['name']} takes no parameters.")
