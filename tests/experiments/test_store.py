@@ -169,6 +169,20 @@ def test_a_changed_study_under_the_same_name_is_refused(tmp_path):
         run_study(Study.from_toml(STUDY.replace("runs = 12", "runs = 2")), store, jobs=1)
 
 
+def test_a_study_with_a_strategy_more_or_less_is_refused_naming_it(tmp_path):
+    """Two long specs stored, then a third: the message elided the middle of both lists, so that
+    'there' and 'here' read the same; it names the strategy added or missing, in full."""
+    store = Store(tmp_path / "r.duckdb")
+    specs = [f"{name}:pool=consistent,ties=random,first=123" for name in ("entropy", "most-parts", "plus")]
+    store.register(Study("d", ["3x4"], specs[:2], secrets=10))
+    with pytest.raises(StoreError, match=r"study named 'd' \(strategies: here adds "
+                                         r'"plus:pool=consistent,ties=random,first=123"\); give this one'):
+        store.register(Study("d", ["3x4"], specs, secrets=10))
+    with pytest.raises(StoreError, match=r"\(secrets \"sample:10\" there, \"sample:20\" here; strategies: here adds \"plus:.*, lacks "
+                                         r'"most-parts:pool=consistent,ties=random,first=123"\);'):
+        store.register(Study("d", ["3x4"], [specs[0], specs[2]], secrets=20))
+
+
 def test_a_study_killed_while_writing_restarts_cleanly(tmp_path):
     """SIGKILL at several moments while chunks are written one after another, then finish: the
     games equal those of an uninterrupted run, none lost, none counted twice."""

@@ -205,8 +205,8 @@ class Store:
                 return True
             if row[0] != study.fingerprint:
                 stored = json.loads(row[1])
-                changed = "; ".join(f"{k} {toml_text(stored.get(k))} there, {toml_text(v)} here"
-                                    for k, v in sorted(study.definition().items()) if stored.get(k) != v)
+                changed = "; ".join(_changed(k, stored.get(k), v) for k, v in sorted(study.definition().items())
+                                    if stored.get(k) != v)
                 raise StoreError(f"the store {str(self.path)!r} already holds another study named {study.name!r} "
                                  f"({changed}); give this one another name, or delete the old one with "
                                  f"'mmlab forget {study.name}'")
@@ -483,6 +483,39 @@ def _checked_columns(columns: Sequence[str], table: str) -> list[str]:
     if not set(columns) <= set(known):
         raise StoreError(f"the {table} table has no column {', '.join(sorted(set(columns) - set(known)))}")
     return list(columns)
+
+
+def _changed(key: str, there: object, here: object, most: int = 3) -> str:
+    """What differs in ``key`` of a study's definition between the stored one (``there``) and this
+    one (``here``), for a message: the items a list adds or lacks (up to ``most`` of each, named in
+    full: a long list elided in the middle hides them), else both values.
+
+    >>> _changed("runs", 1, 2)
+    'runs 1 there, 2 here'
+    >>> _changed("strategies", ["knuth", "entropy"], ["knuth", "entropy", "plus"])
+    'strategies: here adds "plus"'
+    >>> _changed("sizes", ["4x6", "4x7", "5x8"], ["4x7", "4x6"])
+    'sizes: here lacks "5x8"'
+    >>> _changed("secrets", list(range(10)), [*range(1, 10), 10, 11, 12, 13])
+    'secrets: here adds 10, 11, 12 and 1 more, lacks 0'
+    >>> _changed("sizes", ["4x6", "4x7"], ["4x7", "4x6"])
+    'sizes in another order: ["4x6", "4x7"] there, ["4x7", "4x6"] here'
+    """
+    if not (isinstance(there, list) and isinstance(here, list)):
+        return f"{key} {toml_text(there)} there, {toml_text(here)} here"
+
+    def listed(items: list) -> str:
+        more = f" and {len(items) - most} more" if len(items) > most else ""
+        return ", ".join(toml_text(item) for item in items[:most]) + more
+
+    had, has = set(there), set(here)
+    added = [item for item in here if item not in had]
+    lacked = [item for item in there if item not in has]
+    if not added and not lacked:
+        order = " in another order" if sorted(there) == sorted(here) else ""
+        return f"{key}{order}: {toml_text(there)} there, {toml_text(here)} here"
+    return f"{key}: here " + ", ".join(f"{verb} {listed(items)}" for verb, items in (("adds", added), ("lacks", lacked))
+                                       if items)
 
 
 def _insert_study(con: duckdb.DuckDBPyConnection, study: Study, conflict: str = "") -> None:
