@@ -454,11 +454,25 @@ def test_play_2d_takes_a_size_and_a_spec_as_play_game_does():
 
 def test_a_setting_that_does_not_fit_a_size_is_refused_before_anything_plays():
     played = []
-    rows = run_2d(["propagate", "tabu:tenure=10"], sizes=[(4, 6), (3, 8)], games=2, jobs=1,
-                  on_progress=lambda done, total: played.append(done))
-    with pytest.raises(BadArgument, match="tenure=10 is out of range"):
-        next(rows)
+    with pytest.raises(BadArgument, match="tenure=10 is out of range"):  # (when called, not at the first row)
+        run_2d(["propagate", "tabu:tenure=10"], sizes=[(4, 6), (3, 8)], games=2, jobs=1,
+               on_progress=lambda done, total: played.append(done))
     assert played == []
+
+
+def test_run_2d_takes_sizes_as_the_other_2d_functions_do():
+    """run_2d(sizes=['3x4']) ended in 'ValueError: too many values to unpack', where play_2d and
+    the 1-D API take a size so; a size, a Game2D or an (n, m) pair now play the same games, and
+    what is none is refused when run_2d is called."""
+    rows = [next(run_2d(["tabu"], sizes=[size], games=5, seed=3, jobs=1)) for size in ("3x4", Game2D(3, 4), (3, 4))]
+    assert [row.size for row in rows] == ["3x4"] * 3
+    assert all(np.array_equal(row.guesses, rows[0].guesses) for row in rows)
+    with pytest.raises(BadArgument, match=r"sizes must list the sizes to play, e\.g\. \['3x4'\] or \[\(3, 4\)\], got '3x4'"):
+        run_2d(["tabu"], sizes="3x4")
+    with pytest.raises(BadArgument, match=r"expected a 2-D game, a Game2D or its size such as '4x6', got \(3, 4, 5\)"):
+        run_2d(["tabu"], sizes=[(3, 4, 5)])
+    with pytest.raises(BadSize, match="cannot read the size '3x4x5': write NxM"):
+        run_2d(["tabu"], sizes=["3x4x5"])
 
 
 # --------------------------------------------------------------------------------- the command

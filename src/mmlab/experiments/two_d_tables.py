@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mmlab.errors import BadArgument
+from mmlab.errors import BadArgument, shown
 from mmlab.experiments.figures import GuessFigures
 from mmlab.experiments.workers import WorkerPool
-from mmlab.variants.two_d import Game2D, line_tables, play_2d
+from mmlab.variants.two_d import Game2D, Strategy2D, line_tables, play_2d
 
 SOURCE = "003 appendix, table \"Tabu Search 2-D\" (copy B lines 3271-3287); times: Table 6-2 (lines 2947-2956)"
 
@@ -208,7 +208,7 @@ def _chunks(games: int, size: int) -> list[tuple[int, int]]:
 
 def run_2d(
     methods: Iterable[str],
-    sizes: Iterable[tuple[int, int]] = SIZES_2D,
+    sizes: Iterable[Game2D | str | tuple[int, int]] = SIZES_2D,
     games: int | Callable[[str], int] = 1000,
     seed: int = 2005,
     jobs: int | None = None,
@@ -216,25 +216,37 @@ def run_2d(
     on_progress: Callable[[int, int], None] | None = None,
 ) -> Iterator[Row2D]:
     """Play each method (a 2-D strategy spec) over random secrets at each size, yielding a row per
-    (size, method). ``games`` is a number, or a function of the size (``thesis_games`` follows the
-    thesis at its sizes). ``jobs`` worker processes (default: every core; 1 plays here). Any size
-    plays; rows carry the thesis's figure only for its method (the tabu search, any settings) at
-    its sizes.
+    (size, method). ``sizes`` are 2-D games, their sizes (``"3x4"``, as ``Game2D.of`` reads them)
+    or ``(n, m)`` pairs; ``games`` is a number, or a function of the size (``thesis_games`` follows
+    the thesis at its sizes). ``jobs`` worker processes (default: every core; 1 plays here). Any
+    size plays; rows carry the thesis's figure only for its method (the tabu search, any settings)
+    at its sizes. The methods, sizes and numbers of games are checked when it is called, before
+    any game is played; the rows come as they are played.
+
+    >>> [row.size for row in run_2d(["tabu"], sizes=["3x4", (3, 5)], games=2, jobs=1)]
+    ['3x4', '3x5']
     """
     from mmlab.variants import make_strategy_2d
 
-    methods, sizes = list(methods), [tuple(s) for s in sizes]
+    if isinstance(sizes, (str, Game2D)):
+        raise BadArgument(f"sizes must list the sizes to play, e.g. ['3x4'] or [(3, 4)], got {shown(sizes)}")
+    methods = list(methods)
     strategies = [make_strategy_2d(spec) for spec in methods]  # refuse an unknown spec before anything runs
     plan = []
-    for n, m in sizes:
-        game = Game2D(n, m)
+    for given in sizes:
+        game = Game2D(*given) if isinstance(given, (tuple, list)) and len(given) == 2 else Game2D.of(given)
         for strategy in strategies:
             strategy.check(game)  # and settings that do not fit a size
-        size = f"{n}x{m}"
-        count = games(size) if callable(games) else games
+        count = games(game.size) if callable(games) else games
         if count < 1:
             raise BadArgument(f"games must be at least 1, got {count}")
-        plan.append((n, m, size, count))
+        plan.append((game.n, game.colours, game.size, count))
+    return _played(methods, strategies, plan, seed, jobs, track_memory, on_progress)
+
+
+def _played(methods: list[str], strategies: list[Strategy2D], plan: list[tuple[int, int, str, int]], seed: int,
+            jobs: int | None, track_memory: bool, on_progress: Callable[[int, int], None] | None) -> Iterator[Row2D]:
+    """The rows of ``run_2d``, played size by size (``plan``: n, m, size and games of each)."""
     total = sum(count for *_, count in plan) * len(methods)
     jobs = min(jobs or os.cpu_count() or 1, max(count for *_, count in plan))  # no idle workers
     done = 0

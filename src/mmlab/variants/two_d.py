@@ -103,6 +103,21 @@ class Game2D:
                 f"(limit {ENUMERATION_LIMIT:.3g}); choose fewer rows or colours (7x8 and 6x10 fit)")
 
     @staticmethod
+    def of(game: Game2D | str) -> Game2D:
+        """``game`` itself, or the game of a size written ``"3x4"``: what every function taking a
+        2-D game accepts (as ``Game.of`` for 1-D games).
+
+        >>> Game2D.of("3x4") == Game2D(3, 4), Game2D.of(Game2D(4, 6)).size
+        (True, '4x6')
+        """
+        if isinstance(game, Game2D):
+            return game
+        if isinstance(game, str):
+            return Game2D.parse_size(game)
+        raise BadArgument(f"expected a 2-D game, a Game2D or its size such as '4x6', got {shown(game)} "
+                          f"({type(game).__name__})")
+
+    @staticmethod
     def parse_size(text: str) -> Game2D:
         """``"4x6"``: a 4 x 4 matrix of 6 colours (MM2(4,6)); each line is a 1-D ``4x6`` code."""
         match = re.match(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*$", str(text))
@@ -414,11 +429,7 @@ def play_2d(game: Game2D | str, strategy: Strategy2D | str, secret: np.ndarray |
 
 def _game_and_strategy(game: Game2D | str, strategy: Strategy2D | str) -> tuple[Game2D, Strategy2D]:
     """``play_2d``'s game and strategy, each given as itself or as its text (size, spec)."""
-    if isinstance(game, str):
-        game = Game2D.parse_size(game)
-    elif not isinstance(game, Game2D):
-        raise BadArgument(f"expected a 2-D game, a Game2D or its size such as '4x6', got {shown(game)} "
-                          f"({type(game).__name__})")
+    game = Game2D.of(game)
     if isinstance(strategy, str):
         # (the registry of 2-D strategies is in the package above this module)
         from mmlab.variants import make_strategy_2d
