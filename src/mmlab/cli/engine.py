@@ -35,8 +35,6 @@ def _load_engine() -> None:
     """Import the engine (numba, its cached kernels' modules), a Ctrl-C waiting until it is loaded."""
     with loading():
         import mmlab.experiments.evaluation
-        import mmlab.planners
-        import mmlab.strategies.scoring
         import mmlab.trees.export  # noqa: F401
 
 
@@ -385,10 +383,11 @@ LONGEST_PLAN = 7 * 86400
 
 def cmd_plan(args: argparse.Namespace) -> int:
     _load_engine()
-    from rich.table import Table
+    with loading():
+        from rich.table import Table
 
-    from mmlab.cli.output import out
-    from mmlab.planners import make_planner
+        from mmlab.cli.output import out
+        from mmlab.planners import make_planner
 
     game = game_of(args)
     planner = make_planner(args.planner)
