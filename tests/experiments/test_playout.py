@@ -68,3 +68,39 @@ def test_a_record_prints_black_only_answers_and_wide_codes_apart():
     wide = str(play_game(Game.parse_size("3x12"), "knuth", "1 1 3"))
     assert wide == "secret 1 1 3: 1 2 3: 2,0; 1 3 4: 1,1; 5 1 6: 1,0; 1 1 3: 3,0"
     assert str(play_game("3x3", "knuth", "321")) == "secret 321: 112 0,2, 231 1,2, 321 3,0"  # (unchanged)
+
+
+def test_a_guess_that_is_no_code_names_the_strategy_wherever_it_plays():
+    """A strategy that returned 99999 in 3x3 ended in 'code index 99999 is outside 0..26 for 3x3',
+    whose guess it did not say: in a game, a decision tree (evaluate), against a codemaker or
+    simulated, the error now names the strategy, the move and what guess must return."""
+    from mmlab.errors import BadCode
+    from mmlab.experiments import evaluate, play_against
+    from mmlab.strategies import Strategy
+
+    class Out(Strategy):
+        name = "out-test"
+
+        def guess(self, knowledge):
+            return 99999 if knowledge.history else 0
+
+    class Drawn(Out):
+        name = "drawn-test"
+        deterministic = False
+
+    out = r"^out-test guessed 99999 at move 2, which is no code of 3x3: guess must return a code index from 0 to 26$"
+    for play in (lambda: play_game("3x3", Out(), "123"), lambda: evaluate("3x3", Out()),
+                 lambda: play_against("3x3", Out(), "adversary")):
+        with pytest.raises(BadCode, match=out):
+            play()
+    with pytest.raises(BadCode, match=r"^drawn-test guessed 99999 at move 2, which is no code of 3x3"):
+        evaluate("3x3", Drawn(), secrets=3, seed=1)
+
+    class Written(Out):
+        name = "written-test"
+
+        def guess(self, knowledge):
+            return "112"
+
+    with pytest.raises(BadCode, match=r"written-test guessed '112' at move 1, .* \(game\.parse\(text\) gives the index"):
+        play_game("3x3", Written(), "123")

@@ -259,8 +259,10 @@ class Strategy(Configurable):
 def started(guess: Callable[[Strategy, Knowledge], int]) -> Callable[[Strategy, Knowledge], int]:
     """``guess``, refusing a knowledge that is none, a strategy not started (what ``start`` sets up
     for a game, its first guess, random generator or search, is not there) and a knowledge of
-    another game than the one started. Not a start from the knowledge's game: a generator drawn
-    then would not be the seeded one, and a second game would go on from the first one's state.
+    another game than the one started, and a guess that is no code index of the game, naming the
+    strategy (wherever it plays: a game, a decision tree, a session). Not a start from the
+    knowledge's game: a generator drawn then would not be the seeded one, and a second game would
+    go on from the first one's state.
 
     >>> from mmlab.strategies import make_strategy
     >>> make_strategy("knuth").guess(Knowledge.initial(Game.parse_size("4x6")))
@@ -278,7 +280,13 @@ def started(guess: Callable[[Strategy, Knowledge], int]) -> Callable[[Strategy, 
         if knowledge.game is not self.game and knowledge.game != self.game:
             raise BadArgument(f"{self.spec} was started on {self.game}, and the knowledge is of {knowledge.game}: "
                               "call start(game) with the knowledge's game, once a game before its first guess")
-        return guess(self, knowledge)
+        code = guess(self, knowledge)
+        if not isinstance(code, numbers.Integral) or isinstance(code, (bool, np.bool_)) \
+                or not 0 <= code < self.game.n_codes:
+            hint = " (game.parse(text) gives the index of a written code)" if isinstance(code, str) else ""
+            raise BadCode(f"{self.spec} guessed {shown(code)} at move {len(knowledge.history) + 1}, which is no code "
+                          f"of {self.game}: guess must return a code index from 0 to {self.game.n_codes - 1}{hint}")
+        return code
 
     return checked
 
