@@ -108,6 +108,20 @@ def test_implicit_knowledge_of_a_small_game_says_what_it_cannot_do():
         representatives(knowledge)
 
 
+def test_implicit_knowledge_refuses_to_split_or_score_against_a_set_it_does_not_keep():
+    """split and responses_of raised numba's TypingError ("Unknown attribute 'shape' of type none")."""
+    from mmlab.errors import BadArgument
+
+    knowledge = Knowledge.initial(Game.parse_size("4x6"), explicit=False).update("1122", (1, 0))
+    with pytest.raises(BadArgument, match="splitting the consistent codes needs the list of consistent codes"):
+        knowledge.split("1344")
+    with pytest.raises(BadArgument, match="scoring a guess against the consistent codes needs the list"):
+        knowledge.responses_of("1344")
+    assert knowledge.responses_of("1344", np.array([0, 1295])).tolist() == [5, 0]  # codes given: no list needed
+    with pytest.raises(SpaceTooLarge, match="splitting the consistent codes needs every code of the game"):
+        Knowledge.initial(Game.parse_size("8x12")).split(0)
+
+
 def test_codes_may_be_written_out_wherever_an_index_is_taken():
     game = Game.parse_size("5x8")  # 12321 is also an index here: it must be read as the code
     k = Knowledge.initial(game)

@@ -68,6 +68,14 @@ class Knowledge:
                               "count them with list_consistent, or start from Knowledge.initial(game)")
         return int(self.consistent.shape[0])
 
+    def _listed(self, what: str) -> np.ndarray:
+        """The consistent set, or the error saying that ``what`` needs it (implicit knowledge)."""
+        if self.consistent is None:
+            self.game.require_enumerable(what)
+            raise BadArgument(f"{what} needs the list of consistent codes, and this knowledge keeps none "
+                              "(explicit=False): start from Knowledge.initial(game)")
+        return self.consistent
+
     @cached_property
     def history_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The guesses' colours and colour counts, and the answers' codes, as kernel arrays."""
@@ -310,7 +318,7 @@ class Knowledge:
         the consistent set)."""
         game = self.game
         guess = game.code(guess)
-        cand = self.consistent if codes is None else codes
+        cand = self._listed("scoring a guess against the consistent codes") if codes is None else codes
         return kernels.feedback_against(
             game.all_digits[guess], game.all_counts[guess], game.all_digits, game.all_counts, cand, game.with_white
         )
@@ -343,6 +351,7 @@ class Knowledge:
         codes of the consistent codes when the caller has them (e.g. from a table)."""
         game = self.game
         guess = game.code(guess)
+        self._listed("splitting the consistent codes")
         fb = self.responses_of(guess) if responses is None else responses
         order, sizes = kernels.group_by_response(fb, game.n_responses)
         win = game.win.code(game.pegs)
