@@ -460,6 +460,13 @@ def test_a_setting_that_does_not_fit_a_size_is_refused_before_anything_plays():
     assert played == []
 
 
+def test_a_row_of_run_2d_prints_its_figures_not_its_games():
+    """Row2D's repr printed every per-game array (2,104 characters for 50 games)."""
+    row = next(run_2d(["tabu"], sizes=[(3, 4)], games=50, seed=1, jobs=1))
+    assert repr(row).startswith("Row2D(method='tabu', size='3x4', seed=1, peak_rss_mib=")
+    assert "array" not in repr(row) and len(repr(row)) < 200 and row.guesses.shape == (50,)
+
+
 def test_run_2d_takes_sizes_as_the_other_2d_functions_do():
     """run_2d(sizes=['3x4']) ended in 'ValueError: too many values to unpack', where play_2d and
     the 1-D API take a size so; a size, a Game2D or an (n, m) pair now play the same games, and

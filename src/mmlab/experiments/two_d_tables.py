@@ -19,7 +19,7 @@ import resource
 import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -92,11 +92,12 @@ class Row2D(GuessFigures):
     method: str
     size: str
     seed: int
-    guesses: np.ndarray  # guesses per game, in the order of the secrets
-    seconds: np.ndarray  # play time per game (wall clock)
-    cpu_seconds: np.ndarray  # processor time per game (the worker's own, whatever else the machine runs)
-    evaluations: np.ndarray  # line checks per game
-    memory_entries: np.ndarray  # largest number of set entries the knowledge held, per game
+    # (the arrays, one value a game, are left out of the repr: 50 games printed 2,100 characters)
+    guesses: np.ndarray = field(repr=False)  # guesses per game, in the order of the secrets
+    seconds: np.ndarray = field(repr=False)  # play time per game (wall clock)
+    cpu_seconds: np.ndarray = field(repr=False)  # processor time per game (the worker's own, whatever else runs)
+    evaluations: np.ndarray = field(repr=False)  # line checks per game
+    memory_entries: np.ndarray = field(repr=False)  # largest number of set entries the knowledge held, per game
     peak_rss_mib: float  # the largest resident size of the processes that played
     thesis: ThesisFigure2D | None  # None for a method or a size the thesis did not play
 
