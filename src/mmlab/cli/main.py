@@ -70,8 +70,9 @@ class _Parser(argparse.ArgumentParser):
 
 class _Command(_Parser):
     """A command's parser, whose options (``options(self)``) are added when it is first used: to read
-    its arguments, or to print its help or usage. What they need (the command's module: numba's
-    kernels, DuckDB, pandas) is imported then, with Ctrl-C deferred (``entry.loading``)."""
+    its arguments, or to print its help or usage. The command's module is imported then, with
+    Ctrl-C deferred (``entry.loading``); what the command runs on (numba's kernels, DuckDB, pandas)
+    the module imports as the command starts, in such a block too, so that its help loads none of it."""
 
     def __init__(self, *args: Any, options: Callable[[_Command], None] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
