@@ -352,6 +352,21 @@ def test_reading_a_missing_store_says_so(tmp_path):
         Store(tmp_path / "none.duckdb").games("x")
 
 
+def test_the_studies_of_a_missing_store_are_refused_as_its_games_are(tmp_path):
+    """Store('missing/x.duckdb').studies() gave an empty frame while results() and 'mmlab studies'
+    said there is no store; it says so too, and a store made by a write lists its study."""
+    from mmlab.experiments.store import results
+
+    path = tmp_path / "missing" / "x.duckdb"
+    for read in (Store(path).studies, lambda: results("x", store=path)):
+        with pytest.raises(StoreError, match=r"^there is no results store at '.*x\.duckdb': run a study first"):
+            read()
+    assert not path.parent.exists()
+    path.parent.mkdir()
+    Store(path).register(Study("x", ["3x3"], ["knuth"]))
+    assert list(Store(path).studies()["study"]) == ["x"]
+
+
 def test_tree_read_games_equal_played_games(tmp_path):
     """Deterministic games read off a decision tree, whole or only the chunk's branches, give the
     rows that playing them gives (a cap on guesses that no game reaches makes the chunk play)."""

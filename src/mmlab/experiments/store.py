@@ -13,8 +13,10 @@ it locked waits (up to ``wait`` seconds) and then refuses with the holder's proc
 
 >>> import tempfile, os
 >>> store = Store(os.path.join(tempfile.mkdtemp(), "results.duckdb"))
->>> store.studies().empty
+>>> store.register(Study("demo", ("3x3",), ("knuth",)))      # (the file is made when first written)
 True
+>>> store.studies()[["study", "games"]].to_dict("records")
+[{'study': 'demo', 'games': 0}]
 """
 
 from __future__ import annotations
@@ -118,9 +120,11 @@ class Store:
 
         >>> import tempfile, os
         >>> store = Store(os.path.join(tempfile.mkdtemp(), "r.duckdb"))
+        >>> store.register(Study("demo", ("3x3",), ("knuth",)))
+        True
         >>> with store.reading():
-        ...     store.studies().empty, store.fingerprint("demo")
-        (True, None)
+        ...     list(store.studies()["study"]), store.fingerprint("other")
+        (['demo'], None)
         """
         if self._reader is not None:  # (nested: the outer block's connection)
             yield self
@@ -318,9 +322,14 @@ class Store:
             return con.execute(sql, params or []).df()
 
     def studies(self) -> pd.DataFrame:
-        """One row per stored study: its games, strategies, creation time and description."""
-        if not self.path.exists():
-            return pd.DataFrame(columns=["study", "games", "strategies", "created", "description"])
+        """One row per stored study: its games, strategies, creation time and description. Where
+        there is no store, it says so, as ``games`` and ``results`` do (and ``mmlab studies``).
+
+        >>> Store("missing/r.duckdb").studies()
+        Traceback (most recent call last):
+        ...
+        mmlab.errors.StoreError: there is no results store at 'missing/r.duckdb': run a study first (mmlab run or mmlab compare)
+        """
         return self.query("SELECT s.study, count(g.study) AS games, count(DISTINCT g.strategy) AS strategies, "
                           "s.created, s.description FROM studies s LEFT JOIN games g USING (study) "
                           "GROUP BY ALL ORDER BY s.created")
