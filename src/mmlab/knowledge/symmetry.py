@@ -31,7 +31,8 @@ MAX_PERMUTATIONS = 5040
 
 def representatives(knowledge: Knowledge) -> np.ndarray:
     """Ascending indices of one lowest-index guess per class of equivalent guesses (of explicit
-    knowledge: the classes depend on the colours the consistent codes hold)."""
+    knowledge: the classes depend on the colours the consistent codes hold). It may be the array
+    kept for later calls, which is read-only."""
     game = knowledge.game
     if not knowledge.explicit:
         raise BadArgument("guesses are reduced by symmetry over an explicit consistent set; "
@@ -54,9 +55,10 @@ def _rank(colours: int, block: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=256)
 def _history_representatives(game: Game, guesses: tuple[int, ...]) -> np.ndarray | None:
-    """Representatives under the symmetries fixing every guess; ``None`` when there are none."""
+    """Representatives under the symmetries fixing every guess; ``None`` when there are none. The
+    array is kept for later calls, so it is read-only: a caller's edit would change their answers."""
     if not guesses:
-        return _root_representatives(game)
+        return _read_only(_root_representatives(game))
     guess_digits = [game.digits(g) for g in guesses]
     played = sorted({c for d in guess_digits for c in d})
     free = np.array([c for c in range(game.colours) if c not in played], dtype=np.int64)
@@ -64,7 +66,12 @@ def _history_representatives(game: Game, guesses: tuple[int, ...]) -> np.ndarray
     if perms.shape[0] == 1 and free.shape[0] < 2:
         return None
     mask = kernels.canonical_mask(game.all_digits, perms, cmaps, _rank(game.colours, free), free)
-    return np.flatnonzero(mask).astype(np.int64)
+    return _read_only(np.flatnonzero(mask).astype(np.int64))
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.setflags(write=False)
+    return array
 
 
 def _root_representatives(game: Game) -> np.ndarray:
