@@ -543,6 +543,8 @@ def loaded_by(*args: str) -> list[str]:
     (["compare", "--help"], []),
     (["reproduce", "--help"], []),
     (["strategies", "--help"], []),
+    (["static", "--help"], []),
+    (["static", "search", "--help"], []),
     (["strategies"], ["numpy", "rich", "numba", "scipy"]),
     (["tree", "2x2", "--format", "knuth"], ["numpy", "rich", "numba", "scipy"]),
     (["eval", "2x2"], ["numpy", "rich", "numba", "scipy"]),

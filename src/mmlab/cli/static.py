@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from mmlab.cli.arguments import HelpFormatter, positive, seed_arg
 from mmlab.cli.commands import help_of
-from mmlab.cli.output import out, print_json, progress, spinner
+from mmlab.cli.entry import loading
+from mmlab.cli.output import print_json, progress, spinner
 from mmlab.errors import counted_guesses
-from mmlab.game import Game
-from mmlab.variants.static import (
-    ExhaustiveResult,
-    SearchResult,
-    below_bound,
-    exhaustive,
-    lower_bound,
-    search,
-    separates,
-)
+
+if TYPE_CHECKING:
+    from mmlab.game import Game
+    from mmlab.variants.static import ExhaustiveResult, SearchResult
 
 EXAMPLES = """\
 examples:
@@ -39,7 +35,24 @@ first, and a game too large to search in that time is refused at once.
 NOTABLE_SETUP = 0.5
 
 
+def search(*args, **kwargs) -> SearchResult:
+    """``mmlab.variants.static.search``, imported when the command runs (its kernels load numba), so
+    that ``static --help`` loads none of it."""
+    from mmlab.variants import static
+
+    return static.search(*args, **kwargs)
+
+
+def exhaustive(*args, **kwargs) -> ExhaustiveResult:
+    """``mmlab.variants.static.exhaustive``, imported when the command runs, as ``search``."""
+    from mmlab.variants import static
+
+    return static.exhaustive(*args, **kwargs)
+
+
 def _game(args: argparse.Namespace) -> Game:
+    from mmlab.game import Game
+
     return Game.parse_size(args.size, repeats=not args.no_repeats,
                            feedback="black" if args.black_only else "black-white")
 
@@ -50,6 +63,9 @@ def _s(k: int) -> str:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from mmlab.cli.output import out
+    from mmlab.variants.static import separates
+
     game = _game(args)
     # (seconds on the largest games: 8x8's 16.8 million secrets take about 15 s)
     guesses = counted_guesses(len(args.codes))
@@ -77,6 +93,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def _none_can_exist(game: Game, args: argparse.Namespace) -> int:
     """``--size`` below the counting bound: no set of that size can separate, so nothing is searched."""
+    from mmlab.cli.output import out
+    from mmlab.variants.static import SearchResult, below_bound, lower_bound
+
     why = below_bound(game, args.set_size)
     if args.json:  # (the shape of a search's JSON: no guesses, so one class, and nothing tried)
         nothing = SearchResult(game, (), n_classes=1, seconds=0.0, seed=args.seed, target=args.set_size)
@@ -87,6 +106,8 @@ def _none_can_exist(game: Game, args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    from mmlab.variants.static import lower_bound
+
     game = _game(args)
     if args.set_size is not None and args.set_size < lower_bound(game):
         return _none_can_exist(game, args)
@@ -126,6 +147,8 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 def _interrupted(game: Game, found: list[tuple[int, ...]], args: argparse.Namespace) -> None:
     """Ctrl-C during the search: the smallest separating set found so far is not lost."""
+    from mmlab.cli.output import out
+
     codes = [game.format(c) for c in found[-1]] if found else []
     if args.json:
         print_json({"game": game.size, "repeats": game.repeats, "feedback": game.feedback, "interrupted": True,
@@ -137,6 +160,8 @@ def _interrupted(game: Game, found: list[tuple[int, ...]], args: argparse.Namesp
 
 def _print_search(game: Game, result: SearchResult) -> None:
     """What the search found, or its best try."""
+    from mmlab.cli.output import out
+
     codes = game.format_all(result.codes)
     n = game.n_codes
     setup = (f"; {result.setup_seconds:.1f} s of setup before the clock"
@@ -176,6 +201,9 @@ def _print_search(game: Game, result: SearchResult) -> None:
 def _print_verdict(game: Game, result: SearchResult, proof: ExhaustiveResult | None,
                    args: argparse.Namespace) -> int:
     """The proof's outcome and what it means for the set found; advice only where nothing is settled."""
+    from mmlab.cli.output import out
+    from mmlab.variants.static import lower_bound
+
     shown = _settled_none(result)  # (printed by _print_search)
     if proof is not None:
         if not (shown and proof is result.proof):
@@ -233,6 +261,9 @@ def _prove(game: Game, result: SearchResult, args: argparse.Namespace) -> Exhaus
 
 
 def cmd_static(args: argparse.Namespace) -> int:
+    with loading():  # (the engine of static Mastermind: numba's kernels)
+        import mmlab.game
+        import mmlab.variants.static  # noqa: F401
     return {"verify": cmd_verify, "search": cmd_search}[args.action](args)
 
 
