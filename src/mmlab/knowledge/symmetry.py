@@ -31,15 +31,14 @@ MAX_PERMUTATIONS = 5040
 
 def representatives(knowledge: Knowledge) -> np.ndarray:
     """Ascending indices of one lowest-index guess per class of equivalent guesses (of explicit
-    knowledge: the classes depend on the colours the consistent codes hold). It may be the array
-    kept for later calls, which is read-only."""
+    knowledge: the classes depend on the colours the consistent codes hold); a new array at each call."""
     game = knowledge.game
     if not knowledge.explicit:
         raise BadArgument("guesses are reduced by symmetry over an explicit consistent set; "
                           "start from Knowledge.initial(game)")
-    codes = _history_representatives(game, knowledge.guesses)
-    if codes is None:
-        codes = np.arange(game.n_codes, dtype=np.int64)
+    kept = _history_representatives(game, knowledge.guesses)
+    # (a copy: the kept array stays as computed, and the kernels get the writable arrays they are compiled for)
+    codes = np.arange(game.n_codes, dtype=np.int64) if kept is None else kept.copy()
     absent = np.flatnonzero(~game.all_counts[knowledge.consistent].any(axis=0))
     if absent.shape[0] > 1:
         keep = kernels.block_canonical(game.all_digits, codes, _rank(game.colours, absent), absent)
