@@ -199,6 +199,17 @@ def test_impossible_feedback_is_refused(game46, fb, message):
         game46.check_feedback(Feedback(*fb))
 
 
+def test_numpy_integers_are_sizes_as_python_integers_are():
+    """Game(np.int64(4), 6) was refused: 'pegs must be a whole number from 1 to 10, got np.int64(4)'."""
+    game = Game(np.int64(4), np.int32(6))
+    assert game == Game(4, 6) and type(game.pegs) is int and type(game.colours) is int
+    assert game.n_codes == 1296 and game.format(game.parse("1122")) == "1122" and str(game) == "4x6"
+    with pytest.raises(BadSize, match="from 1 to 10, got 11$"):
+        Game(np.int64(11), 6)
+    with pytest.raises(BadSize, match="got np.True_"):  # (a bool is no size, numpy's either)
+        Game(np.True_, 6)
+
+
 def test_a_bool_is_not_a_size_and_ten_black_pegs_are_an_answer():
     with pytest.raises(BadSize, match="pegs must be a whole number"):
         Game(True, 6)

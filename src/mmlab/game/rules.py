@@ -81,6 +81,9 @@ class Game:
     feedback: str = "black-white"
 
     def __post_init__(self) -> None:
+        for name in ("pegs", "colours"):  # numpy's integers (a size computed with numpy) as Python's
+            if isinstance(getattr(self, name), np.integer):
+                object.__setattr__(self, name, int(getattr(self, name)))
         if not isinstance(self.pegs, int) or isinstance(self.pegs, bool) or not MIN_PEGS <= self.pegs <= MAX_PEGS:
             raise BadSize(f"pegs must be a whole number from {MIN_PEGS} to {MAX_PEGS}, got {self.pegs!r}")
         if (not isinstance(self.colours, int) or isinstance(self.colours, bool)
