@@ -545,6 +545,7 @@ def loaded_by(*args: str) -> list[str]:
     (["strategies", "--help"], []),
     (["static", "--help"], []),
     (["static", "search", "--help"], []),
+    (["serve", "--help"], ["numpy"]),
     (["strategies"], ["numpy", "rich", "numba", "scipy"]),
     (["tree", "2x2", "--format", "knuth"], ["numpy", "rich", "numba", "scipy"]),
     (["eval", "2x2"], ["numpy", "rich", "numba", "scipy"]),
@@ -560,6 +561,15 @@ def test_the_options_name_the_engine_s_figures_as_the_engine_does():
     from mmlab.experiments import evaluation
 
     assert engine.PARALLEL_MIN_CODES == evaluation.PARALLEL_MIN_CODES
+
+
+def test_the_options_of_serve_default_to_the_server_s_limits():
+    """The options copy them, so that their help loads no numba."""
+    from mmlab.cli import serve
+    from mmlab.web import games
+
+    for name in ("DEFAULT_MAX_GAMES", "DEFAULT_MAX_CODES", "DEFAULT_IDLE_MINUTES"):
+        assert getattr(serve, name) == getattr(games, name), name
 
 
 def test_every_command_is_listed_and_gets_its_options_from_its_module():

@@ -14,10 +14,15 @@ from typing import Any
 
 from mmlab.cli.arguments import int_at_least, positive
 from mmlab.cli.commands import help_of
-from mmlab.cli.output import err
+from mmlab.cli.entry import loading
 from mmlab.errors import BadArgument
 from mmlab.game import ENUMERATION_LIMIT
-from mmlab.web.games import DEFAULT_IDLE_MINUTES, DEFAULT_MAX_CODES, DEFAULT_MAX_GAMES
+
+#: The server's limits by default, those of ``mmlab.web.games`` (which loads the engine, numba, and
+#: is imported when the server starts; ``tests/cli/test_cli.py`` checks that the two agree).
+DEFAULT_MAX_GAMES = 1000
+DEFAULT_MAX_CODES = 2**16
+DEFAULT_IDLE_MINUTES = 30.0
 
 EXAMPLES = """\
 examples:
@@ -32,8 +37,10 @@ class Terminated(Exception):
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from mmlab.web import create_app  # imported here so that other commands start without the web stack
-    from mmlab.web.server import Server
+    with loading():  # (the web stack and the engine: imported here, so that 'serve --help' loads neither)
+        from mmlab.cli.output import err
+        from mmlab.web import create_app
+        from mmlab.web.server import Server
 
     app = create_app(max_games=args.max_games, max_codes=args.max_codes, idle_minutes=args.idle_minutes)
     _check_free(args.host, args.port)
