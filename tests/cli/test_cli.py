@@ -546,6 +546,8 @@ def loaded_by(*args: str) -> list[str]:
     (["static", "--help"], []),
     (["static", "search", "--help"], []),
     (["serve", "--help"], ["numpy"]),
+    (["mm2", "--help"], []),
+    (["mm2", "reproduce", "--help"], []),
     (["strategies"], ["numpy", "rich", "numba", "scipy"]),
     (["tree", "2x2", "--format", "knuth"], ["numpy", "rich", "numba", "scipy"]),
     (["eval", "2x2"], ["numpy", "rich", "numba", "scipy"]),
@@ -561,6 +563,16 @@ def test_the_options_name_the_engine_s_figures_as_the_engine_does():
     from mmlab.experiments import evaluation
 
     assert engine.PARALLEL_MIN_CODES == evaluation.PARALLEL_MIN_CODES
+
+
+def test_the_options_of_mm2_name_its_sizes_and_strategies_as_the_engine_does():
+    """The options copy them, so that their help loads no numba: a 2-D strategy added to
+    mmlab.variants is named in cli/variants.py's STRATEGY_NAMES_2D too."""
+    from mmlab.cli import variants as cli_variants
+    from mmlab.experiments.two_d_tables import SIZES_2D
+    from mmlab.variants import STRATEGIES_2D
+
+    assert cli_variants.SIZES_2D == SIZES_2D and cli_variants.STRATEGY_NAMES_2D == tuple(STRATEGIES_2D)
 
 
 def test_the_options_of_serve_default_to_the_server_s_limits():

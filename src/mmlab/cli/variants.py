@@ -3,26 +3,48 @@
 from __future__ import annotations
 
 import argparse
-
-import numpy as np
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from mmlab.cli.arguments import HelpFormatter, int_at_least, listed, seed_arg
 from mmlab.cli.commands import help_of
-from mmlab.cli.output import err, mean_text, out, print_json, progress, spinner
+from mmlab.cli.entry import loading
+from mmlab.cli.output import mean_text, print_json, progress, spinner
 from mmlab.errors import BadArgument
-from mmlab.experiments.evaluation import draw_seed
-from mmlab.experiments.two_d_tables import (
-    SIZES_2D,
-    SOURCE,
-    TABLE_6_2,
-    THESIS_2D,
-    margin,
-    run_2d,
-    thesis_games,
-    warm,
-)
-from mmlab.variants import STRATEGIES_2D, Game2D, make_strategy_2d, play_2d
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from mmlab.variants import Game2D
+    from mmlab.variants.two_d import GameRecord2D
+
+#: ``mmlab.experiments.two_d_tables.SIZES_2D`` and the names of ``mmlab.variants.STRATEGIES_2D``,
+#: for the options' help: importing them loads the engine (numba); ``tests/cli/test_cli.py``
+#: checks that the copies agree.
+SIZES_2D = ((4, 6), (4, 7), (4, 8), (4, 9), (4, 10), (3, 8), (5, 8), (6, 8), (7, 8))
+STRATEGY_NAMES_2D = ("tabu", "propagate")
+
+
+def _load() -> None:
+    """Import the 2-D engine and the thesis's tables, a Ctrl-C waiting until they are loaded."""
+    with loading():
+        import mmlab.experiments.evaluation
+        import mmlab.experiments.two_d_tables
+        import mmlab.variants  # noqa: F401
+
+
+def play_2d(*args, **kwargs) -> GameRecord2D:
+    """``mmlab.variants.play_2d``, imported when the command runs, so that ``mm2 --help`` loads none of it."""
+    from mmlab import variants
+
+    return variants.play_2d(*args, **kwargs)
+
+
+def thesis_games(size: str) -> int:
+    """``mmlab.experiments.two_d_tables.thesis_games``, imported when the command runs, as ``play_2d``."""
+    from mmlab.experiments import two_d_tables
+
+    return two_d_tables.thesis_games(size)
+
 
 EXAMPLES = """\
 examples:
@@ -43,12 +65,17 @@ DEFAULT_TIME = "about 7 minutes on 2 cores, 85% of it at 7x8"
 
 def _sizes(values: list[str] | None) -> list[tuple[int, int]]:
     """``--sizes``, written ``4x6 3x8`` or ``4x6,3x8`` (as ``reproduce large --sizes`` takes them)."""
+    from mmlab.experiments.two_d_tables import SIZES_2D
+
     if values is None:
         return list(SIZES_2D)
     return list(dict.fromkeys(_size(s) for s in listed(",".join(values), "--sizes", [])))
 
 
 def _size(text: str) -> tuple[int, int]:
+    from mmlab.experiments.two_d_tables import THESIS_2D
+    from mmlab.variants import Game2D
+
     game = Game2D.parse_size(text)
     if game.size not in THESIS_2D:
         raise BadArgument(f"size {game.size} is not in Singley's 2-D table; choose from {', '.join(THESIS_2D)}")
@@ -57,6 +84,18 @@ def _size(text: str) -> tuple[int, int]:
 
 def cmd_reproduce_2d(args: argparse.Namespace) -> int:
     """003 appendix "Tabu Search 2-D" and Table 6-2 beside ours; our other methods beside the tabu search."""
+    _load()
+    from rich.table import Table
+
+    from mmlab.cli.output import out
+    from mmlab.experiments.two_d_tables import (
+        SOURCE,
+        TABLE_6_2,
+        THESIS_2D,
+        margin,
+        run_2d,
+    )
+
     methods = listed(args.methods, "--methods", list(DEFAULT_METHODS))
     sizes = _sizes(args.sizes)
     if args.full and args.games is not None:
@@ -135,6 +174,8 @@ def cmd_reproduce_2d(args: argparse.Namespace) -> int:
 
 
 def _show_guess(game: Game2D, k: int, guess: np.ndarray, answers: np.ndarray) -> None:
+    from mmlab.cli.output import out
+
     line = game.line
     rows = [line.format(line.index_of(row)) for row in guess]
     width = max(len(r) for r in rows)
@@ -147,6 +188,14 @@ def _show_guess(game: Game2D, k: int, guess: np.ndarray, answers: np.ndarray) ->
 
 def cmd_play_2d(args: argparse.Namespace) -> int:
     """One game of a 2-D strategy, every guess with its row and column answers as it is made."""
+    _load()
+    import numpy as np
+
+    from mmlab.cli.output import out
+    from mmlab.experiments.evaluation import draw_seed
+    from mmlab.experiments.two_d_tables import warm
+    from mmlab.variants import Game2D, make_strategy_2d
+
     game = Game2D.parse_size(args.size)
     if args.secret is not None and not args.secret.strip():
         raise BadArgument("--secret is empty: give the secret row by row, e.g. "
@@ -185,6 +234,8 @@ MAX_JOBS = 256
 
 
 def _no_subcommand(args: argparse.Namespace) -> int:
+    from mmlab.cli.output import err
+
     err.print("mmlab mm2: choose 'reproduce' or 'play' (see mmlab mm2 --help)")
     return 2
 
@@ -194,7 +245,7 @@ def add_command(command) -> None:
     p = command("mm2", help_of("mm2"), _no_subcommand)
     p.epilog = EXAMPLES
     sub = p.add_subparsers(dest="mm2_command", metavar="SUBCOMMAND")
-    names = ", ".join(STRATEGIES_2D)
+    names = ", ".join(STRATEGY_NAMES_2D)
 
     r = sub.add_parser("reproduce", help="003 appendix 'Tabu Search 2-D' beside our methods",
                        description="Play the 2-D methods over random secrets at Singley's sizes and print the "
