@@ -201,8 +201,9 @@ class Strategy(Configurable):
         self.last_fallback: str | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """A subclass's own ``guess`` is wrapped by ``started``: it refuses to guess before ``start``,
-        or from the knowledge of another game than the one started, instead of failing inside."""
+        """A subclass's own ``guess`` is wrapped by ``started``: it refuses to guess before ``start``
+        or from the knowledge of another game than the one started, instead of failing inside, and
+        refuses a guess that is no code of the game, naming the strategy."""
         super().__init_subclass__(**kwargs)
         if "guess" in cls.__dict__:
             cls.guess = started(cls.__dict__["guess"])
