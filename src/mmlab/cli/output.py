@@ -46,6 +46,9 @@ def fit(table: Table, console: Console) -> Table:
     80-column terminal then has 12 to 20 more columns for the figures, which rich would otherwise
     wrap or cut ("most-p…", "1197…").
 
+    >>> from rich import box
+    >>> from rich.console import Console
+    >>> from rich.table import Table
     >>> def table():
     ...     table = Table("strategy", "mean ± s.e.")
     ...     table.add_row("most-parts", "4.6273 ± 0.0241")
@@ -67,6 +70,8 @@ def fit(table: Table, console: Console) -> Table:
 def fits(table: Table, console: Console) -> bool:
     """Whether ``table`` fits ``console``'s width whole, once ``fit`` (without its frame if need be).
 
+    >>> from rich.console import Console
+    >>> from rich.table import Table
     >>> fits(Table("strategy", "literature"), Console(width=30)), fits(Table("x" * 40), Console(width=30))
     (True, False)
     """
