@@ -557,6 +557,16 @@ def test_a_command_loads_only_what_it_needs(args, loaded):
     assert loaded_by(*args) == loaded
 
 
+def test_listing_the_studies_of_a_store_loads_no_engine(tmp_path):
+    """Reading a store needs DuckDB and pandas, not numba: 'mmlab studies' with a store loaded
+    numba and scipy (through the study's strategies) for a second of its start-up."""
+    from mmlab.experiments import Store, Study
+
+    store = tmp_path / "r.duckdb"
+    Store(store).register(Study("listed", ("3x3",), ("knuth",)))
+    assert loaded_by("studies", "--store", str(store)) == ["numpy", "rich", "duckdb", "pyarrow", "pandas"]
+
+
 def test_the_options_name_the_engine_s_figures_as_the_engine_does():
     """The options copy them, so that their help loads no numba."""
     from mmlab.cli import engine

@@ -27,14 +27,16 @@ import tomllib
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from mmlab.errors import ECHO_CHARS, BadStudy, MastermindError, shown
 from mmlab.experiments.secret_sets import SecretSet
 from mmlab.game import Game
-from mmlab.strategies import Strategy, make_strategy
+
+if TYPE_CHECKING:
+    from mmlab.strategies import Strategy
 
 KEYS = {
     "name": "the study's name, its key in the store (letters, digits, - _ .)",
@@ -126,6 +128,9 @@ class Study:
                 raise _refused("sizes", str(e)) from None
         if len({g.size for g in games}) != len(games):  # "4X6 " and "4x6" are one size
             raise _refused("sizes", "a size is listed twice")
+        # (imported here, as in canonical and _made: reading a store's studies needs no engine)
+        from mmlab.strategies import make_strategy
+
         players = []
         for spec in self.strategies:
             try:
@@ -293,6 +298,8 @@ class Study:
         {'name': 'c', 'sizes': ['4x5'], 'strategies': ['knuth'], 'secrets': 'all', 'runs': 1, 'seed': 0, \
 'repeats': True, 'feedback': 'black-white', 'max_guesses': None}
         """
+        from mmlab.strategies import make_strategy
+
         players = [make_strategy(spec) for spec in self.strategies]
         specs = tuple(player.spec for player in players)
         every = self.secrets.kind != "list" and all(self.secrets.every_code(self.game(s)) for s in self.sizes)
@@ -311,6 +318,8 @@ class Study:
 def _made(spec: str) -> Strategy | None:
     """The strategy ``spec`` names, or ``None`` when this session cannot make it (a stored study's,
     ``Study.unknown_strategies``)."""
+    from mmlab.strategies import make_strategy
+
     try:
         return make_strategy(spec)
     except MastermindError:
