@@ -228,3 +228,16 @@ def test_a_strategy_of_ones_own_and_its_subclass_refuse_to_guess_before_start():
         player = kind()
         player.start(Game.parse_size("3x3"))
         assert player.guess(Knowledge.initial("3x3")) == 0
+
+
+def test_parameters_may_be_given_as_keywords_as_in_the_spec():
+    """make_strategy('knuth', ties='random') raised TypeError: every parameter had to be written into the spec."""
+    from mmlab.planners import make_planner
+
+    assert make_strategy("most-parts", ties="random", pool="consistent").spec == "most-parts:pool=consistent,ties=random"
+    assert make_strategy("sample:score=plus2", lookahead=0).spec == make_strategy("sample:score=plus2,lookahead=0").spec
+    assert make_planner("tpoa", k=5, d=2).spec == make_planner("tpoa:k=5,d=2").spec
+    with pytest.raises(UnknownStrategy, match=r"^ties is given twice, in 'knuth:ties=random' and as a keyword"):
+        make_strategy("knuth:ties=random", ties="first")
+    with pytest.raises(UnknownStrategy, match=r"knuth has no parameter 'nope'"):
+        make_strategy("knuth", nope=1)

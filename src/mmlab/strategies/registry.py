@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from mmlab.errors import UnknownStrategy, as_typed, shown
 from mmlab.strategies.base import Configurable, Strategy
@@ -82,13 +83,18 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), values
 
 
-def build(spec: str, registry: dict[str, type[Configurable]], kind: str):
-    """Build whatever ``spec`` names in ``registry`` (strategies, planners: one parser for all)."""
+def build(spec: str, registry: dict[str, type[Configurable]], kind: str, params: dict[str, Any] | None = None):
+    """Build whatever ``spec`` names in ``registry`` (strategies, planners: one parser for all),
+    with ``params`` as further ``key=value`` of the spec."""
     if not isinstance(spec, str):
         example = next(iter(registry), "knuth")
         raise UnknownStrategy(f"a {kind} is named by a spec text such as {example!r}, got {shown(spec)} "
                               f"({type(spec).__name__})")
     name, raw = parse_spec(spec)
+    for key in params or ():
+        if key in raw:
+            raise UnknownStrategy(f"{key} is given twice, in {shown(spec)} and as a keyword; give it once")
+    raw = {**raw, **(params or {})}
     cls = registry.get(name)
     if cls is None:
         if kind == "strategy" and name in NOT_CODEBREAKERS:
@@ -101,14 +107,17 @@ def build(spec: str, registry: dict[str, type[Configurable]], kind: str):
     return cls.from_raw(raw)
 
 
-def make_strategy(spec: str) -> Strategy:
-    """Build a strategy from its spec string.
+def make_strategy(spec: str, **params: Any) -> Strategy:
+    """Build a strategy from its spec string; ``params`` are further parameters, as the spec's
+    ``key=value`` are (for values held in variables).
 
     >>> s = make_strategy("most-parts:ties=random")
     >>> s, s.values["pool"], s.deterministic
     (<MostParts most-parts:ties=random>, 'all', False)
+    >>> make_strategy("most-parts", ties="random", pool="consistent").spec
+    'most-parts:pool=consistent,ties=random'
     """
-    return build(spec, REGISTRY, "strategy")
+    return build(spec, REGISTRY, "strategy", params)
 
 
 def register(cls: type[Strategy]) -> type[Strategy]:
