@@ -160,3 +160,16 @@ def test_count_consistent_lists_nothing_in_a_large_black_only_game():
     game = Game.parse_size("8x12", feedback="black")
     k = Knowledge.initial(game).update(game.parse("1 1 2 2 3 3 4 4"), Feedback(1, 0))
     assert k.count_consistent(1000, 10**7) == (0, False)
+
+
+def test_n_consistent_without_a_list_points_to_count_consistent():
+    """On 8x12 it said only that counting needs every code (helper-93's walkthrough): what counts them is named."""
+    from mmlab.errors import BadArgument
+
+    large = Knowledge.initial(Game.parse_size("8x12")).update("11223344", "1,1")
+    with pytest.raises(SpaceTooLarge, match=r"4.3e\+08 codes .* Instead, count_consistent\(limit, max_nodes\) counts"):
+        _ = large.n_consistent
+    implicit = Knowledge.initial(Game.parse_size("4x6"), explicit=False).update("1122", "1,0")
+    with pytest.raises(BadArgument, match=r"\(explicit=False\): count_consistent\(limit, max_nodes\) counts them"):
+        _ = implicit.n_consistent
+    assert implicit.count_consistent(10**4, 10**6) == (256, True)

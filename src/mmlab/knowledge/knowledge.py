@@ -18,7 +18,7 @@ from functools import cached_property
 
 import numpy as np
 
-from mmlab.errors import BadArgument, InconsistentFeedback, SearchFailed
+from mmlab.errors import BadArgument, InconsistentFeedback, SearchFailed, SpaceTooLarge
 from mmlab.game import Feedback, Game, kernels
 from mmlab.knowledge import kernels as knowledge_kernels
 
@@ -63,9 +63,13 @@ class Knowledge:
     @property
     def n_consistent(self) -> int:
         if self.consistent is None:
-            self.game.require_enumerable("counting the consistent codes")
+            count = "count_consistent(limit, max_nodes) counts them by constraint search, enumerating nothing"
+            try:
+                self.game.require_enumerable("counting the consistent codes")
+            except SpaceTooLarge as too_large:
+                raise SpaceTooLarge(f"{too_large} Instead, {count}.") from None
             raise BadArgument("this knowledge keeps no list of consistent codes (explicit=False): "
-                              "count them with list_consistent, or start from Knowledge.initial(game)")
+                              f"{count}, or start from Knowledge.initial(game)")
         return int(self.consistent.shape[0])
 
     def _listed(self, what: str) -> np.ndarray:
