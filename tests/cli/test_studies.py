@@ -4,9 +4,11 @@ import json
 import re
 from pathlib import Path
 
+import duckdb
 import pandas as pd
 
 from mmlab.cli.main import main
+from mmlab.experiments import Store
 
 STUDY = """\
 name = "cli-demo"
@@ -547,3 +549,23 @@ def test_the_default_store_of_the_options_is_the_stores():
     from mmlab.experiments.store import DEFAULT_STORE
 
     assert studies.DEFAULT_STORE == DEFAULT_STORE
+
+
+def test_report_without_a_name_reports_the_study_stored_or_run_last(capsys, tmp_path):
+    """'mmlab report' alone ended in argparse's 'the following arguments are required: study'."""
+    store = str(tmp_path / "r.duckdb")
+    for size in ("3x3", "2x3"):
+        assert run(capsys, "compare", size, "--strategies", "knuth", "--store", store, "--jobs", "1")[0] == 0
+    first = Store(store).studies()["study"].iloc[0]
+    code, out, err = run(capsys, "report", "--store", store)
+    assert code == 0 and "2x3" in out.splitlines()[0] and "the study stored or run last: compare-2x3-" in err
+    with duckdb.connect(store) as con:  # its games lost: played again, the first study is the one run last
+        con.execute("DELETE FROM games WHERE study = ?", [first])
+    code, out, err = run(capsys, "compare", "3x3", "--strategies", "knuth", "--store", store, "--jobs", "1")
+    assert code == 0 and "played 27 games" in err
+    code, out, err = run(capsys, "report", "--store", store, "--json")
+    assert code == 0 and json.loads(out)["study"]["name"] == first
+    for name in list(Store(store).studies()["study"]):
+        Store(store).forget(name)
+    code, out, err = run(capsys, "report", "--store", store)
+    assert code == 2 and "holds no studies yet: run one first (mmlab run or mmlab compare)" in err

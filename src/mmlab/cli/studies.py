@@ -196,6 +196,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     from mmlab.experiments.study import Study
 
     store = Store(args.store)
+    if args.study is None:
+        args.study = store.last_study()
+        err.print(f"the study stored or run last: {args.study} ('mmlab studies' lists them all)")
     given = Study.load(args.study) if args.study.endswith(".toml") and not _stored_name(store, args.study) else None
     name = given.name if given is not None else args.study
     if given is not None and (not store.path.exists() or store.fingerprint(name) is None):
@@ -460,7 +463,7 @@ def add_commands(command) -> None:
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
     p = command("report", help_of("report"), cmd_report)
-    p.add_argument("study", help="the study's name, or its file")
+    p.add_argument("study", nargs="?", help="the study's name, or its file (default: the study stored or run last)")
     add_store_args(p)
     p.add_argument("--html", metavar="PATH", help="also write one self-contained HTML page with tables and plots")
     p.add_argument("--plots", metavar="DIR", help="also write the plots as PNG and SVG into this folder")

@@ -334,6 +334,24 @@ class Store:
                           "s.created, s.description FROM studies s LEFT JOIN games g USING (study) "
                           "GROUP BY ALL ORDER BY s.created")
 
+    def last_study(self) -> str:
+        """The name of the study stored or run last (the later of its creation and its last run's
+        start); refused in a store that holds none.
+
+        >>> import tempfile, os
+        >>> store = Store(os.path.join(tempfile.mkdtemp(), "r.duckdb"))
+        >>> store.register(Study("first", ("3x3",), ("knuth",))), store.register(Study("second", ("3x3",), ("knuth",)))
+        (True, True)
+        >>> store.last_study()
+        'second'
+        """
+        rows = self.query("SELECT s.study FROM studies s LEFT JOIN runs r USING (study) GROUP BY s.study, s.created "
+                          "ORDER BY greatest(s.created, max(r.started)) DESC, s.study LIMIT 1")
+        if rows.empty:
+            raise StoreError(f"the results store {str(self.path)!r} holds no studies yet: run one first "
+                             "(mmlab run or mmlab compare)")
+        return str(rows["study"].iloc[0])
+
     def require(self, name: str) -> None:
         """Refuse a study name the store does not hold, listing the ones it does."""
         if self.query("SELECT count(*) AS n FROM studies WHERE study = ?", [name])["n"].iloc[0] == 0:
