@@ -13,7 +13,7 @@ import re
 import reprlib
 import signal
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 #: Echoes of a user's input keep at most about this many characters.
@@ -61,6 +61,19 @@ def counted_guesses(n: int) -> str:
     ('1 guess', '3 guesses')
     """
     return f"{n} guess" if n == 1 else f"{n} guesses"
+
+
+def did_you_mean(word: object, choices: Iterable[str]) -> str:
+    """`` (did you mean 'X'?)`` for the choice closest to a mistyped ``word`` (``difflib``'s ratio
+    of at least 0.6), else nothing: for the end of an "unknown ..." message.
+
+    >>> did_you_mean("knuht", ["knuth", "irving"]), did_you_mean("comapre", ["compare"]), did_you_mean("x", ["knuth"])
+    (" (did you mean 'knuth'?)", " (did you mean 'compare'?)", '')
+    """
+    import difflib  # (here: most commands never need it)
+
+    close = difflib.get_close_matches(str(word), list(choices), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def shown(value: object) -> str:

@@ -842,3 +842,22 @@ def test_the_adversary_building_a_tree_shows_a_spinner(capsys, monkeypatch):
     assert run(capsys, "eval", "3x4", "--strategy", "knuth", "--codemaker", "adversary")[0] == 0
     assert asked == [("adversary:mode=worst builds the decision tree of knuth on 3x4", True),
                      ("adversary builds the decision tree of knuth on 3x4", False)]
+
+
+def test_a_mistyped_name_is_answered_with_the_closest_one(capsys):
+    """A command, option value, strategy, parameter, planner or codemaker one typo away was only
+    refused, with the list of every name to look through."""
+    cases = [(["comapre", "4x6"], "invalid choice: 'comapre' (did you mean 'compare'?) (choose from 'compare'"),
+             (["eval", "4x6", "--strategy", "knuht"], "unknown strategy 'knuht' (did you mean 'knuth'?); known: knuth"),
+             (["eval", "4x6", "--strategy", "knuth:tie=random"], "no parameter 'tie' (did you mean 'ties'?)"),
+             (["eval", "4x6", "--codemaker", "adversery"], "unknown codemaker 'adversery' (did you mean 'adversary'?)"),
+             (["plan", "4x6", "--planner", "optiml"], "unknown planner 'optiml' (did you mean 'optimal'?)"),
+             (["tree", "4x6", "--format", "knth"], "invalid choice: 'knth' (did you mean 'knuth'?)")]
+    for args, said in cases:
+        try:
+            code, _, err = run(capsys, *args)
+        except SystemExit as exit:  # argparse's own errors
+            code, err = exit.code, capsys.readouterr().err
+        assert code == 2 and said in err, (args, err)
+    code, _, err = run(capsys, "eval", "4x6", "--strategy", "zzz")
+    assert code == 2 and "unknown strategy 'zzz'; known:" in err and "did you mean" not in err

@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 from mmlab.cli.arguments import HelpFormatter, reads_as_size
 from mmlab.cli.commands import COMMANDS
 from mmlab.cli.entry import INTERRUPTED, loading
-from mmlab.errors import MastermindError
+from mmlab.errors import MastermindError, did_you_mean
 
 EXAMPLES = """\
 examples:
@@ -65,6 +65,11 @@ class _Parser(argparse.ArgumentParser):
             from mmlab.game.rules import MAX_PEGS, MIN_PEGS
 
             message = f"size {size.group(1)}: pegs must be a whole number from {MIN_PEGS} to {MAX_PEGS}"
+        choice = re.search(r"invalid choice: '(.*)' \(choose from (.*)\)$", message)
+        if choice:  # argparse of Python 3.14 suggests too (suggest_on_error)
+            choices = re.findall(r"'([^']*)'", choice.group(2))
+            message = message[:choice.start()] + f"invalid choice: {choice.group(1)!r}" + \
+                did_you_mean(choice.group(1), choices) + f" (choose from {choice.group(2)})"
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 

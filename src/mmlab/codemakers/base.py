@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mmlab.errors import BadArgument, UnknownStrategy, shown
+from mmlab.errors import BadArgument, UnknownStrategy, did_you_mean, shown
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import Strategy
@@ -187,4 +187,5 @@ def make_codemaker(spec: str, strategy: Strategy | None = None) -> Codemaker:
             if key != "mode":
                 raise UnknownStrategy(f"adversary has no parameter {shown(key)} (its parameter: mode=largest|worst)")
         return Adversary(values.get("mode", "largest"), strategy)
-    raise UnknownStrategy(f"unknown codemaker {shown(name)}: use random, fixed:CODE, adversary or adversary:mode=worst")
+    raise UnknownStrategy(f"unknown codemaker {shown(name)}{did_you_mean(name, ['random', 'fixed', 'adversary'])}: "
+                          "use random, fixed:CODE, adversary or adversary:mode=worst")

@@ -21,7 +21,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from mmlab.errors import INT64_MAX, BadArgument, BadCode, UnknownStrategy, shown, shown_number, whole_number
+from mmlab.errors import (INT64_MAX, BadArgument, BadCode, UnknownStrategy, did_you_mean, shown, shown_number,
+                          whole_number)
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 
@@ -141,7 +142,8 @@ class Configurable:
         for key in values:
             if key not in known:
                 names = ", ".join(known) or "none"
-                raise UnknownStrategy(f"{self.name} has no parameter {shown(key)} (its parameters: {names})")
+                raise UnknownStrategy(f"{self.name} has no parameter {shown(key)}{did_you_mean(key, known)} "
+                                      f"(its parameters: {names})")
         self.values = {p.name: p.accept(self.name, values[p.name]) if p.name in values else p.default
                        for p in self.params}
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mmlab.errors import UnknownStrategy, as_typed, shown
+from mmlab.errors import UnknownStrategy, as_typed, did_you_mean, shown
 from mmlab.strategies.base import Configurable, Strategy
 from mmlab.strategies.exhaustive import (
     Entropy,
@@ -103,7 +103,8 @@ def build(spec: str, registry: dict[str, type[Configurable]], kind: str, params:
             raise UnknownStrategy(f"{name} is a codebreaker of one row, not a {kind} (those: {', '.join(registry)}); "
                                   f"'mmlab eval SIZE --strategy {name}' evaluates it, 'mmlab tree SIZE --strategy "
                                   f"{name}' writes its decision tree")
-        raise UnknownStrategy(f"unknown {kind} {shown(name)}; known: {', '.join(registry)} (see 'mmlab strategies')")
+        raise UnknownStrategy(f"unknown {kind} {shown(name)}{did_you_mean(name, registry)}; known: "
+                              f"{', '.join(registry)} (see 'mmlab strategies')")
     return cls.from_raw(raw)
 
 
