@@ -65,8 +65,6 @@ DEFAULT_TIME = "about 7 minutes on 2 cores, 85% of it at 7x8"
 
 def _sizes(values: list[str] | None) -> list[tuple[int, int]]:
     """``--sizes``, written ``4x6 3x8`` or ``4x6,3x8`` (as ``reproduce large --sizes`` takes them)."""
-    from mmlab.experiments.two_d_tables import SIZES_2D
-
     if values is None:
         return list(SIZES_2D)
     return list(dict.fromkeys(_size(s) for s in listed(",".join(values), "--sizes", [])))
