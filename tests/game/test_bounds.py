@@ -1,5 +1,7 @@
 """003, section 3.5: the worst-case bounds Singley quotes, reproduced to the digits he prints."""
 
+import math
+
 import pytest
 
 from mmlab.errors import BadSize
@@ -26,3 +28,8 @@ def test_the_bounds_hold_for_knuths_trees(size):
 def test_chvatal_bounds_are_refused_outside_their_range():
     with pytest.raises(BadSize, match="n <= m <= n²"):
         chvatal_bounds(Game(4, 3))
+    with pytest.raises(BadSize, match="n <= m <= n²"):
+        chvatal_bounds(Game(3, 10))
+    # the ends of the range are in it: m = n and m = n², by the formulas the docstring gives
+    assert chvatal_bounds(Game(4, 4)) == (8 / math.log2(15), 32)
+    assert chvatal_bounds(Game(3, 9)) == (3 * math.log2(9) / math.log2(10), 6 * math.log2(9) + 12)

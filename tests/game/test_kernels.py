@@ -73,6 +73,8 @@ def test_table_only_within_the_memory_budget():
     assert Game(4, 6).table() is not None
     assert Game(5, 8).table() is None  # 1 GiB > the 64 MiB default budget
     assert Game(4, 6).table(budget=1000) is None
+    assert Game(4, 6).table(budget=1296**2) is not None  # a table of exactly the budget fits it
+    assert Game(4, 6).table(budget=1296**2 - 1) is None
 
 
 def test_feedback_against_and_table_match_reference():

@@ -150,6 +150,14 @@ def test_feedbacks_list_only_answers_the_game_can_give():
                 assert seen == set(game.feedbacks()), (size, repeats, feedback)
 
 
+def test_codes_print_one_digit_a_peg_up_to_nine_colours_and_spaced_from_ten():
+    """Every colour of 4x9 is one digit, so its codes print without separators, as 4x6's do; from
+    10 colours a peg may take two digits, and spaces part the pegs (commas the codes of a list)."""
+    nine, ten = Game(4, 9), Game(4, 10)
+    assert (nine.format(nine.n_codes - 1), nine.format_all([0, 8])) == ("9999", "1111 1119")
+    assert (ten.format(ten.n_codes - 1), ten.format_all([0, 9])) == ("10 10 10 10", "1 1 1 1, 1 1 1 10")
+
+
 def test_one_peg_games_write_and_read_two_digit_colours():
     game = Game(1, 12)
     assert [game.parse(game.format(i)) for i in range(game.n_codes)] == list(range(game.n_codes))
