@@ -88,3 +88,25 @@ def test_random_code_draws_then_lists_then_searches():
     assert uniform and work == listed.shape[0] and k.is_consistent(code)
     code, _, uniform = k.random_code(rng, max_draws=0, list_limit=10)  # too many to list: searched
     assert not uniform and k.is_consistent(code)
+
+
+def test_random_code_of_contradictory_answers_says_so():
+    """No code fits: the draws find none, the listing lists none, and that is the contradiction
+    (not a draw from an empty list)."""
+    from mmlab.errors import InconsistentFeedback
+
+    game = Game.parse_size("4x6")
+    k = Knowledge.initial(game, explicit=False).update("1111", (0, 0)).update("1112", (2, 0))  # one 2 at most
+    with pytest.raises(InconsistentFeedback, match="no code of 4x6 fits these 2 answers"):
+        k.random_code(np.random.default_rng(0), max_draws=1000)
+
+
+def test_random_code_counts_the_placements_of_a_search_that_ran_out(monkeypatch):
+    """When neither the draws, the listing nor the search finds a code, the work returned counts the
+    placements the search spent (its whole budget, ``SAMPLE_NODES``), as for a search that finds one."""
+    from mmlab.knowledge import knowledge as module
+
+    monkeypatch.setattr(module, "SAMPLE_NODES", 5)  # too few placements for 8 pegs
+    game = Game.parse_size("8x12")
+    k = Knowledge.initial(game, explicit=False).update("1 2 3 4 5 6 7 8", (1, 5))
+    assert k.random_code(np.random.default_rng(0), max_draws=0, list_limit=10) == (None, 5, False)

@@ -173,3 +173,63 @@ def test_n_consistent_without_a_list_points_to_count_consistent():
     with pytest.raises(BadArgument, match=r"\(explicit=False\): count_consistent\(limit, max_nodes\) counts them"):
         _ = implicit.n_consistent
     assert implicit.count_consistent(10**4, 10**6) == (256, True)
+
+
+@pytest.mark.parametrize("feedback", ["black-white", "black"])
+def test_a_listing_of_exactly_limit_codes_is_kept(feedback):
+    """``limit`` is the most codes ``list_consistent`` gives: a set of exactly that many comes back
+    whole (from the constraint search, or with black pegs only from checking every code), one more
+    than the limit does not. The codes are the explicit set's."""
+    game = Game.parse_size("4x6", feedback=feedback)
+    answers = [("1122", Feedback(1, 0)), ("1344", Feedback(1, 0) if feedback == "black" else Feedback(0, 1))]
+    explicit, implicit = Knowledge.initial(game), Knowledge.initial(game, explicit=False)
+    for guess, fb in answers:
+        explicit, implicit = explicit.update(guess, fb), implicit.update(guess, fb)
+    n = explicit.n_consistent
+    listed = implicit.list_consistent(n, 10**7)
+    assert listed is not None and sorted(game.index_of(row) for row in listed) == explicit.consistent.tolist()
+    assert implicit.list_consistent(n - 1, 10**7) is None
+
+
+def test_a_black_only_listing_checks_no_more_codes_than_its_budget():
+    """With black pegs only every code is checked, so a game of more codes than ``max_nodes`` is not
+    listed (nor counted), as the docstrings say; at the budget it is."""
+    game = Game.parse_size("4x6", feedback="black")
+    k = Knowledge.initial(game, explicit=False).update("1122", Feedback(1, 0))
+    n = Knowledge.initial(game).update("1122", Feedback(1, 0)).n_consistent
+    assert k.list_consistent(10**4, game.n_codes - 1) is None
+    assert k.count_consistent(10**4, game.n_codes - 1) == (0, False)
+    assert k.list_consistent(10**4, game.n_codes).shape == (n, 4)
+    assert k.count_consistent(10**4, game.n_codes) == (n, True)
+
+
+def test_a_search_stopped_by_its_budget_proves_no_contradiction():
+    """find_consistent raises InconsistentFeedback only when the search tree was exhausted: a search
+    that spent its whole budget (5 placements cannot place 8 pegs) raises SearchFailed, though many
+    codes fit the answer."""
+    from mmlab.errors import SearchFailed
+
+    game = Game.parse_size("8x12")
+    k = Knowledge.initial(game).update("1 2 3 4 5 6 7 8", Feedback(1, 5))
+    with pytest.raises(SearchFailed, match="within 5 placements"):
+        k.find_consistent(np.random.default_rng(0), 5)
+    assert k.is_consistent(k.find_consistent(np.random.default_rng(0), 10**6)[0])
+
+
+def test_sample_distinct_makes_three_searches_a_code_unless_told(monkeypatch):
+    """The default ``max_draws`` is ``3 n`` searches, as the docstring says (the kernel receives it)."""
+    from mmlab.knowledge import kernels
+
+    seen = []
+    real = kernels.sample_distinct
+
+    def spy(*args):
+        seen.append(args[-2])
+        return real(*args)
+
+    monkeypatch.setattr(kernels, "sample_distinct", spy)
+    k = Knowledge.initial(Game.parse_size("8x12")).update("1 2 3 4 5 6 7 8", Feedback(1, 5))
+    codes, _ = k.sample_distinct(np.random.default_rng(0), 7)
+    assert seen == [21] and codes.shape == (7, 8)
+    k.sample_distinct(np.random.default_rng(0), 7, max_draws=4)
+    assert seen == [21, 4]

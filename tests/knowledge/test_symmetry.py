@@ -1,5 +1,7 @@
 """Equivalent guesses: every class keeps its lowest-index member, and members split alike."""
 
+from itertools import combinations
+
 import numpy as np
 import pytest
 
@@ -78,3 +80,29 @@ def test_an_edit_of_the_representatives_by_a_caller_changes_no_later_answer():
     assert representatives(knowledge).tolist() == before and representatives(after_guess).tolist() == first
     with pytest.raises(ValueError, match="read-only"):  # nor the kept arrays themselves
         _history_representatives(game, ())[0] = 5
+
+
+@pytest.mark.parametrize("size, guesses, secret", [
+    ("4x6", ["1122"], "3456"),  # 1 and 2 absent (and played), 3-6 free
+    ("4x6", ["1123", "1344"], "2565"),  # no peg permutation keeps both guesses; 5 and 6 free
+    ("4x6", ["1234"], "5566"),  # 1-4 absent, 5 and 6 free
+    ("5x4", ["11223"], "44444"),  # 1-3 absent, only 4 left
+])
+def test_each_class_keeps_one_guess_however_the_colours_are_interchangeable(size, guesses, secret):
+    """One guess per class, the lowest of its class: swapping two colours never played, or two
+    colours that no consistent code holds, maps a guess onto one of its class, so no representative
+    may have a smaller image (it would not be the lowest of its class, which would then keep two)."""
+    game = Game.parse_size(size)
+    k = Knowledge.initial(game)
+    for guess in guesses:
+        k = k.update(guess, game.score(secret, guess))
+    played = {c for g in k.guesses for c in game.digits(g)}
+    free = [c for c in range(game.colours) if c not in played]
+    absent = [c for c in range(game.colours) if not game.all_counts[k.consistent, c].any()]
+    assert len(free) >= 2 or len(absent) >= 2
+    reps = representatives(k)
+    for block in (free, absent):
+        for a, b in combinations(block, 2):
+            swap = {a: b, b: a}
+            for r in reps.tolist():
+                assert game.index_of(swap.get(c, c) for c in game.digits(r)) >= r, (game.format(r), a + 1, b + 1)
