@@ -49,3 +49,27 @@ def test_rows_in_matches_a_set_of_tuples(pegs, colours):
     seen = set(map(tuple, others.tolist()))
     assert rows_in(rows, others).tolist() == [tuple(r) in seen for r in rows.tolist()]
     assert not rows_in(rows, others[:0]).any()
+
+
+@pytest.mark.parametrize("size, repeats", [("4x6", True), ("4x6", False), ("3x3", False)])
+def test_random_codes_draw_every_colour_on_every_peg_uniformly(size, repeats):
+    """Each peg takes each colour with probability 1/colours, with or without repeats, and
+    without repeats no code repeats a colour."""
+    game = Game.parse_size(size, repeats=repeats)
+    codes = random_codes(game, np.random.default_rng(7), 6000)
+    assert codes.shape == (6000, game.pegs) and codes.dtype == np.uint8
+    freq = np.stack([np.bincount(codes[:, p], minlength=game.colours) for p in range(game.pegs)]) / 6000
+    assert np.abs(freq - 1 / game.colours).max() < 0.03  # sd below 0.007
+    if not repeats:
+        assert all(len(set(row)) == game.pegs for row in codes.tolist())
+
+
+@pytest.mark.parametrize("pegs, colours", [(2, 3), (3, 4)])
+def test_rows_in_and_distinct_rows_tell_every_pair_of_small_codes_apart(pegs, colours):
+    """Every code of a small game against every other: packing rows into integers must not make two
+    codes one (a base one too small would: in base 2, rows 0,2 and 1,0 are both 2)."""
+    codes = np.array(list(itertools.product(range(colours), repeat=pegs)), dtype=np.uint8)
+    others = codes[::2]
+    seen = set(map(tuple, others.tolist()))
+    assert rows_in(codes, others).tolist() == [tuple(r) in seen for r in codes.tolist()]
+    assert distinct_rows(np.vstack([codes, codes[::-1]])).tolist() == codes.tolist()

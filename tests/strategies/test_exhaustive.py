@@ -1,6 +1,7 @@
 """Every exhaustive strategy against a pure-Python reference that scores every code by brute
 force: the engine's choice (with equivalent guesses scored once) must be the same code."""
 
+import itertools
 import zlib
 from collections import Counter
 from math import log2
@@ -152,3 +153,97 @@ def test_an_exhaustive_strategy_refuses_knowledge_without_its_list_of_codes(spec
     for knowledge in (implicit, implicit.update(game.parse("1122"), Feedback(1, 1))):
         with pytest.raises(BadArgument, match="explicit=False"):
             strategy.guess(knowledge)
+
+
+def test_plus2_breaks_entropy_ties_by_the_number_of_parts():
+    """004, Algorithm 3: among the Entropy top scorers, Plus2 keeps those with the most parts. On
+    4x4 after 3442 scored 3,0 the Entropy top scorers differ in their parts (found by a search of
+    ``random_states``), so the choice tells Plus2 from Entropy; the random states above have no
+    such tie."""
+    game = Game.parse_size("4x4")
+    k = Knowledge.initial(game).update(game.parse("3442"), Feedback(3, 0))
+    expected = reference_choice("plus2", game, k, "all")
+    assert expected != reference_choice("entropy", game, k, "all")  # the state separates the two
+    strategy = make_strategy("plus2")
+    strategy.start(game)
+    assert game.format(strategy.guess(k)) == game.format(expected)
+
+
+def test_scores_within_the_tolerance_are_ties():
+    """Entropies are sums of floats in answer order: equal partitions may differ in the last bit,
+    and must still tie (``scoring.TOLERANCE``)."""
+    from mmlab.strategies.exhaustive import top_entropy
+    from mmlab.strategies.scoring import ENTROPY, best
+
+    assert best(np.array([1.0, 1.0 + 1e-12, 1.0 + 1e-6])).tolist() == [True, True, False]
+    stats = np.zeros((3, 4))
+    stats[:, ENTROPY] = [2.5 - 1e-13, 2.5, 2.4]
+    assert top_entropy(stats).tolist() == [True, True, False]
+
+
+def test_random_draws_each_consistent_code_uniformly(game46):
+    """Rosu's Random (004): a uniform draw over the consistent codes, the last one included."""
+    k = Knowledge.initial(game46).update(game46.parse("1122"), Feedback(2, 2))  # 1212 1221 2112 2121
+    strategy = make_strategy("random")
+    strategy.start(game46, np.random.default_rng(2))
+    draws = Counter(strategy.guess(k) for _ in range(2000))
+    assert set(draws) == set(k.consistent.tolist()) and len(draws) == 4
+    assert all(400 < n < 600 for n in draws.values())  # 500 expected each; sd 19
+    choice = strategy.last_choice
+    assert choice.uniform and choice.chance(int(k.consistent[-1]), 0) == 1 / 4 and choice.chance(0, 0) == 0
+
+
+def test_first_guess_with_random_ties_draws_from_every_winning_pattern(game46):
+    """Kooi's Most Parts has two best first patterns on 4x6, AABC and ABCD (14 parts each; a
+    brute force over the five patterns): random ties draw from the codes of both."""
+    strategy = make_strategy("most-parts:ties=random")
+    strategy.start(game46, np.random.default_rng(3))
+    patterns = Counter(tuple(sorted(Counter(game46.format(strategy.guess(Knowledge.initial(game46)))).values()))
+                       for _ in range(300))
+    assert set(patterns) == {(1, 1, 2), (1, 1, 1, 1)}
+    # 720 codes of pattern AABC, 360 of ABCD: two to one
+    assert 150 < patterns[(1, 1, 2)] < 250
+
+
+@pytest.mark.parametrize("spec", ["knuth", "most-parts:pool=consistent"])
+def test_best_guesses_rank_by_score_then_consistent_codes_first(game46, spec):
+    """``best_guesses`` lists guesses best first by the strategy's score (brute force:
+    ``reference_partition``), consistent ones first among equal scores."""
+    k = Knowledge.initial(game46).update(game46.parse("1123"), Feedback(1, 1))
+    strategy = make_strategy(spec)
+    strategy.start(game46)
+    n = 40 if spec == "knuth" else 15  # (19 classes of equivalent consistent codes)
+    best = strategy.best_guesses(k, n).tolist()
+    cands = set(k.consistent.tolist())
+    sizes = [reference_partition(game46, g, cands) for g in best]
+    score = [max(s) if spec == "knuth" else -len(s) for s in sizes]
+    keys = [(s, g not in cands) for s, g in zip(score, best)]
+    assert keys == sorted(keys) and len(set(best)) == n
+    if spec == "knuth":  # the order within a score is tested: consistent and inconsistent codes share one
+        assert any(a[0] == b[0] and not a[1] and b[1] for a, b in itertools.pairwise(keys))
+
+
+@pytest.mark.parametrize("spec, scored", [("knuth:pool=consistent", 230), ("entropy:ties=random", 1296)])
+def test_evaluations_count_the_candidates_checked_and_the_guesses_scored(game46, spec, scored):
+    """001's "combinations evaluated": a move checks each of the 230 codes consistent with 1123
+    scored 1,1 against that answer, then scores each guess of its pool (the 230 codes, or all
+    1296 codes of 4x6 when random ties need every code) against them."""
+    k = Knowledge.initial(game46).update(game46.parse("1123"), Feedback(1, 1))
+    assert k.n_consistent == 230
+    strategy = make_strategy(spec)
+    strategy.start(game46, np.random.default_rng(0))
+    strategy.guess(k)
+    assert strategy.evaluations == 230 + scored
+
+
+def test_a_guess_is_known_to_be_the_secret_only_when_one_code_is_left():
+    """003 counts guesses "until the code is known": Knuth knows its winning guess exactly when it
+    was the only consistent code left, not when it was the first of two (every secret of 3x4)."""
+    from mmlab.experiments import play_game
+
+    game = Game.parse_size("3x4")
+    records = [play_game(game, make_strategy("knuth"), s) for s in range(game.n_codes)]
+    assert any(r.consistent[-1] == 2 for r in records)  # some games win with the first of two codes
+    for r in records:
+        assert r.won and r.last_certain == (r.consistent[-1] == 1)
+        assert r.known_after == r.n_guesses - (r.consistent[-1] == 1)

@@ -241,3 +241,20 @@ def test_parameters_may_be_given_as_keywords_as_in_the_spec():
         make_strategy("knuth:ties=random", ties="first")
     with pytest.raises(UnknownStrategy, match=r"knuth has no parameter 'nope'"):
         make_strategy("knuth", nope=1)
+
+
+@pytest.mark.parametrize("code", [-1, 27, True, 2.0])
+def test_a_guess_that_is_no_code_index_is_refused_naming_the_strategy(code):
+    """A strategy's guess must be a whole number from 0 to n_codes - 1 (27 is one past 3x3's last)."""
+    from mmlab.strategies import Strategy
+
+    class Fixed(Strategy):
+        name = "fixed-test"
+
+        def guess(self, knowledge: Knowledge) -> int:
+            return code
+
+    player = Fixed()
+    player.start(Game.parse_size("3x3"))
+    with pytest.raises(BadCode, match=r"fixed-test guessed .* at move 1, which is no code of 3x3: .* from 0 to 26"):
+        player.guess(Knowledge.initial("3x3"))
