@@ -32,6 +32,21 @@ def test_summary_matches_numpy(stored):
         assert math.isclose(row.mean, g.mean()) and math.isclose(row.stderr, g.std(ddof=1) / math.sqrt(g.size))
 
 
+def test_every_figure_of_the_summary_is_numpys_of_the_strategys_games(stored):
+    """The median, spread, evaluations and seconds the report prints beside the mean: each the
+    direct computation over the strategy's games (the spreads with ddof=1, as the stderr)."""
+    games, _ = stored
+    table = stats.summary(games)
+    for row in table.itertuples():
+        part = games[games["strategy"] == row.strategy]
+        g, e, s = (part[c].to_numpy() for c in ("guesses", "evaluations", "seconds"))
+        assert np.median(g) != g.mean() and e.min() < e.max()  # (figures that tell the mutants apart)
+        assert row.median == np.median(g) and row.lost == 0 and math.isclose(row.known_mean, part["known"].mean())
+        assert math.isclose(row.std, g.std(ddof=1)) and math.isclose(row.evaluations_std, e.std(ddof=1))
+        assert math.isclose(row.evaluations_mean, e.mean()) and row.evaluations_max == e.max()
+        assert math.isclose(row.seconds_per_game, s.mean())
+
+
 def test_wilcoxon_pairs_games_by_run_and_secret(stored):
     games, _ = stored
     a, b = list(dict.fromkeys(games["strategy"]))
@@ -201,13 +216,14 @@ def test_a_strategy_that_has_played_only_its_first_run_so_far_is_still_paired_by
     assert stats.pairwise(part, {a: 3, b: 3}) == [test]
 
 
-def test_a_deterministic_strategy_plays_once_and_is_paired_by_secret(tmp_path):
+@pytest.mark.parametrize("runs", [2, 4])
+def test_a_deterministic_strategy_plays_once_and_is_paired_by_secret(tmp_path, runs):
     store = Store(tmp_path / "r.duckdb")
-    study = Study("d", ("3x4",), ("knuth", "random"), runs=4, seed=2)
+    study = Study("d", ("3x4",), ("knuth", "random"), runs=runs, seed=2)
     run_study(study, store, jobs=1)
     games = store.games("d")
-    assert games.groupby("strategy")["run"].nunique().to_dict() == {"knuth": 1, "random": 4}
-    assert study.n_games == 64 + 4 * 64 == len(games)
+    assert games.groupby("strategy")["run"].nunique().to_dict() == {"knuth": 1, "random": runs}
+    assert study.n_games == 64 + runs * 64 == len(games)
     test = stats.wilcoxon(games, "knuth", "random")
     assert test.games == 64  # one pair per secret: knuth's guesses against random's mean over the runs
     knuth = games[games["strategy"] == "knuth"].set_index("slot")["guesses"]
