@@ -219,6 +219,12 @@ def test_an_exact_mean_has_no_standard_error(stored):
     summary = build_report(stored, "r").summary.set_index("strategy")
     assert summary.loc["knuth", "exact"] and summary.loc["knuth", "stderr"] == 0.0
     assert not summary.loc["random", "exact"] and summary.loc["random", "stderr"] > 0
+    with stored.connect() as con:  # knuth stopped part way: its mean over 20 of the 27 secrets is an estimate
+        for table in ("moves", "games"):
+            con.execute(f"DELETE FROM {table} WHERE strategy = 'knuth' AND slot >= 20")
+    summary = build_report(stored, "r").summary.set_index("strategy")
+    assert summary.loc["knuth", "games"] == 20 and not summary.loc["knuth", "exact"]
+    assert summary.loc["knuth", "stderr"] > 0
 
 
 def test_games_of_a_strategy_their_study_does_not_list_are_refused_in_one_line(tmp_path):

@@ -125,6 +125,10 @@ def test_a_set_holding_every_code_once_is_known_as_such():
         assert secrets.every_code(game) == every, text
         if every:
             assert np.array_equal(secrets.draw(game, seed=1), np.arange(27))
+    # what a report says it played: an instance set below the codes is a sample, one of as many every code
+    labels = {text: SecretSet.parse(text).label(game) for text in ("instance:26", "instance:27", "sample:27")}
+    assert labels == {"instance:26": "sample:26 (instance:26 holds fewer than the 27 codes)",
+                      "instance:27": "instance:27", "sample:27": "all 27 codes (sample:27 asks for at least as many)"}
 
 
 def test_a_study_made_in_python_is_checked_when_it_is_made():
@@ -132,6 +136,7 @@ def test_a_study_made_in_python_is_checked_when_it_is_made():
     with pytest.raises(BadStudy, match=r"^study: runs: 0 is not a positive whole number \(expected games per"):
         Study("x", ["4by6"], ["knut"], runs=0, seed=-1)
     for options, message in (({"seed": -1}, "study: seed: -1 is not a whole number from 0"),
+                             ({"seed": 2**63}, "study: seed: 9223372036854775808 is not a whole number from 0"),
                              ({"sizes": ["4by6"]}, "study: sizes: cannot read the size '4by6'"),
                              ({"strategies": ["knut"]}, "study: strategies: unknown strategy 'knut'"),
                              ({"strategies": ["knuth", "knuth:ties=first"]}, "a strategy is listed twice"),
@@ -142,6 +147,7 @@ def test_a_study_made_in_python_is_checked_when_it_is_made():
         given = {"name": "x", "sizes": ["4x6"], "strategies": ["knuth"], **options}
         with pytest.raises(BadStudy, match=message):
             Study(**given)
+    assert Study("x", ["3x3"], ["knuth"], seed=2**63 - 1).seed == 2**63 - 1  # (the store's BIGINT holds it)
 
 
 def test_numpys_whole_numbers_are_whole_numbers(tmp_path):
@@ -154,3 +160,22 @@ def test_numpys_whole_numbers_are_whole_numbers(tmp_path):
                                                                     seed=3, max_guesses=9).fingerprint
     with pytest.raises(BadStudy, match="study: runs: true is not a positive whole number"):
         Study("np", ["3x3"], ["random"], runs=True)
+
+
+@pytest.mark.parametrize("study", [
+    Study("c", ("4x6",), ("knuth",), secrets=100, seed=5),  # deterministic over a sample: the seed draws it
+    Study("c", ("3x3", "4x5"), ("knuth:ties=first", "greedy1"), secrets=30, runs=3, seed=9),  # every code at 3x3 only
+    Study("c", ("3x4",), ("knuth", "random"), secrets="instance:70", runs=2, seed=4),
+    Study("c", ("3x4",), ("knuth",), secrets=["123", "431"], runs=5, seed=3),
+])
+def test_the_canonical_study_plays_the_same_games(study):
+    """``canonical`` respells a study (``mmlab compare`` names its studies by it): the same secrets
+    at every size, drawn from its seed, the same runs of each strategy, the same number of games."""
+    canonical = study.canonical()
+    for size in study.sizes:
+        game = study.game(size)
+        assert np.array_equal(canonical.secrets.draw(game, canonical.seed), study.secrets.draw(game, study.seed)), size
+    assert [canonical.runs_of(s) for s in canonical.strategies] == [study.runs_of(s) for s in study.strategies]
+    assert canonical.n_games == study.n_games
+    if any(not s.startswith(("knuth", "greedy")) for s in study.strategies):  # games that draw from the seed
+        assert canonical.seed == study.seed
