@@ -117,6 +117,7 @@ def test_finished_games_are_written_in_batches_of_at_most_flush_games(tmp_path, 
     summary = runner.run_study(Study("s", ("4x6",), ("greedy1",)), store, jobs=1, chunk_games=100)
     assert summary.written == sum(batches) == 1296
     assert batches == [300] * 4 + [96]
+    assert store.runs("s")["games_written"].tolist() == [1296]  # (the run's count adds up every batch)
 
 
 def test_run_study_refuses_what_is_not_a_study(tmp_path):
@@ -209,3 +210,28 @@ def test_the_runner_is_told_while_the_workers_play_a_long_chunk(tmp_path, monkey
             flag.touch()
     assert seen.index(runner.Waiting(runner.TICK_SECONDS)) < seen.index("random")
     assert [item for item in seen if isinstance(item, str)] == ["knuth"] + ["random"] * (len(chunks) - 1)
+
+
+def test_game_run_slot_of_a_study_draws_from_its_seed_run_and_slot(tmp_path):
+    """The promise of study.py, by which a stored game is replayed and strategies are paired: game
+    (run, slot) plays the slot's secret with ``default_rng([seed, run, slot])``, in any chunk.
+    Checked move by move against ``play_game`` given that generator; the runs of one slot differ."""
+    import numpy as np
+
+    from mmlab.experiments.playout import play_game
+
+    study = Study("seeded", ("3x4",), ("random", "entropy:ties=random"), secrets=5, runs=2, seed=11)
+    store = Store(tmp_path / "s.duckdb")
+    run_study(study, store, jobs=1, chunk_games=3)
+    game, games, moves = study.game("3x4"), store.games("seeded"), store.moves("seeded")
+    secrets = study.secrets.draw(game, study.seed)
+    assert len(games) == 2 * 2 * 5
+    played = {}
+    for row in games.itertuples():
+        record = play_game(game, row.strategy, int(secrets[row.slot]),
+                           np.random.default_rng([study.seed, row.run, row.slot]))
+        mine = moves[(moves["strategy"] == row.strategy) & (moves["run"] == row.run) & (moves["slot"] == row.slot)]
+        assert row.secret == game.format(int(secrets[row.slot])) and row.guesses == record.n_guesses
+        assert mine["guess"].tolist() == [game.format(g) for g in record.guesses]
+        played[row.strategy, row.run, row.slot] = tuple(record.guesses)
+    assert any(played[s, 0, k] != played[s, 1, k] for s in study.strategies for k in range(5))
