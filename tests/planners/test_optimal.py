@@ -3,11 +3,13 @@ published optimum of 000 Table 2; its trees are checked by replaying every secre
 
 from functools import lru_cache
 
+import numpy as np
 import pytest
 
 from mmlab.errors import BadArgument
 from mmlab.game import Game
 from mmlab.planners import make_planner
+from mmlab.planners.base import Timeout
 from mmlab.planners.optimal import PROGRESS_STEPS, full_tree_bounds
 from mmlab.trees import DecisionTree, TreeStrategy
 
@@ -186,3 +188,84 @@ def test_a_depth_of_one_guess_is_said_in_the_singular():
         make_planner("optimal:max_depth=1").plan(Game.parse_size("2x2"))
     with pytest.raises(BadArgument, match="within 2 guesses: that many guesses cannot tell 27 codes apart$"):
         make_planner("optimal:max_depth=2").plan(Game.parse_size("3x3"))
+
+
+class _StopAfter:
+    """A deadline that passes at its first ``checks - 1`` checks and stops the search at the next:
+    the search is deterministic, so it stops at the same place at every run."""
+
+    checks = None
+    made = 0
+
+    def __init__(self, seconds) -> None:
+        pass
+
+    def check(self) -> None:
+        _StopAfter.made += 1
+        if _StopAfter.checks is not None and _StopAfter.made >= _StopAfter.checks:
+            raise Timeout
+
+
+def test_a_search_stopped_after_finding_a_tree_returns_it(monkeypatch):
+    """Stopped at its last check, the search has a tree of its own (4x5: the optimum, 2463, as the
+    whole run proves), better than the greedy tree it started from (2475): the best tree known is
+    returned, not the greedy one, with a lower bound that holds."""
+    from mmlab.planners import optimal
+
+    game = Game.parse_size("4x5")
+    monkeypatch.setattr(optimal, "Deadline", _StopAfter)
+    _StopAfter.checks, _StopAfter.made = None, 0
+    whole = make_planner("optimal").plan(game)
+    assert whole.proved and whole.tree.total_guesses == 2463
+    _StopAfter.checks, _StopAfter.made = _StopAfter.made, 0  # stop at the last check
+    stopped = make_planner("optimal").plan(game)
+    assert not stopped.proved and "tree_from" not in stopped.figures
+    assert stopped.tree.total_guesses == 2463 < make_planner("tpoa").plan(game).tree.total_guesses == 2475
+    assert stopped.figures["lower_bound_total_guesses"] <= 2463
+
+
+@pytest.mark.parametrize("objective", ["expected", "worst"])
+def test_a_search_stopped_at_once_gives_the_bounds_known_without_searching(objective):
+    """Stopped before any set is searched, the bounds are those of counting alone: no depth below
+    ``least_depth`` (4 at 4x5) can tell the codes apart, and the least total is the best over the
+    first guesses of n plus the full-tree bound of each class (000 section 5), here computed from
+    the classes of every first guess."""
+    from mmlab.game.kernels import feedback_table
+    from mmlab.planners.base import least_depth
+
+    game = Game.parse_size("4x5")
+    figures = make_planner(f"optimal:objective={objective}").plan(game, time_limit=0.0).figures
+    table = feedback_table(game.all_digits, game.all_counts, True)
+    win = game.win.code(game.pegs)
+    classes = [np.bincount(row, minlength=game.n_responses) for row in table]
+    answers = max(int(np.count_nonzero(np.delete(sizes, win))) for sizes in classes)
+    bound = full_tree_bounds(game.n_codes, answers)
+    best = min(game.n_codes + sum(int(bound[k]) for r, k in enumerate(sizes) if r != win) for sizes in classes)
+    assert figures["lower_bound_total_guesses"] == best <= 2463
+    if objective == "worst":
+        assert figures["lower_bound_depth"] == least_depth(game) == 4
+
+
+@pytest.mark.parametrize("size, depth", [("1x2", 2), ("1x3", 3), ("2x2", 2), ("1x5", 5)])
+def test_least_depth_counts_a_full_tree_that_just_holds_every_code(size, depth):
+    """1x2: one code found by the first guess, one by the second (2 codes, 2 guesses); 1xm: one
+    code a guess, m guesses; 2x2: one code first, then one in each of 3 non-winning answers (4 codes,
+    2 guesses). The worst objective starts there, so the depth it proves is the least for which a
+    brute-force search finds a tree (1x2, 1x3: the counting depth itself)."""
+    from mmlab.planners.base import least_depth
+
+    game = Game.parse_size(size)
+    assert least_depth(game) == depth
+    proved = make_planner("optimal:objective=worst").plan(game).figures["proved_depth"]
+    assert brute_force_optimum(game, proved) < float("inf") == brute_force_optimum(game, proved - 1)
+
+
+def test_the_table_limit_takes_a_table_of_exactly_256_mib():
+    """7x4 has 4**7 = 16384 codes: its 16384² table is 256 MiB, the limit, and is taken; 5x7's
+    16807 codes are refused (the check builds no table)."""
+    from mmlab.planners.optimal import TABLE_LIMIT, Optimal
+
+    assert Game(7, 4).n_codes ** 2 == TABLE_LIMIT
+    Optimal().check(Game(7, 4))
+    with pytest.raises(BadArgument, match="too large for 5x7"):
+        Optimal().check(Game(5, 7))

@@ -2,6 +2,7 @@
 the true optimum (a bound too high would make a "proved" claim false), and the small-set solver
 must find the optimum itself, on whole small games and on random subsets of candidates."""
 
+from collections import Counter
 from functools import lru_cache
 
 import numpy as np
@@ -20,6 +21,12 @@ def _table(game: Game) -> np.ndarray:
 
 def brute_force(game: Game, cands, depth: int | None = None) -> float:
     """Least total guesses to find every code of ``cands``, trying every guess at every node."""
+    return _brute_force_of(game)(tuple(int(c) for c in cands), depth)
+
+
+@lru_cache(maxsize=8)
+def _brute_force_of(game: Game):
+    """``brute_force``'s search of one game, its solved sets kept from call to call."""
     table = _table(game)
     win = game.win.code(game.pegs)
 
@@ -42,7 +49,7 @@ def brute_force(game: Game, cands, depth: int | None = None) -> float:
             result = min(result, len(s) + sum(best(tuple(p), child) for p in parts.values()))
         return result
 
-    return best(tuple(int(c) for c in cands), depth)
+    return best
 
 
 def _subsets(game: Game, sizes, count: int, seed: int):
@@ -136,3 +143,85 @@ def test_search_lower_bounds_never_exceed_the_optimum_on_4x6_subsets(game46):
                 bound = fresh.lower_bound(child, None)
                 exact, _ = search.solve(child, INFINITY, None)
                 assert bound <= exact
+
+
+@pytest.mark.parametrize("size, repeats", [("3x4", True), ("3x4", False)])
+def test_max_parts_and_guess_bounds_follow_their_definitions(size, repeats):
+    """``max_parts``: the most non-winning answers any guess gets from the set; ``guess_bounds``:
+    ``n`` plus the bound of each non-winning class, INFINITY for a guess that neither wins nor
+    splits (the whole set in one class). Read from the table, class by class."""
+    game = Game.parse_size(size, repeats=repeats)
+    table = _table(game)
+    win = game.win.code(game.pegs)
+    for cands in _subsets(game, [1, 2, 3, 5, 8, 12, 30], 20, seed=7):
+        n = cands.shape[0]
+        classes = [Counter(int(table[g, c]) for c in cands) for g in range(game.n_codes)]
+        answers = max(len(set(cl) - {win}) for cl in classes)
+        hist = kernels.all_histograms(cands, table, game.n_responses)
+        assert kernels.max_parts(hist, win) == answers
+        for depth in (-1, 2):
+            bound = kernels.child_bounds(n, answers, depth)
+            expected = [INFINITY if win not in cl and len(cl) == 1
+                        else min(n + sum(int(bound[k]) for r, k in cl.items() if r != win), INFINITY)
+                        for cl in classes]
+            assert kernels.guess_bounds(hist, n, win, bound).tolist() == expected
+
+
+def test_candidate_floor_settles_a_set_that_a_candidate_splits_completely(game46):
+    """A candidate giving every other code of the set its own answer needs 1 + 2 (n - 1) guesses,
+    the least any n codes can need: ``candidate_floor`` returns it from the candidates alone, with
+    no other guess looked at, as its docstring says ("or splits it completely")."""
+    table = _table(game46)
+    win = game46.win.code(game46.pegs)
+    for guess in (game46.parse("1234"), game46.parse("1123")):
+        by_answer = {}
+        for code in range(game46.n_codes):
+            by_answer.setdefault(int(table[guess, code]), code)
+        others = [code for answer, code in by_answer.items() if answer != win]
+        for n in (3, 6, len(others) + 1):
+            cands = np.sort(np.array([guess, *others[:n - 1]], dtype=np.int64))
+            assert kernels.candidate_floor(cands, table, game46.n_responses, win, -1, 13) == 2 * n - 1
+
+
+@pytest.mark.parametrize("size, repeats", [("3x4", False), ("3x5", True)])
+def test_small_solver_gives_the_first_optimal_guess_in_its_order(size, repeats):
+    """Of the guesses that reach the optimum, ``solve_small`` gives the first in the order its
+    docstring sets: best full-tree bound first, consistent guesses first among equals, then the
+    lowest index. Each guess's cost is found by brute force, class by class."""
+    game = Game.parse_size(size, repeats=repeats)
+    table = _table(game)
+    win = game.win.code(game.pegs)
+    for cands in _subsets(game, [3, 4, 5, 6], 12, seed=11):
+        n = cands.shape[0]
+        hist = kernels.all_histograms(cands, table, game.n_responses)
+        lower = kernels.guess_bounds(hist, n, win, kernels.child_bounds(n, kernels.max_parts(hist, win), -1))
+        cost = {}
+        for g in range(game.n_codes):
+            parts: dict = {}
+            for c in cands:
+                if table[g, c] != win:
+                    parts.setdefault(int(table[g, c]), []).append(int(c))
+            if lower[g] < INFINITY:
+                cost[g] = n + sum(brute_force(game, part) for part in parts.values())
+        best = min(cost.values())
+        order = sorted(cost, key=lambda g: (int(lower[g]), 0 if hist[g, win] else 1, g))
+        assert _small(game, cands) == (best, next(g for g in order if cost[g] == best))
+
+
+def test_a_set_cut_by_its_limit_is_solved_when_asked_again(game46):
+    """``solve`` below a set's cost gives a bound at least the limit and no guess; the memo keeps
+    that as a bound, so the same search asked again without a limit solves the set, to the value a
+    fresh search finds (small sets by the kernel, larger ones by the search)."""
+    search = _Search(game46)
+    root = Knowledge.initial(game46)
+    sizes = set()
+    for _, child in search.split(root, game46.parse("1123")):
+        n = child.n_consistent
+        if 3 <= n <= 45:
+            sizes.add(n)
+            exact, _ = _Search(game46).solve(child, INFINITY, None)
+            cut, guess = search.solve(child, exact, None)  # it cannot beat its own value
+            assert cut >= exact and guess == -1
+            again, guess = search.solve(child, INFINITY, None)
+            assert again == exact and guess >= 0
+    assert min(sizes) <= 8 < max(sizes)

@@ -133,3 +133,19 @@ def test_the_time_estimate_stops_counting_levels_where_the_sets_are_small(game46
     assert deep == TPOA(k=5, d=5).estimate_seconds(game46) < 3600
     assert TPOA(k=5, d=4).estimate_seconds(game46) < deep  # (levels up to 5 still count)
     assert TPOA(k=2, d=10**6).estimate_seconds(Game.parse_size("3x4")) < 1
+
+
+def test_of_equally_good_subtrees_the_best_ranked_group_is_kept(monkeypatch):
+    """Each node keeps the subtree best for the objective; of equally good ones, that of the group
+    ranked first (``candidates`` lists the best group first), so the tree is the first found."""
+    from mmlab.knowledge import Knowledge
+    from mmlab.planners import tpoa
+    from mmlab.trees import Node
+
+    game = Game.parse_size("3x4")
+    search = tpoa._Search(TPOA(k=3), game, None, tpoa.Deadline(None))
+    root = Knowledge.initial(game)
+    ranked = search.candidates(root, 3)
+    assert len(ranked) == 3
+    monkeypatch.setattr(search, "expand", lambda knowledge, guess, level: ((200, 4), Node(guess, game.n_codes)))
+    assert search.solve(root, 1)[1].guess == ranked[0]
