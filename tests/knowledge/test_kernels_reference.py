@@ -290,6 +290,13 @@ def test_draw_consistent_stops_at_an_eighth_of_the_budget_when_the_rate_is_too_l
     digits, draws = kernels.draw_consistent(*history_arrays(answers, pegs, colours), pegs, colours, True, True, 1,
                                             33, 80_000)
     assert draws == 10_000 and sorted(rows(digits)) == sorted(expected)
+    # one code fits and 8 are asked: at the checkpoint (draw 10,000 of 80,000) it has been found, an
+    # eighth of 8, which is not fewer than an eighth, so the draws go on to the end of the budget
+    answers = [((0, 0, 1, 1), (4, 0))]
+    assert reference_consistent(codes, answers, True) == {(0, 0, 1, 1)}
+    digits, draws = kernels.draw_consistent(*history_arrays(answers, pegs, colours), pegs, colours, True, True, 1,
+                                            8, 80_000)
+    assert rows(digits) == [(0, 0, 1, 1)] and draws == 80_000
     # every code fits: at the checkpoint (draw 8) more than an eighth of 16 were found, so it goes on
     empty = history_arrays([], pegs, colours)
     digits, draws = kernels.draw_consistent(*empty, pegs, colours, True, True, 2, 16, 64)

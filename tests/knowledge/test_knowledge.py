@@ -31,6 +31,7 @@ def test_contradiction_names_the_answers_that_clash(game46):
     with pytest.raises(InconsistentFeedback) as err:
         k.update(game46.parse("1111"), Feedback(1, 0))
     message = str(err.value)
+    assert message.startswith("no code fits all of these answers, so one of them is wrong: ")  # (two of them)
     assert "guess 1: 1122 -> 0,0" in message and "guess 3: 1111 -> 1,0" in message
     assert "move 2" not in message
 

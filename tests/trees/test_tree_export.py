@@ -346,6 +346,22 @@ def test_knuth_notation_small(norvig32):
     )
 
 
+def test_knuth_notation_writes_out_a_last_code_found_by_another_guess(norvig32):
+    """'1(code)' is a class of one code that the next guess wins; a class of one whose next guess is
+    another code (here 111 before 222) is a node of its own, its entries written out."""
+    def detour(doc):
+        doc["root"]["children"]["1,0"] = {"guess": "111", "children": {"0,0": {"guess": "222", "wins": True,
+                                                                              "certain": True}}}
+        doc["total_guesses"] += 1
+
+    tree = from_json(_tampered(norvig32, detour))
+    assert tree.depths()[tree.game.parse("222")] == 3
+    assert to_knuth(tree, multiline=False) == (
+        "8(211: *, 3(212: *, -, 1(221), 1(111), -, -), 2(112: *, -, 1(121), -, -, -), 1(111: -, -, -, -, -, 1(222)), "
+        "1(122), -)"
+    )
+
+
 def test_knuth_notation_4x6(trees46):
     text = to_knuth(trees46["knuth"])
     lines = text.splitlines()

@@ -87,3 +87,20 @@ def test_a_plan_or_a_planner_given_as_a_strategy_is_told_to_pass_its_tree():
     with pytest.raises(BadArgument, match=r"\(TPOA\); a planner plays as the tree it plans: pass planner.plan"):
         evaluate(game, planner)
     assert evaluate(game, planner.plan(game).tree).total_guesses == planner.plan(game).tree.total_guesses
+
+
+def test_certain_speaks_of_the_trees_own_guess(tree):
+    """Where the tree's strategy had deduced the secret, ``certain`` is true of the guess the tree
+    plays there and of no other guess."""
+    game = tree.game
+    player = TreeStrategy(tree)
+    player.start(game)
+    deduced = 0
+    for secret in range(game.n_codes):
+        k = Knowledge.initial(game)
+        while (guess := player.guess(k)) != secret:
+            k = k.update(guess, game.score(secret, guess))
+        if player.certain(k, guess):
+            deduced += 1
+            assert not any(player.certain(k, other) for other in range(game.n_codes) if other != guess)
+    assert deduced > 0

@@ -1,0 +1,39 @@
+"""DecisionTree's figures per secret, against a replay of each secret's game through ``path``."""
+
+import numpy as np
+
+from mmlab.game import Game
+from mmlab.trees import DecisionTree
+
+
+def _games(tree: DecisionTree):
+    """Each secret with the nodes its game passes, found by following the answers through ``path``."""
+    game = tree.game
+    for secret in range(game.n_codes):
+        history, nodes = [], [tree.root]
+        while nodes[-1].guess != secret:
+            history.append((nodes[-1].guess, game.score(secret, nodes[-1].guess)))
+            nodes.append(tree.path(history))
+        yield secret, nodes
+
+
+def test_evaluations_add_up_along_each_secrets_game():
+    """``evaluations()[s]``: the codes the strategy checked or scored over its game against ``s``,
+    the sum over the guesses of that game (not of the guesses after the win, nor without the last)."""
+    tree = DecisionTree.build(Game.parse_size("3x3"), "knuth")
+    expected = np.zeros(27, dtype=np.int64)
+    for secret, nodes in _games(tree):
+        expected[secret] = sum(node.evaluations for node in nodes)
+        assert len(nodes) == tree.depths()[secret]
+    assert tree.evaluations().tolist() == expected.tolist() and len(set(expected.tolist())) > 3
+
+
+def test_progress_counts_each_secret_once():
+    """``on_progress(k)``: k more secrets solved, so the calls add up to the secrets of the tree,
+    over every code or over some of them."""
+    calls = []
+    DecisionTree.build("3x3", "knuth", on_progress=calls.append)
+    assert sum(calls) == 27
+    calls.clear()
+    DecisionTree.build("4x6", "knuth", on_progress=calls.append, secrets=["1111", "1122", "6666", "3632"])
+    assert sum(calls) == 4
