@@ -98,14 +98,20 @@ def test_random_sets_and_pools_match_a_plain_recursion(seed):
     assert total == found.total
 
 
-def bounded_reference(table: np.ndarray, win: int) -> tuple[int, int]:
-    """The kernel's branch and bound in plain Python: same bound, same order of guesses and answers."""
+def bounded_reference(table: np.ndarray, win: int, entries: list[int] | None = None) -> tuple[int, int]:
+    """The kernel's branch and bound in plain Python: same bound, same order of guesses and answers.
+    ``entries`` gets, for each set of more than two codes searched, how many sets were solved
+    (memoised) when its search began: the kernel's node budget is checked there."""
+    memo: dict[tuple[int, ...], tuple[int, int]] = {}
 
-    @lru_cache(maxsize=None)
     def best(subset: tuple[int, ...]) -> tuple[int, int]:
         n = len(subset)
         if n <= 2:
             return 2 * n - 1, subset[0]
+        if subset in memo:
+            return memo[subset]
+        if entries is not None:
+            entries.append(len(memo))
         columns = list(subset)
         parts = np.array([len(set(row.tolist())) for row in table[:, columns]])
         inside = np.isin(np.arange(table.shape[0]), columns)
@@ -123,6 +129,7 @@ def bounded_reference(table: np.ndarray, win: int) -> tuple[int, int]:
                     break
             else:
                 found, guess = total, int(g)
+        memo[subset] = found, guess
         return found, guess
 
     return best(tuple(range(table.shape[1])))
@@ -150,6 +157,17 @@ def test_node_budget_and_bad_tables():
     game = Game.parse_size("3x4")
     codes = game.all_digits.astype(np.uint8)
     assert solve_endgame(table_of(game, codes), game.win.code(game.pegs), max_nodes=1) is None
+    # The budget is exact: a search that begins with ``max_nodes`` sets solved gives up, so the
+    # fewest nodes that finish are one more than the most solved at a search's start (counted by
+    # the plain branch and bound on a 5x8 set of 25-40 codes).
+    five = Game.parse_size("5x8")
+    _, table = random_table(five, np.random.default_rng(1), 25, 41, 10)
+    entries: list[int] = []
+    expected = bounded_reference(table, five.win.code(five.pegs), entries)
+    need = max(entries) + 1
+    assert need > 1 and solve_endgame(table, five.win.code(five.pegs), need - 1) is None
+    found = solve_endgame(table, five.win.code(five.pegs), need)
+    assert (found.total, found.guess) == expected
     with pytest.raises(ValueError):
         solve_endgame(table_of(game, codes)[:5], game.win.code(game.pegs))
     big = Game.parse_size("4x5").all_digits[:MAX_CODES + 1].astype(np.uint8)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import zlib
+from collections import Counter
 
 import numpy as np
 import pytest
 
 from mmlab.errors import INT64_MAX, BadArgument, UnknownStrategy
 from mmlab.experiments.playout import play_game
-from mmlab.game import Game
+from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import evolution_kernels as ek
 from mmlab.strategies import make_strategy
@@ -319,3 +320,45 @@ def test_a_hopeless_budget_is_rescued_after_rescue_fallbacks_in_a_row(spec):
             assert not record.won and moves[-58:] == list(range(2, 60))  # every guess from the third fell back
         else:
             assert record.won and longest == rescue and record.n_guesses <= rescue + 20
+
+
+def test_berghman_plays_the_eligible_code_whose_answers_split_the_others_best():
+    """Berghman et al. play, of the consistent codes collected, the one with the smallest sum of
+    squared class sizes of the others by their answer to it (brute force with ``answer``; the first
+    found on a tie); the n(n - 1) answers computed are counted in ``scored``."""
+    game = Game.parse_size("4x6")
+    k = Knowledge.initial(game, explicit=False).update(game.parse("1122"), Feedback(1, 0))
+    codes = np.array([game.digits(c) for c in Knowledge.initial(game).update(game.parse("1122"),
+                                                                             Feedback(1, 0)).consistent[::9]],
+                     dtype=np.uint8)
+
+    def score(i):
+        classes = Counter(answer(list(codes[i]), list(codes[t])) for t in range(len(codes)) if t != i)
+        return sum(n * n for n in classes.values())
+
+    scores = [score(i) for i in range(len(codes))]
+    best = scores.index(min(scores))
+    assert best > 0 and len(set(scores)) > 1  # the choice is not the first code, and it matters
+    strategy = GeneticAlgorithm.from_raw({"variant": "berghman"})
+    strategy.start(game, np.random.default_rng(0))
+    strategy.search.run = lambda knowledge, rng, target: SearchResult(codes, 123, codes[0], 0, 1)
+    assert strategy.guess(k) == game.index_of(codes[best])
+    n = len(codes)
+    assert strategy.scored == n * (n - 1) and strategy.evaluations == 123
+
+
+def test_bento_fitness_changes_phase_once_an_answer_has_every_colour_right():
+    """The search gives the kernel Bento's second phase when some answer has black + white = pegs
+    (not only a win-like black = pegs): the fittest code's distance is the reference's."""
+    game = Game.parse_size("4x6")
+    history = [((0, 0, 1, 1), 1, 1), ((1, 0, 3, 2), 0, 4)]  # secret 4321: 1122 scores 1,1, 2143 scores 0,4
+    k = Knowledge.initial(game, explicit=False)
+    for guess, b, w in history:
+        k = k.update(game.index_of(guess), Feedback(b, w))
+    checked = 0
+    for seed in range(6):
+        result = ConsistentSearch(pop=20, fitness="bento").run(k, np.random.default_rng(seed), 1, 0)
+        if result.codes.shape[0] == 0:  # (20 random codes rarely fit)
+            assert result.distance == reference_distance(tuple(result.best), history, ek.DIST_BENTO)
+            checked += 1
+    assert checked >= 3

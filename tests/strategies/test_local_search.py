@@ -77,12 +77,20 @@ def test_tabu_plays_consistent_codes_only(game46):
     from mmlab.knowledge import Knowledge
 
     rng = np.random.default_rng(5)
+    deduced = 0
     for secret in rng.choice(game46.n_codes, 40, replace=False):
         record = play_game(game46, make_strategy("tabu"), int(secret), np.random.default_rng(int(secret)))
         k = Knowledge.initial(game46)
         for guess, fb in zip(record.guesses, record.feedbacks):
             assert k.is_consistent(guess)
             k = k.update(guess, fb)
+        # A last guess is known (not counted by 003) when the exact search left one arrangement.
+        before = Knowledge.initial(game46)
+        for guess, fb in zip(record.guesses[:-1], record.feedbacks[:-1]):
+            before = before.update(guess, fb)
+        assert not record.last_certain or before.n_consistent == 1
+        deduced += record.last_certain
+    assert deduced > 0
 
 
 def test_tabu_is_reproducible_from_its_seed(game46):

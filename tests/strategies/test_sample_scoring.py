@@ -330,3 +330,89 @@ def test_evo_sample_help_says_what_it_takes():
         strategy = make_strategy("evo:sample=auto")
         strategy.start(Game.parse_size(size), np.random.default_rng(0))
         assert strategy.sample_size == codes
+
+
+@pytest.mark.parametrize("ties", ["first", "random"])
+def test_a_consistent_top_scorer_is_played_before_an_inconsistent_one(ties):
+    """With ``pool=all``, of finalists that score the same, a consistent one is played (it may win
+    at once): the inconsistent 1111 comes first and ties with the consistent 1233 here."""
+    game = Game.parse_size("4x6")
+    k = Knowledge.initial(game).update(game.parse("1122"), Feedback(1, 1))
+    inconsistent, consistent = game.parse("1111"), game.parse("1233")
+    assert not k.is_consistent(inconsistent) and k.is_consistent(consistent)
+    strategy = make_strategy(f"sample:endgame=0,lookahead=0,ties={ties}")
+    strategy.start(game, np.random.default_rng(0))
+    rows = np.array([game.digits(inconsistent), game.digits(consistent)], dtype=np.uint8)
+    stats = np.tile([10.0, 200.0, 9.0, 2.5], (2, 1))
+    strategy.scored_finalists = lambda reference: (rows, stats)
+    for _ in range(5):
+        assert strategy.guess(k) == consistent
+    assert strategy.last_choice.codes.tolist() == [consistent]
+
+
+def test_random_ties_draw_uniformly_among_the_consistent_top_scorers():
+    """``ties=random`` draws each of the tied consistent finalists equally often (here 1233 and
+    1244 after 1122 scored 1,1), ``ties=first`` plays the first found; a worse finalist never."""
+    game = Game.parse_size("4x6")
+    k = Knowledge.initial(game).update(game.parse("1122"), Feedback(1, 1))
+    codes = [game.parse("1233"), game.parse("1244"), game.parse("1255")]
+    assert all(k.is_consistent(c) for c in codes)
+    rows = np.array([game.digits(c) for c in codes], dtype=np.uint8)
+    stats = np.array([[10.0, 200.0, 9.0, 2.5], [10.0, 200.0, 9.0, 2.5], [10.0, 200.0, 9.0, 2.0]])
+    draws = {}
+    for ties in ("first", "random"):
+        strategy = make_strategy(f"sample:endgame=0,lookahead=0,ties={ties}")
+        strategy.start(game, np.random.default_rng(1))
+        strategy.scored_finalists = lambda reference: (rows, stats)
+        draws[ties] = [strategy.guess(k) for _ in range(400)]
+    assert set(draws["first"]) == {codes[0]}
+    assert set(draws["random"]) == set(codes[:2]) and 150 < draws["random"].count(codes[0]) < 250  # sd 10
+
+
+def test_the_climb_changes_each_parent_once(monkeypatch):
+    """``pool=all``: each round of the climb takes one-peg changes of the best codes not changed yet;
+    a code changed in one round is never a parent again."""
+    from mmlab.strategies import sample_scoring
+    from mmlab.strategies.sample_scoring import CLIMB_PARENTS, CLIMB_ROUNDS
+
+    game = Game.parse_size("5x8")
+    rng = np.random.default_rng(9)
+    _, implicit = random_history(game, rng, 1)
+    parents = []
+    changes = sample_scoring.one_peg_changes
+    monkeypatch.setattr(sample_scoring, "one_peg_changes",
+                        lambda codes, g: parents.append(codes.copy()) or changes(codes, g))
+    strategy = make_strategy("sample:sample=50")
+    strategy.start(game, rng)
+    strategy.guess(implicit)
+    rows = [tuple(row) for batch in parents for row in batch.tolist()]
+    assert len(parents) == CLIMB_ROUNDS and len(rows) == CLIMB_ROUNDS * CLIMB_PARENTS == len(set(rows))
+
+
+def test_a_listing_of_exactly_the_reference_size_is_the_whole_set():
+    """230 codes fit 1123 scored 1,1 on 4x6: asked for 230 (5 samples of 46) they are the whole
+    consistent set, and the endgame and look-ahead may use them; asked for 229 they are not."""
+    game = Game.parse_size("4x6")
+    k = Knowledge.initial(game, explicit=False).update(game.parse("1123"), Feedback(1, 1))
+    strategy = make_strategy("sample:sample=46")
+    strategy.start(game, np.random.default_rng(0))
+    codes, whole = strategy.consistent_sample(k, 230)
+    assert codes.shape == (230, 4) and whole and distinct_rows(codes).shape[0] == 230
+    codes, whole = strategy.consistent_sample(k, 229)
+    assert codes.shape == (229, 4) and not whole
+
+
+@pytest.mark.parametrize("found, skip", [(199, False), (200, True)])
+def test_the_pilot_skips_the_listing_only_when_it_finds_every_code_it_looks_for(monkeypatch, found, skip):
+    """The listing is skipped only when the pilot finds all PILOT_FOUND (200) consistent codes in its
+    draws; 199 found means the set may be small enough to list."""
+    from mmlab.strategies.sample_scoring import PILOT_FOUND
+
+    assert PILOT_FOUND == 200
+    game = Game.parse_size("8x12")
+    k = Knowledge.initial(game, explicit=False).update(game.parse("1 1 2 2 3 3 4 4"), Feedback(1, 2))
+    monkeypatch.setattr(Knowledge, "draw_uniform",
+                        lambda self, rng, n, max_draws: (np.zeros((found, 8), np.uint8), 7))
+    strategy = make_strategy("sample")
+    strategy.start(game, np.random.default_rng(0))
+    assert strategy.too_many_to_list(k, 500_000) is skip and strategy.evaluations == 7
