@@ -15,6 +15,8 @@ def test_chvatal_and_chen_bounds_as_the_thesis_prints_them():
     assert (round(low, 2), round(high, 2)) == (2.65, 36.68)  # "between 2.65 and 36.68"
     assert chvatal_bounds(Game(8, 16))[1] == 96  # "bounded from above by 96"
     assert (chen_upper_bound(Game(4, 6)), chen_upper_bound(Game(8, 16))) == (28, 68)  # "to 28 ... to 68"
+    # where log2 n is no whole number: ceil(8/5) + 2*5*ceil(log2 5) + 2*5 + 2 = 2 + 30 + 10 + 2, by the docstring's formula
+    assert chen_upper_bound(Game(5, 8)) == 44
 
 
 @pytest.mark.parametrize("size", ["3x4", "4x6", "3x5"])

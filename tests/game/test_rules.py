@@ -252,6 +252,10 @@ def test_a_code_is_an_index_or_written_out_and_nothing_else():
             game.code(bad)
     with pytest.raises(BadCode, match="outside 0..32767"):
         game.code(32768)
+    assert game.codes(np.array([0, 32767])).tolist() == [0, 32767]  # an array of indices is checked at once
+    for bad in ([0, 32768], [-1, 5]):
+        with pytest.raises(BadCode, match=r"code indices must be in 0..32767 for 5x8"):
+            game.codes(np.array(bad))
 
 
 def test_index_of_checks_the_colours_it_is_given():

@@ -82,6 +82,9 @@ def test_branching_factors_follow_section_3_2():
     star = make_planner("tpoa:variant=star,k=30,d=3")
     assert [plus.branching(level) for level in (1, 2, 3)] == [30, 30, 1]
     assert [star.branching(level) for level in (1, 2, 3, 4)] == [30, 20, 10, 1]
+    # floor(k (d - l + 1) / d) is 0 at the last levels when k < d: at least one group is explored
+    assert [make_planner("tpoa:variant=star,k=2,d=3").branching(level) for level in (1, 2, 3, 4)] == [2, 1, 1, 1]
+    assert make_planner("tpoa:variant=star,k=2,d=3").plan(Game.parse_size("3x3")).tree.n_secrets == 27
 
 
 @pytest.mark.parametrize("spec, message", [("tpoa:k=0", "at least 1"), ("tpoa:hash=x", "hash='x' is not allowed"),

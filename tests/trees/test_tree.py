@@ -37,3 +37,13 @@ def test_progress_counts_each_secret_once():
     calls.clear()
     DecisionTree.build("4x6", "knuth", on_progress=calls.append, secrets=["1111", "1122", "6666", "3632"])
     assert sum(calls) == 4
+
+
+def test_a_secret_given_twice_is_one_secret():
+    """``build(secrets=...)`` follows the games against those codes: a code given twice (as an index
+    and written out) is one secret, so the tree is the one of the distinct codes."""
+    game = Game.parse_size("4x6")
+    twice = DecisionTree.build(game, "knuth", secrets=["1122", 7, "3632", "3632"])
+    once = DecisionTree.build(game, "knuth", secrets=["1122", "3632"])
+    assert (twice.n_secrets, twice.total_guesses, twice.root.size) == (once.n_secrets, once.total_guesses, 2)
+    assert twice.depths().tolist() == once.depths().tolist()
