@@ -162,6 +162,35 @@ def test_a_run_that_found_its_study_stored_keeps_it_when_a_failed_run_withdraws_
     assert store.fingerprint("race") == study.fingerprint and len(store.games("race")) == 27
 
 
+def test_withdraw_undoes_only_a_run_that_stored_no_game(tmp_path):
+    """``Store.withdraw``'s promise, whoever calls it: the run and the study go only when the run
+    stored no game; a run that stored some keeps its row (and the study its games)."""
+    from mmlab.experiments.chunk import Chunk, play_chunk
+
+    store, study = Store(tmp_path / "r.duckdb"), Study("w", ("3x3",), ("knuth",))
+    store.register(study)
+    store.start_run("empty", study, {})
+    store.start_run("wrote", study, {})
+    played = play_chunk(Chunk("w", "3x3", True, "black-white", "knuth", 0, None, ((0, 0, 0), (0, 1, 1)), "wrote"))
+    assert store.write("wrote", played.games, played.moves) == 2
+    store.withdraw("w", "wrote")
+    store.withdraw("w", "empty")
+    assert store.runs("w")[["run_id", "games_written"]].values.tolist() == [["wrote", 2]]
+    assert store.fingerprint("w") == study.fingerprint and len(store.games("w")) == 2
+
+
+def test_the_last_study_is_the_one_stored_or_run_last(tmp_path):
+    """``Store.last_study`` (what 'mmlab report' reports without a name): the later of a study's
+    creation and its last run's start, so a study run again after another was stored is the last."""
+    store = Store(tmp_path / "r.duckdb")
+    first, second = Study("first", ("3x3",), ("knuth",)), Study("second", ("3x3",), ("knuth",))
+    store.register(first)
+    store.register(second)
+    assert store.last_study() == "second"
+    store.start_run("again", first, {})  # first played again (its missing games, say)
+    assert store.last_study() == "first"
+
+
 def test_a_changed_study_under_the_same_name_is_refused(tmp_path):
     store = Store(tmp_path / "r.duckdb")
     run_study(Study.from_toml(STUDY.replace("runs = 12", "runs = 1")), store, jobs=1)
@@ -300,6 +329,8 @@ def test_forget_deletes_a_study(tmp_path):
     run_study(Study.from_toml(STUDY.replace("runs = 12", "runs = 1")), store, jobs=1)
     assert store.forget("killed") == 256 * 3
     assert store.studies().empty
+    for table in ("studies", "runs", "games", "moves"):  # nothing left behind, to be read with a study of its name
+        assert store.query(f"SELECT count(*) AS n FROM {table} WHERE study = 'killed'")["n"].iloc[0] == 0, table
 
 
 def test_a_study_with_a_secret_listed_twice_stored_before_they_were_refused_is_read_back(tmp_path):
