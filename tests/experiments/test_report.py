@@ -227,6 +227,14 @@ def test_an_exact_mean_has_no_standard_error(stored):
     assert summary.loc["knuth", "stderr"] > 0
 
 
+def test_a_per_move_table_ends_at_the_last_move_asked_for(stored):
+    """``per_move_table(size, column, last_move)``: the moves up to and with ``last_move``, as printed."""
+    report = build_report(stored, "r")
+    whole = report.per_move_table("3x3", "consistent")
+    assert whole.index.max() > 2 and list(whole.columns) == list(STUDY.strategies)
+    assert report.per_move_table("3x3", "consistent", last_move=2).equals(whole.loc[[1, 2]])
+
+
 def test_games_of_a_strategy_their_study_does_not_list_are_refused_in_one_line(tmp_path):
     """A store edited by hand: the report ended in a KeyError (and before 03968d2 in pandas' 'Cannot
     convert non-finite values (NA or inf) to integer')."""
