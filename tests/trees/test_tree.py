@@ -47,3 +47,10 @@ def test_a_secret_given_twice_is_one_secret():
     once = DecisionTree.build(game, "knuth", secrets=["1122", "3632"])
     assert (twice.n_secrets, twice.total_guesses, twice.root.size) == (once.n_secrets, once.total_guesses, 2)
     assert twice.depths().tolist() == once.depths().tolist()
+
+
+def test_the_mean_of_a_tree_over_some_secrets_is_per_secret_solved():
+    """Knuth's tree finds 1111, 1122 and 6666 in 4, 1 and 3 guesses (the docstring of ``build``): 8 in
+    all, a mean of 8/3 over those secrets, not over the 1296 codes of the game."""
+    part = DecisionTree.build("4x6", "knuth", secrets=["1111", "1122", "6666"])
+    assert (part.total_guesses, part.n_secrets, part.mean) == (8, 3, 8 / 3)
