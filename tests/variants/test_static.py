@@ -747,3 +747,17 @@ def test_a_black_only_collision_is_described_with_black_pegs_only():
     details = separation(game, ["1122", "3344"])
     assert details.shared_said == ("0", "0") and "(1122->0, 3344->0)" in details.describe()
     assert separation(Game.parse_size("4x6"), ["1122", "3344"]).shared_said == ("0,0", "1,1")
+
+
+def test_the_search_picks_among_the_fewest_pairs_then_the_most_classes():
+    """``_pick``'s rule: a random candidate among those leaving the fewest pairs of secrets together,
+    then the most classes, never one excluded (a code already in the set)."""
+    from mmlab.variants.static import _pick
+
+    cands = np.array([10, 11, 12, 13, 14], dtype=np.int64)
+    pairs = np.array([3, 1, 1, 1, 5], dtype=np.int64)
+    classes = np.array([9, 8, 9, 9, 9], dtype=np.int64)
+    rng = np.random.default_rng(0)
+    picked = {_pick(rng, cands, pairs, classes, [])[0] for _ in range(40)}
+    assert picked == {12, 13}  # (11 leaves as few pairs, in fewer classes)
+    assert _pick(rng, cands, pairs, classes, [12, 13]) == (11, 1, 8)
