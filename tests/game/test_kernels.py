@@ -4,6 +4,7 @@ from collections import Counter
 from math import log2
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -104,34 +105,38 @@ def reference_stats(game: Game, guess: int, cands) -> tuple[float, float, float,
     return max(sizes), sum(n * n for n in sizes), len(sizes), entropy
 
 
-def test_partition_stats_kernels_match_reference():
-    game = Game(3, 5)
+#: The statistics kernels on the three kinds of game (each kernel passes ``with_white`` on to the feedback).
+KINDS_3X5 = [Game(3, 5), Game(3, 5, feedback="black"), Game(3, 5, repeats=False)]
+
+
+@pytest.mark.parametrize("game", KINDS_3X5, ids=str)
+def test_partition_stats_kernels_match_reference(game):
     rng = np.random.default_rng(1)
     cands = np.sort(rng.choice(game.n_codes, 40, replace=False)).astype(np.int64)
     guesses = np.arange(game.n_codes, dtype=np.int64)
-    direct = kernels.partition_stats(guesses, cands, game.all_digits, game.all_counts, True)
-    table = kernels.feedback_table(game.all_digits, game.all_counts, True)
+    direct = kernels.partition_stats(guesses, cands, game.all_digits, game.all_counts, game.with_white)
+    table = kernels.feedback_table(game.all_digits, game.all_counts, game.with_white)
     via_table = kernels.partition_stats_table(guesses, cands, table, game.n_responses)
     assert np.allclose(direct, via_table)
     for g in range(0, game.n_codes, 7):
         assert np.allclose(direct[g], reference_stats(game, g, cands))
 
 
-def test_serial_twins_histograms_grouping_and_history_checks_match_reference():
+@pytest.mark.parametrize("game", KINDS_3X5, ids=str)
+def test_serial_twins_histograms_grouping_and_history_checks_match_reference(game):
     """The kernels the test above leaves out: the serial twins of the partition statistics, the
     histograms, the counting sort by answer, and the check of a code against a history."""
-    game = Game(3, 5)
     digits, counts = game.all_digits, game.all_counts
     rng = np.random.default_rng(2)
     cands = np.sort(rng.choice(game.n_codes, 50, replace=False)).astype(np.int64)
     guesses = rng.choice(game.n_codes, 20, replace=False).astype(np.int64)
-    table = kernels.feedback_table(digits, counts, True)
+    table = kernels.feedback_table(digits, counts, game.with_white)
     expected = np.array([reference_stats(game, int(g), cands) for g in guesses])
-    assert np.allclose(kernels.partition_stats_serial(guesses, cands, digits, counts, True), expected)
+    assert np.allclose(kernels.partition_stats_serial(guesses, cands, digits, counts, game.with_white), expected)
     assert np.allclose(kernels.partition_stats_table_serial(guesses, cands, table, game.n_responses), expected)
     width = (game.pegs + 1) ** 2
-    for histograms in (kernels.partition_histograms(guesses, cands, digits, counts, True),
-                       kernels.partition_histograms_serial(guesses, cands, digits, counts, True)):
+    for histograms in (kernels.partition_histograms(guesses, cands, digits, counts, game.with_white),
+                       kernels.partition_histograms_serial(guesses, cands, digits, counts, game.with_white)):
         for g, row in zip(guesses, histograms):
             parts = Counter(b * (game.pegs + 1) + w for b, w in (game.score(int(s), int(g)) for s in cands))
             assert row.tolist() == [parts.get(r, 0) for r in range(width)]
@@ -143,5 +148,6 @@ def test_serial_twins_histograms_grouping_and_history_checks_match_reference():
     answers = np.array([table[g, secret] for g in history], dtype=np.int64)
     fits = [all(table[g, c] == a for g, a in zip(history, answers)) for c in range(game.n_codes)]
     hd, hc = digits[history], counts[history]
-    assert [kernels.fits_history(digits[c], counts[c], hd, hc, answers, True) for c in range(game.n_codes)] == fits
-    assert kernels.rows_fit_history(digits, game.colours, hd, hc, answers, True).tolist() == fits
+    assert [kernels.fits_history(digits[c], counts[c], hd, hc, answers, game.with_white)
+            for c in range(game.n_codes)] == fits
+    assert kernels.rows_fit_history(digits, game.colours, hd, hc, answers, game.with_white).tolist() == fits
