@@ -327,6 +327,27 @@ def test_tabu_walk_stops_when_it_cannot_move():
     assert not reached and moves == 0 and draws == 0
 
 
+def test_a_tabu_pair_is_swapped_only_when_that_raises_the_value():
+    """003 5.2: "If a pair is on the Tabu list, then the swap is only made if it increases the current
+    sum of consistent rows and columns." Both pairs of this 2x2 matrix are tabu and no line can be
+    consistent (empty sets): no swap is made, and the walk says at once that it cannot move."""
+    code = np.array([[0, 1], [0, 1]])
+    sets, offsets = flat([[], [], [], []])
+    tabu, state = np.array([[0, 1], [2, 3]], dtype=np.int64), np.array([0, 2], dtype=np.int64)
+    reached, _, moves, draws = tabu_walk_2d(code, line_bitmaps(sets, offsets, 4), 2, tabu, state, 1, 10**4, 0)
+    assert not reached and moves == 0 and 0 < draws < 10**4
+    assert code.tolist() == [[0, 1], [0, 1]] and state.tolist() == [0, 2]
+
+
+@pytest.mark.parametrize("n, m", [(2, 3), (3, 4), (4, 6), (5, 3)])
+def test_the_tabu_search_has_singleys_settings(n, m):
+    """003 5.2: "the Tabu tenure was chosen to be 2r" (r = n rows) and the search restarts from the
+    best matrix "every 10 (n - 2) moves" (4x6: 8 entries, every 20 swaps)."""
+    strategy = make_strategy_2d("tabu")
+    strategy.start(Game2D(n, m), np.random.default_rng(0))
+    assert (strategy.tenure, strategy.period, strategy.tabu.shape) == (2 * n, 10 * (n - 2), (2 * n, 2))
+
+
 def test_split_scores_match_entropy_and_share():
     n, m = 3, 3
     digits, counts = line_tables(n, m)
@@ -339,6 +360,37 @@ def test_split_scores_match_entropy_and_share():
         q = np.array([answers.count(a) for a in set(answers)]) / len(answers)
         assert scores[k, 0] == pytest.approx(-(q * np.log2(q)).sum())
         assert scores[k, 1] == pytest.approx((q * q).sum())
+
+
+def test_propagate_plays_the_drawn_matrix_that_splits_its_lines_best(monkeypatch):
+    """Propagate2D plays, of the consistent matrices it draws, the one whose lines' answers split
+    their (propagated) sets with the most entropy in all, summed over the 2n lines (the reference's
+    entropy, not the expected share left, which ranks these draws otherwise)."""
+    from mmlab.variants.two_d_propagate import Propagate2D
+
+    game, secret = Game2D.parse_size("3x4"), Game2D.parse_size("3x4").parse("123/234/341")
+    knowledge = Knowledge2D(game)
+    first = game.parse("112/233/344")
+    knowledge.record(first, game.answers(secret, first))
+    strategy = make_strategy_2d("propagate:samples=8")
+    strategy.start(game, np.random.default_rng(3))
+    drawn, draw = [], Propagate2D._draw
+    monkeypatch.setattr(Propagate2D, "_draw", lambda self, *sets: drawn.append(draw(self, *sets).copy()) or drawn[-1])
+    guess = strategy.guess(knowledge)
+    digits, _ = line_tables(3, 4)
+    kept, offsets, _ = propagate(*knowledge.sets(), digits, 4)
+
+    def entropy(code):
+        total = 0.0
+        for k, line in enumerate(ref_lines(code)):
+            answers = [ref_feedback(ref_digits(int(x), 3, 4), line) for x in kept[offsets[k]:offsets[k + 1]]]
+            q = np.array([answers.count(a) for a in set(answers)]) / len(answers)
+            total -= (q * np.log2(q)).sum()
+        return total
+
+    scores = [entropy(code) for code in drawn]
+    assert len({round(score, 9) for score in scores}) > 1
+    assert entropy(guess) == pytest.approx(max(scores))
 
 
 # --------------------------------------------------------------------------------- strategies
@@ -606,3 +658,17 @@ def test_only_the_thesis_method_is_compared_with_the_thesis(mm2_main, capsys):
     (row,) = json.loads(capsys.readouterr().out)
     assert row["thesis"] is None and row["z_vs_thesis"] is None
     assert row["margin_vs_thesis_tabu"] == pytest.approx(THESIS_2D["3x8"].mean - row["mean"])  # (as the table)
+
+
+@pytest.mark.parametrize("spec", ["tabu", "propagate"])
+def test_memory_entries_is_the_most_the_knowledge_held_at_any_guess(spec):
+    """``GameRecord2D.memory_entries`` (Singley's bound 2·n·m^n): the largest over the game, replayed
+    guess by guess into a fresh ``Knowledge2D``, not the last (after the first guess the sets shrink)."""
+    game = Game2D.parse_size("3x4")
+    record = play_2d(game, spec, None, rng=1, track_memory=True)
+    knowledge, held = Knowledge2D(game), []
+    for guess, answers in zip(record.guesses, record.answers):
+        knowledge.record(guess, answers)
+        held.append(knowledge.memory_entries())
+    assert record.memory_entries == max(held) > held[-1]
+    assert play_2d(game, spec, None, rng=1).memory_entries == 0  # (counted only when asked)
