@@ -247,3 +247,36 @@ def test_a_guess_is_known_to_be_the_secret_only_when_one_code_is_left():
     for r in records:
         assert r.won and r.last_certain == (r.consistent[-1] == 1)
         assert r.known_after == r.n_guesses - (r.consistent[-1] == 1)
+
+
+@pytest.mark.parametrize("spec", ["knuth:first=1123", "random:first=1123"])
+def test_a_fixed_first_guess_is_the_only_code_it_was_picked_from(game46, spec):
+    """004's statistics read ``last_choice``: a first guess given as first=CODE was picked from
+    that one code, not from what the strategy's last move of the game before was picked from."""
+    from mmlab.experiments import play_game
+
+    strategy = make_strategy(spec)
+    play_game(game46, strategy, game46.parse("3632"), np.random.default_rng(0))
+    strategy.start(game46, np.random.default_rng(1))
+    assert strategy.guess(Knowledge.initial(game46)) == game46.parse("1123")
+    choice = strategy.last_choice
+    assert choice.codes.tolist() == [game46.parse("1123")] and not choice.uniform
+    assert choice.chance(game46.parse("1123"), game46.parse("1123")) == 1.0
+
+
+@pytest.mark.parametrize("code", ["1122", "1344", "3632"])
+def test_partition_summary_matches_brute_force(game46, code):
+    """``partition_summary`` after 1123 scored 1,1 (230 codes): class sizes, parts, largest part,
+    expected size of the part holding the secret (sum of squares / codes) and entropy, counted by
+    scoring every candidate."""
+    from mmlab.strategies.scoring import partition_summary
+
+    k = Knowledge.initial(game46).update(game46.parse("1123"), Feedback(1, 1))
+    cands = k.consistent.tolist()
+    classes = Counter(game46.score(s, game46.parse(code)) for s in cands)
+    summary = partition_summary(k, code)
+    assert summary["candidates"] == 230 and summary["consistent"] == (game46.parse(code) in cands)
+    assert {fb: n for fb, n in summary["classes"].items() if n} == dict(classes)
+    assert (summary["parts"], summary["largest"]) == (len(classes), max(classes.values()))
+    assert summary["expected_size"] == pytest.approx(sum(n * n for n in classes.values()) / 230)
+    assert summary["entropy_bits"] == pytest.approx(-sum(n / 230 * log2(n / 230) for n in classes.values()))

@@ -362,3 +362,45 @@ def test_bento_fitness_changes_phase_once_an_answer_has_every_colour_right():
             assert result.distance == reference_distance(tuple(result.best), history, ek.DIST_BENTO)
             checked += 1
     assert checked >= 3
+
+
+def test_each_variant_defaults_to_its_papers_settings():
+    """Berghman, Goossens and Leus (2009): population 150, at most 100 generations a turn, an
+    eligible set of up to 60 codes, first guess 1123 on 4x6, a new population each turn; Merelo et
+    al. (1999): population 400, a new population after 15 barren generations, one population kept
+    through the game, the first consistent code played; each turn asks the search for that many."""
+    game = Game.parse_size("4x6")
+    for variant, pop, generations, eligible, reset, keep, first in [("berghman", 150, 100, 60, 0, False, "1123"),
+                                                                    ("merelo", 400, 1000, 1, 15, True, "1122")]:
+        strategy = GeneticAlgorithm.from_raw({"variant": variant})
+        strategy.start(game, np.random.default_rng(0))
+        search = strategy.search
+        assert (strategy.pop, strategy.generations, strategy.eligible) == (pop, generations, eligible)
+        assert (search.pop, search.generations, search.reset_after, search.keep) == (pop, generations, reset, keep)
+        assert game.format(strategy.guess(Knowledge.initial(game, explicit=False))) == first
+        targets = []
+        found = np.array([game.digits(game.parse("3456"))], dtype=np.uint8)
+        search.run = lambda knowledge, rng, target, asked=targets: asked.append(target) or SearchResult(
+            found, 1, None, 0, 1)
+        strategy.guess(Knowledge.initial(game, explicit=False).update(game.parse(first), Feedback(0, 0)))
+        assert targets == [eligible]
+
+
+def test_reset_zero_means_never_and_minus_one_the_variants():
+    """``reset=0`` never draws a new population (not the variant's 15); -1 is the variant's."""
+    for reset, merelo, berghman in (("0", 0, 0), ("-1", 15, 0), ("7", 7, 7)):
+        for variant, expected in (("merelo", merelo), ("berghman", berghman)):
+            strategy = GeneticAlgorithm.from_raw({"variant": variant, "reset": reset})
+            assert strategy.reset_after == strategy.search.reset_after == expected, (variant, reset)
+
+
+def test_a_kept_population_is_drawn_anew_for_another_game():
+    """``keep=True`` carries the population from one run to the next of the same game; a run on a
+    game of other pegs starts from a population of its own codes."""
+    search = ConsistentSearch(pop=40, generations=20, fitness="merelo", reset_after=15, keep=True)
+    rng = np.random.default_rng(3)
+    for size in ("4x6", "5x8", "4x6"):
+        k = random_answers(Game.parse_size(size), rng, 2)
+        result = search.run(k, rng, target=3)
+        assert result.codes.shape[1] == k.game.pegs and all(k.fits(code) for code in result.codes)
+        assert search._population.shape == (40, k.game.pegs)

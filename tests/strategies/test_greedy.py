@@ -5,7 +5,7 @@ import pytest
 
 from mmlab.errors import BadArgument
 from mmlab.experiments import evaluate, play_game
-from mmlab.game import Game
+from mmlab.game import Feedback, Game
 from mmlab.strategies import make_strategy
 
 
@@ -45,3 +45,31 @@ def test_plays_10x20_without_enumerating(spec):
     record = play_game(game, make_strategy(spec), secret)
     assert record.won and record.guesses[-1] == secret
     assert record.n_guesses <= 10 * 20
+
+
+def test_colour_counting_keeps_the_colours_found_on_the_right_in_descending_order(game46):
+    """003, 4.2 (Singley's preprocessing), by hand for secret 3616: 1111 finds one 1, 2221 no 2,
+    3331 one 3, then 4431 and 5531 (the 3 and the 1 found, descending, on the right); 6 is what is
+    left. The local search then starts from the colours in descending order, 6631."""
+    moves = ["1111", "2221", "3331", "4431", "5531"]
+    for spec, then in (("greedy3", None), ("local-search", "6631")):
+        record = play_game(game46, make_strategy(spec), game46.parse("3616"))
+        guesses = [game46.format(g) for g in record.guesses]
+        assert guesses[:5] == moves and (then is None or guesses[5] == then)
+
+
+@pytest.mark.parametrize("spec", ["greedy3", "local-search"])
+def test_a_colour_count_the_answers_cannot_give_is_refused(game46, spec):
+    """After 1111 scored 2,0 two stones are 1s, so 2211 (the two 1s kept on the right) scores at
+    least two pegs: an answer 0,0 cannot be, and counting on would give -2 twos."""
+    from mmlab.errors import InconsistentFeedback
+    from mmlab.knowledge import Knowledge
+
+    strategy = make_strategy(spec)
+    strategy.start(game46)
+    k = Knowledge.initial(game46, explicit=False)
+    assert game46.format(strategy.guess(k)) == "1111"
+    k = k.update(game46.parse("1111"), Feedback(2, 0))
+    assert game46.format(strategy.guess(k)) == "2211"
+    with pytest.raises(InconsistentFeedback, match="cannot be: 2 of its stones hold colours already counted"):
+        strategy.guess(k.update(game46.parse("2211"), Feedback(0, 0)))

@@ -420,12 +420,14 @@ def test_plays_games_too_large_to_enumerate(size, secret):
 
 def test_tracker_stops_growing_at_its_limit():
     """A game that examines more codes than ``tracker_max_slots / 2`` keeps playing with a frozen
-    tracker: memory stays bounded, and codes drawn again are checked (and counted) again."""
+    tracker: memory stays bounded, and codes drawn again are checked (and counted) again. It
+    freezes only once it has grown to the limit itself (2**11 slots, twice the first table's)."""
     game = Game.parse_size("5x8")
     frozen = 0
     for seed in range(20):
-        record, s = play(game, seed=seed, tracker_max_slots=2**10)
-        assert record.won and s._table.shape[0] <= 2**10
+        record, s = play(game, seed=seed, tracker_max_slots=2**11)
+        assert record.won and s._table.shape[0] <= 2**11
+        assert not s._frozen or s._table.shape[0] == 2**11
         frozen += s._frozen
     assert frozen > 0
 

@@ -121,3 +121,20 @@ def test_tenure_zero_and_all_pairs_still_win(game46):
     for tenure in (0, 6):
         record = play_game(game46, make_strategy(f"tabu:tenure={tenure}"), 1000, np.random.default_rng(0))
         assert record.won
+
+
+@pytest.mark.parametrize("spec, pegs, tenure", [("tabu", 4, 2), ("tabu", 6, 4), ("tabu:tenure=5", 4, 5),
+                                                ("tabu:tenure=0", 4, 0)])
+def test_the_walk_keeps_tenure_pairs_tabu(monkeypatch, spec, pegs, tenure):
+    """003, 4.4: the tabu list holds the n - 2 pairs swapped last (Singley's setting), or the
+    tenure given; the walk gets a list of that length."""
+    from mmlab.strategies import local_search
+
+    lengths = []
+    walk = local_search.tabu_walk
+    monkeypatch.setattr(local_search, "tabu_walk", lambda code, digits, blacks, tabu, *rest: lengths.append(
+        tabu.shape[0]) or walk(code, digits, blacks, tabu, *rest))
+    game = Game.parse_size(f"{pegs}x6")
+    secret = game.index_of([c % 6 for c in range(2, 2 + pegs)])
+    assert play_game(game, make_strategy(spec), secret, np.random.default_rng(0)).won
+    assert lengths and set(lengths) == {tenure}

@@ -416,3 +416,17 @@ def test_the_pilot_skips_the_listing_only_when_it_finds_every_code_it_looks_for(
     strategy = make_strategy("sample")
     strategy.start(game, np.random.default_rng(0))
     assert strategy.too_many_to_list(k, 500_000) is skip and strategy.evaluations == 7
+
+
+def test_evo_plays_the_one_code_left_without_scoring_it():
+    """With one consistent code left (2112 after 1122 and 1212 scored 2,2 and 1221 scored 0,4),
+    the code the GA finds is played at once: nothing is scored against a sample of one."""
+    game = Game.parse_size("4x6")
+    k = Knowledge.initial(game, explicit=False)
+    for guess, fb in (("1122", Feedback(2, 2)), ("1212", Feedback(2, 2)), ("1221", Feedback(0, 4))):
+        k = k.update(game.parse(guess), fb)
+    assert k.count_consistent(10, 10**6) == (1, True)
+    strategy = make_strategy("evo")
+    strategy.start(game, np.random.default_rng(0))
+    strategy.score_against = lambda candidates, sample: pytest.fail("scored a sample of one code")
+    assert game.format(strategy.guess(k)) == "2112"

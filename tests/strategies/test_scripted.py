@@ -66,3 +66,29 @@ def test_answers_that_contradict_the_deduction_are_reported():
     k = k.update(game.parse("33"), Feedback(1, 0))
     with pytest.raises(InconsistentFeedback, match="cannot all be true"):
         s.guess(k)
+
+
+def test_a_last_move_the_script_did_not_play_is_refused_midgame(game46):
+    """Continuing a game, the last guess of the history must be the move the script made: with
+    1111 answered and 1234 (not its 2111) played next, it refuses instead of reading 1234's
+    answer as 2111's."""
+    s = Greedy2()
+    s.start(game46)
+    k = Knowledge.initial(game46)
+    assert game46.format(s.guess(k)) == "1111"
+    k = k.update(game46.parse("1111"), Feedback(1, 0))
+    assert game46.format(s.guess(k)) == "2111"
+    with pytest.raises(BadArgument, match="would have played 2111 as move 2, not 1234"):
+        s.guess(k.update(game46.parse("1234"), Feedback(0, 1)))
+
+
+def test_a_random_script_asked_again_before_the_answer_repeats_its_move(game46):
+    """Asked twice for the same history, a script that draws at random gives the move it made
+    (it cannot replay the game to find it)."""
+    s = TabuSearch()
+    s.start(game46, np.random.default_rng(0))
+    k = Knowledge.initial(game46, explicit=False)
+    for answer in (Feedback(1, 0), Feedback(0, 1), Feedback(1, 1)):
+        move = s.guess(k)
+        assert s.guess(k) == move
+        k = k.update(move, answer)
