@@ -380,8 +380,8 @@ def test_each_variant_defaults_to_its_papers_settings():
         assert game.format(strategy.guess(Knowledge.initial(game, explicit=False))) == first
         targets = []
         found = np.array([game.digits(game.parse("3456"))], dtype=np.uint8)
-        search.run = lambda knowledge, rng, target, asked=targets: asked.append(target) or SearchResult(
-            found, 1, None, 0, 1)
+        search.run = lambda knowledge, rng, target, asked=targets, codes=found: asked.append(target) or SearchResult(
+            codes, 1, None, 0, 1)
         strategy.guess(Knowledge.initial(game, explicit=False).update(game.parse(first), Feedback(0, 0)))
         assert targets == [eligible]
 
