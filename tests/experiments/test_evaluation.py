@@ -264,6 +264,8 @@ def test_a_ctrl_c_keeps_the_games_finished(jobs):
     assert isinstance(stop.value, KeyboardInterrupt) and stop.value.planned == 128
     assert part.interrupted and part.games == done[0] < 128 and part.planned == 128
     assert _without_seconds(part.per_game()) == _without_seconds(whole.per_game())[:part.games]
+    keys = ["run", "slot", "secret", "guesses", "known", "evaluations"]  # (each game its run and its secret's slot)
+    assert part.to_frame()[keys].equals(whole.to_frame()[keys].iloc[:part.games])
     assert part.to_dict()["interrupted"] is True and part.to_dict()["games_planned"] == 128
     for _ in range(100):  # (terminated, they are gone in a moment)
         if not multiprocessing.active_children():
@@ -353,3 +355,28 @@ def test_what_a_strategy_keeps_while_playing_is_no_setting(spec):
         play_game(game, strategy, secret, np.random.default_rng(secret))
     strategy.start(game)  # as evaluate does
     assert _as_built(strategy, game) and simulation_workers(Game.parse_size("5x8"), strategy, 2, 1000) == 2
+
+
+def test_the_figures_of_a_simulated_evaluation_are_numpys_of_its_games():
+    """What 'mmlab eval --json' gives beside the mean (001's codes evaluated, 003's guesses until
+    known): each the direct computation over the games, the spreads with ddof=1."""
+    e = evaluate("3x4", "entropy:ties=random", runs=2, seed=3)
+    d = e.to_dict()
+    assert d["games"] == 128 and d["total_guesses"] == e.guesses.sum() and d["max"] == e.guesses.max()
+    assert d["median"] == np.median(e.guesses) and d["std"] == pytest.approx(e.guesses.std(ddof=1))
+    assert d["stderr"] == pytest.approx(e.guesses.std(ddof=1) / np.sqrt(128))
+    for name, values in (("evaluations", e.evaluations), ("known", e.known)):
+        assert values.min() < values.max()  # (figures that vary, so each spread tells ddof apart)
+        assert d[f"{name}_mean"] == pytest.approx(values.mean()) and d[f"{name}_max"] == values.max()
+        assert d[f"{name}_std"] == pytest.approx(values.std(ddof=1), rel=1e-12)
+    assert d["known_median"] == np.median(e.known) != e.known.mean()
+
+
+def test_a_sample_of_every_code_or_more_is_every_code_and_exact():
+    """evaluate's secrets=N of at least the codes plays each once: for a deterministic strategy the
+    exact figures of secrets='all', not a sample's estimate (3x3: 27 codes)."""
+    every = evaluate("3x3", "knuth")
+    for n in (27, 30):
+        e = evaluate("3x3", "knuth", secrets=n)
+        assert (e.secrets, e.exact, e.stderr, e.total_guesses) == ("all", True, 0.0, every.total_guesses), n
+    assert not evaluate("3x3", "knuth", secrets=26, seed=1).exact

@@ -125,6 +125,8 @@ def test_a_set_holding_every_code_once_is_known_as_such():
         assert secrets.every_code(game) == every, text
         if every:
             assert np.array_equal(secrets.draw(game, seed=1), np.arange(27))
+    drawn = SecretSet.parse("instance:20").draw(game, seed=1)  # below the codes: played as a sample of 20
+    assert drawn.shape == (20,) and len(set(drawn.tolist())) == 20
     # what a report says it played: an instance set below the codes is a sample, one of as many every code
     labels = {text: SecretSet.parse(text).label(game) for text in ("instance:26", "instance:27", "sample:27")}
     assert labels == {"instance:26": "sample:26 (instance:26 holds fewer than the 27 codes)",
