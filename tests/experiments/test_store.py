@@ -533,3 +533,21 @@ def test_a_batch_giving_a_game_twice_is_refused_and_writes_nothing(tmp_path):
     assert store.write(run_id, {c: games[c].iloc[:1].tolist() for c in games.columns},
                        {c: moves[c].tolist() for c in moves.columns}) == 1
     assert len(results(store, "killed")[1]) == len(before[1]) + len(moves)
+
+
+def test_the_moves_of_each_stored_game_add_up_to_it(tmp_path):
+    """The moves table beside the games table: a game's moves are numbered 1..guesses, the last one
+    answered with every peg black, and their codes evaluated add up to the game's (001's metric),
+    for games played one by one and read off a decision tree alike."""
+    store = Store(tmp_path / "r.duckdb")
+    run_study(Study("sums", ("3x4",), ("entropy:ties=random", "knuth", "random"), runs=2, seed=6), store, jobs=1)
+    games, moves = store.games("sums"), store.moves("sums")
+    per_game = moves.groupby(["strategy", "run", "slot"]).agg(n=("move", "size"), last=("move", "max"),
+                                                             scored=("evaluations", "sum"))
+    joined = games.set_index(["strategy", "run", "slot"]).join(per_game)
+    assert len(joined) == 64 + 2 * 2 * 64 and joined["n"].notna().all()  # (knuth plays each secret once)
+    assert (joined["n"] == joined["guesses"]).all() and (joined["last"] == joined["guesses"]).all()
+    assert (joined["scored"] == joined["evaluations"]).all()
+    assert joined.groupby("strategy")["evaluations"].sum()[["entropy:ties=random", "knuth"]].gt(0).all()
+    won = moves.merge(games[["strategy", "run", "slot", "guesses"]], on=["strategy", "run", "slot"])
+    assert (won.loc[won["move"] == won["guesses"], "black"] == 3).all()
