@@ -258,3 +258,41 @@ def test_a_guess_that_is_no_code_index_is_refused_naming_the_strategy(code):
     player.start(Game.parse_size("3x3"))
     with pytest.raises(BadCode, match=r"fixed-test guessed .* at move 1, which is no code of 3x3: .* from 0 to 26"):
         player.guess(Knowledge.initial("3x3"))
+
+
+def test_a_class_defined_again_under_its_name_replaces_the_one_before():
+    """A notebook cell run again defines the class anew (same module and qualified name): its
+    ``register`` replaces the one before, where a built-in name or another class is refused."""
+    from mmlab.strategies import Strategy, register
+
+    def cell():
+        @register
+        class Again(Strategy):
+            name = "again-test"
+
+            def guess(self, knowledge: Knowledge) -> int:
+                return 0
+
+        return Again
+
+    try:
+        first, second = cell(), cell()
+        assert first is not second and REGISTRY["again-test"] is second
+        assert type(make_strategy("again-test")) is second
+        second.name = "knuth"  # a built-in name is never taken over
+        with pytest.raises(UnknownStrategy, match="is taken by Knuth"):
+            register(second)
+    finally:
+        REGISTRY.pop("again-test", None)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**63])
+def test_rng_of_takes_every_seed_numpy_takes(seed):
+    """A seed is any whole number from 0 (numpy's smallest) up; -1, True and 1.5 are refused."""
+    from mmlab.errors import BadArgument
+    from mmlab.strategies.base import rng_of
+
+    assert rng_of(seed).integers(2**62) == np.random.default_rng(seed).integers(2**62)
+    for bad in (-1, True, 1.5):
+        with pytest.raises(BadArgument, match="rng must be a numpy Generator or a seed"):
+            rng_of(bad)
