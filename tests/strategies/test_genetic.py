@@ -404,3 +404,14 @@ def test_a_kept_population_is_drawn_anew_for_another_game():
         result = search.run(k, rng, target=3)
         assert result.codes.shape[1] == k.game.pegs and all(k.fits(code) for code in result.codes)
         assert search._population.shape == (40, k.game.pegs)
+
+
+def test_turns_record_the_codes_found_and_the_generations_run():
+    """``GeneticAlgorithm.turns``: per turn, (consistent codes found, generations run)."""
+    game = Game.parse_size("4x6")
+    strategy = GeneticAlgorithm.from_raw({"variant": "berghman"})
+    strategy.start(game, np.random.default_rng(0))
+    codes = np.array([game.digits(game.parse(c)) for c in ("3456", "4356", "3465")], dtype=np.uint8)
+    strategy.search.run = lambda knowledge, rng, target: SearchResult(codes, 1, codes[0], 0, 17)
+    strategy.guess(Knowledge.initial(game, explicit=False).update(game.parse("1123"), Feedback(0, 0)))
+    assert strategy.turns == [(3, 17)]

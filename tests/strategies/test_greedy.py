@@ -73,3 +73,12 @@ def test_a_colour_count_the_answers_cannot_give_is_refused(game46, spec):
     assert game46.format(strategy.guess(k)) == "2211"
     with pytest.raises(InconsistentFeedback, match="cannot be: 2 of its stones hold colours already counted"):
         strategy.guess(k.update(game46.parse("2211"), Feedback(0, 0)))
+
+
+def test_greedy2_stops_testing_once_the_remaining_stones_must_be_colour_1(game46):
+    """003, 4.1, by hand for 6111: 1111 scores 3 bulls; 2111..5111 keep 3, so stone 1 is 6 (by
+    elimination) and 4 bulls are then accounted for: the other stones are 1s, tested no more, and
+    6111 is played as known (5 guesses until known, as the thesis counts)."""
+    record = play_game(game46, make_strategy("greedy2"), game46.parse("6111"))
+    assert [game46.format(g) for g in record.guesses] == ["1111", "2111", "3111", "4111", "5111", "6111"]
+    assert record.known_after == 5
