@@ -94,6 +94,10 @@ def test_samples_lists_and_their_errors():
         SecretSet.parse("some")
     big = Game.parse_size("8x12")
     assert SecretSet.parse(5).draw(big, 0).shape == (5,)
+    # a game too large to list its codes draws N distinct ones: 20 000 of 5x28's 17 210 368 codes
+    # repeat about 12 codes at the first draw (N^2 / 2 codes), which are drawn again
+    drawn = SecretSet.parse(20_000).draw(Game.parse_size("5x28"), 3)
+    assert not Game.parse_size("5x28").enumerable and np.unique(drawn).shape == drawn.shape == (20_000,)
     with pytest.raises(BadArgument, match="use a sample"):
         SecretSet.parse("instance:5").draw(big, 0)
 
