@@ -313,6 +313,34 @@ def test_candidates_in_a_large_black_only_game_say_they_are_not_counted():
         session.candidates()
 
 
+@pytest.mark.parametrize("role", ["codebreaker", "codemaker"])
+def test_a_large_black_only_game_counts_every_code_until_an_answer_then_at_least_the_one_found(role):
+    """Before any answer every code of 8x12 fits, counted exactly; after one, the codes are not
+    counted (``counted`` is false) and the count is a lower bound: the code the check found, 1, never
+    'at least 0'."""
+    game = Game.parse_size("8x12", feedback="black")
+    if role == "codebreaker":
+        session = CodebreakerSession(game, secret="1 2 3 4 5 6 7 8")
+        answer = lambda: session.guess("1 1 2 2 3 3 4 4")
+    else:
+        session = CodemakerSession(game, "sample", rng=1)
+        answer = lambda: session.answer((2, 0))
+    assert session.counted and session.count() == (12**8, True) and session.remaining == 12**8
+    answer()
+    assert not session.counted and session.count() == (1, False) and session.remaining is None
+
+
+def test_candidates_lists_exactly_as_many_codes_as_its_limit():
+    """A limit is the most codes listed: after 112 scored 0,2 in 3x3 three codes fit (by hand: no 1
+    in the first two pegs, no 2 in the last, and one 1 and one 2 in common: 221, 231 and 321), listed
+    with limit 3 and refused with 2."""
+    session = CodebreakerSession(Game.parse_size("3x3"), secret="321")
+    session.guess("112")
+    assert sorted(session.game.format(c) for c in session.candidates(limit=3)) == ["221", "231", "321"]
+    with pytest.raises(BadArgument, match="3 codes remain, too many to list"):
+        session.candidates(limit=2)
+
+
 def _improvising(rng: int = 2) -> tuple[CodemakerSession, int]:
     """A sample session at 8x12 improvising after a fix (its first answer was wrong), and the secret."""
     secret = BIG.parse("3 1 4 1 5 9 2 6")
