@@ -98,6 +98,11 @@ def test_compare_prints_singley_appendix_beside_his_methods(capsys, tmp_path):
     assert rows["greedy3:lost_bull=use"]["literature"] is None  # the thesis's Greedy 3 is the default one
     sample = json.loads(run(capsys, *args, "--secrets", "50", "--json")[1])["strategies"]
     assert all(r["literature"] is None for r in sample)
+    # the published figures are of the game with repeats and white pegs (greedy1 needs repeats: knuth at 4x6)
+    for size, strategy, rules in (("3x8", "greedy1", "--black-only"), ("4x6", "knuth", "--no-repeats")):
+        other = json.loads(run(capsys, "compare", size, "--strategies", strategy, "--store", store, rules,
+                               "--json")[1])["strategies"]
+        assert [r["literature"] for r in other] == [None], rules
 
 
 def test_compare_gives_l_per_run_for_random_strategies(capsys, tmp_path):
@@ -312,6 +317,9 @@ def test_games_against_a_codemaker(capsys):
 def test_score_takes_the_size_from_the_codes(capsys):
     assert run(capsys, "score", "10 11 12", "12 10 1")[1].strip() == "0,2"
     assert run(capsys, "score", "1234", "4321", "--black-only")[1].strip() == "0"  # black pegs only
+    assert run(capsys, "score", "36 1 2", "2 1 36")[1] == "1,2\n"  # any colour up to 36 (--size's help)
+    code, _, err = run(capsys, "score", "37 1 2", "2 1 36")
+    assert code == 2 and "'37' is not a colour (expected 1-36" in err
     for args in (["4x6", "1122"], ["4x6", "3632", "1122"]):  # a size first, as partition takes it
         code, _, err = run(capsys, "score", *args)
         assert code == 2 and "4x6 reads as a game size, not a code: give the size with --size" in err, err
@@ -322,6 +330,9 @@ def test_plan_refuses_a_plan_of_months_and_says_what_to_do(capsys):
     assert code == 2 and "tpoa on 8x8 would take about 582 days" in err and "plan a smaller game" in err
     code, _, err = run(capsys, "plan", "4x6", "--planner", "tpoa:k=100000,d=10")
     assert code == 2 and "years on this machine" in err and "give --time-limit SECONDS" in err
+    # ... which it then takes: the best tree found by then (its greedy one; the plan would take years)
+    code, out, _ = run(capsys, "plan", "4x6", "--planner", "tpoa:k=100000,d=10", "--time-limit", "0.2", "--json")
+    assert code == 0 and json.loads(out)["stopped_by_time_limit"] is True
 
 
 def test_output_into_a_closed_pipe_is_quiet():
@@ -861,3 +872,70 @@ def test_a_mistyped_name_is_answered_with_the_closest_one(capsys):
         assert code == 2 and said in err, (args, err)
     code, _, err = run(capsys, "eval", "4x6", "--strategy", "zzz")
     assert code == 2 and "unknown strategy 'zzz'; known:" in err and "did you mean" not in err
+
+
+def test_each_game_against_a_codemaker_is_its_runs_and_the_figures_are_theirs(capsys):
+    """eval --codemaker plays run r from default_rng([seed, r]) (as _eval_against draws it); replayed
+    here with play_against, each run's guesses are the command's, and the mean and max in its JSON are
+    those of the runs' guesses."""
+    import numpy as np
+
+    from mmlab.codemakers import make_codemaker
+    from mmlab.experiments import play_against
+    from mmlab.game import Game
+    from mmlab.strategies import make_strategy
+
+    game = Game.parse_size("3x4")
+    code, out, _ = run(capsys, "eval", "3x4", "--strategy", "random", "--codemaker", "adversary", "--runs", "8",
+                       "--seed", "3", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["runs"] == len(data["games"]) == 8 and data["seed"] == 3
+    for r, played in enumerate(data["games"]):
+        strategy = make_strategy("random")
+        record = play_against(game, strategy, make_codemaker("adversary", strategy), np.random.default_rng([3, r]))
+        assert [game.format(g) for g in record.guesses] == played, r
+    assert len({tuple(g) for g in data["games"]}) > 1  # (the runs are not one game played 8 times)
+    assert data["max"] == max(data["guesses"]) and data["mean"] == sum(data["guesses"]) / 8
+    assert max(data["guesses"]) > min(data["guesses"])  # (so that max and min differ here)
+
+
+def test_mm2_reproduce_measures_its_speedup_against_singleys_2d_time(capsys):
+    """003 Table 6-2 gives 3x8's tabu search 0.892 ms a game in 1-D and 9.100 ms in 2-D: the speedup
+    that mm2 reproduce prints for its (2-D) tabu search is against the 2-D time."""
+    code, out, _ = run(capsys, "mm2", "reproduce", "--sizes", "3x8", "--methods", "tabu", "--games", "4", "--jobs",
+                       "1", "--json")
+    [row] = json.loads(out)
+    assert code == 0 and row["method"] == "tabu" and row["games"] == 4
+    assert row["speedup_vs_singley"] == pytest.approx(9.1 / row["ms_per_game"])
+
+
+def test_the_figures_of_compare_json_are_those_of_the_games_it_stored(capsys, tmp_path):
+    """Each row of compare --json against the games stored (read back with build_report): their
+    count, total, mean, max and seconds summed, and the runs the strategy played (knuth one of the
+    study's 2: it is deterministic)."""
+    from mmlab.experiments.report import build_report
+    from mmlab.experiments.store import Store
+
+    store = str(tmp_path / "r.duckdb")
+    code, out, _ = run(capsys, "compare", "3x3", "--strategies", "knuth,random", "--runs", "2", "--store", store,
+                       "--json")
+    data = json.loads(out)
+    games = build_report(Store(store), data["study"]).games
+    assert code == 0 and [r["strategy"] for r in data["strategies"]] == ["knuth", "random"]
+    for row in data["strategies"]:
+        own = games[games["strategy"] == row["strategy"]]
+        assert (row["games"], row["total_guesses"], row["max"]) == (len(own), own["guesses"].sum(), own["guesses"].max())
+        assert row["mean"] == pytest.approx(own["guesses"].mean())
+        assert row["seconds"] == pytest.approx(own["seconds"].sum())
+        assert row["runs"] == own["run"].nunique() == {"knuth": 1, "random": 2}[row["strategy"]]
+
+
+def test_plan_refuses_a_plan_whose_unstoppable_part_is_too_long_whatever_its_time_limit(capsys, monkeypatch):
+    """optimal first completes its greedy tree whatever --time-limit says: a plan whose greedy part
+    would pass LONGEST_PLAN is refused even with a --time-limit (here LONGEST_PLAN is set to 0, so
+    that 3x3's fraction of a second stands for 8x8's 582 days and a mutant that let it in ends at once)."""
+    from mmlab.cli import engine
+
+    monkeypatch.setattr(engine, "LONGEST_PLAN", 0)
+    code, _, err = run(capsys, "plan", "3x3", "--planner", "optimal", "--time-limit", "5")
+    assert code == 2 and "before --time-limit could stop it: plan a smaller game" in err
