@@ -901,11 +901,12 @@ def test_each_game_against_a_codemaker_is_its_runs_and_the_figures_are_theirs(ca
 
 def test_mm2_reproduce_measures_its_speedup_against_singleys_2d_time(capsys):
     """003 Table 6-2 gives 3x8's tabu search 0.892 ms a game in 1-D and 9.100 ms in 2-D: the speedup
-    that mm2 reproduce prints for its (2-D) tabu search is against the 2-D time."""
-    code, out, _ = run(capsys, "mm2", "reproduce", "--sizes", "3x8", "--methods", "tabu", "--games", "4", "--jobs",
+    that mm2 reproduce prints for its (2-D) tabu search is against the 2-D time. Two games have a
+    standard error (only one game has none)."""
+    code, out, _ = run(capsys, "mm2", "reproduce", "--sizes", "3x8", "--methods", "tabu", "--games", "2", "--jobs",
                        "1", "--json")
     [row] = json.loads(out)
-    assert code == 0 and row["method"] == "tabu" and row["games"] == 4
+    assert code == 0 and row["method"] == "tabu" and row["games"] == 2 and row["stderr"] is not None
     assert row["speedup_vs_singley"] == pytest.approx(9.1 / row["ms_per_game"])
 
 
@@ -939,3 +940,18 @@ def test_plan_refuses_a_plan_whose_unstoppable_part_is_too_long_whatever_its_tim
     monkeypatch.setattr(engine, "LONGEST_PLAN", 0)
     code, _, err = run(capsys, "plan", "3x3", "--planner", "optimal", "--time-limit", "5")
     assert code == 2 and "before --time-limit could stop it: plan a smaller game" in err
+
+
+def test_reproduce_tpoa_calls_worse_only_a_total_above_the_papers(capsys, monkeypatch):
+    """000 Table 2's first row, TPOA* Hash_w (1, 1) on 3x5, has L = 460, as ours: not worse. The same
+    row with a published L of 459 (a stand-in, not the paper's) makes ours worse."""
+    from dataclasses import replace
+
+    from mmlab.experiments import tpoa_tables
+
+    row = tpoa_tables.TABLES[0]
+    assert (row.size, row.spec, row.published) == ("3x5", "tpoa:variant=star,k=1,d=1,hash=w", 460)
+    monkeypatch.setattr(tpoa_tables, "TABLES", [row, replace(row, series="lower", published=459)])
+    code, out, _ = run(capsys, "reproduce", "tpoa")
+    lines = {line.split()[1]: line for line in out.splitlines() if "460" in line and len(line.split()) > 1}
+    assert code == 0 and "(worse)" not in lines["TPOA*"] and "460 (worse)" in lines["lower"], out
