@@ -1,7 +1,9 @@
 """The terminal dialogue, driven in this process: what it says to a person's slips."""
 
+import collections
 import contextlib
 import io
+import re
 
 import pytest
 from rich.console import Console
@@ -233,3 +235,52 @@ def test_a_ctrl_c_as_a_hint_or_the_codes_left_are_shown_leaves_the_game_going_on
     said = console.file.getvalue()
     assert "knuth would play" in said and "how each guess splits" in said and "codes fit: " in said
     assert "You found it in 3 guesses!" in said and not ctrl_c.pressed
+
+
+def test_the_last_answer_corrected_to_the_win_drops_no_answer():
+    """Only the answers after the corrected guess are dropped: correcting the last one drops none
+    (with 'answered > move' as '>=', it told of 'the answers to guesses 2-1')."""
+    said, session = codemaker(["1 0", "fix 1 4 0", ""])
+    assert "Corrected guess 1; 1 code fits the answers." in said  # (1122 itself, scored 4,0)
+    assert "dropped" not in said and session.won and len(session.answers) == 1
+
+
+def rows(said: str) -> list[list[str]]:
+    """The cells of the rows of the tables in ``said``."""
+    return [[cell.strip() for cell in line.strip("│ ").split("│")] for line in said.splitlines() if line.startswith("│")]
+
+
+def test_the_hint_table_and_the_history_give_the_brute_force_figures():
+    """After 1234 and 3456 played against 3632, each row of knuth's table (1153 and 1351, which may
+    be the secret, and 1531, which cannot) against a brute force over every code: whether the
+    guess fits, its non-empty classes, the largest and the expected size; the history numbers its
+    moves from 1."""
+    secret, played = GAME.parse("3632"), [GAME.parse("1234"), GAME.parse("3456")]
+    said = codebreaker(["1234", "3456", "hint", "history", "quit"])
+    fits = [c for c in range(GAME.n_codes) if all(GAME.score(c, g) == GAME.score(secret, g) for g in played)]
+    table, history = rows(said)[:-2], rows(said)[-2:]
+    assert len(table) == 3
+    for guess, consistent, parts, largest, expected, classes in table:
+        split = collections.Counter(GAME.score(GAME.parse(guess), c) for c in fits)
+        assert consistent == ("yes" if GAME.parse(guess) in fits else "no"), guess
+        assert classes.split() == [f"{fb.black},{fb.white}:{n}" for fb, n in sorted(split.items(), reverse=True)]
+        assert (int(parts), int(largest)) == (len(split), max(split.values()))
+        assert expected == f"{sum(n * n for n in split.values()) / len(fits):.2f}"
+    assert {row[1] for row in table} == {"yes", "no"}
+    assert history == [[str(i), GAME.format(g), *map(str, GAME.score(secret, g))] for i, g in enumerate(played, 1)]
+
+
+@pytest.mark.parametrize("size, repeats", [("4x2", True), ("3x3", True), ("4x9", True), ("4x10", True),
+                                           ("2x26", True), ("2x27", True), ("4x6", False), ("1x12", True)])
+def test_the_help_gives_examples_that_are_codes_of_the_game(size, repeats):
+    """Each way of writing a code that the help shows is one code of the game (no colour past its
+    last, none twice where repeats are not allowed); digits run together up to 9 colours, and
+    letters are shown up to 26 colours, as the codes are read."""
+    from mmlab.play.terminal import codebreaker_help
+
+    game = Game.parse_size(size, repeats=repeats)
+    listed = re.search(r"\(e\.g\. (.*)\)\.", codebreaker_help(game))[1]
+    examples = re.split(r", | or ", listed)
+    assert len({game.parse(e.strip("'")) for e in examples}) == 1, examples
+    assert any(e.isdigit() for e in examples) == (game.colours <= 9), examples  # (unquoted: 1123)
+    assert any(e.isalpha() for e in examples) == (game.colours <= 26), examples

@@ -427,3 +427,41 @@ def test_the_feedback_field_is_named_as_the_game_names_it(client):
             "give the answer as two numbers")  # white is left out only where it is never counted
     field = client.get("/openapi.json").json()["components"]["schemas"]["NewGame"]["properties"]["feedback"]
     assert field["enum"] == ["black-white", "black"] and "--black-only" in field["description"]
+
+
+def test_a_codemaker_lists_exactly_its_limit_of_codes_and_its_path_counts_the_parts(client):
+    """1122 answered 3,0: one peg is wrong, any of the 5 other colours there (a 2 for a 1 takes no
+    white: 2122 holds one 1 and three 2s), so 4 x 5 = 20 codes, checked by brute force; listed with
+    limit 20, refused with 19. The path's node counts the classes of 1122 over every code."""
+    game = new(client, role="codemaker", strategy="knuth")
+    url = f"/api/games/{game['id']}"
+    client.post(f"{url}/answer", json={"black": 3, "white": 0})
+    fits = [GAME.format(c) for c in range(GAME.n_codes) if GAME.score(GAME.parse("1122"), c) == (3, 0)]
+    assert len(fits) == 20
+    assert client.get(f"{url}/candidates", params={"limit": 20}).json() == {"remaining": 20, "codes": fits}
+    refused(client.get(f"{url}/candidates", params={"limit": 19}), 422, "20 codes", "at most 19")
+    first = client.get(f"{url}/path").json()["nodes"][0]
+    assert (first["guess"], first["remaining"]) == ("1122", 1296)
+    assert first["parts"] == len({GAME.score(GAME.parse("1122"), c) for c in range(GAME.n_codes)})
+
+
+def test_a_codebreaker_game_given_up_takes_no_undo(client):
+    """Given up, the game is over: an undo would take back a guess of a game whose secret is shown."""
+    game = new(client, secret="3632")
+    url = f"/api/games/{game['id']}"
+    client.post(f"{url}/guess", json={"code": "1122"})
+    client.post(f"{url}/give-up")
+    assert refused(client.post(f"{url}/undo"), 409, "the game is over")["error"] == "GameOver"
+    assert len(client.get(url).json()["moves"]) == 1
+
+
+def test_the_query_limits_are_the_documented_ones(client):
+    """options 1-10 (3 by default), limit 1-1000 (50 by default), as the schema says."""
+    game = new(client, secret="3632")
+    url = f"/api/games/{game['id']}"
+    refused(client.get(f"{url}/candidates"), 422, "1296 codes", "at most 50")
+    client.post(f"{url}/guess", json={"code": "1122"})  # 1,0: 256 codes
+    assert len(client.get(f"{url}/hint", params={"options": 10}).json()["options"]) == 10
+    refused(client.get(f"{url}/hint", params={"options": 11}), 422, "options")
+    refused(client.get(f"{url}/candidates", params={"limit": 1001}), 422, "limit")
+    assert client.get(f"{url}/candidates", params={"limit": 1000}).json()["remaining"] == 256

@@ -219,3 +219,58 @@ def test_a_body_larger_than_the_limit_is_refused_before_it_is_read(client):
     refused(client.post(url, content=chunks, headers={"content-type": "application/json"}), 413, "at most")
     small = (part for part in (b'{"code": ', b'"1122"}'))  # chunked too, and within the limit
     assert client.post(url, content=small, headers={"content-type": "application/json"}).status_code == 200
+
+
+def test_negative_seeds_and_move_counts_are_malformed(client):
+    """A seed numpy refuses, and a count of moves seen that no game has, are the request's mistake."""
+    assert refused(client.post("/api/games", json={"seed": -1}), 422, "seed")["error"] == "MalformedRequest"
+    game = new(client, secret="3632")
+    data = refused(client.post(f"/api/games/{game['id']}/guess", json={"code": "1122", "seen_moves": -1}), 422,
+                   "seen_moves")
+    assert data["error"] == "MalformedRequest"
+
+
+def test_a_body_of_exactly_the_limit_is_read_and_one_byte_more_is_not():
+    """With a declared length, and chunked (no length declared), at the limit of 10 bytes."""
+    from fastapi import FastAPI
+
+    from mmlab.web.limits import BodyLimit
+
+    app = FastAPI()
+    app.add_middleware(BodyLimit, limit=10)
+
+    @app.post("/echo")
+    def echo(body: dict) -> dict:
+        return body
+
+    echo_client = TestClient(app)
+    at, over = b'{"a": 123}', b'{"a": 1234}'
+    assert len(at) == 10 and len(over) == 11
+    for chunks in (False, True):
+        def send(body, chunks=chunks):
+            content = iter([body[:4], body[4:]]) if chunks else body
+            return echo_client.post("/echo", content=content, headers={"content-type": "application/json"})
+
+        assert send(at).json() == {"a": 123}, chunks
+        assert send(over).status_code == 413, chunks
+
+
+def test_a_declared_length_that_is_no_number_is_refused():
+    import asyncio
+
+    from mmlab.web.limits import BodyLimit
+
+    async def app(scope, receive, send):
+        raise AssertionError("the request was passed on")
+
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    scope = {"type": "http", "method": "POST", "path": "/", "headers": [(b"content-length", b"ten")]}
+    asyncio.run(BodyLimit(app, limit=10)(scope, receive, send))
+    assert sent[0]["status"] == 413
