@@ -274,3 +274,13 @@ def test_a_declared_length_that_is_no_number_is_refused():
     scope = {"type": "http", "method": "POST", "path": "/", "headers": [(b"content-length", b"ten")]}
     asyncio.run(BodyLimit(app, limit=10)(scope, receive, send))
     assert sent[0]["status"] == 413
+
+
+def test_a_game_of_max_moves_can_still_be_given_up(client):
+    """The limit refuses moves that add one; giving up adds none (with adds=True it was refused)."""
+    game = new(client, secret="3632")
+    url = f"/api/games/{game['id']}"
+    for _ in range(MAX_MOVES):
+        client.post(f"{url}/guess", json={"code": "1111"})
+    state = client.post(f"{url}/give-up").json()
+    assert state["gave_up"] and state["secret"] == "3632" and len(state["moves"]) == MAX_MOVES
