@@ -251,6 +251,8 @@ def test_a_bad_secret_or_proposed_guess_is_refused(client):
     ({"answer": "lots"}, "cannot read the answer 'lots'"),
     ({"black": 1}, 'give the answer as two numbers, e.g. {"black": 1, "white": 2}'),
     ({"black": 1, "white": 0, "answer": "B"}, "not both"),
+    ({"white": 0, "answer": "B"}, "not both"),  # either number beside the text is one too many
+    ({"black": 1, "answer": "B"}, "not both"),
 ])
 def test_impossible_answers_are_refused(client, answer, phrase):
     game = new(client, role="codemaker")

@@ -363,8 +363,8 @@ def fitting(n: int, exact: bool = True) -> str:
     """``"1 code fits"`` or ``"3 codes fit"``; when the count is only a lower bound (a game too
     large to count them), ``"at least 1000 codes fit"``.
 
-    >>> fitting(1), fitting(3), fitting(1000, exact=False), fitting(0, exact=False)
-    ('1 code fits', '3 codes fit', 'at least 1000 codes fit', 'an unknown number of codes fit')
+    >>> fitting(1), fitting(3), fitting(1000, exact=False), fitting(1, exact=False), fitting(0, exact=False)
+    ('1 code fits', '3 codes fit', 'at least 1000 codes fit', 'at least 1 code fits', 'an unknown number of codes fit')
     """
     if not exact:
         return f"at least {fitting(n)}" if n else "an unknown number of codes fit"
