@@ -284,3 +284,17 @@ def test_the_help_gives_examples_that_are_codes_of_the_game(size, repeats):
     assert len({game.parse(e.strip("'")) for e in examples}) == 1, examples
     assert any(e.isdigit() for e in examples) == (game.colours <= 9), examples  # (unquoted: 1123)
     assert any(e.isalpha() for e in examples) == (game.colours <= 26), examples
+
+
+def test_an_empty_line_asks_again_until_the_game_is_won():
+    """Enter alone is no answer: before the win the guess is asked again, whatever was answered
+    before (only after the win does it end the game, as 'quit' does)."""
+    secret = GAME.parse("3632")
+    ahead = CodemakerSession(GAME, "knuth")
+    answers = []
+    while not ahead.won:
+        answers.append(GAME.answer_text(GAME.score(secret, ahead.next_guess())))
+        ahead.answer(GAME.score(secret, ahead.next_guess()))
+    assert len(answers) > 2
+    _, session = codemaker([line for answer in answers for line in ("", answer)] + [""])
+    assert session.won and session.answers == ahead.answers
