@@ -28,6 +28,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "static": ("static", "static Mastermind: submit every guess at once, then name the secret"),
     "mm2": ("variants", "two-dimensional Mastermind (Singley 003 ch. 5): reproduce the thesis's 2-D table, or watch "
                         "one game"),
+    "mathmind": ("mathmind", "MathMind (Reddi, in 003): answers by higher/lower pegs or a distance, every secret "
+                             "evaluated exactly"),
     "strategies": ("strategies", "list every strategy with its parameters, defaults and source"),
 }
 

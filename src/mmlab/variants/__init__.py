@@ -1,6 +1,8 @@
-"""Games that are not one row of pegs: static Mastermind (``mmlab.variants.static``) and two-dimensional
-Mastermind MM2(n, m) (Singley 2005, 003 chapter 5). Exported here: static Mastermind's ``separates``,
-``search``, ``exhaustive`` and ``lower_bound``, and the 2-D game, codebreakers and registry.
+"""Games that are not the standard one: static Mastermind (``mmlab.variants.static``), two-dimensional
+Mastermind MM2(n, m) (Singley 2005, 003 chapter 5) and MathMind, answered by higher/lower pegs or a
+distance (Reddi 2002, in 003 section 2.3; ``mmlab.variants.mathmind``). Exported here: static
+Mastermind's ``separates``, ``search``, ``exhaustive`` and ``lower_bound``, the 2-D game, codebreakers
+and registry, and ``MathMind``.
 
 >>> make_strategy_2d("tabu:tenure=8").spec
 'tabu:tenure=8'
@@ -15,6 +17,7 @@ from mmlab.variants.two_d import (
     Strategy2D,
     play_2d,
 )
+from mmlab.variants.mathmind import MathMind
 from mmlab.variants.static import exhaustive, lower_bound, search, separates
 from mmlab.variants.two_d_propagate import Propagate2D
 from mmlab.variants.two_d_tabu import Tabu2D
@@ -28,5 +31,5 @@ def make_strategy_2d(spec: str) -> Strategy2D:
     return build(spec, STRATEGIES_2D, "2-D strategy")
 
 
-__all__ = ["STRATEGIES_2D", "Feedback2D", "Game2D", "GameRecord2D", "Knowledge2D", "Propagate2D", "Strategy2D", "Tabu2D",
+__all__ = ["STRATEGIES_2D", "Feedback2D", "Game2D", "GameRecord2D", "Knowledge2D", "MathMind", "Propagate2D", "Strategy2D", "Tabu2D",
            "exhaustive", "lower_bound", "make_strategy_2d", "play_2d", "search", "separates"]

@@ -1,0 +1,202 @@
+"""``mmlab mathmind``: Mastermind with Reddi's answers (higher/lower pegs, or a distance), evaluated exactly."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from mmlab.cli.arguments import HelpFormatter, listed, seed_arg
+from mmlab.cli.commands import help_of
+from mmlab.cli.entry import loading
+from mmlab.cli.output import histogram_text, print_json, progress, spinner
+from mmlab.errors import BadArgument, did_you_mean, shown
+
+if TYPE_CHECKING:
+    from mmlab.variants.mathmind import Evaluation, MathMind
+
+#: ``mmlab.variants.mathmind.FEEDBACKS`` and ``RULES``, for the options' help: importing them loads
+#: the kernels (numba); ``tests/cli/test_mathmind_command.py`` checks that the copies agree.
+FEEDBACK_NAMES = ("higher-lower", "euclidean", "manhattan", "black-white")
+RULE_NAMES = ("knuth", "irving", "most-parts", "entropy")
+
+EXAMPLES = """\
+examples:
+  mmlab mathmind compare 4x6                       every answer rule x every exhaustive rule, every secret,
+                                                   beside the standard game (about 1.5 s)
+  mmlab mathmind compare 5x8 --feedback higher-lower --rules knuth,entropy   about 30 s a rule, and 55 s
+                                                   for the standard game's beside it (3 minutes in all)
+  mmlab mathmind play 4x6 --feedback higher-lower --secret 3632   watch Knuth's rule find 3632
+  mmlab mathmind two-answers 4x6 --feedback euclidean   can two answers always name the secret?
+
+answers (Reddi 2002, in 003 section 2.3, item 5; colours are the values 1..m):
+  higher-lower  black pegs, then of the other pegs how many must go up in value; the rest go down
+  euclidean     the squared Euclidean distance between guess and secret (the distance is its root)
+  manhattan     the sum of the pegs' differences
+  black-white   the standard game, for comparison
+Every rule plays the best code under its score of the partition the answers make, consistent codes
+first, then the lowest, as mmlab's exhaustive strategies do; L is the guesses summed over every secret.
+"""
+
+
+def _mathmind(args: argparse.Namespace, feedback: str) -> MathMind:
+    from mmlab.game import Game
+    from mmlab.variants.mathmind import MathMind
+
+    return MathMind(Game.parse_size(args.size, repeats=not args.no_repeats), feedback)
+
+
+def _load() -> None:
+    with loading():
+        import mmlab.variants.mathmind  # noqa: F401
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Each answer rule's exhaustive rules over every secret, with the standard game's figure beside each."""
+    _load()
+    from rich.table import Table
+
+    from mmlab.cli.output import out
+
+    feedbacks = listed(args.feedback, "--feedback", list(FEEDBACK_NAMES))
+    rules = listed(args.rules, "--rules", list(RULE_NAMES))
+    for name, known, what in ((feedbacks, FEEDBACK_NAMES, "--feedback"), (rules, RULE_NAMES, "--rules")):
+        unknown = [n for n in name if n not in known]
+        if unknown:
+            raise BadArgument(f"{what}: unknown {shown(unknown[0])}{did_you_mean(unknown[0], known)}; choose from "
+                              f"{', '.join(known)}")
+    plays = ["black-white", *[f for f in feedbacks if f != "black-white"]]  # (the standard game first: the reference)
+    games = {f: _mathmind(args, f) for f in plays}
+    n = games["black-white"].game.n_codes
+    results: dict[tuple[str, str], Evaluation] = {}
+    with progress(f"mathmind {games['black-white'].game}", n * len(plays) * len(rules), enabled=not args.json) as bar:
+        done = 0
+
+        def found(k: int) -> None:
+            nonlocal done
+            done += k
+            bar(done)
+
+        for f in plays:
+            for rule in rules:
+                results[f, rule] = games[f].evaluate(rule, progress=found)
+    if args.json:
+        print_json([{**r.to_dict(), "mean_minus_standard": r.mean - results["black-white", rule].mean}
+                    for (f, rule), r in results.items() if f in feedbacks])
+        return 0
+    game = games["black-white"].game
+    table = Table(title=f"MathMind {game}: every secret, exactly (Reddi 2002, in 003 section 2.3)")
+    for col in ("answers", "rule", "first", "L", "mean", "vs standard", "worst", "guesses: secrets", "seconds"):
+        table.add_column(col, justify="left" if col in ("answers", "rule", "guesses: secrets") else "right")
+    for f in feedbacks:
+        for rule in rules:
+            r = results[f, rule]
+            gap = "" if f == "black-white" else f"{r.mean - results['black-white', rule].mean:+.4f}"
+            table.add_row(f, rule, game.format(r.first), str(r.total), f"{r.mean:.4f}", gap, str(r.worst),
+                          histogram_text(r.histogram()), f"{r.seconds:.2f}")
+        table.add_section()
+    out.print(table)
+    out.print("vs standard: the mean minus the standard game's (black-white) under the same rule; below 0 is easier.")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """One game of a rule under MathMind's answers, every guess with its answer."""
+    _load()
+    import numpy as np
+
+    from mmlab.cli.output import out
+    from mmlab.experiments.evaluation import draw_seed
+
+    mm = _mathmind(args, args.feedback)
+    seed = None
+    if args.secret is None:
+        seed = args.seed if args.seed is not None else draw_seed()
+        secret = int(np.random.default_rng(seed).integers(mm.game.n_codes))
+    else:
+        secret = mm.game.parse(args.secret)
+    with spinner(f"mathmind {mm.game}, {args.feedback} answers: {args.rule} playing", enabled=True):
+        moves = mm.play(args.rule, secret)
+    if args.json:
+        print_json({"size": mm.game.size, "repeats": mm.game.repeats, "feedback": args.feedback, "rule": args.rule,
+                    "secret": mm.game.format(secret), "seed": seed,
+                    "moves": [{"guess": mm.game.format(g), "answer": a, "said": mm.describe(a)} for g, a in moves]})
+        return 0
+    drawn = f" (drawn with seed {seed}: --seed {seed} plays it again)" if seed is not None else ""
+    out.print(f"{mm.game}, {args.feedback} answers, {args.rule}'s rule: secret {mm.game.format(secret)}{drawn}")
+    for k, (guess, said) in enumerate(moves, 1):
+        out.print(f"  guess {k}: {mm.game.format(guess)}  {mm.describe(said)}")
+    out.print(f"solved in {len(moves)} guess{'es' if len(moves) != 1 else ''}")
+    return 0
+
+
+def cmd_two_answers(args: argparse.Namespace) -> int:
+    """Which first guesses let some second guess split every answer class into single secrets."""
+    _load()
+    from mmlab.cli.output import out
+
+    mm = _mathmind(args, args.feedback)
+    with spinner(f"mathmind {mm.game}, {args.feedback} answers: every first guess", enabled=True):
+        firsts = mm.two_answer_firsts()
+    codes = [mm.game.format(c) for c in firsts]
+    if args.json:
+        print_json({"size": mm.game.size, "repeats": mm.game.repeats, "feedback": args.feedback,
+                    "two_answers_suffice": bool(codes), "first_guesses": codes})
+        return 0 if codes else 1
+    if codes:
+        listed_codes = " ".join(codes[:20]) + (f" … ({len(codes)} in all)" if len(codes) > 20 else "")
+        out.print(f"{mm.game}, {args.feedback} answers: two answers name every secret after {len(codes)} first "
+                  f"guess{'es' if len(codes) != 1 else ''}: {listed_codes}. The secret is then guessed third at the latest.")
+        return 0
+    out.print(f"{mm.game}, {args.feedback} answers: no first guess lets two answers name every secret (after each, "
+              "some answer leaves secrets that no second guess tells apart), so some secret needs a fourth guess.")
+    return 1
+
+
+def _no_subcommand(args: argparse.Namespace) -> int:
+    from mmlab.cli.output import err
+
+    err.print("mmlab mathmind: choose 'compare', 'play' or 'two-answers' (see mmlab mathmind --help)")
+    return 2
+
+
+def _game_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("size", help="game size PEGSxCOLOURS, e.g. 4x6 (at most 65,536 codes)")
+    p.add_argument("--no-repeats", action="store_true", help="codes may not repeat a colour")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def add_command(command) -> None:
+    """Register ``mmlab mathmind`` with the parser's ``command(name, help, func)``."""
+    p = command("mathmind", help_of("mathmind"), _no_subcommand)
+    p.epilog = EXAMPLES
+    sub = p.add_subparsers(dest="mathmind_command", metavar="SUBCOMMAND")
+    kinds = ", ".join(FEEDBACK_NAMES)
+    c = sub.add_parser("compare", help="every secret under each answer rule, beside the standard game",
+                       description="Play the exhaustive rules against every secret under MathMind's answers and "
+                                   "print L, mean, worst case and the guesses' histogram, with each mean beside the "
+                                   "standard game's under the same rule.",
+                       epilog=EXAMPLES, formatter_class=HelpFormatter)
+    c.set_defaults(func=cmd_compare)
+    _game_args(c)
+    c.add_argument("--feedback", help=f"comma-separated answer rules (known: {kinds}; default all)")
+    c.add_argument("--rules", help=f"comma-separated exhaustive rules (known: {', '.join(RULE_NAMES)}; default all)")
+
+    q = sub.add_parser("play", help="watch one game: every guess with its answer",
+                       description="Play one game of an exhaustive rule under MathMind's answers and print each "
+                                   "guess with its answer.", epilog=EXAMPLES, formatter_class=HelpFormatter)
+    q.set_defaults(func=cmd_play)
+    _game_args(q)
+    q.add_argument("--feedback", default="higher-lower", choices=FEEDBACK_NAMES,
+                   help="the answer rule (default higher-lower)")
+    q.add_argument("--rule", default="knuth", choices=RULE_NAMES, help="the exhaustive rule (default knuth)")
+    q.add_argument("--secret", help="the secret, e.g. 3632 (default: drawn at random)")
+    q.add_argument("--seed", type=seed_arg, help="seed of the random secret (default: drawn and printed)")
+
+    t = sub.add_parser("two-answers", help="can two answers always name the secret?",
+                       description="Check every first guess: does some second guess, chosen after its answer, "
+                                   "give each secret left an answer of its own? Exits 0 when some first guess does, "
+                                   "1 when none does.", epilog=EXAMPLES, formatter_class=HelpFormatter)
+    t.set_defaults(func=cmd_two_answers)
+    _game_args(t)
+    t.add_argument("--feedback", default="euclidean", choices=FEEDBACK_NAMES,
+                   help="the answer rule (default euclidean, the one Reddi discussed)")

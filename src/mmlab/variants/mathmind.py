@@ -1,0 +1,256 @@
+"""MathMind: Mastermind with Reddi's answers (Reddi 2002, described in 003 section 2.3, item 5).
+
+Reddi proposed two variants "of interest to mathematicians": the white pegs replaced by pegs saying
+how many stones must be *higher* and how many *lower* in value, and an integer *distance* between
+guess and secret as the only answer (Euclidean, or another metric). Colours are the values 1..m.
+
+- ``higher-lower``: black pegs, then of the other pegs how many must go up (the rest go down);
+- ``euclidean``: the squared Euclidean distance (an integer; the distance is its square root, so it
+  tells the same);
+- ``manhattan``: the sum of the pegs' differences;
+- ``black-white``: the standard game's answers, for comparison on the same terms.
+
+``MathMind.evaluate`` plays the exhaustive rules of the standard game (Knuth's largest class,
+Irving's expected size, Kooi's most parts, Neuwirth's entropy) against every secret and counts the
+guesses exactly; ties go to consistent codes, then to the lowest code, as in ``mmlab.strategies``.
+
+>>> from mmlab.game import Game
+>>> mm = MathMind(Game.parse_size("4x6"), "higher-lower")
+>>> mm.describe(mm.answer("1234", "1425"))
+'1 black, 2 higher, 1 lower'
+>>> result = mm.evaluate("knuth")
+>>> mm.game.format(result.first), result.total, result.worst
+('3333', 6372, 6)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mmlab.errors import BadArgument, BadCode, BadSize, ctrl_c_in_kernels, shown
+from mmlab.game import Game
+from mmlab.strategies.scoring import ENTROPY, LARGEST, PARTS, SUM_SQUARES, best
+from mmlab.variants import mathmind_kernels as K
+
+#: Each answer rule, by the name the command line takes, and its kernel's kind.
+FEEDBACKS: dict[str, int] = {"higher-lower": K.HIGHER_LOWER, "euclidean": K.EUCLIDEAN, "manhattan": K.MANHATTAN,
+                             "black-white": K.BLACK_WHITE}
+#: Each exhaustive rule: the partition statistic it reads and whether it minimises it (else maximises).
+RULES: dict[str, tuple[int, bool]] = {"knuth": (LARGEST, True), "irving": (SUM_SQUARES, True),
+                                      "most-parts": (PARTS, False), "entropy": (ENTROPY, False)}
+#: Largest game evaluated: each node of the tree scores every code against its candidates, so the
+#: work grows as codes squared (5x8's 32 768 codes: about 30 s a rule on 2 cores).
+MAX_CODES = 2**16
+
+
+def answer_of(guess: tuple[int, ...], secret: tuple[int, ...], feedback: str) -> int:
+    """The answer ``secret`` gives to ``guess`` (0-based colours), in pure Python: the reference the
+    kernels are checked against.
+
+    >>> answer_of((0, 1, 2, 3), (0, 3, 1, 3), "higher-lower"), answer_of((0, 1, 2, 3), (0, 3, 1, 3), "euclidean")
+    (11, 5)
+    """
+    pegs = len(guess)
+    black = sum(g == s for g, s in zip(guess, secret, strict=True))
+    if feedback == "higher-lower":
+        return black * (pegs + 1) + sum(s > g for g, s in zip(guess, secret, strict=True))
+    if feedback == "black-white":
+        common = sum(min(guess.count(c), secret.count(c)) for c in set(guess))
+        return black * (pegs + 1) + common - black
+    if feedback == "euclidean":
+        return sum((s - g) ** 2 for g, s in zip(guess, secret, strict=True))
+    if feedback == "manhattan":
+        return sum(abs(s - g) for g, s in zip(guess, secret, strict=True))
+    raise BadArgument(f"unknown feedback {shown(feedback)}; choose from {', '.join(FEEDBACKS)}")
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A rule played against every secret: ``guesses[i]`` is how many guesses secret ``i`` took."""
+
+    mathmind: MathMind
+    rule: str
+    first: int
+    guesses: np.ndarray
+    nodes: int
+    seconds: float
+
+    @property
+    def total(self) -> int:
+        """L: the guesses summed over every secret (the figure the literature tabulates)."""
+        return int(self.guesses.sum())
+
+    @property
+    def mean(self) -> float:
+        return float(self.guesses.mean())
+
+    @property
+    def worst(self) -> int:
+        return int(self.guesses.max())
+
+    def histogram(self) -> dict[int, int]:
+        """How many secrets took each number of guesses."""
+        counts = np.bincount(self.guesses)
+        return {int(k): int(n) for k, n in enumerate(counts) if n}
+
+    def to_dict(self) -> dict:
+        return {"size": self.mathmind.game.size, "repeats": self.mathmind.game.repeats,
+                "feedback": self.mathmind.feedback, "rule": self.rule, "first": self.mathmind.game.format(self.first),
+                "secrets": int(self.guesses.size), "total": self.total, "mean": self.mean, "worst": self.worst,
+                "histogram": self.histogram(), "nodes": self.nodes, "seconds": self.seconds}
+
+
+@dataclass(frozen=True)
+class MathMind:
+    """A game of ``game``'s codes answered by ``feedback`` (one of ``FEEDBACKS``).
+
+    >>> MathMind(Game.parse_size("4x6"), "euclidean").n_answers   # squared distances 0..4*5**2
+    101
+    """
+
+    game: Game
+    feedback: str = "higher-lower"
+    digits: np.ndarray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.game, Game):
+            raise BadSize(f"MathMind plays a Game, e.g. Game.parse_size('4x6'), got {shown(self.game)}")
+        if self.feedback not in FEEDBACKS:
+            raise BadArgument(f"unknown feedback {shown(self.feedback)}; choose from {', '.join(FEEDBACKS)}")
+        if self.game.feedback != "black-white":
+            raise BadArgument(f"MathMind answers by {self.feedback}; give the game without feedback='{self.game.feedback}'")
+        if self.game.n_codes > MAX_CODES:
+            raise BadSize(f"MathMind's exact play scores every code at each step: {self.game} has "
+                          f"{self.game.n_codes:,} codes, at most {MAX_CODES:,} here (5x8's 32,768 take about "
+                          "30 s a rule on 2 cores)")
+        object.__setattr__(self, "digits", np.ascontiguousarray(self.game.all_digits))
+
+    @property
+    def kind(self) -> int:
+        return FEEDBACKS[self.feedback]
+
+    @property
+    def n_answers(self) -> int:
+        """The range of the answers' integers: every answer is below it."""
+        pegs, top = self.game.pegs, self.game.colours - 1
+        if self.feedback == "euclidean":
+            return pegs * top * top + 1
+        if self.feedback == "manhattan":
+            return pegs * top + 1
+        return (pegs + 1) ** 2
+
+    @property
+    def win(self) -> int:
+        """The answer of a secret to itself."""
+        return self.answer(0, 0)
+
+    def answer(self, guess: int | str, secret: int | str) -> int:
+        """The answer ``secret`` gives to ``guess`` (codes written out, or indices)."""
+        g, s = (self.digits[self._index(code)] for code in (guess, secret))
+        return int(K.answer(g, s, self.kind))
+
+    def describe(self, answer: int) -> str:
+        """An answer in words.
+
+        >>> MathMind(Game.parse_size("4x6"), "euclidean").describe(14)
+        'distance² 14'
+        """
+        pegs = self.game.pegs
+        if self.feedback in ("higher-lower", "black-white"):
+            black, rest = divmod(int(answer), pegs + 1)
+            if self.feedback == "black-white":
+                return f"{black} black, {rest} white"
+            return f"{black} black, {rest} higher, {pegs - black - rest} lower"
+        return f"distance² {answer}" if self.feedback == "euclidean" else f"distance {answer}"
+
+    def _index(self, code: int | str) -> int:
+        if isinstance(code, str):
+            return self.game.parse(code)
+        if isinstance(code, (int, np.integer)) and not isinstance(code, bool) and 0 <= code < self.game.n_codes:
+            return int(code)
+        raise BadCode(f"{shown(code)} is no code of {self.game}: write it out, e.g. '{'1' * self.game.pegs}'")
+
+    # ------------------------------------------------------------------------------ playing
+    def choose(self, rule: str, cand: np.ndarray) -> int:
+        """The guess ``rule`` plays when ``cand`` (ascending indices) are the codes left: a top scorer of
+        the partition it makes, consistent codes first, then the lowest."""
+        if rule not in RULES:
+            raise BadArgument(f"unknown rule {shown(rule)}; choose from {', '.join(RULES)}")
+        if cand.size <= 2:  # (a consistent code splits them into single codes: no code does better)
+            return int(cand[0])
+        column, minimise = RULES[rule]
+        stats = K.partition_stats(self.digits, cand, self.kind, self.n_answers)
+        top = np.flatnonzero(best(stats[:, column] if minimise else -stats[:, column]))
+        inside = top[np.isin(top, cand)]
+        return int(inside[0] if inside.size else top[0])
+
+    @ctrl_c_in_kernels
+    def evaluate(self, rule: str = "knuth", progress: Callable[[int], None] | None = None) -> Evaluation:
+        """Play ``rule`` against every secret at once (its decision tree), counting each secret's guesses.
+
+        ``progress(k)`` is told each time ``k`` more secrets are found.
+
+        >>> MathMind(Game.parse_size("3x4"), "manhattan").evaluate("entropy").histogram()
+        {1: 1, 2: 7, 3: 20, 4: 36}
+        """
+        start = time.perf_counter()
+        guesses = np.zeros(self.game.n_codes, dtype=np.int64)
+        first = self.choose(rule, np.arange(self.game.n_codes))
+        nodes = 0
+        todo = [(np.arange(self.game.n_codes), 1, first)]
+        while todo:
+            cand, depth, guess = todo.pop()
+            nodes += 1
+            answers = K.answers_against(self.digits[guess], self.digits, cand, self.kind)
+            for a in np.unique(answers):
+                part = cand[answers == a]
+                if a == self.win:
+                    guesses[guess] = depth
+                    if progress:
+                        progress(1)
+                elif part.size == 1:
+                    guesses[part[0]] = depth + 1
+                    if progress:
+                        progress(1)
+                else:
+                    todo.append((part, depth + 1, self.choose(rule, part)))
+        return Evaluation(self, rule, first, guesses, nodes, time.perf_counter() - start)
+
+    def play(self, rule: str, secret: int | str) -> list[tuple[int, int]]:
+        """One game of ``rule`` against ``secret``: each guess and its answer, to the win.
+
+        >>> mm = MathMind(Game.parse_size("4x6"), "euclidean")
+        >>> [(mm.game.format(g), a) for g, a in mm.play("knuth", "3632")]
+        [('1111', 34), ('1356', 33), ('3632', 0)]
+        """
+        secret = self._index(secret)
+        cand = np.arange(self.game.n_codes)
+        moves = []
+        while True:
+            guess = self.choose(rule, cand)
+            said = self.answer(guess, secret)
+            moves.append((guess, said))
+            if said == self.win:
+                return moves
+            cand = cand[K.answers_against(self.digits[guess], self.digits, cand, self.kind) == said]
+
+    @ctrl_c_in_kernels
+    def two_answer_firsts(self) -> np.ndarray:
+        """The first guesses after which some second guess gives each secret left its own answer, so
+        that two answers always name the secret (ascending indices; empty when none does).
+
+        >>> MathMind(Game.parse_size("2x4"), "euclidean").two_answer_firsts().size > 0
+        True
+        """
+        everyone = np.arange(self.game.n_codes)
+        firsts = []
+        for first in everyone:
+            answers = K.answers_against(self.digits[first], self.digits, everyone, self.kind)
+            if all(K.separators(self.digits, everyone[answers == a], self.kind, self.n_answers).any()
+                   for a in np.unique(answers)):
+                firsts.append(first)
+        return np.array(firsts, dtype=np.int64)

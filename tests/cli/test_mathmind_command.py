@@ -1,0 +1,89 @@
+"""``mmlab mathmind``: the table, JSON and exit codes as a user meets them."""
+
+import json
+
+import pytest
+
+from mmlab.cli import mathmind as cli_mathmind
+from mmlab.cli.main import main
+from mmlab.game import Game
+from mmlab.variants.mathmind import FEEDBACKS, RULES, MathMind
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_the_options_name_what_the_module_knows():
+    """The command's copies of the answer and rule names (kept so that --help loads no kernel)."""
+    assert cli_mathmind.FEEDBACK_NAMES == tuple(FEEDBACKS) and cli_mathmind.RULE_NAMES == tuple(RULES)
+
+
+def test_compare_json_is_each_evaluation_with_its_gap_to_the_standard_game(capsys):
+    code, out, _ = run(capsys, "mathmind", "compare", "3x4", "--feedback", "euclidean,higher-lower",
+                       "--rules", "entropy,knuth", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert [(d["feedback"], d["rule"]) for d in data] == [("euclidean", "entropy"), ("euclidean", "knuth"),
+                                                        ("higher-lower", "entropy"), ("higher-lower", "knuth")]
+    for d in data:
+        ours = MathMind(Game(3, 4), d["feedback"]).evaluate(d["rule"])
+        standard = MathMind(Game(3, 4), "black-white").evaluate(d["rule"])
+        assert (d["total"], d["worst"], d["first"]) == (ours.total, ours.worst, Game(3, 4).format(ours.first))
+        assert d["histogram"] == {str(k): v for k, v in ours.histogram().items()}
+        assert d["mean_minus_standard"] == pytest.approx(ours.mean - standard.mean)
+        assert d["secrets"] == 64 and d["size"] == "3x4"
+
+
+def test_compare_prints_every_answer_rule_and_the_standard_game_on_4x6(capsys):
+    code, out, _ = run(capsys, "mathmind", "compare", "4x6", "--rules", "knuth")
+    assert code == 0
+    lines = {line.split("│")[1].strip(): line for line in out.splitlines() if line.count("│") > 5}
+    assert set(lines) == {"higher-lower", "euclidean", "manhattan", "black-white"}
+    assert "5801" in lines["black-white"] and "6372" in lines["higher-lower"] and "+0.4406" in lines["higher-lower"]
+    assert "4321" in lines["euclidean"] and "-1.1420" in lines["euclidean"]
+    assert "vs standard" in out
+
+
+def test_play_shows_each_guess_and_its_answer(capsys):
+    code, out, _ = run(capsys, "mathmind", "play", "4x6", "--secret", "3632")
+    assert code == 0
+    assert "guess 1: 3333  2 black, 1 higher, 1 lower" in out and "guess 5: 3632  4 black, 0 higher, 0 lower" in out
+    assert "solved in 5 guesses" in out
+    code, out, _ = run(capsys, "mathmind", "play", "4x6", "--feedback", "euclidean", "--rule", "entropy",
+                       "--seed", "3", "--json")
+    data = json.loads(out)
+    mm = MathMind(Game(4, 6), "euclidean")
+    assert data["seed"] == 3 and data["moves"][-1] == {"guess": data["secret"], "answer": 0, "said": "distance² 0"}
+    assert [(m["guess"], m["answer"]) for m in data["moves"]] == [
+        (mm.game.format(g), a) for g, a in mm.play("entropy", data["secret"])]
+
+
+def test_two_answers_exits_0_when_some_first_guess_allows_it_and_1_when_none_does(capsys):
+    code, out, _ = run(capsys, "mathmind", "two-answers", "2x4", "--feedback", "manhattan")
+    assert code == 0 and "after 4 first guesses: 11 14 41 44" in out
+    code, out, _ = run(capsys, "mathmind", "two-answers", "4x6", "--json")
+    assert code == 1 and json.loads(out) == {"size": "4x6", "repeats": True, "feedback": "euclidean",
+                                             "two_answers_suffice": False, "first_guesses": []}
+    code, out, _ = run(capsys, "mathmind", "two-answers", "4x6")
+    assert code == 1 and "some secret needs a fourth guess" in " ".join(out.split())  # (rich wraps the line)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("compare", "6x9"), "6x9 has 531,441 codes, at most 65,536"),
+    (("compare", "4x6", "--rules", "knuht"), "--rules: unknown 'knuht' (did you mean 'knuth'?)"),
+    (("compare", "4x6", "--feedback", "distance"), "--feedback: unknown 'distance'"),
+    (("compare", "4x6", "--rules", ","), "--rules is empty"),
+    (("play", "4x6", "--secret", "1237"), "1237"),
+    (("compare", "4x"), "cannot read the size '4x'"),
+])
+def test_bad_input_is_one_line_and_exit_2(capsys, args, message):
+    code, out, err = run(capsys, "mathmind", *args)
+    assert code == 2 and out == "" and message in err and "Traceback" not in err
+
+
+def test_no_subcommand_says_which_there_are(capsys):
+    code, _, err = run(capsys, "mathmind")
+    assert code == 2 and "choose 'compare', 'play' or 'two-answers'" in err

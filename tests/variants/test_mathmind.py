@@ -1,0 +1,212 @@
+"""MathMind (Reddi 2002, in 003 section 2.3): the kernels against pure Python, the exact evaluation
+against a pure-Python decision tree and, under the standard answers, against mmlab's own strategies."""
+
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from mmlab.errors import BadArgument, BadCode, BadSize
+from mmlab.experiments import evaluate as evaluate_standard
+from mmlab.game import Game
+from mmlab.variants import mathmind_kernels as K
+from mmlab.variants.mathmind import FEEDBACKS, MAX_CODES, RULES, MathMind, answer_of
+
+MATHMIND = ("higher-lower", "euclidean", "manhattan")
+
+
+def rows(game: Game) -> list[tuple[int, ...]]:
+    return [tuple(int(c) for c in row) for row in game.all_digits]
+
+
+@pytest.mark.parametrize("feedback", FEEDBACKS)
+@pytest.mark.parametrize("game", [Game(3, 4), Game(2, 5, repeats=False), Game(4, 3)], ids=str)
+def test_the_answer_kernel_is_the_pure_python_answer_for_every_pair(game, feedback):
+    mm = MathMind(game, feedback)
+    codes = rows(game)
+    everyone = np.arange(game.n_codes)
+    for g, guess in enumerate(codes):
+        got = K.answers_against(mm.digits[g], mm.digits, everyone, mm.kind)
+        assert got.tolist() == [answer_of(guess, secret, feedback) for secret in codes]
+        assert got.max() < mm.n_answers
+    assert mm.win == answer_of(codes[0], codes[0], feedback)
+
+
+def test_answers_worked_out_by_hand():
+    """Guess 1234 against secret 1425: peg 1 right; 2 -> 4 and 4 -> 5 go up, 3 -> 2 goes down."""
+    mm = MathMind(Game(4, 6), "higher-lower")
+    assert mm.describe(mm.answer("1234", "1425")) == "1 black, 2 higher, 1 lower"
+    assert mm.answer("1234", "1425") == 1 * 5 + 2
+    assert MathMind(Game(4, 6), "euclidean").answer("1234", "1425") == 0 + 4 + 1 + 1
+    assert MathMind(Game(4, 6), "manhattan").answer("1234", "1425") == 0 + 2 + 1 + 1
+    assert MathMind(Game(4, 6), "black-white").describe(MathMind(Game(4, 6), "black-white").answer("1234", "1425")) \
+        == "1 black, 2 white"
+    assert MathMind(Game(4, 6), "euclidean").n_answers == 4 * 25 + 1
+    assert MathMind(Game(4, 6), "manhattan").n_answers == 4 * 5 + 1
+
+
+def python_stats(answers: list[int]) -> tuple[float, float, float, float]:
+    sizes = Counter(answers).values()
+    n = len(answers)
+    return (max(sizes), sum(k * k for k in sizes), len(sizes), -sum(k / n * math.log2(k / n) for k in sizes))
+
+
+@pytest.mark.parametrize("feedback", FEEDBACKS)
+def test_partition_stats_are_the_pure_python_partitions(feedback):
+    game = Game(3, 4)
+    mm = MathMind(game, feedback)
+    codes = rows(game)
+    cand = np.sort(np.random.default_rng(7).choice(game.n_codes, 23, replace=False))
+    stats = K.partition_stats(mm.digits, cand, mm.kind, mm.n_answers)
+    for g, guess in enumerate(codes):
+        expected = python_stats([answer_of(guess, codes[s], feedback) for s in cand])
+        assert stats[g] == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("feedback", FEEDBACKS)
+def test_separators_are_the_guesses_giving_each_candidate_its_own_answer(feedback):
+    game = Game(3, 4)
+    mm = MathMind(game, feedback)
+    codes = rows(game)
+    seen = set()
+    for seed in range(5):
+        cand = np.sort(np.random.default_rng(seed).choice(game.n_codes, 2 + seed, replace=False))
+        got = K.separators(mm.digits, cand, mm.kind, mm.n_answers)
+        expected = [len({answer_of(guess, codes[s], feedback) for s in cand}) == cand.size for guess in codes]
+        assert got.tolist() == expected
+        seen.update(expected)
+    assert seen == {True, False}  # (guesses that separate and guesses that do not, both checked)
+
+
+def python_tree(mm: MathMind, rule: str) -> dict[int, int]:
+    """Guesses per secret of ``rule``'s decision tree, built in pure Python: a top scorer of the
+    partition, consistent codes first, then the lowest code."""
+    codes = rows(mm.game)
+    column, minimise = RULES[rule]
+    out = {}
+
+    def choose(cand: list[int]) -> int:
+        scores = [python_stats([answer_of(guess, codes[s], mm.feedback) for s in cand])[column] for guess in codes]
+        scores = scores if minimise else [-v for v in scores]
+        top = [g for g, v in enumerate(scores) if v <= min(scores) + 1e-9]
+        inside = [g for g in top if g in cand]
+        return (inside or top)[0]
+
+    def descend(cand: list[int], depth: int) -> None:
+        guess = choose(cand)
+        parts: dict[int, list[int]] = {}
+        for s in cand:
+            parts.setdefault(answer_of(codes[guess], codes[s], mm.feedback), []).append(s)
+        for a, part in parts.items():
+            if a == mm.win:
+                out[guess] = depth
+            else:
+                descend(part, depth + 1)
+
+    descend(list(range(len(codes))), 1)
+    return out
+
+
+@pytest.mark.parametrize("rule", RULES)
+@pytest.mark.parametrize("feedback", FEEDBACKS)
+def test_evaluate_is_the_pure_python_decision_tree(feedback, rule):
+    mm = MathMind(Game(3, 4), feedback)
+    result = mm.evaluate(rule)
+    expected = python_tree(mm, rule)
+    assert result.guesses.tolist() == [expected[s] for s in range(mm.game.n_codes)]
+    assert result.total == sum(expected.values()) and result.worst == max(expected.values())
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_under_the_standard_answers_each_rule_is_mmlabs_own_strategy_secret_by_secret(rule):
+    """Knuth, Irving, Most Parts and Entropy on 4x6 (L = 5801, 5696, 5668, 5722: Knuth 1976, Kooi 2005)
+    and on Bulls and Cows' smaller cousin 3x5 without repeats: the same guesses for every secret."""
+    for game in (Game(4, 6), Game(3, 5, repeats=False)):
+        ours = MathMind(game, "black-white").evaluate(rule)
+        theirs = evaluate_standard(game, rule)
+        assert ours.guesses[theirs.codes].tolist() == theirs.guesses.tolist()
+    assert MathMind(Game(4, 6), "black-white").evaluate(rule).total == {
+        "knuth": 5801, "irving": 5696, "most-parts": 5668, "entropy": 5722}[rule]
+
+
+@pytest.mark.parametrize("feedback", FEEDBACKS)
+def test_a_game_played_is_the_decision_trees_branch(feedback):
+    mm = MathMind(Game(3, 4), feedback)
+    for rule in ("knuth", "entropy"):
+        result = mm.evaluate(rule)
+        for secret in range(mm.game.n_codes):
+            moves = mm.play(rule, secret)
+            assert len(moves) == result.guesses[secret]
+            assert moves[0][0] == result.first and moves[-1] == (secret, mm.win)
+            assert all(a == mm.answer(g, secret) for g, a in moves)
+
+
+def test_progress_counts_every_secret_once():
+    mm = MathMind(Game(3, 4), "higher-lower")
+    told = []
+    mm.evaluate("knuth", progress=told.append)
+    assert sum(told) == mm.game.n_codes
+
+
+def python_two_answer_firsts(mm: MathMind) -> list[int]:
+    codes = rows(mm.game)
+
+    def answers(guess: int, cand: list[int]) -> list[int]:
+        return [answer_of(codes[guess], codes[s], mm.feedback) for s in cand]
+
+    firsts = []
+    for first in range(len(codes)):
+        classes: dict[int, list[int]] = {}
+        for s, a in enumerate(answers(first, list(range(len(codes))))):
+            classes.setdefault(a, []).append(s)
+        if all(any(len(set(answers(g, part))) == len(part) for g in range(len(codes))) for part in classes.values()):
+            firsts.append(first)
+    return firsts
+
+
+@pytest.mark.parametrize("feedback", FEEDBACKS)
+@pytest.mark.parametrize("game", [Game(2, 4), Game(2, 5), Game(3, 3)], ids=str)
+def test_two_answer_firsts_are_those_of_a_pure_python_search(game, feedback):
+    mm = MathMind(game, feedback)
+    assert mm.two_answer_firsts().tolist() == python_two_answer_firsts(mm)
+
+
+def test_two_answers_can_name_the_secret_on_small_games_but_never_on_4x6():
+    """2x4: after 11 (a corner) the squared distance and one more guess tell every secret apart; on
+    4x6 no first guess allows it under any answer (Reddi's 'two guesses' for MM(4,6), docs/reproductions.md)."""
+    assert MathMind(Game(2, 4), "euclidean").two_answer_firsts().size == 16
+    assert MathMind(Game(2, 4), "manhattan").two_answer_firsts().tolist() == [0, 3, 12, 15]  # 11 14 41 44
+    for feedback in MATHMIND:
+        assert MathMind(Game(4, 6), feedback).two_answer_firsts().size == 0
+    assert MathMind(Game(4, 6), "euclidean").evaluate("knuth").worst == 4  # (so the best worst case is 4)
+
+
+def test_bad_input_is_refused_with_a_message():
+    with pytest.raises(BadArgument, match="unknown feedback 'distance'"):
+        MathMind(Game(4, 6), "distance")
+    with pytest.raises(BadArgument, match="without feedback='black'"):
+        MathMind(Game(4, 6, feedback="black"), "euclidean")
+    with pytest.raises(BadSize, match="531,441 codes, at most 65,536"):
+        MathMind(Game(6, 9), "euclidean")
+    assert Game(4, 16).n_codes == MAX_CODES
+    MathMind(Game(4, 16), "euclidean")  # (the largest accepted)
+    with pytest.raises(BadSize, match="plays a Game"):
+        MathMind("4x6", "euclidean")
+    mm = MathMind(Game(4, 6), "euclidean")
+    with pytest.raises(BadArgument, match="unknown rule 'knuht'"):
+        mm.evaluate("knuht")
+    with pytest.raises(BadCode):
+        mm.answer("1237", "1111")
+    with pytest.raises(BadCode, match="no code of 4x6"):
+        mm.play("knuth", 1296)
+    with pytest.raises(BadCode, match="no code of 4x6"):
+        mm.answer(True, 0)
+
+
+def test_with_one_peg_a_distance_names_the_colour_at_once():
+    """One peg, guessed at the lowest colour: a distance is the secret's value less 1, higher/lower and
+    the standard answers only say right or not."""
+    for feedback, classes in (("euclidean", 5), ("manhattan", 5), ("higher-lower", 2), ("black-white", 2)):
+        mm = MathMind(Game(1, 5), feedback)
+        assert len({mm.answer(0, s) for s in range(5)}) == classes
