@@ -109,7 +109,7 @@ def test_a_cluster_left_without_workers_says_so_and_plays_on_when_one_joins(tmp_
     """Its only worker killed, the study waits for another (Dask keeps the chunks for it), saying
     so on stderr, and how to start one; a worker that joins plays the rest."""
     monkeypatch.setattr(dask_path, "NO_WORKERS_SECONDS", 0.5)
-    study = Study("stranded", ("4x6",), ("random",), runs=2, seed=5)
+    study = Study("stranded", ("4x6",), ("random",), runs=8, seed=5)  # (about 3 s of games: the worker dies mid-way)
     store = Store(tmp_path / "r.duckdb")
     started: list[subprocess.Popen] = []
     stderr = sys.stderr
@@ -129,7 +129,7 @@ def test_a_cluster_left_without_workers_says_so_and_plays_on_when_one_joins(tmp_
 
     def progress(done: int, total: int) -> None:
         if done and started[0].poll() is None:
-            time.sleep(1)  # the worker finishes more chunks meanwhile: they die with it, some maybe as they are fetched
+            time.sleep(0.2)  # the worker finishes more chunks meanwhile: they die with it, some maybe as they are fetched
             started[0].kill()
 
     monkeypatch.setattr(sys, "stderr", Reader())
