@@ -1,6 +1,8 @@
 """``mmlab mathmind``: the table, JSON and exit codes as a user meets them."""
 
+import io
 import json
+import sys
 
 import pytest
 
@@ -86,4 +88,35 @@ def test_bad_input_is_one_line_and_exit_2(capsys, args, message):
 
 def test_no_subcommand_says_which_there_are(capsys):
     code, _, err = run(capsys, "mathmind")
-    assert code == 2 and "choose 'compare', 'play' or 'two-answers'" in err
+    assert code == 2 and "choose 'compare', 'play', 'two-answers' or 'guess'" in err
+
+
+def guess(capsys, monkeypatch, typed: str, *args: str) -> tuple[int, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(typed))
+    code, out, _ = run(capsys, "mathmind", "guess", *args)
+    return code, " ".join(out.split())  # (rich wraps long lines)
+
+
+def test_guess_answers_each_guess_and_counts_the_codes_that_still_fit(capsys, monkeypatch):
+    code, out = guess(capsys, monkeypatch, "1111\nhelp\n12\n2345\n3632\n", "4x6", "--secret", "3632")
+    mm = MathMind(Game(4, 6), "euclidean")
+    fit = [c for c in range(1296) if mm.answer("1111", c) == 34]
+    assert code == 0
+    assert f"1111: distance² 34; {len(fit)} codes fit the answers so far" in out
+    left = sum(mm.answer("2345", c) == 20 for c in fit)
+    assert f"2345: distance² 20; {left} codes fit" in out
+    assert "has 2 pegs, the 4x6 game needs 4 ('help' lists the commands)" in out and "Commands: 'give-up'" in out
+    assert f"distance² 0: solved in 3 guesses; knuth's rule needs {len(mm.play('knuth', '3632'))} for this secret" in out
+
+
+def test_guess_given_up_or_left_says_the_secret_and_exits_1(capsys, monkeypatch):
+    code, out = guess(capsys, monkeypatch, "1111\ngive-up\n", "4x6", "--feedback", "higher-lower", "--seed", "4",
+                      "--rule", "entropy")
+    secret = MathMind(Game(4, 6), "higher-lower")
+    assert code == 1 and "1111: 1 black, 3 higher, 0 lower; 500 codes fit" in out
+    assert "You gave up. The secret was 5316; entropy's rule finds it in" in out
+    assert secret.answer("1111", "5316") == 1 * 5 + 3
+    code, out = guess(capsys, monkeypatch, "", "3x4", "--seed", "4")  # (the input ends at once)
+    assert code == 1 and "Game left unfinished. The secret was" in out
+    code, out = guess(capsys, monkeypatch, "quit\n", "4x3", "--seed", "4")
+    assert code == 1 and "(e.g. 1231)" in out  # (an example of the game's own colours)

@@ -27,6 +27,7 @@ examples:
                                                    for the standard game's beside it (3 minutes in all)
   mmlab mathmind play 4x6 --feedback higher-lower --secret 3632   watch Knuth's rule find 3632
   mmlab mathmind two-answers 4x6 --feedback euclidean   can two answers always name the secret?
+  mmlab mathmind guess 4x6 --feedback euclidean     you guess mmlab's secret, told its distance
 
 answers (Reddi 2002, in 003 section 2.3, item 5; colours are the values 1..m):
   higher-lower  black pegs, then of the other pegs how many must go up in value; the rest go down
@@ -129,6 +130,71 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+GUESS_HELP = ("Type a guess (e.g. {example}); after each answer mmlab says how many codes still fit. "
+              "Commands: 'give-up' (the secret, and how {rule}'s rule finds it), 'help', 'quit'.")
+
+
+def cmd_guess(args: argparse.Namespace) -> int:
+    """You guess mmlab's secret, answered by MathMind's rule (003: the distance "would provide an
+    interesting challenge to a human player"). Exits 0 on a win, 1 otherwise."""
+    _load()
+    import numpy as np
+
+    from mmlab.cli.output import out
+    from mmlab.errors import MastermindError
+    from mmlab.play.terminal import QUIT_WORDS, Dialogue
+    from mmlab.variants import mathmind_kernels as K
+
+    mm = _mathmind(args, args.feedback)
+    game = mm.game
+    secret = game.parse(args.secret) if args.secret else int(np.random.default_rng(args.seed).integers(game.n_codes))
+    dialogue = Dialogue(game, console=out)
+    example = game.format(game.index_of(i % game.colours for i in range(game.pegs)))  # 1234, 12312, ...
+    help_text = GUESS_HELP.format(example=example, rule=args.rule)
+    out.print(f"MathMind {game}, {args.feedback} answers: mmlab keeps a secret of colours 1..{game.colours}. "
+              + help_text)
+    cand = np.arange(game.n_codes)
+    guesses = 0
+
+    def reveal(verb: str) -> None:
+        computer = len(mm.play(args.rule, secret))
+        out.print(f"{verb} The secret was {game.format(secret)}; {args.rule}'s rule finds it in {computer} "
+                  f"guess{'es' if computer != 1 else ''}.")
+
+    try:
+        while True:
+            line = dialogue.ask(f"guess {guesses + 1}> ")
+            if line is None or line.lower() in QUIT_WORDS:
+                reveal("Game left unfinished.")
+                return 1
+            if not line:
+                continue
+            if line.lower() in ("help", "?"):
+                out.print(help_text)
+                continue
+            if line.lower() in ("give-up", "giveup", "give up"):
+                reveal("You gave up.")
+                return 1
+            try:
+                guess = game.parse(line)
+            except MastermindError as e:
+                out.print(f"{e} ('help' lists the commands)", markup=False)
+                continue
+            guesses += 1
+            said = mm.answer(guess, secret)
+            if said == mm.win:
+                computer = len(mm.play(args.rule, secret))
+                out.print(f"{mm.describe(said)}: solved in {guesses} guess{'es' if guesses != 1 else ''}; "
+                          f"{args.rule}'s rule needs {computer} for this secret.")
+                return 0
+            cand = cand[K.answers_against(mm.digits[guess], mm.digits, cand, mm.kind) == said]
+            fit = f"{cand.size:,} code{'s' if cand.size != 1 else ''} fit{'s' if cand.size == 1 else ''}"
+            out.print(f"{game.format(guess)}: {mm.describe(said)}; {fit} the answers so far")
+    except KeyboardInterrupt:  # (Ctrl-C leaves the game as 'quit' does, saying the secret)
+        out.print(f"\nGame left unfinished. The secret was {game.format(secret)}.")
+        raise
+
+
 def cmd_two_answers(args: argparse.Namespace) -> int:
     """Which first guesses let some second guess split every answer class into single secrets."""
     _load()
@@ -155,7 +221,7 @@ def cmd_two_answers(args: argparse.Namespace) -> int:
 def _no_subcommand(args: argparse.Namespace) -> int:
     from mmlab.cli.output import err
 
-    err.print("mmlab mathmind: choose 'compare', 'play' or 'two-answers' (see mmlab mathmind --help)")
+    err.print("mmlab mathmind: choose 'compare', 'play', 'two-answers' or 'guess' (see mmlab mathmind --help)")
     return 2
 
 
@@ -191,6 +257,19 @@ def add_command(command) -> None:
     q.add_argument("--rule", default="knuth", choices=RULE_NAMES, help="the exhaustive rule (default knuth)")
     q.add_argument("--secret", help="the secret, e.g. 3632 (default: drawn at random)")
     q.add_argument("--seed", type=seed_arg, help="seed of the random secret (default: drawn and printed)")
+
+    g = sub.add_parser("guess", help="you guess mmlab's secret, answered by MathMind's rule",
+                       description="Guess a secret mmlab keeps; each guess is answered by higher/lower pegs or a "
+                                   "distance, with the number of codes that still fit. Exits 0 on a win, 1 otherwise.",
+                       epilog=EXAMPLES, formatter_class=HelpFormatter)
+    g.set_defaults(func=cmd_guess)
+    _game_args(g)
+    g.add_argument("--feedback", default="euclidean", choices=FEEDBACK_NAMES,
+                   help="the answer rule (default euclidean)")
+    g.add_argument("--rule", default="knuth", choices=RULE_NAMES,
+                   help="the rule mmlab compares your game with at the end (default knuth)")
+    g.add_argument("--secret", help="the secret, to practise (default: drawn at random)")
+    g.add_argument("--seed", type=seed_arg, help="seed of the random secret")
 
     t = sub.add_parser("two-answers", help="can two answers always name the secret?",
                        description="Check every first guess: does some second guess, chosen after its answer, "
