@@ -109,6 +109,13 @@ def test_ctrl_c_stops_a_shell_loop_running_mmlab(tmp_path):
     assert (out, err.strip(), proc.returncode) == ("", "interrupted", CTRL_C)
 
 
+def test_ctrl_c_stops_mathmind_compare_with_one_line(tmp_path):
+    """Its work is numba's threads in this process (no workers): the Ctrl-C lands in a kernel and is
+    raised as the kernel returns (5x8's first step, the longest, takes a few seconds)."""
+    status, err = interrupt(["mathmind", "compare", "5x8", "--rules", "knuth"], 4.0, tmp_path)
+    assert (status, err.strip()) == (CTRL_C, "interrupted")
+
+
 @pytest.mark.parametrize("when", ["starting", "playing"])
 @pytest.mark.parametrize("command", sorted(LONG))
 def test_ctrl_c_stops_the_workers_with_one_line(command, when, tmp_path):

@@ -120,3 +120,28 @@ def test_guess_given_up_or_left_says_the_secret_and_exits_1(capsys, monkeypatch)
     assert code == 1 and "Game left unfinished. The secret was" in out
     code, out = guess(capsys, monkeypatch, "quit\n", "4x3", "--seed", "4")
     assert code == 1 and "(e.g. 1231)" in out  # (an example of the game's own colours)
+
+
+def test_no_repeats_is_the_game_without_repeated_colours(capsys):
+    code, out, _ = run(capsys, "mathmind", "compare", "3x5", "--no-repeats", "--feedback", "higher-lower",
+                       "--rules", "knuth", "--json")
+    ours = MathMind(Game(3, 5, repeats=False), "higher-lower").evaluate("knuth")
+    data = json.loads(out)
+    assert code == 0 and (data[0]["secrets"], data[0]["repeats"], data[0]["total"]) == (60, False, ours.total)
+    code, out, _ = run(capsys, "mathmind", "two-answers", "3x5", "--no-repeats", "--json")
+    assert json.loads(out)["first_guesses"] == [Game(3, 5, repeats=False).format(c) for c in
+                                               MathMind(Game(3, 5, repeats=False), "euclidean").two_answer_firsts()]
+
+
+def test_guess_says_when_one_code_fits_and_the_seed_that_plays_the_secret_again(capsys, monkeypatch):
+    mm = MathMind(Game(2, 4), "euclidean")
+    secret = "23"
+    first = next(g for g in range(16) if sum(mm.answer(g, s) == mm.answer(g, secret) for s in range(16)) == 1)
+    code, out = guess(capsys, monkeypatch, f"{mm.game.format(first)}\n", "2x4", "--secret", secret)
+    assert code == 1 and "1 code fits the answers so far" in out and "--seed" not in out
+    code, drawn = guess(capsys, monkeypatch, "give-up\n", "2x4")
+    seed = int(drawn.split("(--seed ")[1].split()[0])
+    code, replayed = guess(capsys, monkeypatch, "give-up\n", "2x4", "--seed", str(seed))
+    secret_of = lambda text: text.split("The secret was ")[1].split(";")[0]
+    assert secret_of(drawn) == secret_of(replayed) and len(secret_of(drawn)) == 2
+    assert f"(--seed {seed} plays this secret again)" in replayed

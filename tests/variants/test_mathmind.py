@@ -10,6 +10,7 @@ import pytest
 from mmlab.errors import BadArgument, BadCode, BadSize
 from mmlab.experiments import evaluate as evaluate_standard
 from mmlab.game import Game
+from mmlab.strategies.scoring import TOLERANCE
 from mmlab.variants import mathmind_kernels as K
 from mmlab.variants.mathmind import FEEDBACKS, MAX_CODES, RULES, MathMind, answer_of
 
@@ -42,6 +43,8 @@ def test_answers_worked_out_by_hand():
     assert MathMind(Game(4, 6), "manhattan").answer("1234", "1425") == 0 + 2 + 1 + 1
     assert MathMind(Game(4, 6), "black-white").describe(MathMind(Game(4, 6), "black-white").answer("1234", "1425")) \
         == "1 black, 2 white"
+    assert MathMind(Game(4, 6), "manhattan").describe(4) == "distance 4"
+    assert MathMind(Game(4, 6), "euclidean").describe(6) == "distance² 6"
     assert MathMind(Game(4, 6), "euclidean").n_answers == 4 * 25 + 1
     assert MathMind(Game(4, 6), "manhattan").n_answers == 4 * 5 + 1
 
@@ -52,13 +55,14 @@ def python_stats(answers: list[int]) -> tuple[float, float, float, float]:
     return (max(sizes), sum(k * k for k in sizes), len(sizes), -sum(k / n * math.log2(k / n) for k in sizes))
 
 
+@pytest.mark.parametrize("kernel", [K.partition_stats, K.partition_stats_serial], ids=["parallel", "serial"])
 @pytest.mark.parametrize("feedback", FEEDBACKS)
-def test_partition_stats_are_the_pure_python_partitions(feedback):
+def test_partition_stats_are_the_pure_python_partitions(feedback, kernel):
     game = Game(3, 4)
     mm = MathMind(game, feedback)
     codes = rows(game)
     cand = np.sort(np.random.default_rng(7).choice(game.n_codes, 23, replace=False))
-    stats = K.partition_stats(mm.digits, cand, mm.kind, mm.n_answers)
+    stats = kernel(mm.digits, cand, mm.kind, mm.n_answers)
     for g, guess in enumerate(codes):
         expected = python_stats([answer_of(guess, codes[s], feedback) for s in cand])
         assert stats[g] == pytest.approx(expected, abs=1e-9)
@@ -70,7 +74,7 @@ def test_separators_are_the_guesses_giving_each_candidate_its_own_answer(feedbac
     mm = MathMind(game, feedback)
     codes = rows(game)
     seen = set()
-    for seed in range(5):
+    for seed in range(8):
         cand = np.sort(np.random.default_rng(seed).choice(game.n_codes, 2 + seed, replace=False))
         got = K.separators(mm.digits, cand, mm.kind, mm.n_answers)
         expected = [len({answer_of(guess, codes[s], feedback) for s in cand}) == cand.size for guess in codes]
@@ -108,10 +112,11 @@ def python_tree(mm: MathMind, rule: str) -> dict[int, int]:
     return out
 
 
+@pytest.mark.parametrize("game", [Game(3, 4), Game(3, 5, repeats=False)], ids=str)
 @pytest.mark.parametrize("rule", RULES)
 @pytest.mark.parametrize("feedback", FEEDBACKS)
-def test_evaluate_is_the_pure_python_decision_tree(feedback, rule):
-    mm = MathMind(Game(3, 4), feedback)
+def test_evaluate_is_the_pure_python_decision_tree(feedback, rule, game):
+    mm = MathMind(game, feedback)
     result = mm.evaluate(rule)
     expected = python_tree(mm, rule)
     assert result.guesses.tolist() == [expected[s] for s in range(mm.game.n_codes)]
@@ -128,6 +133,26 @@ def test_under_the_standard_answers_each_rule_is_mmlabs_own_strategy_secret_by_s
         assert ours.guesses[theirs.codes].tolist() == theirs.guesses.tolist()
     assert MathMind(Game(4, 6), "black-white").evaluate(rule).total == {
         "knuth": 5801, "irving": 5696, "most-parts": 5668, "entropy": 5722}[rule]
+
+
+#: Four codes of 4x6 that no one of them splits as well as another code does, for each answer rule.
+OUTSIDE = {"higher-lower": [354, 677, 910, 1230], "euclidean": [406, 823, 923, 1036], "manhattan": [65, 91, 170, 317],
+           "black-white": [421, 476, 808, 880]}
+
+
+@pytest.mark.parametrize("feedback", FEEDBACKS)
+def test_many_small_nodes_chosen_together_get_the_guess_each_gets_alone(feedback):
+    """The batch kernel of a level's small nodes (each on one core) against ``choose`` node by node
+    (every core, ties by ``best`` and consistent codes first)."""
+    mm = MathMind(Game(4, 6), feedback)
+    rng = np.random.default_rng(3)
+    cands = [np.sort(rng.choice(1296, size, replace=False)) for size in (3, 5, 17, 40, 3, 90)]
+    cands.append(np.array(OUTSIDE[feedback]))  # (Knuth's rule plays a code that is not among them)
+    assert mm.choose("knuth", cands[-1]) not in cands[-1]
+    for rule, (column, minimise) in RULES.items():
+        picked = K.choose_many(mm.digits, np.concatenate(cands), np.cumsum([0, *(c.size for c in cands)]), mm.kind,
+                               mm.n_answers, column, minimise, TOLERANCE)
+        assert picked.tolist() == [mm.choose(rule, cand) for cand in cands]
 
 
 @pytest.mark.parametrize("feedback", FEEDBACKS)

@@ -23,7 +23,7 @@ EXAMPLES = """\
 examples:
   mmlab mathmind compare 4x6                       every answer rule x every exhaustive rule, every secret,
                                                    beside the standard game (about 1.5 s)
-  mmlab mathmind compare 5x8 --feedback higher-lower --rules knuth,entropy   about 30 s a rule, and 55 s
+  mmlab mathmind compare 5x8 --feedback higher-lower --rules knuth,entropy   about 30 s a rule, and 60 s
                                                    for the standard game's beside it (3 minutes in all)
   mmlab mathmind play 4x6 --feedback higher-lower --secret 3632   watch Knuth's rule find 3632
   mmlab mathmind two-answers 4x6 --feedback euclidean   can two answers always name the secret?
@@ -142,12 +142,19 @@ def cmd_guess(args: argparse.Namespace) -> int:
 
     from mmlab.cli.output import out
     from mmlab.errors import MastermindError
+    from mmlab.experiments.evaluation import draw_seed
     from mmlab.play.terminal import QUIT_WORDS, Dialogue
     from mmlab.variants import mathmind_kernels as K
 
     mm = _mathmind(args, args.feedback)
     game = mm.game
-    secret = game.parse(args.secret) if args.secret else int(np.random.default_rng(args.seed).integers(game.n_codes))
+    seed = None
+    if args.secret:
+        secret = game.parse(args.secret)
+    else:
+        seed = args.seed if args.seed is not None else draw_seed()
+        secret = int(np.random.default_rng(seed).integers(game.n_codes))
+    again = f" (--seed {seed} plays this secret again)" if seed is not None else ""
     dialogue = Dialogue(game, console=out)
     example = game.format(game.index_of(i % game.colours for i in range(game.pegs)))  # 1234, 12312, ...
     help_text = GUESS_HELP.format(example=example, rule=args.rule)
@@ -159,7 +166,7 @@ def cmd_guess(args: argparse.Namespace) -> int:
     def reveal(verb: str) -> None:
         computer = len(mm.play(args.rule, secret))
         out.print(f"{verb} The secret was {game.format(secret)}; {args.rule}'s rule finds it in {computer} "
-                  f"guess{'es' if computer != 1 else ''}.")
+                  f"guess{'es' if computer != 1 else ''}{again}.")
 
     try:
         while True:
@@ -185,13 +192,13 @@ def cmd_guess(args: argparse.Namespace) -> int:
             if said == mm.win:
                 computer = len(mm.play(args.rule, secret))
                 out.print(f"{mm.describe(said)}: solved in {guesses} guess{'es' if guesses != 1 else ''}; "
-                          f"{args.rule}'s rule needs {computer} for this secret.")
+                          f"{args.rule}'s rule needs {computer} for this secret{again}.")
                 return 0
             cand = cand[K.answers_against(mm.digits[guess], mm.digits, cand, mm.kind) == said]
             fit = f"{cand.size:,} code{'s' if cand.size != 1 else ''} fit{'s' if cand.size == 1 else ''}"
             out.print(f"{game.format(guess)}: {mm.describe(said)}; {fit} the answers so far")
     except KeyboardInterrupt:  # (Ctrl-C leaves the game as 'quit' does, saying the secret)
-        out.print(f"\nGame left unfinished. The secret was {game.format(secret)}.")
+        out.print(f"\nGame left unfinished. The secret was {game.format(secret)}{again}.")
         raise
 
 
@@ -225,10 +232,11 @@ def _no_subcommand(args: argparse.Namespace) -> int:
     return 2
 
 
-def _game_args(p: argparse.ArgumentParser) -> None:
+def _game_args(p: argparse.ArgumentParser, json: bool = True) -> None:
     p.add_argument("size", help="game size PEGSxCOLOURS, e.g. 4x6 (at most 65,536 codes)")
     p.add_argument("--no-repeats", action="store_true", help="codes may not repeat a colour")
-    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    if json:
+        p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
 def add_command(command) -> None:
@@ -263,18 +271,18 @@ def add_command(command) -> None:
                                    "distance, with the number of codes that still fit. Exits 0 on a win, 1 otherwise.",
                        epilog=EXAMPLES, formatter_class=HelpFormatter)
     g.set_defaults(func=cmd_guess)
-    _game_args(g)
+    _game_args(g, json=False)
     g.add_argument("--feedback", default="euclidean", choices=FEEDBACK_NAMES,
                    help="the answer rule (default euclidean)")
     g.add_argument("--rule", default="knuth", choices=RULE_NAMES,
                    help="the rule mmlab compares your game with at the end (default knuth)")
     g.add_argument("--secret", help="the secret, to practise (default: drawn at random)")
-    g.add_argument("--seed", type=seed_arg, help="seed of the random secret")
+    g.add_argument("--seed", type=seed_arg, help="seed of the random secret (default: drawn and printed at the end)")
 
     t = sub.add_parser("two-answers", help="can two answers always name the secret?",
                        description="Check every first guess: does some second guess, chosen after its answer, "
-                                   "give each secret left an answer of its own? Exits 0 when some first guess does, "
-                                   "1 when none does.", epilog=EXAMPLES, formatter_class=HelpFormatter)
+                                   "give each secret left an answer of its own? Guesses are codes of the game. "
+                                   "Exits 0 when some first guess does, 1 when none does.", epilog=EXAMPLES, formatter_class=HelpFormatter)
     t.set_defaults(func=cmd_two_answers)
     _game_args(t)
     t.add_argument("--feedback", default="euclidean", choices=FEEDBACK_NAMES,

@@ -33,7 +33,14 @@ import numpy as np
 
 from mmlab.errors import BadArgument, BadCode, BadSize, ctrl_c_in_kernels, shown
 from mmlab.game import Game
-from mmlab.strategies.scoring import ENTROPY, LARGEST, PARTS, SUM_SQUARES, best
+from mmlab.strategies.scoring import (
+    ENTROPY,
+    LARGEST,
+    PARTS,
+    SUM_SQUARES,
+    TOLERANCE,
+    best,
+)
 from mmlab.variants import mathmind_kernels as K
 
 #: Each answer rule, by the name the command line takes, and its kernel's kind.
@@ -42,6 +49,9 @@ FEEDBACKS: dict[str, int] = {"higher-lower": K.HIGHER_LOWER, "euclidean": K.EUCL
 #: Each exhaustive rule: the partition statistic it reads and whether it minimises it (else maximises).
 RULES: dict[str, tuple[int, bool]] = {"knuth": (LARGEST, True), "irving": (SUM_SQUARES, True),
                                       "most-parts": (PARTS, False), "entropy": (ENTROPY, False)}
+#: Below this many answers worked out, a step is scored on one core (``mmlab.strategies.scoring``'s
+#: threshold): starting the threads costs more than they save.
+PARALLEL_WORK = 200_000
 #: Largest game evaluated: each node of the tree scores every code against its candidates, so the
 #: work grows as codes squared (5x8's 32 768 codes: about 30 s a rule on 2 cores).
 MAX_CODES = 2**16
@@ -183,41 +193,67 @@ class MathMind:
         if cand.size <= 2:  # (a consistent code splits them into single codes: no code does better)
             return int(cand[0])
         column, minimise = RULES[rule]
-        stats = K.partition_stats(self.digits, cand, self.kind, self.n_answers)
+        kernel = K.partition_stats if self.game.n_codes * cand.size >= PARALLEL_WORK else K.partition_stats_serial
+        stats = kernel(self.digits, cand, self.kind, self.n_answers)
         top = np.flatnonzero(best(stats[:, column] if minimise else -stats[:, column]))
         inside = top[np.isin(top, cand)]
         return int(inside[0] if inside.size else top[0])
 
+    def _choose_level(self, rule: str, cands: list[np.ndarray]) -> list[int]:
+        """``choose`` at each of the nodes of one level of the tree: a node with much work on every
+        core, the many small ones together, each on one core (one parallel step for them all)."""
+        chosen = [int(cand[0]) if cand.size <= 2 else -1 for cand in cands]
+        small = [k for k, cand in enumerate(cands) if chosen[k] < 0 and self.game.n_codes * cand.size < PARALLEL_WORK]
+        for k, cand in enumerate(cands):
+            if chosen[k] < 0 and k not in small:
+                chosen[k] = self.choose(rule, cand)
+        if small:
+            column, minimise = RULES[rule]
+            offsets = np.cumsum([0, *(cands[k].size for k in small)])
+            picked = K.choose_many(self.digits, np.concatenate([cands[k] for k in small]), offsets, self.kind,
+                                   self.n_answers, column, minimise, TOLERANCE)
+            for k, guess in zip(small, picked, strict=True):
+                chosen[k] = int(guess)
+        return chosen
+
     @ctrl_c_in_kernels
     def evaluate(self, rule: str = "knuth", progress: Callable[[int], None] | None = None) -> Evaluation:
-        """Play ``rule`` against every secret at once (its decision tree), counting each secret's guesses.
+        """Play ``rule`` against every secret at once (its decision tree, level by level), counting
+        each secret's guesses.
 
         ``progress(k)`` is told each time ``k`` more secrets are found.
 
         >>> MathMind(Game.parse_size("3x4"), "manhattan").evaluate("entropy").histogram()
         {1: 1, 2: 7, 3: 20, 4: 36}
         """
+        if rule not in RULES:
+            raise BadArgument(f"unknown rule {shown(rule)}; choose from {', '.join(RULES)}")
         start = time.perf_counter()
         guesses = np.zeros(self.game.n_codes, dtype=np.int64)
-        first = self.choose(rule, np.arange(self.game.n_codes))
-        nodes = 0
-        todo = [(np.arange(self.game.n_codes), 1, first)]
-        while todo:
-            cand, depth, guess = todo.pop()
-            nodes += 1
-            answers = K.answers_against(self.digits[guess], self.digits, cand, self.kind)
-            for a in np.unique(answers):
-                part = cand[answers == a]
-                if a == self.win:
-                    guesses[guess] = depth
-                    if progress:
-                        progress(1)
-                elif part.size == 1:
-                    guesses[part[0]] = depth + 1
-                    if progress:
-                        progress(1)
-                else:
-                    todo.append((part, depth + 1, self.choose(rule, part)))
+        level = [np.arange(self.game.n_codes)]
+        depth, nodes, first = 1, 0, -1
+        while level:
+            chosen = self._choose_level(rule, level)
+            if depth == 1:
+                first = chosen[0]
+            below = []
+            for cand, guess in zip(level, chosen, strict=True):
+                nodes += 1
+                answers = K.answers_against(self.digits[guess], self.digits, cand, self.kind)
+                found = 0
+                for a in np.unique(answers):
+                    part = cand[answers == a]
+                    if a == self.win:
+                        guesses[guess] = depth
+                        found += 1
+                    elif part.size == 1:
+                        guesses[part[0]] = depth + 1
+                        found += 1
+                    else:
+                        below.append(part)
+                if progress and found:
+                    progress(found)
+            level, depth = below, depth + 1
         return Evaluation(self, rule, first, guesses, nodes, time.perf_counter() - start)
 
     def play(self, rule: str, secret: int | str) -> list[tuple[int, int]]:
@@ -251,6 +287,6 @@ class MathMind:
         for first in everyone:
             answers = K.answers_against(self.digits[first], self.digits, everyone, self.kind)
             if all(K.separators(self.digits, everyone[answers == a], self.kind, self.n_answers).any()
-                   for a in np.unique(answers)):
+                   for a in np.unique(answers)):  # (stops at the first answer whose secrets no guess tells apart)
                 firsts.append(first)
         return np.array(firsts, dtype=np.int64)

@@ -66,18 +66,76 @@ def answers_against(g, digits, cand, kind):
     return out
 
 
+@numba.njit(cache=True, nogil=True)
+def _stats_row(i, digits, cand, kind, n_answers, out_row):
+    hist = np.zeros(n_answers, dtype=np.int64)
+    for j in range(cand.shape[0]):
+        hist[answer(digits[i], digits[cand[j]], kind)] += 1
+    _stats_of_histogram(hist, cand.shape[0], out_row)
+
+
 @numba.njit(cache=True, parallel=True)
 def partition_stats(digits, cand, kind, n_answers):
     """For every code of ``digits`` as a guess, the statistics of the partition of ``cand`` it makes:
     ``float64[len(digits), N_STATS]`` (largest part, sum of squared sizes, parts, entropy in bits, the
-    columns of ``mmlab.game.kernels``). Runs on every core."""
+    columns of ``mmlab.game.kernels``). Runs on every core; ``partition_stats_serial`` is the same on
+    one, cheaper for little work (the threads cost more than they save, and far more on a busy machine)."""
     out = np.empty((digits.shape[0], N_STATS), dtype=np.float64)
     for i in numba.prange(digits.shape[0]):
-        hist = np.zeros(n_answers, dtype=np.int64)
-        for j in range(cand.shape[0]):
-            hist[answer(digits[i], digits[cand[j]], kind)] += 1
-        _stats_of_histogram(hist, cand.shape[0], out[i])
+        _stats_row(i, digits, cand, kind, n_answers, out[i])
     return out
+
+
+@numba.njit(cache=True, nogil=True)
+def partition_stats_serial(digits, cand, kind, n_answers):
+    out = np.empty((digits.shape[0], N_STATS), dtype=np.float64)
+    for i in range(digits.shape[0]):
+        _stats_row(i, digits, cand, kind, n_answers, out[i])
+    return out
+
+
+@numba.njit(cache=True, parallel=True)
+def choose_many(digits, cands, offsets, kind, n_answers, column, minimise, tolerance):
+    """The guess an exhaustive rule plays at each of many nodes, node ``k``'s codes left being
+    ``cands[offsets[k]:offsets[k + 1]]`` (ascending): the lowest code whose statistic ``column`` is
+    within ``tolerance`` of the best (the least if ``minimise``, else the most), a consistent one if
+    any is. Each node is scored on one thread, the nodes on every core: one parallel step for many
+    small nodes, where one each would cost more than their work."""
+    n = digits.shape[0]
+    out = np.empty(offsets.shape[0] - 1, dtype=np.int64)
+    for k in numba.prange(offsets.shape[0] - 1):
+        cand = cands[offsets[k]:offsets[k + 1]]
+        values = np.empty(n, dtype=np.float64)
+        row = np.empty(N_STATS, dtype=np.float64)
+        for i in range(n):
+            _stats_row(i, digits, cand, kind, n_answers, row)
+            values[i] = row[column] if minimise else -row[column]
+        top = values.min() + tolerance
+        chosen = -1
+        for i in range(n):
+            if values[i] <= top:
+                j = np.searchsorted(cand, i)
+                if j < cand.shape[0] and cand[j] == i:
+                    chosen = i
+                    break
+        if chosen < 0:
+            for i in range(n):
+                if values[i] <= top:
+                    chosen = i
+                    break
+        out[k] = chosen
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _separates(i, digits, cand, kind, n_answers):
+    seen = np.zeros(n_answers, dtype=np.bool_)
+    for j in range(cand.shape[0]):
+        a = answer(digits[i], digits[cand[j]], kind)
+        if seen[a]:
+            return False
+        seen[a] = True
+    return True
 
 
 @numba.njit(cache=True, parallel=True)
@@ -85,13 +143,5 @@ def separators(digits, cand, kind, n_answers):
     """``bool[len(digits)]``: which codes, as a guess, give every code of ``cand`` its own answer."""
     out = np.zeros(digits.shape[0], dtype=np.bool_)
     for i in numba.prange(digits.shape[0]):
-        seen = np.zeros(n_answers, dtype=np.bool_)
-        alone = True
-        for j in range(cand.shape[0]):
-            a = answer(digits[i], digits[cand[j]], kind)
-            if seen[a]:
-                alone = False
-                break
-            seen[a] = True
-        out[i] = alone
+        out[i] = _separates(i, digits, cand, kind, n_answers)
     return out
