@@ -60,8 +60,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     feedbacks = listed(args.feedback, "--feedback", list(FEEDBACK_NAMES))
     rules = listed(args.rules, "--rules", list(RULE_NAMES))
-    for name, known, what in ((feedbacks, FEEDBACK_NAMES, "--feedback"), (rules, RULE_NAMES, "--rules")):
-        unknown = [n for n in name if n not in known]
+    for names, known, what in ((feedbacks, FEEDBACK_NAMES, "--feedback"), (rules, RULE_NAMES, "--rules")):
+        unknown = [name for name in names if name not in known]
         if unknown:
             raise BadArgument(f"{what}: unknown {shown(unknown[0])}{did_you_mean(unknown[0], known)}; choose from "
                               f"{', '.join(known)}")

@@ -36,6 +36,7 @@ from mmlab.game import Game
 from mmlab.strategies.scoring import (
     ENTROPY,
     LARGEST,
+    PARALLEL_WORK,
     PARTS,
     SUM_SQUARES,
     TOLERANCE,
@@ -49,9 +50,6 @@ FEEDBACKS: dict[str, int] = {"higher-lower": K.HIGHER_LOWER, "euclidean": K.EUCL
 #: Each exhaustive rule: the partition statistic it reads and whether it minimises it (else maximises).
 RULES: dict[str, tuple[int, bool]] = {"knuth": (LARGEST, True), "irving": (SUM_SQUARES, True),
                                       "most-parts": (PARTS, False), "entropy": (ENTROPY, False)}
-#: Below this many answers worked out, a step is scored on one core (``mmlab.strategies.scoring``'s
-#: threshold): starting the threads costs more than they save.
-PARALLEL_WORK = 200_000
 #: Largest game evaluated: each node of the tree scores every code against its candidates, so the
 #: work grows as codes squared (5x8's 32 768 codes: about 30 s a rule on 2 cores).
 MAX_CODES = 2**16
@@ -202,11 +200,13 @@ class MathMind:
     def _choose_level(self, rule: str, cands: list[np.ndarray]) -> list[int]:
         """``choose`` at each of the nodes of one level of the tree: a node with much work on every
         core, the many small ones together, each on one core (one parallel step for them all)."""
-        chosen = [int(cand[0]) if cand.size <= 2 else -1 for cand in cands]
-        small = [k for k, cand in enumerate(cands) if chosen[k] < 0 and self.game.n_codes * cand.size < PARALLEL_WORK]
+        chosen, small = [], []  # (below PARALLEL_WORK answers worked out, a node is small)
         for k, cand in enumerate(cands):
-            if chosen[k] < 0 and k not in small:
-                chosen[k] = self.choose(rule, cand)
+            if cand.size > 2 and self.game.n_codes * cand.size < PARALLEL_WORK:
+                small.append(k)
+                chosen.append(-1)
+            else:
+                chosen.append(self.choose(rule, cand))
         if small:
             column, minimise = RULES[rule]
             offsets = np.cumsum([0, *(cands[k].size for k in small)])
@@ -229,6 +229,7 @@ class MathMind:
         if rule not in RULES:
             raise BadArgument(f"unknown rule {shown(rule)}; choose from {', '.join(RULES)}")
         start = time.perf_counter()
+        win = self.win
         guesses = np.zeros(self.game.n_codes, dtype=np.int64)
         level = [np.arange(self.game.n_codes)]
         depth, nodes, first = 1, 0, -1
@@ -243,7 +244,7 @@ class MathMind:
                 found = 0
                 for a in np.unique(answers):
                     part = cand[answers == a]
-                    if a == self.win:
+                    if a == win:
                         guesses[guess] = depth
                         found += 1
                     elif part.size == 1:
