@@ -80,6 +80,8 @@ def test_two_answers_exits_0_when_some_first_guess_allows_it_and_1_when_none_doe
     (("compare", "4x6", "--rules", ","), "--rules is empty"),
     (("play", "4x6", "--secret", "1237"), "1237"),
     (("compare", "4x"), "cannot read the size '4x'"),
+    (("play", "4x6", "--secret", "1234", "--seed", "3"), "--seed draws the secret, and --secret gives it"),
+    (("guess", "4x6", "--secret", "1234", "--seed", "3"), "--seed draws the secret, and --secret gives it"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, args, message):
     code, out, err = run(capsys, "mathmind", *args)
@@ -119,7 +121,7 @@ def test_guess_given_up_or_left_says_the_secret_and_exits_1(capsys, monkeypatch)
     code, out = guess(capsys, monkeypatch, "", "3x4", "--seed", "4")  # (the input ends at once)
     assert code == 1 and "Game left unfinished. The secret was" in out
     code, out = guess(capsys, monkeypatch, "quit\n", "4x3", "--seed", "4")
-    assert code == 1 and "(e.g. 1231)" in out  # (an example of the game's own colours)
+    assert code == 1 and "(e.g. 1231, or in letters" in out  # (an example of the game's own colours)
 
 
 def test_no_repeats_is_the_game_without_repeated_colours(capsys):

@@ -46,6 +46,20 @@ def _mathmind(args: argparse.Namespace, feedback: str) -> MathMind:
     return MathMind(Game.parse_size(args.size, repeats=not args.no_repeats), feedback)
 
 
+def _secret(args: argparse.Namespace, mm: MathMind) -> tuple[int, int | None]:
+    """The secret of ``--secret``, or one drawn from ``--seed`` (drawn itself when not given), and that seed."""
+    import numpy as np
+
+    from mmlab.experiments.evaluation import draw_seed
+
+    if args.secret is not None:
+        if args.seed is not None:
+            raise BadArgument("--seed draws the secret, and --secret gives it: give one of them")
+        return mm.game.parse(args.secret), None
+    seed = args.seed if args.seed is not None else draw_seed()
+    return int(np.random.default_rng(seed).integers(mm.game.n_codes)), seed
+
+
 def _load() -> None:
     with loading():
         import mmlab.variants.mathmind  # noqa: F401
@@ -103,18 +117,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     """One game of a rule under MathMind's answers, every guess with its answer."""
     _load()
-    import numpy as np
-
     from mmlab.cli.output import out
-    from mmlab.experiments.evaluation import draw_seed
 
     mm = _mathmind(args, args.feedback)
-    seed = None
-    if args.secret is None:
-        seed = args.seed if args.seed is not None else draw_seed()
-        secret = int(np.random.default_rng(seed).integers(mm.game.n_codes))
-    else:
-        secret = mm.game.parse(args.secret)
+    secret, seed = _secret(args, mm)
     with spinner(f"mathmind {mm.game}, {args.feedback} answers: {args.rule} playing", enabled=True):
         moves = mm.play(args.rule, secret)
     if args.json:
@@ -130,7 +136,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-GUESS_HELP = ("Type a guess (e.g. {example}); after each answer mmlab says how many codes still fit. "
+GUESS_HELP = ("Type a guess (e.g. {example}, or in letters, A = 1); after each answer mmlab says how many "
+              "codes still fit. "
               "Commands: 'give-up' (the secret, and how {rule}'s rule finds it), 'help', 'quit'.")
 
 
@@ -142,18 +149,12 @@ def cmd_guess(args: argparse.Namespace) -> int:
 
     from mmlab.cli.output import out
     from mmlab.errors import MastermindError
-    from mmlab.experiments.evaluation import draw_seed
     from mmlab.play.terminal import QUIT_WORDS, Dialogue
     from mmlab.variants import mathmind_kernels as K
 
     mm = _mathmind(args, args.feedback)
     game = mm.game
-    seed = None
-    if args.secret:
-        secret = game.parse(args.secret)
-    else:
-        seed = args.seed if args.seed is not None else draw_seed()
-        secret = int(np.random.default_rng(seed).integers(game.n_codes))
+    secret, seed = _secret(args, mm)
     again = f" (--seed {seed} plays this secret again)" if seed is not None else ""
     dialogue = Dialogue(game, console=out)
     example = game.format(game.index_of(i % game.colours for i in range(game.pegs)))  # 1234, 12312, ...
