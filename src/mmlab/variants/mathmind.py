@@ -33,6 +33,7 @@ import numpy as np
 
 from mmlab.errors import BadArgument, BadCode, BadSize, ctrl_c_in_kernels, shown
 from mmlab.game import Game
+from mmlab.game.kernels import group_by_response
 from mmlab.strategies.scoring import (
     ENTROPY,
     LARGEST,
@@ -216,6 +217,14 @@ class MathMind:
                 chosen[k] = int(guess)
         return chosen
 
+    def _parts(self, guess: int, cand: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        """``cand`` (ascending) split by the answer each gives to ``guess``: ``(answer, codes)`` for
+        each answer given, the answers ascending and each part's codes ascending."""
+        answers = K.answers_against(self.digits[guess], self.digits, cand, self.kind)
+        order, sizes = group_by_response(answers, self.n_answers)
+        ends = np.cumsum(sizes)
+        return [(int(a), cand[order[ends[a] - sizes[a]:ends[a]]]) for a in np.flatnonzero(sizes)]
+
     @ctrl_c_in_kernels
     def evaluate(self, rule: str = "knuth", progress: Callable[[int], None] | None = None) -> Evaluation:
         """Play ``rule`` against every secret at once (its decision tree, level by level), counting
@@ -240,10 +249,8 @@ class MathMind:
             below = []
             for cand, guess in zip(level, chosen, strict=True):
                 nodes += 1
-                answers = K.answers_against(self.digits[guess], self.digits, cand, self.kind)
                 found = 0
-                for a in np.unique(answers):
-                    part = cand[answers == a]
+                for a, part in self._parts(guess, cand):
                     if a == win:
                         guesses[guess] = depth
                         found += 1
@@ -286,8 +293,7 @@ class MathMind:
         everyone = np.arange(self.game.n_codes)
         firsts = []
         for first in everyone:
-            answers = K.answers_against(self.digits[first], self.digits, everyone, self.kind)
-            if all(K.separators(self.digits, everyone[answers == a], self.kind, self.n_answers).any()
-                   for a in np.unique(answers)):  # (stops at the first answer whose secrets no guess tells apart)
+            if all(K.separators(self.digits, part, self.kind, self.n_answers).any()
+                   for _, part in self._parts(first, everyone)):  # (stops at the first part no guess tells apart)
                 firsts.append(first)
         return np.array(firsts, dtype=np.int64)
