@@ -9,7 +9,7 @@ import pytest
 from mmlab.cli import mathmind as cli_mathmind
 from mmlab.cli.main import main
 from mmlab.game import Game
-from mmlab.variants.mathmind import FEEDBACKS, RULES, MathMind
+from mmlab.variants.mathmind import FEEDBACKS, OPTIMUM_NODES, RULES, MathMind
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
@@ -21,6 +21,7 @@ def run(capsys, *args: str) -> tuple[int, str, str]:
 def test_the_options_name_what_the_module_knows():
     """The command's copies of the answer and rule names (kept so that --help loads no kernel)."""
     assert cli_mathmind.FEEDBACK_NAMES == tuple(FEEDBACKS) and cli_mathmind.RULE_NAMES == tuple(RULES)
+    assert cli_mathmind.OPTIMUM_NODES == OPTIMUM_NODES
 
 
 def test_compare_json_is_each_evaluation_with_its_gap_to_the_standard_game(capsys):
@@ -47,6 +48,28 @@ def test_compare_prints_every_answer_rule_and_the_standard_game_on_4x6(capsys):
     assert "5801" in lines["black-white"] and "6372" in lines["higher-lower"] and "+0.4406" in lines["higher-lower"]
     assert "4321" in lines["euclidean"] and "-1.1420" in lines["euclidean"]
     assert "vs standard" in out
+
+
+def test_compare_optimum_adds_the_least_total_of_each_answer_rule(capsys):
+    code, out, _ = run(capsys, "mathmind", "compare", "3x5", "--rules", "knuth", "--optimum")
+    assert code == 0
+    rows = [[cell.strip() for cell in line.split("│")[1:-1]] for line in out.splitlines() if line.count("│") > 5]
+    optimum = {row[0]: row for row in rows if row[1] == "optimum"}
+    assert {f: row[3] for f, row in optimum.items()} == {"higher-lower": "442", "euclidean": "352",
+                                                         "manhattan": "441", "black-white": "451"}
+    assert optimum["euclidean"][5] == f"{(352 - 451) / 125:+.4f}" and "branch and bound" in out
+    code, out, _ = run(capsys, "mathmind", "compare", "3x4", "--feedback", "manhattan", "--rules", "knuth",
+                       "--optimum", "--max-nodes", "1", "--json")
+    data = json.loads(out)
+    assert code == 0 and [d["rule"] for d in data] == ["knuth", "optimum"]
+    assert data[1] == {"size": "3x4", "repeats": True, "feedback": "manhattan", "rule": "optimum", "total": None,
+                       "max_nodes": 1, "mean_minus_standard": None}
+    code, out, _ = run(capsys, "mathmind", "compare", "3x4", "--feedback", "manhattan", "--rules", "knuth",
+                       "--optimum", "--max-nodes", "1")
+    assert code == 0 and "not found within 1 set (--max-nodes)" in out
+    with pytest.raises(SystemExit) as done:  # (argparse's own error)
+        main(["mathmind", "compare", "3x4", "--optimum", "--max-nodes", "0"])
+    assert done.value.code == 2 and "--max-nodes must be 1 or more, got 0" in capsys.readouterr().err
 
 
 def test_play_shows_each_guess_and_its_answer(capsys):
@@ -80,6 +103,7 @@ def test_two_answers_exits_0_when_some_first_guess_allows_it_and_1_when_none_doe
     (("compare", "4x6", "--rules", ","), "--rules is empty"),
     (("play", "4x6", "--secret", "1237"), "1237"),
     (("compare", "4x"), "cannot read the size '4x'"),
+    (("compare", "4x6", "--optimum"), "at most 256 codes (3x6, 4x4, 2x16); 4x6 has 1,296"),
     (("play", "4x6", "--secret", "1234", "--seed", "3"), "--seed draws the secret, and --secret gives it"),
     (("guess", "4x6", "--secret", "1234", "--seed", "3"), "--seed draws the secret, and --secret gives it"),
 ])

@@ -13,7 +13,7 @@ from mmlab.strategies.code_rows import sample_stats
 from mmlab.strategies.code_rows import distinct_rows
 from mmlab.strategies.endgame import (ENDGAME_KEEP, _per_code_fit, endgame_pool, feedback_matrix, lookahead_totals,
                                       solve_endgame, splitter_order)
-from mmlab.strategies.endgame_kernels import MAX_CODES
+from mmlab.strategies.endgame_kernels import MAX_CODES, best_tree, best_tree_guesses
 from mmlab.strategies.exhaustive import top_entropy
 from mmlab.strategies.scoring import ENTROPY, PARTS
 
@@ -153,6 +153,24 @@ def test_small_sets_cost_one_guess_per_code_and_one_more_per_code_after_the_firs
     assert solve_endgame(table_of(game, two), win).total == 3
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_the_whole_tree_gives_each_code_its_guesses_summing_to_the_optimum(seed):
+    """``best_tree_guesses``: the tree behind ``best_tree``'s total, each code with its guesses."""
+    game = Game.parse_size("4x6")
+    codes, table = random_table(game, np.random.default_rng(seed), 3, 13, 3)
+    win = game.win.code(game.pegs)
+    total, first, guesses, nodes = best_tree_guesses(table, win, 10_000)
+    assert (total, first) == best_tree(table, win, 10_000)
+    assert total == plain_optimum(table, win) == guesses.sum()
+    assert guesses.min() >= 1 and (guesses == 1).sum() == (first < codes.shape[0])  # the first guess, if a code
+    assert (guesses == 1).sum() == 0 or guesses[first] == 1
+    # the codes the first guess tells apart from the others at once are found by the second guess at the latest
+    answers = table[first]
+    alone = [c for c in range(codes.shape[0]) if (answers == answers[c]).sum() == 1]
+    assert all(guesses[c] <= 2 for c in alone)
+    assert 1 <= nodes <= codes.shape[0]
+
+
 def test_node_budget_and_bad_tables():
     game = Game.parse_size("3x4")
     codes = game.all_digits.astype(np.uint8)
@@ -173,6 +191,8 @@ def test_node_budget_and_bad_tables():
     big = Game.parse_size("4x5").all_digits[:MAX_CODES + 1].astype(np.uint8)
     with pytest.raises(ValueError, match="at most 256 codes"):
         solve_endgame(table_of(Game.parse_size("4x5"), big), 20)
+    with pytest.raises(ValueError, match="at most 256 codes"):
+        best_tree_guesses(table_of(Game.parse_size("4x5"), big), 20, 100)
 
 
 def tree_total(table: np.ndarray, guess: int, win: int) -> int:

@@ -3,6 +3,7 @@ against a pure-Python decision tree and, under the standard answers, against mml
 
 import math
 from collections import Counter
+from functools import cache
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from mmlab.errors import BadArgument, BadCode, BadSize
 from mmlab.experiments import evaluate as evaluate_standard
 from mmlab.game import Game
+from mmlab.planners import Optimal
 from mmlab.strategies.scoring import TOLERANCE
 from mmlab.variants import mathmind_kernels as K
 from mmlab.variants.mathmind import FEEDBACKS, MAX_CODES, RULES, MathMind, answer_of
@@ -172,6 +174,63 @@ def test_progress_counts_every_secret_once():
     told = []
     mm.evaluate("knuth", progress=told.append)
     assert sum(told) == mm.game.n_codes
+
+
+def python_optimum(mm: MathMind) -> int:
+    """The least total guesses over every secret by plain recursion over every guess, no bound."""
+    codes = rows(mm.game)
+    win = answer_of(codes[0], codes[0], mm.feedback)
+
+    @cache
+    def least(left: tuple[int, ...]) -> int:
+        if len(left) == 1:
+            return 1
+        found = None
+        for g, guess in enumerate(codes):
+            parts: dict[int, list[int]] = {}
+            for s in left:
+                parts.setdefault(answer_of(guess, codes[s], mm.feedback), []).append(s)
+            if len(parts) == 1 and g not in left:
+                continue  # learns nothing
+            total = len(left) + sum(least(tuple(part)) for a, part in parts.items() if a != win)
+            found = total if found is None else min(found, total)
+        return found
+
+    return least(tuple(range(len(codes))))
+
+
+@pytest.mark.parametrize("feedback", FEEDBACKS)
+@pytest.mark.parametrize("game", [Game(2, 3), Game(3, 2), Game(2, 4), Game(3, 3, repeats=False)], ids=str)
+def test_the_optimum_is_that_of_a_plain_recursion_and_each_secrets_guesses_sum_to_it(game, feedback):
+    mm = MathMind(game, feedback)
+    best = mm.optimum()
+    assert best.rule == "optimum" and best.total == python_optimum(mm) and best.guesses.size == game.n_codes
+    assert best.guesses.min() >= 1 and best.guesses[best.first] == 1 and (best.guesses == 1).sum() == 1
+    assert all(best.total <= mm.evaluate(rule).total for rule in RULES)
+
+
+@pytest.mark.parametrize("size", ["3x4", "4x3", "2x6"])
+def test_under_the_standard_answers_the_optimum_is_the_optimal_planners(size):
+    game = Game.parse_size(size)
+    planned = Optimal().plan(game)
+    assert planned.proved and MathMind(game, "black-white").optimum().total == planned.tree.total_guesses
+
+
+def test_optimum_figures_of_the_docs():
+    """docs/reproductions.md, MathMind: 3x5's optimum under each answer rule (0.6 s in all)."""
+    totals = {f: MathMind(Game(3, 5), f).optimum().total for f in FEEDBACKS}
+    assert totals == {"higher-lower": 442, "euclidean": 352, "manhattan": 441, "black-white": 451}
+
+
+def test_optimum_refuses_large_games_and_gives_up_past_its_budget():
+    with pytest.raises(BadSize, match="at most 256 codes .* 4x6 has 1,296"):
+        MathMind(Game(4, 6), "euclidean").optimum()
+    assert MathMind(Game(3, 4), "manhattan").optimum(max_nodes=1) is None
+    with pytest.raises(BadArgument, match="at least 1"):
+        MathMind(Game(3, 4), "manhattan").optimum(max_nodes=0)
+    # squared distances up to 35**2, ranked into a table of bytes: guessing colour 1 names the secret
+    assert MathMind(Game(1, 36), "euclidean").optimum().total == 1 + 2 * 35
+    assert MathMind(Game(2, 16), "euclidean").optimum().guesses.size == 256  # (up to 450: the largest table)
 
 
 def python_two_answer_firsts(mm: MathMind) -> list[int]:

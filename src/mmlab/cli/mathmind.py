@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from mmlab.cli.arguments import HelpFormatter, listed, seed_arg
+from mmlab.cli.arguments import HelpFormatter, int_at_least, listed, seed_arg
 from mmlab.cli.commands import help_of
 from mmlab.cli.entry import loading
 from mmlab.cli.output import histogram_text, print_json, progress, spinner
@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 #: the kernels (numba); ``tests/cli/test_mathmind_command.py`` checks that the copies agree.
 FEEDBACK_NAMES = ("higher-lower", "euclidean", "manhattan", "black-white")
 RULE_NAMES = ("knuth", "irving", "most-parts", "entropy")
+#: ``mmlab.variants.mathmind.OPTIMUM_NODES``, copied for the same reason.
+OPTIMUM_NODES = 2_000_000
 
 EXAMPLES = """\
 examples:
@@ -25,6 +27,8 @@ examples:
                                                    beside the standard game (about 1.5 s)
   mmlab mathmind compare 5x8 --feedback higher-lower --rules knuth,entropy   about 30 s a rule, and 60 s
                                                    for the standard game's beside it (3 minutes in all)
+  mmlab mathmind compare 3x6 --optimum              ... and the least L any strategy reaches, proved (at
+                                                   most 256 codes: 3x6, 4x4; about 30 s)
   mmlab mathmind play 4x6 --feedback higher-lower --secret 3632   watch Knuth's rule find 3632
   mmlab mathmind two-answers 4x6 --feedback euclidean   can two answers always name the secret?
   mmlab mathmind guess 4x6 --feedback euclidean     you guess mmlab's secret, told its distance
@@ -82,8 +86,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     plays = ["black-white", *[f for f in feedbacks if f != "black-white"]]  # (the standard game first: the reference)
     games = {f: _mathmind(args, f) for f in plays}
     n = games["black-white"].game.n_codes
-    results: dict[tuple[str, str], Evaluation] = {}
-    with progress(f"mathmind {games['black-white'].game}", n * len(plays) * len(rules), enabled=not args.json) as bar:
+    results: dict[tuple[str, str], Evaluation | None] = {}
+    shown_rules = [*rules, "optimum"] if args.optimum else rules
+    with progress(f"mathmind {games['black-white'].game}", n * len(plays) * len(shown_rules),
+                  enabled=not args.json) as bar:
         done = 0
 
         def found(k: int) -> None:
@@ -92,26 +98,48 @@ def cmd_compare(args: argparse.Namespace) -> int:
             bar(done)
 
         for f in plays:
+            if args.optimum:  # (first: a game too large for it is refused before any work)
+                results[f, "optimum"] = games[f].optimum(args.max_nodes)
+                found(n)
             for rule in rules:
                 results[f, rule] = games[f].evaluate(rule, progress=found)
+
+    def gap(f: str, rule: str) -> float | None:
+        r, standard = results[f, rule], results["black-white", rule]
+        return None if r is None or standard is None else r.mean - standard.mean
+
     if args.json:
-        print_json([{**r.to_dict(), "mean_minus_standard": r.mean - results["black-white", rule].mean}
-                    for (f, rule), r in results.items() if f in feedbacks])
+        print_json([{**(r.to_dict() if r is not None else _unsolved(games[f], args.max_nodes)),
+                     "mean_minus_standard": gap(f, rule)}
+                    for f in feedbacks for rule in shown_rules for r in [results[f, rule]]])
         return 0
     game = games["black-white"].game
     table = Table(title=f"MathMind {game}: every secret, exactly (Reddi 2002, in 003 section 2.3)")
     for col in ("answers", "rule", "first", "L", "mean", "vs standard", "worst", "guesses: secrets", "seconds"):
         table.add_column(col, justify="left" if col in ("answers", "rule", "guesses: secrets") else "right")
     for f in feedbacks:
-        for rule in rules:
-            r = results[f, rule]
-            gap = "" if f == "black-white" else f"{r.mean - results['black-white', rule].mean:+.4f}"
-            table.add_row(f, rule, game.format(r.first), str(r.total), f"{r.mean:.4f}", gap, str(r.worst),
+        for rule in shown_rules:
+            r, g = results[f, rule], gap(f, rule)
+            vs = "" if f == "black-white" or g is None else f"{g:+.4f}"
+            if r is None:
+                table.add_row(f, rule, "", f"not found within {args.max_nodes:,} set{'s' * (args.max_nodes != 1)} (--max-nodes)", "", "", "", "",
+                              "")
+                continue
+            table.add_row(f, rule, game.format(r.first), str(r.total), f"{r.mean:.4f}", vs, str(r.worst),
                           histogram_text(r.histogram()), f"{r.seconds:.2f}")
         table.add_section()
     out.print(table)
     out.print("vs standard: the mean minus the standard game's (black-white) under the same rule; below 0 is easier.")
+    if args.optimum:
+        out.print("optimum: the least L of any strategy, any code a guess, found by exhaustive branch and bound; "
+                  "its worst case is that of the tree found.")
     return 0
+
+
+def _unsolved(mm: MathMind, max_nodes: int) -> dict:
+    """The JSON of an optimum not found within ``max_nodes`` sets."""
+    return {"size": mm.game.size, "repeats": mm.game.repeats, "feedback": mm.feedback, "rule": "optimum",
+            "total": None, "max_nodes": max_nodes}
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -255,6 +283,12 @@ def add_command(command) -> None:
     _game_args(c)
     c.add_argument("--feedback", help=f"comma-separated answer rules (known: {kinds}; default all)")
     c.add_argument("--rules", help=f"comma-separated exhaustive rules (known: {', '.join(RULE_NAMES)}; default all)")
+    c.add_argument("--optimum", action="store_true",
+                   help="also the least L any strategy reaches under each answer rule, found by exhaustive branch "
+                        "and bound (games of at most 256 codes, e.g. 3x6, 4x4; seconds to a minute a rule)")
+    c.add_argument("--max-nodes", type=int_at_least(1, "--max-nodes"), default=OPTIMUM_NODES,
+                   help=f"sets of codes the optimum's search may hold, some 200 MB a million (default "
+                        f"{OPTIMUM_NODES:,}); past them the row says it was not found")
 
     q = sub.add_parser("play", help="watch one game: every guess with its answer",
                        description="Play one game of an exhaustive rule under MathMind's answers and print each "

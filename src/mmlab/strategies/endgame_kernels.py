@@ -4,8 +4,10 @@ branch and bound over the rows of a feedback table, memoised on the set of codes
 A set of codes is a sorted ``int64`` array of column indices; its memo key is its bitmask in four
 64-bit words, so a table has at most ``MAX_CODES`` columns. A part of ``m`` codes needs at least
 ``2m - 1`` guesses in total, which orders the guesses and prunes them. The result is the fewest
-guesses in total and the row to guess first, or ``(-1, -1)`` when the node budget runs out. The
-plain recursion it is checked against is ``plain_optimum`` in ``tests/strategies/test_endgame.py``.
+guesses in total and the row to guess first, or ``(-1, -1)`` when the node budget runs out;
+``best_tree_guesses`` also walks the tree found and gives each code its guesses (MathMind's exact
+optimum). The plain recursion it is checked against is ``plain_optimum`` in
+``tests/strategies/test_endgame.py``.
 
 >>> import numpy as np
 >>> table = np.array([[4, 2, 2], [2, 4, 1], [2, 1, 4]], dtype=np.uint8)  # 3 codes; win is 4
@@ -35,6 +37,68 @@ def best_tree(table: np.ndarray, win: int, max_nodes: int) -> tuple[int, int]:
     memo = Dict.empty(key_type=_KEY, value_type=_VALUE)
     total, guess = _best(np.ascontiguousarray(table), np.arange(table.shape[1], dtype=np.int64), win, memo, max_nodes)
     return int(total), int(guess)
+
+
+def best_tree_guesses(table: np.ndarray, win: int, max_nodes: int) -> tuple[int, int, np.ndarray, int] | None:
+    """``best_tree``'s tree in full: (fewest guesses in total, first guess row, how many guesses
+    each column's code takes in that tree, the tree's nodes with two codes or more), or ``None``
+    when more than ``max_nodes`` sets would be searched.
+
+    >>> table = np.array([[4, 2, 2], [2, 4, 1], [2, 1, 4]], dtype=np.uint8)
+    >>> total, first, guesses, nodes = best_tree_guesses(table, 4, 100)
+    >>> total, first, guesses.tolist(), nodes
+    (5, 1, [2, 1, 2], 1)
+    """
+    if table.shape[1] > MAX_CODES:
+        raise ValueError(f"the exact endgame handles at most {MAX_CODES} codes, not {table.shape[1]}")
+    memo = Dict.empty(key_type=_KEY, value_type=_VALUE)
+    table = np.ascontiguousarray(table)
+    everyone = np.arange(table.shape[1], dtype=np.int64)
+    total, guess = _best(table, everyone, win, memo, max_nodes)
+    if total < 0:
+        return None
+    guesses = np.zeros(table.shape[1], dtype=np.int64)
+    nodes = _walk(table, everyone, win, memo, 0, guesses)
+    return int(total), int(guess), guesses, int(nodes)
+
+
+@numba.njit(cache=True)
+def _walk(table: np.ndarray, subset: np.ndarray, win: int, memo, depth: int, guesses: np.ndarray) -> int:
+    """Write into ``guesses`` how many guesses each code of ``subset`` takes in the tree ``_best``
+    left in ``memo``, ``depth`` guesses having been made; return the nodes of two codes or more."""
+    n = subset.shape[0]
+    if n <= 2:  # as _best: the first code, then the second
+        guesses[subset[0]] = depth + 1
+        if n == 2:
+            guesses[subset[1]] = depth + 2
+        return n - 1
+    g = memo[_key(subset)][1]
+    counts = np.zeros(256, dtype=np.int64)
+    for c in subset:
+        counts[table[g, c]] += 1
+    nodes = 1
+    for answer in range(256):
+        m = counts[answer]
+        if m == 0:
+            continue
+        part = _part(table, g, subset, answer, m)
+        if answer == win:
+            guesses[part[0]] = depth + 1
+        else:
+            nodes += _walk(table, part, win, memo, depth + 1, guesses)
+    return nodes
+
+
+@numba.njit(cache=True)
+def _part(table: np.ndarray, g: int, subset: np.ndarray, answer: int, m: int) -> np.ndarray:
+    """The ``m`` codes of ``subset`` that give ``answer`` to row ``g``, in ``subset``'s order."""
+    part = np.empty(m, dtype=np.int64)
+    k = 0
+    for c in subset:
+        if table[g, c] == answer:
+            part[k] = c
+            k += 1
+    return part
 
 
 @numba.njit(cache=True)
@@ -86,13 +150,7 @@ def _best(table: np.ndarray, subset: np.ndarray, win: int, memo, max_nodes: int)
             m = counts[answer]
             if m == 0 or answer == win:
                 continue
-            part = np.empty(m, dtype=np.int64)
-            k = 0
-            for c in subset:
-                if table[g, c] == answer:
-                    part[k] = c
-                    k += 1
-            sub_total, _ = _best(table, part, win, memo, max_nodes)
+            sub_total, _ = _best(table, _part(table, g, subset, answer, m), win, memo, max_nodes)
             if sub_total < 0:
                 return np.int64(-1), np.int64(-1)
             total += sub_total

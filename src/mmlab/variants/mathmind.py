@@ -34,6 +34,7 @@ import numpy as np
 from mmlab.errors import BadArgument, BadCode, BadSize, ctrl_c_in_kernels, shown
 from mmlab.game import Game
 from mmlab.game.kernels import group_by_response
+from mmlab.strategies import endgame_kernels
 from mmlab.strategies.scoring import (
     ENTROPY,
     LARGEST,
@@ -54,6 +55,9 @@ RULES: dict[str, tuple[int, bool]] = {"knuth": (LARGEST, True), "irving": (SUM_S
 #: Largest game evaluated: each node of the tree scores every code against its candidates, so the
 #: work grows as codes squared (5x8's 32 768 codes: about 30 s a rule on 2 cores).
 MAX_CODES = 2**16
+#: Sets of codes the exact optimum may search by default (``optimum``): some 200 MB and 20 s a
+#: million; 3x6 and 4x4 need at most a million under every answer rule but 4x4's Manhattan distance.
+OPTIMUM_NODES = 2_000_000
 
 
 def answer_of(guess: tuple[int, ...], secret: tuple[int, ...], feedback: str) -> int:
@@ -263,6 +267,36 @@ class MathMind:
                     progress(found)
             level, depth = below, depth + 1
         return Evaluation(self, rule, first, guesses, nodes, time.perf_counter() - start)
+
+    @ctrl_c_in_kernels
+    def optimum(self, max_nodes: int = OPTIMUM_NODES) -> Evaluation | None:
+        """The tree with the fewest guesses in total over every secret, any code a guess at any node
+        (``rule`` 'optimum'): the branch and bound of mmlab's exact endgame
+        (``mmlab.strategies.endgame_kernels``) over the table of answers, so at most
+        ``endgame_kernels.MAX_CODES`` codes (3x6, 4x4). Its worst case is that of the tree found,
+        which need not be the least among the trees of least total. ``None`` when the search would
+        pass ``max_nodes`` sets of codes.
+
+        >>> mm = MathMind(Game.parse_size("3x5"), "euclidean")
+        >>> mm.optimum().total, mm.evaluate("knuth").total
+        (352, 369)
+        """
+        n = self.game.n_codes
+        if n > endgame_kernels.MAX_CODES:
+            raise BadSize(f"the exact optimum is searched for games of at most {endgame_kernels.MAX_CODES} codes "
+                          f"(3x6, 4x4, 2x16); {self.game} has {n:,}")
+        if max_nodes < 1:
+            raise BadArgument(f"max_nodes should be at least 1, not {shown(max_nodes)}")
+        start = time.perf_counter()
+        everyone = np.arange(n)
+        answers = np.array([K.answers_against(self.digits[g], self.digits, everyone, self.kind) for g in everyone])
+        said, table = np.unique(answers, return_inverse=True)  # the answers ranked: a table of bytes
+        found = endgame_kernels.best_tree_guesses(table.reshape(n, n).astype(np.uint8),
+                                                  int(np.searchsorted(said, self.win)), max_nodes)
+        if found is None:
+            return None
+        _, first, guesses, nodes = found
+        return Evaluation(self, "optimum", first, guesses, nodes, time.perf_counter() - start)
 
     def play(self, rule: str, secret: int | str) -> list[tuple[int, int]]:
         """One game of ``rule`` against ``secret``: each guess and its answer, to the win.
