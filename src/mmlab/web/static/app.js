@@ -368,6 +368,7 @@ function editAnswer(row, fixed) {
   row.cells[2].replaceChildren(form);
   row.cells[4].replaceChildren();
   black.focus();
+  black.select();  // (as Tab selects the white box's: a number typed replaces the answer, "1" is not "10")
 }
 
 // ------------------------------------------------------------------ codebreaker
