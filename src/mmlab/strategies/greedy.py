@@ -42,7 +42,8 @@ class Greedy1(ScriptedStrategy):
     """Greedy 1 (003, 4.1, Fig. 4-1): stone by stone, colours 1, 2, ... until the bulls change."""
 
     name = "greedy1"
-    summary = "Singley's Greedy 1: each stone rotates through the colours until a bull appears"
+    summary = ("Singley's Greedy 1: each stone rotates through the colours until a bull appears; the thesis's "
+               "steps may repeat a guess")
     source = SINGLEY
 
     def start(self, game: Game, rng=None) -> None:
@@ -117,7 +118,8 @@ class Greedy3(ScriptedStrategy):
     """
 
     name = "greedy3"
-    summary = "Singley's Greedy 3: count the colours, then try only those present, stone by stone"
+    summary = ("Singley's Greedy 3: count the colours, then try only those present, stone by stone; the "
+               "thesis's steps may repeat a guess")
     source = SINGLEY
     params = (
         Param("lost_bull", "ignore", "ignore: try each present colour until a hit (the thesis); use: a lost bull "

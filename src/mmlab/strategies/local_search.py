@@ -34,7 +34,8 @@ class LocalSearch(ScriptedStrategy):
     white: with the colours right, more blacks); pairs of one colour are never swapped."""
 
     name = "local-search"
-    summary = "Singley's local search: count the colours, then keep the 2-swaps that score more"
+    summary = ("Singley's local search: count the colours, then keep the 2-swaps that score more; the "
+               "thesis's steps may repeat a guess")
     source = SINGLEY
 
     def start(self, game: Game, rng=None) -> None:
