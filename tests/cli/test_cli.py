@@ -172,7 +172,9 @@ def test_score_and_strategies(capsys):
         (["compare", "3x3", "--secrets", "\u00b2"], "--secrets '\u00b2': expected 'all', N or sample:N (a sample of N "
                                                    "secrets), or instance:N"),
         (["compare", "3x3", "--secrets", "123,132"], "--secrets '123,132': expected 'all', N"),  # no list of codes
-        (["compare", "3x3", "--strategies", "knuth,knuth"], "--strategies: a strategy is listed twice"),
+        (["compare", "3x3", "--strategies", "knuth,knuth"], "--strategies: a strategy is listed twice: knuth"),
+        (["compare", "3x3", "--strategies", "random,knuth,knuth:ties=first"],
+         "--strategies: a strategy is listed twice: 'knuth' and 'knuth:ties=first' are both knuth"),
         (["compare", "3x3", "--strategies", "knuth:first=12"], "--strategies: knuth:first=12 cannot play 3x3"),
         (["compare", "3x3", "--strategy", "knuth"], "unrecognized arguments: --strategy knuth; did you mean "
                                                    "--strategies?"),
@@ -955,3 +957,12 @@ def test_reproduce_tpoa_calls_worse_only_a_total_above_the_papers(capsys, monkey
     code, out, _ = run(capsys, "reproduce", "tpoa")
     lines = {line.split()[1]: line for line in out.splitlines() if "460" in line and len(line.split()) > 1}
     assert code == 0 and "(worse)" not in lines["TPOA*"] and "460 (worse)" in lines["lower"], out
+
+
+@pytest.mark.parametrize("option", ["--version", "-V"])
+def test_version_prints_the_installed_packages_version(capsys, option):
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as done:
+        main([option])
+    assert done.value.code == 0 and capsys.readouterr().out == f"mmlab {version('mmlab')}\n"

@@ -102,6 +102,24 @@ class _Command(_Parser):
 
 
 # --------------------------------------------------------------------------------- parser
+class _Version(argparse.Action):
+    """``--version``: the installed package's version (pyproject.toml's), looked up only when asked
+    (importlib.metadata takes a fifth of a second, which every command would pay)."""
+
+    def __init__(self, option_strings: list[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> NoReturn:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("mmlab")
+        except PackageNotFoundError:  # (a source tree on PYTHONPATH, not installed)
+            found = "unknown (not installed)"
+        print(f"mmlab {found}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="mmlab",
@@ -109,6 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES,
         formatter_class=HelpFormatter,
     )
+    parser.add_argument("-V", "--version", action=_Version, help="print mmlab's version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Command)
 
     def load(module: str) -> Callable[[_Command], None]:

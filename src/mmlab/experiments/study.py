@@ -126,8 +126,9 @@ class Study:
                 games.append(Game.parse_size(size, repeats=self.repeats, feedback=self.feedback))
             except MastermindError as e:
                 raise _refused("sizes", str(e)) from None
-        if len({g.size for g in games}) != len(games):  # "4X6 " and "4x6" are one size
-            raise _refused("sizes", "a size is listed twice")
+        sizes = [g.size for g in games]
+        if len(set(sizes)) != len(sizes):  # "4X6 " and "4x6" are one size
+            raise _refused("sizes", f"a size is listed twice: {_twice(sizes)}")
         # (imported here, as in canonical and _made: reading a store's studies needs no engine)
         from mmlab.strategies import make_strategy
 
@@ -141,7 +142,12 @@ class Study:
                 players.append(None)  # played by a strategy this session does not know (unknown_strategies)
         known = [p.spec for p in players if p is not None]
         if len(set(known)) != len(known) and not _STORED.get():  # (mmlab took two spellings before 2026-11-23)
-            raise _refused("strategies", "a strategy is listed twice (perhaps with its default parameters spelt out)")
+            twice = _twice(known)
+            spelt = list(dict.fromkeys(spec.strip() for spec, p in zip(self.strategies, players, strict=True)
+                                       if p is not None and p.spec == twice))
+            raise _refused("strategies", f"a strategy is listed twice: {twice}" if len(spelt) == 1 else
+                           f"a strategy is listed twice: {' and '.join(shown(x) for x in spelt)} are both {twice} "
+                           "(default parameters spelt out or not)")
         for game in games:
             try:
                 drawn = self.secrets.draw(game, self.seed)
@@ -331,6 +337,15 @@ def _refused(key: str, problem: str) -> BadStudy:
     and line instead of ``study``)."""
     expected = f" (expected {KEYS[key]})" if key in KEYS else ""
     return BadStudy(f"study: {key}: {problem}{expected}", key, problem)
+
+
+def _twice(names: list[str]) -> str:
+    """The first of ``names`` that comes again.
+
+    >>> _twice(["4x6", "5x8", "4x6"])
+    '4x6'
+    """
+    return next(name for k, name in enumerate(names) if name in names[:k])
 
 
 def _size_text(size: str) -> str:
