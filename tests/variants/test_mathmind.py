@@ -256,6 +256,12 @@ def test_two_answer_firsts_are_those_of_a_pure_python_search(game, feedback):
     assert mm.two_answer_firsts().tolist() == python_two_answer_firsts(mm)
 
 
+def test_two_answer_progress_counts_every_first_guess_once():
+    told: list[int] = []
+    firsts = MathMind(Game(3, 3), "euclidean").two_answer_firsts(progress=told.append)
+    assert told == [1] * 27 and firsts.tolist() == MathMind(Game(3, 3), "euclidean").two_answer_firsts().tolist()
+
+
 def test_two_answers_can_name_the_secret_on_small_games_but_never_on_4x6():
     """2x4: after 11 (a corner) the squared distance and one more guess tell every secret apart; on
     4x6 no first guess allows it under any answer (Reddi's 'two guesses' for MM(4,6), docs/reproductions.md)."""

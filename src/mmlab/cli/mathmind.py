@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from mmlab.cli.arguments import HelpFormatter, int_at_least, listed, seed_arg
@@ -64,6 +65,18 @@ def _secret(args: argparse.Namespace, mm: MathMind) -> tuple[int, int | None]:
     return int(np.random.default_rng(seed).integers(mm.game.n_codes)), seed
 
 
+def _counted(bar: Callable[[int], None]) -> Callable[[int], None]:
+    """A ``progress`` of the module (told ``k`` more done at a time) that tells ``bar`` the total so far."""
+    done = 0
+
+    def more(k: int) -> None:
+        nonlocal done
+        done += k
+        bar(done)
+
+    return more
+
+
 def _load() -> None:
     with loading():
         import mmlab.variants.mathmind  # noqa: F401
@@ -90,13 +103,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     shown_rules = [*rules, "optimum"] if args.optimum else rules
     with progress(f"mathmind {games['black-white'].game}", n * len(plays) * len(shown_rules),
                   enabled=not args.json) as bar:
-        done = 0
-
-        def found(k: int) -> None:
-            nonlocal done
-            done += k
-            bar(done)
-
+        found = _counted(bar)
         for f in plays:
             if args.optimum:  # (first: a game too large for it is refused before any work)
                 results[f, "optimum"] = games[f].optimum(args.max_nodes)
@@ -237,8 +244,9 @@ def cmd_two_answers(args: argparse.Namespace) -> int:
     from mmlab.cli.output import out
 
     mm = _mathmind(args, args.feedback)
-    with spinner(f"mathmind {mm.game}, {args.feedback} answers: every first guess", enabled=True):
-        firsts = mm.two_answer_firsts()
+    with progress(f"mathmind {mm.game}, {args.feedback} answers: first guesses", mm.game.n_codes,
+                  enabled=not args.json) as bar:
+        firsts = mm.two_answer_firsts(progress=_counted(bar))
     codes = [mm.game.format(c) for c in firsts]
     if args.json:
         print_json({"size": mm.game.size, "repeats": mm.game.repeats, "feedback": args.feedback,

@@ -317,9 +317,10 @@ class MathMind:
             cand = cand[K.answers_against(self.digits[guess], self.digits, cand, self.kind) == said]
 
     @ctrl_c_in_kernels
-    def two_answer_firsts(self) -> np.ndarray:
+    def two_answer_firsts(self, progress: Callable[[int], None] | None = None) -> np.ndarray:
         """The first guesses after which some second guess gives each secret left its own answer, so
         that two answers always name the secret (ascending indices; empty when none does).
+        ``progress(k)`` is told each time ``k`` more first guesses are checked.
 
         >>> MathMind(Game.parse_size("2x4"), "euclidean").two_answer_firsts().size > 0
         True
@@ -330,4 +331,6 @@ class MathMind:
             if all(K.separators(self.digits, part, self.kind, self.n_answers).any()
                    for _, part in self._parts(first, everyone)):  # (stops at the first part no guess tells apart)
                 firsts.append(first)
+            if progress:
+                progress(1)
         return np.array(firsts, dtype=np.int64)
