@@ -30,7 +30,7 @@ RULES = ["knuth", "entropy"]
 ANSWERS = ["black-white", "higher-lower", "euclidean", "manhattan"]
 TWO_ANSWER_SIZES = ["2x4", "2x6", "3x4", "3x6", "4x4", "4x6"]
 OPTIMUM_QUICK = ["2x8", "4x3", "3x5"]
-OPTIMUM_FULL = [*OPTIMUM_QUICK, "2x16", "3x6", "4x4"]
+OPTIMUM_FULL = [*OPTIMUM_QUICK, "3x6", "4x4"]  # (2x16 under the standard answers: 1862, in 675 s)
 ALL_RULES = ["knuth", "irving", "most-parts", "entropy"]
 
 

@@ -293,7 +293,8 @@ def add_command(command) -> None:
     c.add_argument("--rules", help=f"comma-separated exhaustive rules (known: {', '.join(RULE_NAMES)}; default all)")
     c.add_argument("--optimum", action="store_true",
                    help="also the least L any strategy reaches under each answer rule, found by exhaustive branch "
-                        "and bound (games of at most 256 codes, e.g. 3x6, 4x4; seconds to a minute a rule)")
+                        "and bound (games of at most 256 codes: 3x6 and 4x4 take seconds a rule, 4x4's Manhattan "
+                        "distance minutes; games of 2 pegs and many colours far longer, 2x16 11 minutes)")
     c.add_argument("--max-nodes", type=int_at_least(1, "--max-nodes"), default=OPTIMUM_NODES,
                    help=f"sets of codes the optimum's search may hold, some 200 MB a million (default "
                         f"{OPTIMUM_NODES:,}); past them the row says it was not found")
