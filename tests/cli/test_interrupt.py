@@ -116,6 +116,14 @@ def test_ctrl_c_stops_mathmind_compare_with_one_line(tmp_path):
     assert (status, err.strip()) == (CTRL_C, "interrupted")
 
 
+def test_ctrl_c_stops_the_optimums_search_with_one_line(tmp_path):
+    """4x4's Manhattan optimum searches for minutes in one kernel, which cannot take a Ctrl-C: it
+    went on to the end. The search now returns to Python every few thousand sets and goes on."""
+    status, err = interrupt(["mathmind", "compare", "4x4", "--optimum", "--feedback", "manhattan", "--rules", "knuth",
+                             "--max-nodes", "12000000"], 6.0, tmp_path)
+    assert (status, err.strip()) == (CTRL_C, "interrupted")
+
+
 @pytest.mark.parametrize("when", ["starting", "playing"])
 @pytest.mark.parametrize("command", sorted(LONG))
 def test_ctrl_c_stops_the_workers_with_one_line(command, when, tmp_path):

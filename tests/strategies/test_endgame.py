@@ -171,6 +171,24 @@ def test_the_whole_tree_gives_each_code_its_guesses_summing_to_the_optimum(seed)
     assert 1 <= nodes <= codes.shape[0]
 
 
+def test_the_whole_tree_is_found_alike_in_steps_of_any_size(monkeypatch):
+    """``best_tree_guesses`` returns to Python every ``STEP_NODES`` sets (for Ctrl-C) and goes on from
+    the sets solved: the same tree in steps of one set as in one step, and the same budget."""
+    import mmlab.strategies.endgame_kernels as kernels
+
+    game = Game.parse_size("5x8")
+    _, table = random_table(game, np.random.default_rng(1), 25, 41, 10)
+    win = game.win.code(game.pegs)
+    whole = best_tree_guesses(table, win, 10**6)
+    entries: list[int] = []
+    bounded_reference(table, win, entries)
+    need = max(entries) + 1
+    monkeypatch.setattr(kernels, "STEP_NODES", 1)
+    stepped = best_tree_guesses(table, win, 10**6)
+    assert stepped[:2] == whole[:2] and stepped[3] == whole[3] and stepped[2].tolist() == whole[2].tolist()
+    assert best_tree_guesses(table, win, need) is not None and best_tree_guesses(table, win, need - 1) is None
+
+
 def test_node_budget_and_bad_tables():
     game = Game.parse_size("3x4")
     codes = game.all_digits.astype(np.uint8)

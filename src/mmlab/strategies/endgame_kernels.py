@@ -27,6 +27,10 @@ MAX_CODES = 256
 _KEY = types.UniTuple(types.uint64, 4)
 _VALUE = types.UniTuple(types.int64, 2)
 _NO_GUESS = np.iinfo(np.int64).max
+#: Sets ``best_tree_guesses`` lets one call of the kernel add before it returns to Python, where a
+#: Ctrl-C is taken (a kernel cannot take one); the next call goes on from the sets solved, so the
+#: tree found is the same whatever the step.
+STEP_NODES = 20_000
 
 
 def best_tree(table: np.ndarray, win: int, max_nodes: int) -> tuple[int, int]:
@@ -54,7 +58,10 @@ def best_tree_guesses(table: np.ndarray, win: int, max_nodes: int) -> tuple[int,
     memo = Dict.empty(key_type=_KEY, value_type=_VALUE)
     table = np.ascontiguousarray(table)
     everyone = np.arange(table.shape[1], dtype=np.int64)
-    total, guess = _best(table, everyone, win, memo, max_nodes)
+    while True:  # (a call gives up once it has solved STEP_NODES more sets: the next goes on from them)
+        total, guess = _best(table, everyone, win, memo, min(max_nodes, len(memo) + STEP_NODES))
+        if total >= 0 or len(memo) >= max_nodes:
+            break
     if total < 0:
         return None
     guesses = np.zeros(table.shape[1], dtype=np.int64)
