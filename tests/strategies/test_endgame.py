@@ -174,7 +174,7 @@ def test_the_whole_tree_gives_each_code_its_guesses_summing_to_the_optimum(seed)
 def test_the_whole_tree_is_found_alike_in_steps_of_any_size(monkeypatch):
     """``best_tree_guesses`` returns to Python every ``STEP_NODES`` sets (for Ctrl-C) and goes on from
     the sets solved: the same tree in steps of one set as in one step, and the same budget."""
-    import mmlab.strategies.endgame_kernels as kernels
+    from mmlab.strategies import endgame_kernels as kernels
 
     game = Game.parse_size("5x8")
     _, table = random_table(game, np.random.default_rng(1), 25, 41, 10)

@@ -283,6 +283,37 @@ def test_reproducible_from_the_seed(game46):
     assert a.guesses != c.guesses
 
 
+def test_a_long_search_in_short_steps_plays_the_same_games(monkeypatch):
+    """The kernel returns to Python every ``STEP_ATTEMPTS`` candidates (for Ctrl-C, which a kernel
+    cannot take: a 10x36 guess went on for minutes) and draws on from the same generator state: the
+    same games, evaluations and draws in steps of 7 as in steps of a million (checked after 1000)."""
+    from mmlab.strategies import hill_climb
+
+    monkeypatch.setattr(hill_climb, "CHECK_AFTER", 1000)  # (then a guess draws for longer than a check)
+    budgets: list[int] = []
+    search = hk.search
+
+    def watched(*args):
+        budgets.append(args[-1])
+        return search(*args)
+
+    monkeypatch.setattr(hk, "search", watched)
+    game = Game.parse_size("6x9")
+    played = {}
+    for step in (10**6, 7):
+        monkeypatch.setattr(hill_climb, "STEP_ATTEMPTS", step)
+        budgets.clear()
+        games = []
+        for k in range(6):
+            s = StochasticHillClimber()
+            result = play_game(game, s, int(np.random.default_rng(k).integers(game.n_codes)), np.random.default_rng(k))
+            games.append((list(result.guesses), result.total_evaluations, s.attempts))
+        played[step] = games
+        assert max(budgets) <= step
+    assert played[7] == played[10**6]
+    assert sum(attempts for *_, attempts in played[7]) > 6 * 1000  # (some guesses drew past the check)
+
+
 def test_explicit_and_implicit_knowledge_give_the_same_game(game46):
     secret = game46.parse("2413")
     runs = []

@@ -2,9 +2,9 @@
 digits), the code tracker (``tracker_add``, ``tracker_has``, ``tracker_grow``: open addressing with
 linear probing, slot for slot, and a Python set), and ``search``, replayed on the same candidates.
 
-``search`` draws its candidates from a SplitMix64 generator seeded by ``seed``: uniform pool
-colours (``random_code``, reproduced here in Python) or ``induce`` (whose law is checked in
-``test_hill_climb.py``; ``induce_many`` with the same seed draws the same candidates). The
+``search`` draws its candidates from a SplitMix64 generator (its state from ``new_rng(seed)``):
+uniform pool colours (``random_code``, reproduced here in Python) or ``induce`` (whose law is
+checked in ``test_hill_climb.py``; ``induce_many`` with the same seed draws the same candidates). The
 reference then takes them one by one: skip codes that repeat a colour in a game without repeats,
 skip codes the tracker holds, check the others against the answers."""
 
@@ -204,7 +204,7 @@ def test_search_replays_the_reference_on_random_games(random_code, tracker, froz
         seed, max_attempts = int(rng.integers(2**63)), int(rng.integers(1, 3000))
         status, code, evaluations, attempts, new_filled = hk.search(
             random_code, cfg, b, w, pool, selection, 45, per_peg, avoid_same, h_digits, h_counts, h_codes,
-            with_white, repeats, table, filled, recent, tracker, frozen, seed, max_attempts)
+            with_white, repeats, table, filled, recent, tracker, frozen, hk.new_rng(seed), max_attempts)
         if random_code:
             candidates = random_candidates(seed, pool, pegs, max_attempts)
         else:
@@ -244,7 +244,7 @@ def test_search_continues_after_the_tracker_grows():
         seed = 1000 + call
         status, code, evaluations, attempts, new_filled = hk.search(
             False, cfg, b, w, pool, hk.SEL_FPS, 45, False, False, *h, True, True, table, filled, recent, True,
-            False, seed, 10**6)
+            False, hk.new_rng(seed), 10**6)
         candidates = hk.induce_many(cfg, b, w, pool, hk.SEL_FPS, 45, False, False, attempts + 16, seed).tolist()
         want = ref_search(candidates, history, True, True, colours, keys, filled, True, False, table.shape[0] // 2,
                           attempts + 16)

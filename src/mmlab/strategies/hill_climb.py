@@ -28,10 +28,15 @@ from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import hill_climb_kernels as hk
 from mmlab.strategies.base import Param, Strategy
+from mmlab.strategies.rng_kernels import new_rng
 
 FPS_RANGE = (1, 100)  # 001 section 4 tunes the FPS parameter "from 1 and 100"
 INITIAL_TRACKER = 1024  # slots of a new code tracker (it doubles when half full)
 CHECK_AFTER = 10**7  # candidates drawn for one guess before checking that some code fits at all
+#: Candidates one call of the search kernel draws before it returns to Python, where a Ctrl-C is
+#: taken (a kernel cannot take one: a 10x36 guess went on for minutes); the next call draws on from
+#: the same generator state, so the games are the same whatever the step.
+STEP_ATTEMPTS = 10**6
 CHECK_NODES = 10**6  # placements that check may spend
 RECENT = 2**15  # slots of the cache of codes drawn again (256 KiB: fits a core's L2 cache)
 
@@ -245,27 +250,35 @@ class StochasticHillClimber(Strategy):
         fps = self.values["selection"] == "fps" and game.with_white
         selection = hk.SEL_FPS if fps else hk.SEL_RANDOM
         left, checked = self.max_attempts, False
+        state = None  # (a new stream of candidates, from a new seed: at the start, after growing the tracker and
+        #               after the check; else the search goes on drawing from where it stopped)
         while True:
-            seed = int(self.rng.integers(2**63))
+            if state is None:
+                seed = int(self.rng.integers(2**63))
+                state, until_check = new_rng(seed), CHECK_AFTER
             status, code, evaluations, attempts, filled = hk.search(
                 random_code, cfg, black, white, pool, selection, self.values["fps"], self.fps_per_peg,
                 self.shift_avoid_same, h_digits, h_counts, h_codes, game.with_white, game.repeats,
-                self._table, self._filled, self._recent, tracker, self._frozen, seed,
-                left if checked else min(left, CHECK_AFTER),
+                self._table, self._filled, self._recent, tracker, self._frozen, state,
+                min(left, STEP_ATTEMPTS) if checked else min(left, until_check, STEP_ATTEMPTS),
             )
             self.evaluations += int(evaluations)
             self.attempts += int(attempts)
             self._filled = int(filled)
             left -= int(attempts)
+            until_check -= int(attempts)
             if status == hk.FOUND:
                 return game.index_of(code)
             if status == hk.NEED_SPACE:
                 self._grow_tracker()
+                state = None
                 continue
             if left <= 0:  # the budget ran out: ask the constraint search
                 return self._rescue(knowledge, random_code)
+            if checked or until_check > 0:
+                continue
             # a long search: make sure some code fits the answers at all
-            checked = True
+            checked, state = True, None
             found, nodes = knowledge.sample(np.random.default_rng(seed), max_nodes=CHECK_NODES)
             if found is None and nodes < CHECK_NODES:
                 raise self._contradiction(knowledge)

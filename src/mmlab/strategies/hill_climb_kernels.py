@@ -303,7 +303,7 @@ def _repeats_a_colour(code, counts):
 @numba.njit(cache=True, nogil=True)
 def search(random_code, cfg, b, w, pool, selection, fps, per_peg, avoid_same,
            hist_digits, hist_counts, hist_codes, with_white, repeats, table, filled, recent, tracker, frozen,
-           seed, max_attempts):
+           rng, max_attempts):
     """Draw candidates until one fits every answer so far (001 steps 2-3, or step 4 when
     ``random_code``: uniform over ``pool`` ** pegs). With ``tracker``, a candidate already in
     ``table`` is skipped unchecked; every other candidate counts as one evaluation. ``recent``
@@ -316,6 +316,8 @@ def search(random_code, cfg, b, w, pool, selection, fps, per_peg, avoid_same,
     Returns ``(status, code, evaluations, attempts, filled)``: ``status`` is ``FOUND``,
     ``NEED_SPACE`` (``table`` holds ``filled`` keys and is half full: grow it and call again) or
     ``EXHAUSTED`` (``max_attempts`` candidates drawn); ``attempts`` counts every candidate drawn.
+    The candidates are drawn from the generator state ``rng`` (``rng_kernels.new_rng``), which the
+    call moves on: calls that go on with it draw what one longer call would.
 
     >>> h_digits = np.array([[0, 0, 1, 1]], dtype=np.uint8)       # 4x6: 1122 scored [1,1] (code 6)
     >>> h_counts = np.array([[2, 2, 0, 0, 0, 0]], dtype=np.uint8)
@@ -324,11 +326,10 @@ def search(random_code, cfg, b, w, pool, selection, fps, per_peg, avoid_same,
     True
     >>> status, code, evaluations, attempts, filled = search(
     ...     False, np.array([0, 0, 1, 1]), 1, 1, np.arange(6), SEL_FPS, 45, False, False,
-    ...     h_digits, h_counts, np.array([6]), True, True, table, 1, recent, True, False, 5, 1000)
+    ...     h_digits, h_counts, np.array([6]), True, True, table, 1, recent, True, False, new_rng(5), 1000)
     >>> status == FOUND, evaluations <= attempts, filled == 1 + evaluations
     (True, True, True)
     """
-    rng = new_rng(seed)
     pegs = hist_digits.shape[1]
     colours = hist_counts.shape[1]
     batch = np.empty((BATCH, pegs), dtype=np.int64)
