@@ -115,6 +115,8 @@ def test_tabu_plays_games_too_large_to_enumerate(size):
 def test_tenure_out_of_range_is_refused(game46, tenure, message):
     with pytest.raises(BadArgument, match=message):
         make_strategy(f"tabu:tenure={tenure}").start(game46)
+    with pytest.raises(BadArgument, match="a 2-stone code has 1 pair, so choose 0..1"):
+        make_strategy("tabu:tenure=5").start(Game.parse_size("2x2"))
 
 
 def test_tenure_zero_and_all_pairs_still_win(game46):

@@ -97,7 +97,7 @@ class TabuSearch(ScriptedStrategy):
                 raise BadArgument(f"tabu: tenure={shown(text)} should be a whole number 0..{pairs} or n-2")
         if not 0 <= value <= pairs:
             raise BadArgument(f"tabu: tenure={shown_number(text)} is out of range; a {game.pegs}-stone code has "
-                              f"{pairs} pairs, so choose 0..{pairs} or n-2")
+                              f"{pairs} pair{'s' * (pairs != 1)}, so choose 0..{pairs} or n-2")
         return value
 
     def start(self, game: Game, rng=None) -> None:
