@@ -29,7 +29,7 @@ examples:
   mmlab mathmind compare 5x8 --feedback higher-lower --rules knuth,entropy   about 30 s a rule, and 60 s
                                                    for the standard game's beside it (3 minutes in all)
   mmlab mathmind compare 3x6 --optimum              ... and the least L any strategy reaches, proved (at
-                                                   most 256 codes: 3x6, 4x4; about 30 s)
+                                                   most 256 codes: 3x6, 4x4; about 20 s)
   mmlab mathmind play 4x6 --feedback higher-lower --secret 3632   watch Knuth's rule find 3632
   mmlab mathmind two-answers 4x6 --feedback euclidean   can two answers always name the secret?
   mmlab mathmind guess 4x6 --feedback euclidean     you guess mmlab's secret, told its distance
