@@ -129,8 +129,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
             r, g = results[f, rule], gap(f, rule)
             vs = "" if f == "black-white" or g is None else f"{g:+.4f}"
             if r is None:
-                table.add_row(f, rule, "", f"not found within {args.max_nodes:,} set{'s' * (args.max_nodes != 1)} (--max-nodes)", "", "", "", "",
-                              "")
+                sets = f"{args.max_nodes:,} set{'s' * (args.max_nodes != 1)}"
+                table.add_row(f, rule, "", f"not found within {sets} (--max-nodes)", *[""] * 5)
                 continue
             table.add_row(f, rule, game.format(r.first), str(r.total), f"{r.mean:.4f}", vs, str(r.worst),
                           histogram_text(r.histogram()), f"{r.seconds:.2f}")

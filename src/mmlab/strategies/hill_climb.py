@@ -250,8 +250,9 @@ class StochasticHillClimber(Strategy):
         fps = self.values["selection"] == "fps" and game.with_white
         selection = hk.SEL_FPS if fps else hk.SEL_RANDOM
         left, checked = self.max_attempts, False
-        state = None  # (a new stream of candidates, from a new seed: at the start, after growing the tracker and
-        #               after the check; else the search goes on drawing from where it stopped)
+        # A new seed starts a new stream of candidates at the start, after the tracker grows and after
+        # the check; otherwise each call draws on from where the last one stopped.
+        state = None
         while True:
             if state is None:
                 seed = int(self.rng.integers(2**63))

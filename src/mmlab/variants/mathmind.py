@@ -56,7 +56,7 @@ RULES: dict[str, tuple[int, bool]] = {"knuth": (LARGEST, True), "irving": (SUM_S
 #: work grows as codes squared (5x8's 32 768 codes: about 30 s a rule on 2 cores).
 MAX_CODES = 2**16
 #: Sets of codes the exact optimum may search by default (``optimum``): some 200 MB and 20 s a
-#: million; 3x6 and 4x4 need at most a million under every answer rule but 4x4's Manhattan distance.
+#: million; 3x6 and 4x4 are solved within it under every answer rule but 4x4's Manhattan distance.
 OPTIMUM_NODES = 2_000_000
 
 
@@ -290,7 +290,9 @@ class MathMind:
         start = time.perf_counter()
         everyone = np.arange(n)
         answers = np.array([K.answers_against(self.digits[g], self.digits, everyone, self.kind) for g in everyone])
-        said, table = np.unique(answers, return_inverse=True)  # the answers ranked: a table of bytes
+        # the answers ranked, a table of bytes: a game of at most 256 codes gives at most 120 answers (2x16's
+        # squared distances)
+        said, table = np.unique(answers, return_inverse=True)
         found = endgame_kernels.best_tree_guesses(table.reshape(n, n).astype(np.uint8),
                                                   int(np.searchsorted(said, self.win)), max_nodes)
         if found is None:
