@@ -476,6 +476,10 @@ def test_a_sample_of_a_large_game_played_by_an_exhaustive_strategy_warns(capsys,
     assert "a game can take seconds" in err  # (as at 5x8, whose 32,768 codes now warn; minutes past them)
     assert "warning" not in run(capsys, "eval", "3x4", "--strategy", "sample", "--secrets", "5")[2]
     assert "warning: most-parts:ties=random scores" in run(capsys, "eval", "3x4", "--strategy", "most-parts:ties=random")[2]
+    monkeypatch.setattr(engine, "SLOW_SHC_CODES", 64)  # (3x4 stands for 10x10)
+    err = run(capsys, "eval", "3x4", "--strategy", "shc", "--secrets", "5", "--seed", "1")[2]
+    assert "warning: shc draws codes until one fits the answers, and late in a game of 64 codes few do" in err
+    assert "warning" not in run(capsys, "eval", "3x3", "--strategy", "shc", "--secrets", "5", "--seed", "1")[2]
 
 
 @pytest.mark.parametrize("args", [["strategies"], ["strategies", "--json"], ["tree", "3x3", "--format", "knuth"]])

@@ -83,6 +83,9 @@ def cmd_partition(args: argparse.Namespace) -> int:
 #: for greedy3 about 20 minutes).
 LONG_TREE_CODES = 32_768
 SLOW_GAME_CODES = 32_767  # games where one game of an exhaustive strategy takes seconds (5x8) or minutes (6x7 on)
+#: Games where one game of ``shc`` can take minutes: its induced codes rarely fit the answers late in
+#: a game (10x10: 54 s a game, helper-103's review; 10x20: a minute, up to 8, docs/reproductions.md).
+SLOW_SHC_CODES = 10**10
 
 
 def _warn_long_tree(game: Game, strategy: Strategy, sample_hint: bool, by_kernels: bool = False) -> None:
@@ -218,6 +221,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(f"mmlab: warning: {strategy.spec} scores the codes against those left at every guess; on "
               f"{game.n_codes:,} codes a game can take {each} (sample or evo play such games in under a second)",
               file=sys.stderr)
+    elif strategy.name == "shc" and game.n_codes >= SLOW_SHC_CODES:
+        print(f"mmlab: warning: shc draws codes until one fits the answers, and late in a game of {game.n_codes:.3g} "
+              "codes few do: a game can take minutes (10x20: about a minute, up to 8); sample and evo play such "
+              "games faster", file=sys.stderr)
     try:
         with progress(f"evaluating {strategy.spec}", game.n_codes) as update:
             result = evaluate(game, strategy, secrets=secrets, runs=args.runs, seed=args.seed, on_progress=update,
