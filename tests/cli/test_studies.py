@@ -203,7 +203,11 @@ def test_reporting_a_file_that_changed_says_the_stored_study_is_reported(capsys,
     path.write_text(STUDY.replace("secrets = 30", "secrets = 5").replace("seed = 9", "seed = 10"))
     code, out, err = run(capsys, "report", str(path), "--store", store)
     err = " ".join(err.split())  # (the console wraps long lines)
-    assert code == 0 and "no longer matches the stored study 'cli-demo'" in err and "(seed 9, 2 runs" in err
+    assert code == 0 and "no longer matches the stored study 'cli-demo' (its seed changed)" in err
+    assert "(seed 9, 2 runs, secrets sample:5, strategies most-parts:pool=consistent,ties=random,first=112, " in err
+    path.write_text(STUDY.replace("secrets = 30", "secrets = 5").replace('first=112"]', 'first=112", "knuth"]'))
+    err = " ".join(run(capsys, "report", str(path), "--store", store)[2].split())
+    assert "(its strategies changed)" in err  # (helper-101's review: a strategy added was not said)
 
 
 def test_compare_on_a_sample_of_every_code_is_exact(capsys, tmp_path):

@@ -210,8 +210,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     report = build_report(store, name)
     study_file = args.study if given is not None and given.fingerprint == report.study.fingerprint else None
     if given is not None and study_file is None:
-        err.print(f"note: {args.study} no longer matches the stored study {name!r}; this reports the stored one "
-                  f"(seed {report.study.seed}, {report.study.runs} run{'s' if report.study.runs != 1 else ''}, secrets {report.study.secrets})")
+        now, then = given.definition(), report.study.definition()
+        changed = [key for key in now if now[key] != then[key]]
+        err.print(f"note: {args.study} no longer matches the stored study {name!r} (its {', '.join(changed)} "
+                  f"changed); this reports the stored one (seed {report.study.seed}, {report.study.runs} "
+                  f"run{'s' if report.study.runs != 1 else ''}, secrets {report.study.secrets}, strategies "
+                  f"{', '.join(report.study.strategies)})")
     unknown = report.study.unknown_strategies()
     if unknown:
         err.print(f"note: this mmlab does not know {', '.join(unknown)} (registered in the Python session that played "
