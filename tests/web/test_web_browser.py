@@ -333,6 +333,11 @@ def test_on_a_phone_the_page_never_scrolls_sideways(page):
     page.get_by_role("button", name="Hint").click()
     expect(page.locator("#hint-body")).to_contain_text("knuth would play")
     assert page.evaluate(width) == 375
+    # the codebreaker's board fits the screen: its narrow rules (smaller pegs, answers that wrap) came
+    # before the rules they narrow, which overrode them (the board was 375 px wide in 301)
+    board = page.locator(".table-wrap").first
+    assert board.evaluate("w => w.scrollWidth <= w.clientWidth"), board.evaluate("w => [w.scrollWidth, w.clientWidth]")
+    assert page.locator("#board-body .answer").first.evaluate("a => getComputedStyle(a).whiteSpace") == "normal"
     page.get_by_role("button", name="New game").click()
     start(page, "codemaker", size="8x4", codes="65,536")
     answer(page, 1, 2, 1)
