@@ -56,11 +56,13 @@ def test_run_report_export_studies_forget(capsys, tmp_path):
 
     code, _, err = run(capsys, "export", "cli-demo", str(tmp_path / "moves.csv"), "--table", "moves", "--store", store)
     assert code == 0 and len(pd.read_csv(tmp_path / "moves.csv")) > 120
+    code, _, err = run(capsys, "export", str(path), str(tmp_path / "games.csv"), "--store", store)  # (by its file)
+    assert code == 0 and "wrote the games of cli-demo" in err and len(pd.read_csv(tmp_path / "games.csv")) == 120
 
     code, out, _ = run(capsys, "studies", "--store", store, "--json")
     assert [s["study"] for s in json.loads(out)] == ["cli-demo"] and json.loads(out)[0]["games"] == 120
-    code, _, err = run(capsys, "forget", "cli-demo", "--store", store)
-    assert code == 0 and "120 games" in err
+    code, _, err = run(capsys, "forget", str(path), "--store", store)  # (by its file, as report takes it)
+    assert code == 0 and "deleted study cli-demo and its 120 games" in err
     code, _, err = run(capsys, "report", "cli-demo", "--store", store)
     assert code == 2 and "no study named 'cli-demo'" in err
 

@@ -126,6 +126,16 @@ def _stored_name(store: Store, name: str) -> bool:
     return not Path(name).exists() and store.path.exists() and name in set(store.studies()["study"])
 
 
+def _study_named(store: Store, text: str) -> str:
+    """The study ``text`` names: a stored study's name, or a study file's (``.toml``), as ``report``
+    takes it."""
+    if text.endswith(".toml") and not _stored_name(store, text):
+        from mmlab.experiments.study import Study
+
+        return Study.load(text).name
+    return text
+
+
 def check_figure_paths(plots: str | None, html: str | None) -> None:
     """Make the folder ``plots`` and the folder of the page ``html``, and refuse either that cannot
     be written, before any work that would fill them."""
@@ -239,8 +249,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     from mmlab.experiments.store import Store
 
     store = Store(args.store)
-    path = store.export(args.study, args.output, args.table)
-    err.print(f"wrote the {args.table} of {args.study} to {path}")
+    name = _study_named(store, args.study)
+    path = store.export(name, args.output, args.table)
+    err.print(f"wrote the {args.table} of {name} to {path}")
     return 0
 
 
@@ -276,9 +287,10 @@ def cmd_forget(args: argparse.Namespace) -> int:
     from mmlab.experiments.store import Store
 
     store = Store(args.store)
-    store.require(args.study)
-    n = store.forget(args.study)
-    err.print(f"deleted study {args.study} and its {n} games from {store.path}")
+    name = _study_named(store, args.study)
+    store.require(name)
+    n = store.forget(name)
+    err.print(f"deleted study {name} and its {n} games from {store.path}")
     return 0
 
 
@@ -476,7 +488,7 @@ def add_commands(command) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = command("export", help_of("export"), cmd_export)
-    p.add_argument("study", help="the study's name")
+    p.add_argument("study", help="the study's name, or its file")
     p.add_argument("output", help="the file to write: .csv or .parquet")
     p.add_argument("--table", choices=("games", "moves", "runs"), default="games", help="which rows (default games)")
     add_store_args(p)
@@ -486,6 +498,6 @@ def add_commands(command) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = command("forget", help_of("forget"), cmd_forget)
-    p.add_argument("study", help="the study's name")
+    p.add_argument("study", help="the study's name, or its file")
     add_store_args(p)
 
