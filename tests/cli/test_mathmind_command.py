@@ -104,6 +104,7 @@ def test_two_answers_exits_0_when_some_first_guess_allows_it_and_1_when_none_doe
     (("play", "4x6", "--secret", "1237"), "1237"),
     (("compare", "4x"), "cannot read the size '4x'"),
     (("compare", "4x6", "--optimum"), "at most 256 codes (3x6, 4x4, 2x16); 4x6 has 1,296"),
+    (("compare", "3x4", "--max-nodes", "5"), "--max-nodes bounds the optimum's search: give --optimum with it"),
     (("play", "4x6", "--secret", "1234", "--seed", "3"), "--seed draws the secret, and --secret gives it"),
     (("guess", "4x6", "--secret", "1234", "--seed", "3"), "--seed draws the secret, and --secret gives it"),
 ])

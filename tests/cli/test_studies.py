@@ -210,6 +210,9 @@ def test_reporting_a_file_that_changed_says_the_stored_study_is_reported(capsys,
     path.write_text(STUDY.replace("secrets = 30", "secrets = 5").replace('first=112"]', 'first=112", "knuth"]'))
     err = " ".join(run(capsys, "report", str(path), "--store", store)[2].split())
     assert "(its strategies changed)" in err  # (helper-101's review: a strategy added was not said)
+    code, _, err = run(capsys, "export", str(path), str(tmp_path / "games.csv"), "--store", store)
+    err = " ".join(err.split())
+    assert code == 0 and "no longer matches the stored study 'cli-demo'; this takes the stored one" in err
 
 
 def test_compare_on_a_sample_of_every_code_is_exact(capsys, tmp_path):

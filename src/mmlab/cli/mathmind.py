@@ -96,6 +96,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         if unknown:
             raise BadArgument(f"{what}: unknown {shown(unknown[0])}{did_you_mean(unknown[0], known)}; choose from "
                               f"{', '.join(known)}")
+    if args.max_nodes is not None and not args.optimum:
+        raise BadArgument("--max-nodes bounds the optimum's search: give --optimum with it")
+    max_nodes = OPTIMUM_NODES if args.max_nodes is None else args.max_nodes
     plays = ["black-white", *[f for f in feedbacks if f != "black-white"]]  # (the standard game first: the reference)
     games = {f: _mathmind(args, f) for f in plays}
     n = games["black-white"].game.n_codes
@@ -106,7 +109,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         found = _counted(bar)
         for f in plays:
             if args.optimum:  # (first: a game too large for it is refused before any work)
-                results[f, "optimum"] = games[f].optimum(args.max_nodes)
+                results[f, "optimum"] = games[f].optimum(max_nodes)
                 found(n)
             for rule in rules:
                 results[f, rule] = games[f].evaluate(rule, progress=found)
@@ -116,7 +119,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         return None if r is None or standard is None else r.mean - standard.mean
 
     if args.json:
-        print_json([{**(r.to_dict() if r is not None else _unsolved(games[f], args.max_nodes)),
+        print_json([{**(r.to_dict() if r is not None else _unsolved(games[f], max_nodes)),
                      "mean_minus_standard": gap(f, rule)}
                     for f in feedbacks for rule in shown_rules for r in [results[f, rule]]])
         return 0
@@ -129,7 +132,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
             r, g = results[f, rule], gap(f, rule)
             vs = "" if f == "black-white" or g is None else f"{g:+.4f}"
             if r is None:
-                sets = f"{args.max_nodes:,} set{'s' * (args.max_nodes != 1)}"
+                sets = f"{max_nodes:,} set{'s' * (max_nodes != 1)}"
                 table.add_row(f, rule, "", f"not found within {sets} (--max-nodes)", *[""] * 5)
                 continue
             table.add_row(f, rule, game.format(r.first), str(r.total), f"{r.mean:.4f}", vs, str(r.worst),
@@ -295,7 +298,7 @@ def add_command(command) -> None:
                    help="also the least L any strategy reaches under each answer rule, found by exhaustive branch "
                         "and bound (games of at most 256 codes: 3x6 and 4x4 take seconds a rule, 4x4's Manhattan "
                         "distance minutes; games of 2 pegs and many colours far longer, 2x16 11 minutes)")
-    c.add_argument("--max-nodes", type=int_at_least(1, "--max-nodes"), default=OPTIMUM_NODES,
+    c.add_argument("--max-nodes", type=int_at_least(1, "--max-nodes"),
                    help=f"sets of codes the optimum's search may hold, some 200 MB a million (default "
                         f"{OPTIMUM_NODES:,}); past them the row says it was not found")
 

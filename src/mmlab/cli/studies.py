@@ -128,11 +128,15 @@ def _stored_name(store: Store, name: str) -> bool:
 
 def _study_named(store: Store, text: str) -> str:
     """The study ``text`` names: a stored study's name, or a study file's (``.toml``), as ``report``
-    takes it."""
+    takes it, with a note when the file no longer matches the study stored under its name."""
     if text.endswith(".toml") and not _stored_name(store, text):
+        from mmlab.cli.output import err
         from mmlab.experiments.study import Study
 
-        return Study.load(text).name
+        given = Study.load(text)
+        if store.fingerprint(given.name) not in (None, given.fingerprint):
+            err.print(f"note: {text} no longer matches the stored study {given.name!r}; this takes the stored one")
+        return given.name
     return text
 
 
