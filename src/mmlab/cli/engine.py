@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TextIO
 from mmlab.cli.arguments import add_game_args, count, game_of, int_at_least, positive, seed_arg
 from mmlab.cli.commands import help_of
 from mmlab.cli.entry import loading
-from mmlab.cli.output import fits, histogram_text, mean_text, print_json, progress, spinner
+from mmlab.cli.output import fits, histogram_text, mean_text, print_json, progress, running_total, spinner
 from mmlab.errors import BadTree, MastermindError, as_typed, shown, whole_number
 
 if TYPE_CHECKING:
@@ -111,14 +111,7 @@ def _build_tree(game: Game, spec: str, label: str) -> DecisionTree:
     strategy.start(game)
     _warn_long_tree(game, strategy, sample_hint=False)
     with progress(label, game.n_codes) as update:
-        done = 0
-
-        def step(k: int) -> None:
-            nonlocal done
-            done += k
-            update(done)
-
-        return DecisionTree.build(game, strategy, on_progress=step)
+        return DecisionTree.build(game, strategy, on_progress=running_total(update))
 
 
 def _saved_tree(args: argparse.Namespace) -> DecisionTree:

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from mmlab.cli.arguments import HelpFormatter, int_at_least, listed, seed_arg
 from mmlab.cli.commands import help_of
 from mmlab.cli.entry import loading
-from mmlab.cli.output import histogram_text, print_json, progress, spinner
+from mmlab.cli.output import (
+    histogram_text,
+    print_json,
+    progress,
+    running_total,
+    spinner,
+)
 from mmlab.errors import BadArgument, did_you_mean, shown
 
 if TYPE_CHECKING:
@@ -65,18 +70,6 @@ def _secret(args: argparse.Namespace, mm: MathMind) -> tuple[int, int | None]:
     return int(np.random.default_rng(seed).integers(mm.game.n_codes)), seed
 
 
-def _counted(bar: Callable[[int], None]) -> Callable[[int], None]:
-    """A ``progress`` of the module (told ``k`` more done at a time) that tells ``bar`` the total so far."""
-    done = 0
-
-    def more(k: int) -> None:
-        nonlocal done
-        done += k
-        bar(done)
-
-    return more
-
-
 def _load() -> None:
     with loading():
         import mmlab.variants.mathmind  # noqa: F401
@@ -106,7 +99,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     shown_rules = [*rules, "optimum"] if args.optimum else rules
     with progress(f"mathmind {games['black-white'].game}", n * len(plays) * len(shown_rules),
                   enabled=not args.json) as bar:
-        found = _counted(bar)
+        found = running_total(bar)
         for f in plays:
             if args.optimum:  # (first: a game too large for it is refused before any work)
                 results[f, "optimum"] = games[f].optimum(max_nodes)
@@ -249,7 +242,7 @@ def cmd_two_answers(args: argparse.Namespace) -> int:
     mm = _mathmind(args, args.feedback)
     with progress(f"mathmind {mm.game}, {args.feedback} answers: first guesses", mm.game.n_codes,
                   enabled=not args.json) as bar:
-        firsts = mm.two_answer_firsts(progress=_counted(bar))
+        firsts = mm.two_answer_firsts(progress=running_total(bar))
     codes = [mm.game.format(c) for c in firsts]
     if args.json:
         print_json({"size": mm.game.size, "repeats": mm.game.repeats, "feedback": args.feedback,

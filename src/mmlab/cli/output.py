@@ -158,6 +158,23 @@ def progress(description: str, total: int, enabled: bool = True, percent: bool =
         yield update
 
 
+def running_total(update: Callable[[int], None]) -> Callable[[int], None]:
+    """A progress callback told ``k`` more done at a time (as ``DecisionTree.build`` and
+    ``MathMind.evaluate`` tell it) that tells ``update`` (a ``progress`` bar's) the total so far.
+
+    >>> told = []; more = running_total(told.append); more(2); more(3); told
+    [2, 5]
+    """
+    done = 0
+
+    def more(k: int) -> None:
+        nonlocal done
+        done += k
+        update(done)
+
+    return more
+
+
 @contextmanager
 def spinner(text: str, enabled: bool = True) -> Iterator[Callable[..., None]]:
     """A spinner line on stderr (only on a terminal): ``text``, then the time since it started.

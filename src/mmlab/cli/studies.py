@@ -126,18 +126,26 @@ def _stored_name(store: Store, name: str) -> bool:
     return not Path(name).exists() and store.path.exists() and name in set(store.studies()["study"])
 
 
-def _study_named(store: Store, text: str) -> str:
-    """The study ``text`` names: a stored study's name, or a study file's (``.toml``), as ``report``
-    takes it, with a note when the file no longer matches the study stored under its name."""
+def _study_file(store: Store, text: str) -> Study | None:
+    """The study of the file ``text`` (``.toml``), or ``None`` when ``text`` is a stored study's name."""
     if text.endswith(".toml") and not _stored_name(store, text):
-        from mmlab.cli.output import err
         from mmlab.experiments.study import Study
 
-        given = Study.load(text)
-        if store.fingerprint(given.name) not in (None, given.fingerprint):
-            err.print(f"note: {text} no longer matches the stored study {given.name!r}; this takes the stored one")
-        return given.name
-    return text
+        return Study.load(text)
+    return None
+
+
+def _study_named(store: Store, text: str) -> str:
+    """The study ``text`` names: a stored study's name, or a study file's, as ``report`` takes it,
+    with a note when the file no longer matches the study stored under its name."""
+    given = _study_file(store, text)
+    if given is None:
+        return text
+    if store.fingerprint(given.name) not in (None, given.fingerprint):
+        from mmlab.cli.output import err
+
+        err.print(f"note: {text} no longer matches the stored study {given.name!r}; this takes the stored one")
+    return given.name
 
 
 def check_figure_paths(plots: str | None, html: str | None) -> None:
@@ -207,13 +215,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     from mmlab.cli.output import err
     from mmlab.experiments.report import build_report
     from mmlab.experiments.store import Store
-    from mmlab.experiments.study import Study
 
     store = Store(args.store)
     if args.study is None:
         args.study = store.last_study()
         err.print(f"the study stored or run last: {args.study} ('mmlab studies' lists them all)")
-    given = Study.load(args.study) if args.study.endswith(".toml") and not _stored_name(store, args.study) else None
+    given = _study_file(store, args.study)
     name = given.name if given is not None else args.study
     if given is not None and (not store.path.exists() or store.fingerprint(name) is None):
         where = "" if str(store.path) == DEFAULT_STORE else f" --store {shlex.quote(str(store.path))}"
