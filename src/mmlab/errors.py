@@ -192,7 +192,7 @@ class BadArgument(MastermindError):
 
 
 class SearchFailed(MastermindError):
-    """A search for a consistent code gave up within its budget."""
+    """A search gave up within its budget: for a consistent code, or for an exact tree."""
 
 
 class BadTree(MastermindError):

@@ -86,6 +86,21 @@ def test_play_shows_each_guess_and_its_answer(capsys):
         (mm.game.format(g), a) for g, a in mm.play("entropy", data["secret"])]
 
 
+def test_play_and_guess_take_the_optimums_tree(capsys, monkeypatch):
+    mm = MathMind(Game(3, 5), "euclidean")
+    code, out, _ = run(capsys, "mathmind", "play", "3x5", "--feedback", "euclidean", "--rule", "optimum", "--seed", "2",
+                       "--json")
+    data = json.loads(out)
+    assert code == 0 and data["rule"] == "optimum"
+    assert [(m["guess"], m["answer"]) for m in data["moves"]] == [
+        (mm.game.format(g), a) for g, a in mm.play("optimum", data["secret"])]
+    code, out, _ = run(capsys, "mathmind", "play", "3x5", "--feedback", "euclidean", "--rule", "optimum", "--secret",
+                       "513")
+    assert code == 0 and "euclidean answers, the optimum's tree: secret 513" in out and "solved in 3 guesses" in out
+    code, out = guess(capsys, monkeypatch, "give-up\n", "3x5", "--secret", "513", "--rule", "optimum")
+    assert code == 1 and "The secret was 513; the optimum's tree finds it in 3 guesses" in out
+
+
 def test_two_answers_exits_0_when_some_first_guess_allows_it_and_1_when_none_does(capsys):
     code, out, _ = run(capsys, "mathmind", "two-answers", "2x4", "--feedback", "manhattan")
     assert code == 0 and "after 4 first guesses: 11 14 41 44" in out
@@ -106,6 +121,11 @@ def test_two_answers_exits_0_when_some_first_guess_allows_it_and_1_when_none_doe
     (("compare", "4x6", "--optimum"), "at most 256 codes (3x6, 4x4, 2x16); 4x6 has 1,296"),
     (("compare", "3x4", "--max-nodes", "5"), "--max-nodes bounds the optimum's search: give --optimum with it"),
     (("play", "4x6", "--secret", "1234", "--seed", "3"), "--seed draws the secret, and --secret gives it"),
+    (("play", "4x6", "--rule", "optimum"), "at most 256 codes (3x6, 4x4, 2x16); 4x6 has 1,296"),
+    (("play", "3x4", "--max-nodes", "5"), "--max-nodes bounds the optimum's search: give --rule optimum with it"),
+    (("guess", "3x4", "--max-nodes", "5"), "--max-nodes bounds the optimum's search: give --rule optimum with it"),
+    (("play", "3x4", "--feedback", "manhattan", "--rule", "optimum", "--max-nodes", "1"),
+     "not found within 1 set of codes"),
     (("guess", "4x6", "--secret", "1234", "--seed", "3"), "--seed draws the secret, and --secret gives it"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, args, message):

@@ -159,9 +159,10 @@ def test_the_whole_tree_gives_each_code_its_guesses_summing_to_the_optimum(seed)
     game = Game.parse_size("4x6")
     codes, table = random_table(game, np.random.default_rng(seed), 3, 13, 3)
     win = game.win.code(game.pegs)
-    total, first, guesses, nodes = best_tree_guesses(table, win, 10_000)
+    total, first, guesses, paths, nodes = best_tree_guesses(table, win, 10_000)
     assert (total, first) == best_tree(table, win, 10_000)
     assert total == plain_optimum(table, win) == guesses.sum()
+    assert_paths_are_a_tree(table, win, paths, guesses)
     assert guesses.min() >= 1 and (guesses == 1).sum() == (first < codes.shape[0])  # the first guess, if a code
     assert (guesses == 1).sum() == 0 or guesses[first] == 1
     # the codes the first guess tells apart from the others at once are found by the second guess at the latest
@@ -169,6 +170,24 @@ def test_the_whole_tree_gives_each_code_its_guesses_summing_to_the_optimum(seed)
     alone = [c for c in range(codes.shape[0]) if (answers == answers[c]).sum() == 1]
     assert all(guesses[c] <= 2 for c in alone)
     assert 1 <= nodes <= codes.shape[0]
+
+
+def assert_paths_are_a_tree(table: np.ndarray, win: int, paths: np.ndarray, guesses: np.ndarray) -> None:
+    """Each code's path ends with the code itself after ``guesses`` rows, and two codes part ways
+    only after a guess they answer differently: the paths are one decision tree, its answers naming
+    each code."""
+    n = table.shape[1]
+    assert paths.shape == (n, guesses.max())
+    for c in range(n):
+        assert (paths[c, :guesses[c]] >= 0).all() and (paths[c, guesses[c]:] == -1).all()
+        assert paths[c, guesses[c] - 1] == c and table[c, c] == win
+    for c in range(n):
+        for d in range(c + 1, n):
+            shared = min(guesses[c], guesses[d])
+            apart = np.flatnonzero(paths[c, :shared] != paths[d, :shared])
+            k = int(apart[0]) if apart.size else shared  # (a path ending inside the other: that code is its guess)
+            assert k >= 1 and table[paths[c, k - 1], c] != table[paths[c, k - 1], d]
+            assert all(table[paths[c, j], c] == table[paths[c, j], d] for j in range(k - 1))
 
 
 def test_the_whole_tree_is_found_alike_in_steps_of_any_size(monkeypatch):
@@ -185,7 +204,8 @@ def test_the_whole_tree_is_found_alike_in_steps_of_any_size(monkeypatch):
     need = max(entries) + 1
     monkeypatch.setattr(kernels, "STEP_NODES", 1)
     stepped = best_tree_guesses(table, win, 10**6)
-    assert stepped[:2] == whole[:2] and stepped[3] == whole[3] and stepped[2].tolist() == whole[2].tolist()
+    assert (stepped.total, stepped.first, stepped.nodes) == (whole.total, whole.first, whole.nodes)
+    assert stepped.guesses.tolist() == whole.guesses.tolist() and stepped.paths.tolist() == whole.paths.tolist()
     assert best_tree_guesses(table, win, need) is not None and best_tree_guesses(table, win, need - 1) is None
 
 

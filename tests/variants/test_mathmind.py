@@ -8,7 +8,7 @@ from functools import cache
 import numpy as np
 import pytest
 
-from mmlab.errors import BadArgument, BadCode, BadSize
+from mmlab.errors import BadArgument, BadCode, BadSize, SearchFailed
 from mmlab.experiments import evaluate as evaluate_standard
 from mmlab.game import Game
 from mmlab.planners import Optimal
@@ -167,6 +167,30 @@ def test_a_game_played_is_the_decision_trees_branch(feedback):
             assert len(moves) == result.guesses[secret]
             assert moves[0][0] == result.first and moves[-1] == (secret, mm.win)
             assert all(a == mm.answer(g, secret) for g, a in moves)
+
+
+@pytest.mark.parametrize("feedback", FEEDBACKS)
+def test_a_game_of_the_optimum_follows_its_tree_to_each_secret(feedback):
+    mm = MathMind(Game(3, 4), feedback)
+    tree = mm.optimum_tree()
+    assert tree.total == python_optimum(mm) and mm.optimum_tree() is tree  # (searched once, then kept)
+    said: dict[tuple, int] = {}
+    for secret in range(mm.game.n_codes):
+        moves = mm.play("optimum", secret)
+        assert len(moves) == tree.guesses[secret] and moves[0][0] == tree.first and moves[-1] == (secret, mm.win)
+        assert all(a == mm.answer(g, secret) for g, a in moves)
+        said[tuple(moves[:-1])] = secret  # (a tree: the guesses and answers before the win name the secret)
+    assert len(said) == mm.game.n_codes
+
+
+def test_a_game_of_the_optimum_is_refused_when_its_tree_is_not_found():
+    mm = MathMind(Game(3, 4), "manhattan")
+    with pytest.raises(SearchFailed, match="not found within 1 set of codes: a larger budget may find it"):
+        mm.play("optimum", "123", max_nodes=1)
+    with pytest.raises(BadSize, match="at most 256 codes"):
+        MathMind(Game(4, 6), "euclidean").play("optimum", "1234")
+    with pytest.raises(BadArgument, match="choose from knuth, irving, most-parts, entropy, optimum"):
+        mm.play("optimal", "123")
 
 
 def test_progress_counts_every_secret_once():

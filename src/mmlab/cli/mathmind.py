@@ -36,6 +36,8 @@ examples:
   mmlab mathmind compare 3x6 --optimum              ... and the least L any strategy reaches, proved (at
                                                    most 256 codes: 3x6, 4x4; about 20 s)
   mmlab mathmind play 4x6 --feedback higher-lower --secret 3632   watch Knuth's rule find 3632
+  mmlab mathmind play 3x6 --feedback euclidean --rule optimum      ... or the best possible play find a
+                                                   random secret (the tree is searched first: about 10 s)
   mmlab mathmind two-answers 4x6 --feedback euclidean   can two answers always name the secret?
   mmlab mathmind guess 4x6 --feedback euclidean     you guess mmlab's secret, told its distance
 
@@ -145,6 +147,24 @@ def _unsolved(mm: MathMind, max_nodes: int) -> dict:
             "total": None, "max_nodes": max_nodes}
 
 
+def _player(rule: str) -> str:
+    """Who plays ``rule``, in words: "knuth's rule", or "the optimum's tree"."""
+    return "the optimum's tree" if rule == "optimum" else f"{rule}'s rule"
+
+
+def _search_optimum(args: argparse.Namespace, mm: MathMind) -> None:
+    """For ``--rule optimum``, search its tree now (kept for the game), under a spinner; refuse
+    ``--max-nodes`` with another rule."""
+    if args.rule != "optimum":
+        if args.max_nodes is not None:
+            raise BadArgument("--max-nodes bounds the optimum's search: give --rule optimum with it")
+        return
+    budget = OPTIMUM_NODES if args.max_nodes is None else args.max_nodes
+    with spinner(f"mathmind {mm.game}, {mm.feedback} answers: searching the optimum's tree (at most "
+                 f"{budget:,} sets)", enabled=True):
+        mm.optimum_tree(budget)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """One game of a rule under MathMind's answers, every guess with its answer."""
     _load()
@@ -152,6 +172,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     mm = _mathmind(args, args.feedback)
     secret, seed = _secret(args, mm)
+    _search_optimum(args, mm)
     with spinner(f"mathmind {mm.game}, {args.feedback} answers: {args.rule} playing", enabled=True):
         moves = mm.play(args.rule, secret)
     if args.json:
@@ -160,7 +181,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                     "moves": [{"guess": mm.game.format(g), "answer": a, "said": mm.describe(a)} for g, a in moves]})
         return 0
     drawn = f" (drawn with seed {seed}: --seed {seed} plays it again)" if seed is not None else ""
-    out.print(f"{mm.game}, {args.feedback} answers, {args.rule}'s rule: secret {mm.game.format(secret)}{drawn}")
+    out.print(f"{mm.game}, {args.feedback} answers, {_player(args.rule)}: secret {mm.game.format(secret)}{drawn}")
     for k, (guess, said) in enumerate(moves, 1):
         out.print(f"  guess {k}: {mm.game.format(guess)}  {mm.describe(said)}")
     out.print(f"solved in {len(moves)} guess{'es' if len(moves) != 1 else ''}")
@@ -169,7 +190,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 GUESS_HELP = ("Type a guess (e.g. {example}, or in letters, A = 1); after each answer mmlab says how many "
               "codes still fit. "
-              "Commands: 'give-up' (the secret, and how {rule}'s rule finds it), 'help', 'quit'.")
+              "Commands: 'give-up' (the secret, and how {player} finds it), 'help', 'quit'.")
 
 
 def cmd_guess(args: argparse.Namespace) -> int:
@@ -186,10 +207,11 @@ def cmd_guess(args: argparse.Namespace) -> int:
     mm = _mathmind(args, args.feedback)
     game = mm.game
     secret, seed = _secret(args, mm)
+    _search_optimum(args, mm)  # (before the game: the comparison at its end then takes no time)
     again = f" (--seed {seed} plays this secret again)" if seed is not None else ""
     dialogue = Dialogue(game, console=out)
     example = game.format(game.index_of(i % game.colours for i in range(game.pegs)))  # 1234, 12312, ...
-    help_text = GUESS_HELP.format(example=example, rule=args.rule)
+    help_text = GUESS_HELP.format(example=example, player=_player(args.rule))
     out.print(f"MathMind {game}, {args.feedback} answers: mmlab keeps a secret of colours 1..{game.colours}. "
               + help_text)
     cand = np.arange(game.n_codes)
@@ -197,7 +219,7 @@ def cmd_guess(args: argparse.Namespace) -> int:
 
     def reveal(verb: str) -> None:
         computer = len(mm.play(args.rule, secret))
-        out.print(f"{verb} The secret was {game.format(secret)}; {args.rule}'s rule finds it in {computer} "
+        out.print(f"{verb} The secret was {game.format(secret)}; {_player(args.rule)} finds it in {computer} "
                   f"guess{'es' if computer != 1 else ''}{again}.")
 
     try:
@@ -224,7 +246,7 @@ def cmd_guess(args: argparse.Namespace) -> int:
             if said == mm.win:
                 computer = len(mm.play(args.rule, secret))
                 out.print(f"{mm.describe(said)}: solved in {guesses} guess{'es' if guesses != 1 else ''}; "
-                          f"{args.rule}'s rule needs {computer} for this secret{again}.")
+                          f"{_player(args.rule)} needs {computer} for this secret{again}.")
                 return 0
             cand = cand[K.answers_against(mm.digits[guess], mm.digits, cand, mm.kind) == said]
             fit = f"{cand.size:,} code{'s' if cand.size != 1 else ''} fit{'s' if cand.size == 1 else ''}"
@@ -302,7 +324,11 @@ def add_command(command) -> None:
     _game_args(q)
     q.add_argument("--feedback", default="higher-lower", choices=FEEDBACK_NAMES,
                    help="the answer rule (default higher-lower)")
-    q.add_argument("--rule", default="knuth", choices=RULE_NAMES, help="the exhaustive rule (default knuth)")
+    q.add_argument("--rule", default="knuth", choices=(*RULE_NAMES, "optimum"),
+                   help="the exhaustive rule (default knuth), or 'optimum': the tree of least L (games of at most "
+                        "256 codes; searched first, see compare --optimum)")
+    q.add_argument("--max-nodes", type=int_at_least(1, "--max-nodes"),
+                   help=f"with --rule optimum: sets of codes its search may hold (default {OPTIMUM_NODES:,})")
     q.add_argument("--secret", help="the secret, e.g. 3632 (default: drawn at random)")
     q.add_argument("--seed", type=seed_arg, help="seed of the random secret (default: drawn and printed)")
 
@@ -314,8 +340,11 @@ def add_command(command) -> None:
     _game_args(g, json=False)
     g.add_argument("--feedback", default="euclidean", choices=FEEDBACK_NAMES,
                    help="the answer rule (default euclidean)")
-    g.add_argument("--rule", default="knuth", choices=RULE_NAMES,
-                   help="the rule mmlab compares your game with at the end (default knuth)")
+    g.add_argument("--rule", default="knuth", choices=(*RULE_NAMES, "optimum"),
+                   help="the rule mmlab compares your game with at the end (default knuth; 'optimum', the tree "
+                        "of least L, is searched before the game, for games of at most 256 codes)")
+    g.add_argument("--max-nodes", type=int_at_least(1, "--max-nodes"),
+                   help=f"with --rule optimum: sets of codes its search may hold (default {OPTIMUM_NODES:,})")
     g.add_argument("--secret", help="the secret, to practise (default: drawn at random)")
     g.add_argument("--seed", type=seed_arg, help="seed of the random secret (default: drawn and printed at the end)")
 

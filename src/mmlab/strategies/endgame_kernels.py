@@ -5,8 +5,8 @@ A set of codes is a sorted ``int64`` array of column indices; its memo key is it
 64-bit words, so a table has at most ``MAX_CODES`` columns. A part of ``m`` codes needs at least
 ``2m - 1`` guesses in total, which orders the guesses and prunes them. The result is the fewest
 guesses in total and the row to guess first, or ``(-1, -1)`` when the node budget runs out;
-``best_tree_guesses`` also walks the tree found and gives each code its guesses (MathMind's exact
-optimum). The plain recursion it is checked against is ``plain_optimum`` in
+``best_tree_guesses`` also walks the tree found and gives each code its guesses and the guesses
+that find it (MathMind's exact optimum). The plain recursion it is checked against is ``plain_optimum`` in
 ``tests/strategies/test_endgame.py``.
 
 >>> import numpy as np
@@ -16,6 +16,8 @@ optimum). The plain recursion it is checked against is ``plain_optimum`` in
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -43,15 +45,25 @@ def best_tree(table: np.ndarray, win: int, max_nodes: int) -> tuple[int, int]:
     return int(total), int(guess)
 
 
-def best_tree_guesses(table: np.ndarray, win: int, max_nodes: int) -> tuple[int, int, np.ndarray, int] | None:
-    """``best_tree``'s tree in full: (fewest guesses in total, first guess row, how many guesses
-    each column's code takes in that tree, the tree's nodes with two codes or more), or ``None``
-    when more than ``max_nodes`` sets would be searched.
+class WholeTree(NamedTuple):
+    """``best_tree``'s tree in full: ``paths[c]`` are the rows guessed, in order, until column ``c``'s
+    code is found (then ``-1``), and ``guesses[c]`` how many they are."""
+
+    total: int
+    first: int
+    guesses: np.ndarray
+    paths: np.ndarray
+    nodes: int  # the tree's nodes with two codes or more
+
+
+def best_tree_guesses(table: np.ndarray, win: int, max_nodes: int) -> WholeTree | None:
+    """``best_tree``'s tree in full (a ``WholeTree``), or ``None`` when more than ``max_nodes`` sets
+    would be searched.
 
     >>> table = np.array([[4, 2, 2], [2, 4, 1], [2, 1, 4]], dtype=np.uint8)
-    >>> total, first, guesses, nodes = best_tree_guesses(table, 4, 100)
-    >>> total, first, guesses.tolist(), nodes
-    (5, 1, [2, 1, 2], 1)
+    >>> tree = best_tree_guesses(table, 4, 100)
+    >>> tree.total, tree.first, tree.guesses.tolist(), tree.paths.tolist(), tree.nodes
+    (5, 1, [2, 1, 2], [[1, 0], [1, -1], [1, 2]], 1)
     """
     if table.shape[1] > MAX_CODES:
         raise ValueError(f"the exact endgame handles at most {MAX_CODES} codes, not {table.shape[1]}")
@@ -64,35 +76,34 @@ def best_tree_guesses(table: np.ndarray, win: int, max_nodes: int) -> tuple[int,
             break
     if total < 0:
         return None
-    guesses = np.zeros(table.shape[1], dtype=np.int64)
-    nodes = _walk(table, everyone, win, memo, 0, guesses)
-    return int(total), int(guess), guesses, int(nodes)
+    paths = np.full((table.shape[1], table.shape[1]), -1, dtype=np.int64)
+    nodes = _walk(table, everyone, win, memo, 0, paths)
+    guesses = (paths >= 0).sum(axis=1)
+    return WholeTree(int(total), int(guess), guesses, paths[:, :guesses.max()].copy(), int(nodes))
 
 
 @numba.njit(cache=True)
-def _walk(table: np.ndarray, subset: np.ndarray, win: int, memo, depth: int, guesses: np.ndarray) -> int:
-    """Write into ``guesses`` how many guesses each code of ``subset`` takes in the tree ``_best``
-    left in ``memo``, ``depth`` guesses having been made; return the nodes of two codes or more."""
+def _walk(table: np.ndarray, subset: np.ndarray, win: int, memo, depth: int, paths: np.ndarray) -> int:
+    """Write into ``paths`` the guesses that find each code of ``subset`` in the tree ``_best`` left
+    in ``memo``, ``depth`` guesses having been made; return the nodes of two codes or more."""
     n = subset.shape[0]
     if n <= 2:  # as _best: the first code, then the second
-        guesses[subset[0]] = depth + 1
+        for c in subset:
+            paths[c, depth] = subset[0]
         if n == 2:
-            guesses[subset[1]] = depth + 2
+            paths[subset[1], depth + 1] = subset[1]
         return n - 1
     g = memo[_key(subset)][1]
     counts = np.zeros(256, dtype=np.int64)
     for c in subset:
         counts[table[g, c]] += 1
+        paths[c, depth] = g
     nodes = 1
     for answer in range(256):
         m = counts[answer]
-        if m == 0:
+        if m == 0 or answer == win:
             continue
-        part = _part(table, g, subset, answer, m)
-        if answer == win:
-            guesses[part[0]] = depth + 1
-        else:
-            nodes += _walk(table, part, win, memo, depth + 1, guesses)
+        nodes += _walk(table, _part(table, g, subset, answer, m), win, memo, depth + 1, paths)
     return nodes
 
 

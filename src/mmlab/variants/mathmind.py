@@ -31,7 +31,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mmlab.errors import BadArgument, BadCode, BadSize, ctrl_c_in_kernels, shown
+from mmlab.errors import (
+    BadArgument,
+    BadCode,
+    BadSize,
+    SearchFailed,
+    ctrl_c_in_kernels,
+    shown,
+)
 from mmlab.game import Game
 from mmlab.game.kernels import group_by_response
 from mmlab.strategies import endgame_kernels
@@ -83,7 +90,8 @@ def answer_of(guess: tuple[int, ...], secret: tuple[int, ...], feedback: str) ->
 
 @dataclass(frozen=True)
 class Evaluation:
-    """A rule played against every secret: ``guesses[i]`` is how many guesses secret ``i`` took."""
+    """A rule played against every secret: ``guesses[i]`` is how many guesses secret ``i`` took.
+    The optimum's also holds its tree: ``paths[i]`` are the guesses that find secret ``i`` (then ``-1``)."""
 
     mathmind: MathMind
     rule: str
@@ -91,6 +99,7 @@ class Evaluation:
     guesses: np.ndarray
     nodes: int
     seconds: float
+    paths: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def total(self) -> int:
@@ -128,6 +137,7 @@ class MathMind:
     game: Game
     feedback: str = "higher-lower"
     digits: np.ndarray = field(init=False, repr=False, compare=False)
+    _kept: dict = field(init=False, repr=False, compare=False, default_factory=dict)  # (the optimum's tree, once found)
 
     def __post_init__(self) -> None:
         if not isinstance(self.game, Game):
@@ -297,17 +307,26 @@ class MathMind:
                                                   int(np.searchsorted(said, self.win)), max_nodes)
         if found is None:
             return None
-        _, first, guesses, nodes = found
-        return Evaluation(self, "optimum", first, guesses, nodes, time.perf_counter() - start)
+        return Evaluation(self, "optimum", found.first, found.guesses, found.nodes, time.perf_counter() - start,
+                          found.paths)
 
-    def play(self, rule: str, secret: int | str) -> list[tuple[int, int]]:
-        """One game of ``rule`` against ``secret``: each guess and its answer, to the win.
+    def play(self, rule: str, secret: int | str, max_nodes: int = OPTIMUM_NODES) -> list[tuple[int, int]]:
+        """One game of ``rule`` against ``secret``: each guess and its answer, to the win. ``rule``
+        'optimum' follows the tree of ``optimum(max_nodes)``, searched at its first game and then
+        kept; ``SearchFailed`` when it is not found within ``max_nodes`` sets.
 
         >>> mm = MathMind(Game.parse_size("4x6"), "euclidean")
         >>> [(mm.game.format(g), a) for g, a in mm.play("knuth", "3632")]
         [('1111', 34), ('1356', 33), ('3632', 0)]
+        >>> small = MathMind(Game.parse_size("3x5"), "euclidean")
+        >>> [(small.game.format(g), a) for g, a in small.play("optimum", "513")]
+        [('112', 17), ('151', 36), ('513', 0)]
         """
+        if rule != "optimum" and rule not in RULES:
+            raise BadArgument(f"unknown rule {shown(rule)}; choose from {', '.join(RULES)}, optimum")
         secret = self._index(secret)
+        if rule == "optimum":
+            return [(int(g), self.answer(int(g), secret)) for g in self.optimum_tree(max_nodes).paths[secret] if g >= 0]
         cand = np.arange(self.game.n_codes)
         moves = []
         while True:
@@ -317,6 +336,19 @@ class MathMind:
             if said == self.win:
                 return moves
             cand = cand[K.answers_against(self.digits[guess], self.digits, cand, self.kind) == said]
+
+    def optimum_tree(self, max_nodes: int = OPTIMUM_NODES) -> Evaluation:
+        """``optimum(max_nodes)``, searched once and then kept (the tree found does not depend on the
+        budget, only whether it is found); ``SearchFailed`` when it is not found."""
+        if "optimum" not in self._kept:
+            found = self.optimum(max_nodes)
+            if found is None:
+                sets = f"{max_nodes:,} set{'s' * (max_nodes != 1)}"
+                raise SearchFailed(f"the optimum of {self.game} under {self.feedback} answers was not found within "
+                                   f"{sets} of codes: a larger budget may find it (max_nodes; on the command line "
+                                   "--max-nodes)")
+            self._kept["optimum"] = found
+        return self._kept["optimum"]
 
     @ctrl_c_in_kernels
     def two_answer_firsts(self, progress: Callable[[int], None] | None = None) -> np.ndarray:
