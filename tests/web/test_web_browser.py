@@ -345,6 +345,19 @@ def test_on_a_phone_the_page_never_scrolls_sideways(page):
     assert page.evaluate(width) == 375
 
 
+@pytest.mark.parametrize("size,codes", [("4x6", "1,296"), ("5x8", "32,768")])
+def test_on_a_phone_the_codemakers_board_fits_with_its_correct_buttons(page, size, codes):
+    """At 375 px the board of a 4- or 5-peg game shows every column, the Correct buttons within the
+    screen and 24 px high at least (the board was 344 px wide in 301, its buttons past the edge)."""
+    page.set_viewport_size({"width": 375, "height": 800})
+    start(page, "codemaker", size=size, codes=codes)
+    answer(page, 1, 2, 1)
+    board = page.locator(".table-wrap").filter(has=page.locator("#board-body"))
+    assert board.evaluate("w => w.scrollWidth <= w.clientWidth"), board.evaluate("w => [w.scrollWidth, w.clientWidth]")
+    box = page.get_by_role("button", name="Correct the answer to guess 1").bounding_box()
+    assert box["x"] + box["width"] <= 375 and box["height"] >= 24, box
+
+
 def test_giving_up_leaves_no_hint_or_code_to_use(page):
     start(page, "codebreaker", secret="321", size="3x3", codes="27")
     guess_box = page.get_by_label("Your guess", exact=True)
