@@ -324,3 +324,16 @@ def test_draw_consistent_gives_a_uniform_subset_in_uniform_order(pegs, colours, 
         pairs[tuple(rows(digits))] += 1
     assert set(pairs) == set(permutations(expected, 2))
     assert chisquare(list(pairs.values())).pvalue > 1e-4
+
+
+@pytest.mark.parametrize("repeats", [True, False])
+@pytest.mark.parametrize("stones, colours_left", [(1, 3), (2, 4), (3, 5), (4, 4), (2, 6)])
+def test_count_weights_share_the_codes_by_the_stones_of_the_next_colour(stones, colours_left, repeats):
+    """``_count_weights``: of the codes of ``stones`` pegs over ``colours_left`` colours, the share
+    that gives the next colour (here colour 0) ``n`` stones, counted code by code; 0 past what
+    the codes allow (one stone a colour without repeats)."""  # (every size here has a code without repeats)
+    weights = np.zeros(stones + 1)
+    kernels._count_weights(weights, stones, colours_left, repeats)
+    codes = every_code(stones, colours_left, repeats)
+    counted = np.bincount([code.count(0) for code in codes], minlength=stones + 1)
+    assert np.allclose(weights / weights.sum(), counted / counted.sum())

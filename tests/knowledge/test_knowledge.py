@@ -36,6 +36,31 @@ def test_contradiction_names_the_answers_that_clash(game46):
     assert "move 2" not in message
 
 
+@pytest.mark.parametrize("size", ["3x3", "4x4"])
+def test_the_answers_named_clash_and_each_is_needed(size):
+    """``minimal_contradiction`` on random histories no code fits: no code fits the answers it
+    keeps, and without any one of them some code does (so the first answer too is named only when
+    it takes part), checked code by code."""
+    from mmlab.knowledge.knowledge import minimal_contradiction
+
+    game = Game.parse_size(size)
+    rng = np.random.default_rng(5)
+    fits = lambda answers: any(all(game.score(c, g) == fb for g, fb in answers) for c in range(game.n_codes))
+    tried = first_left_out = 0
+    while tried < 40:
+        secret = int(rng.integers(game.n_codes))
+        answers = [(g, game.score(secret, g)) for g in rng.integers(game.n_codes, size=4).tolist()]
+        k = int(rng.integers(4))
+        answers[k] = (answers[k][0], Feedback(int(rng.integers(game.pegs)), 0))  # (one answer changed at random)
+        if fits(answers):
+            continue
+        tried += 1
+        kept = minimal_contradiction(game, answers)
+        assert not fits([answers[i] for i in kept])
+        assert all(fits([answers[i] for i in kept if i != j]) for j in kept), (answers, kept)
+        first_left_out += 0 not in kept
+    assert first_left_out > 0
+
 
 def test_a_black_only_contradiction_names_black_pegs_only():
     game = Game.parse_size("4x6", feedback="black")

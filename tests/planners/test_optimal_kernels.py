@@ -225,3 +225,47 @@ def test_a_set_cut_by_its_limit_is_solved_when_asked_again(game46):
             again, guess = search.solve(child, INFINITY, None)
             assert again == exact and guess >= 0
     assert min(sizes) <= 8 < max(sizes)
+
+
+def test_the_search_gives_the_first_optimal_guess_in_its_order_at_sets_too_large_for_the_kernel():
+    """Above ``SMALL_SET`` codes the search orders guesses as ``solve_small`` does (best bound first,
+    consistent guesses first among equals, then the lowest index): at each such node of the 3x4
+    tree, the guess is the first in that order of those whose classes cost least by brute force."""
+    from mmlab.planners import make_planner
+    from mmlab.planners.optimal import SMALL_SET
+
+    game = Game.parse_size("3x4")
+    table = _table(game)
+    win = game.win.code(game.pegs)
+    checked = 0
+
+    def visit(node, cands: np.ndarray) -> None:
+        nonlocal checked
+        n = cands.shape[0]
+        if n > SMALL_SET:
+            hist = kernels.all_histograms(cands, table, game.n_responses)
+            lower = kernels.guess_bounds(hist, n, win, kernels.child_bounds(n, kernels.max_parts(hist, win), -1))
+            cost = {}
+            for g in np.flatnonzero(lower < INFINITY):
+                parts: dict = {}
+                for c in cands:
+                    if table[g, c] != win:
+                        parts.setdefault(int(table[g, c]), []).append(int(c))
+                cost[int(g)] = n + sum(brute_force(game, part) for part in parts.values())
+            best = min(cost.values())
+            order = sorted(cost, key=lambda g: (int(lower[g]), 0 if hist[g, win] else 1, g))
+            assert node.guess == next(g for g in order if cost[g] == best), (n, node.guess)
+            checked += 1
+        for answer, child in node.children.items():
+            visit(child, cands[table[node.guess, cands] == answer])
+
+    visit(make_planner("optimal").plan(game).tree.root, np.arange(game.n_codes, dtype=np.int64))
+    assert checked >= 2  # (the root, where every code is consistent, and larger classes below it)
+
+
+def test_a_set_of_two_codes_is_opened_with_the_first():
+    """``solve_small`` on two codes guesses the first (3 guesses in all, as the second does): on 2x3,
+    codes 5 and 6 ('23', '31') are opened with '23'."""
+    game = Game.parse_size("2x3")
+    assert _small(game, np.array([5, 6], dtype=np.int64)) == (3, 5)
+    assert _small(game, np.array([2, 7], dtype=np.int64)) == (3, 2)
