@@ -152,6 +152,11 @@ def test_of_equally_good_subtrees_the_best_ranked_group_is_kept(monkeypatch):
     assert len(ranked) == 3
     monkeypatch.setattr(search, "expand", lambda knowledge, guess, level: ((200, 4), Node(guess, game.n_codes)))
     assert search.solve(root, 1)[1].guess == ranked[0]
+    # of equal totals, the lower tree (expected case: the total, then the height)
+    heights = {ranked[0]: 5, ranked[1]: 4, ranked[2]: 4}
+    monkeypatch.setattr(search, "expand", lambda knowledge, guess, level: ((200, heights[guess]),
+                                                                           Node(guess, game.n_codes)))
+    assert search.solve(root, 1)[1].guess == ranked[1]
 
 
 class _Forgets(dict):

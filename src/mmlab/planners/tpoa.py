@@ -9,9 +9,9 @@ represented by its lowest-index member. (This reading of 000 section 4 reproduce
 TPOA+(1,1) Hash_e figure, L = 5674, exactly; docs/reproductions.md gives the others.)
 In the exploration phase (the first ``d`` guess levels) ``b = k`` for TPOA+ and, for TPOA*,
 ``b = floor(k * (d - l + 1) / d)`` at level ``l = 1..d``; below, ``b = 1`` (greedy completion).
-Each node keeps the subtree that is best for the objective: the external path length
-(expected case, the default, as in every series of 000's Tables 2 and 3) or the height, then
-the path length (worst case).
+Each node keeps the subtree that is best for the objective: the external path length, then
+the height (expected case, the default, as in every series of 000's Tables 2 and 3) or the
+height, then the path length (worst case); of equally good ones, the first tried.
 
 Guesses equivalent under the symmetries of the history are scored once, which cannot change a
 group's lowest-index member (see ``mmlab.knowledge.symmetry``).
