@@ -71,6 +71,8 @@ def test_rows_say_whether_they_meet_the_size_target():
     assert not row("8x12", [8, 9], 0.1).target_met  # mean 8.5
     assert row("5x8", [5, 6], 60.0).target_met and row("8x12", [8, 9], 1.0).to_dict()["target_met"] is False
     assert row("4x6", [4], 0.1).target_met is None and row("8x12", [8], 1.0, games=499).target_met is None
+    # a target reached exactly is met: 5x8's 5.55 (2775 guesses in 500 games), 8x12's 5 s a game
+    assert row("5x8", [5] * 9 + [6] * 11, 1.0).target_met and row("8x12", [8, 8, 9, 8, 8], 5.0).target_met
 
 
 def test_a_strategy_that_cannot_play_a_size_is_refused_before_any_row():

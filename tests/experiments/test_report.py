@@ -142,6 +142,10 @@ def test_a_report_reads_the_figures_of_the_games_alone_in_the_studys_order(store
     for table in (stats.summary, stats.histogram):
         assert table(report.games).equals(table(full))
     assert stats.pairwise(report.games, report.runs_of) == stats.pairwise(full, report.runs_of)
+    # within a strategy, by run, then slot: the order the store gives a study's games
+    assert report.games.equals(stored.games("r", order=STUDY, columns=stats.GAME_FIGURE_COLUMNS))
+    random = report.games[report.games["strategy"] == "random"]
+    assert random["run"].tolist() == [0] * 27 + [1] * 27 and random["slot"].tolist() == [*range(27)] * 2
 
 
 def test_a_strategy_stopped_in_its_first_run_is_paired_with_the_same_games_of_the_others(tmp_path):

@@ -32,6 +32,17 @@ def test_summary_matches_numpy(stored):
         assert math.isclose(row.mean, g.mean()) and math.isclose(row.stderr, g.std(ddof=1) / math.sqrt(g.size))
 
 
+def test_two_games_have_a_spread_and_one_has_none():
+    """The spreads need two games (ddof=1): guesses 3 and 5 have standard deviation sqrt(2) and
+    standard error 1; one game has 0 for both."""
+    games = pd.DataFrame({"size": "3x3", "strategy": ["a", "a", "b"], "guesses": [3, 5, 4], "won": True,
+                          "known": [3, 5, 4], "evaluations": [10, 20, 7], "seconds": 0.0})
+    two, one = stats.summary(games).itertuples()
+    assert math.isclose(two.std, math.sqrt(2)) and math.isclose(two.stderr, 1.0)
+    assert math.isclose(two.evaluations_std, math.sqrt(50))
+    assert (one.std, one.stderr, one.evaluations_std) == (0.0, 0.0, 0.0)
+
+
 def test_every_figure_of_the_summary_is_numpys_of_the_strategys_games(stored):
     """The median, spread, evaluations and seconds the report prints beside the mean: each the
     direct computation over the strategy's games (the spreads with ddof=1, as the stderr)."""

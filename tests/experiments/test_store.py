@@ -316,6 +316,11 @@ def test_export_csv_and_parquet(tmp_path):
     assert len(csv) == len(games) and list(csv["guesses"]) == list(games["guesses"])
     parquet = pd.read_parquet(store.export("killed", tmp_path / "m.parquet", table="moves"))
     assert len(parquet) == games["guesses"].sum()
+    other = Study("other-size", ("2x3",), ("knuth",))  # (a second study in the store is not exported)
+    run_study(other, store, jobs=1)
+    again = pd.read_csv(store.export("killed", tmp_path / "again.csv"), dtype={"secret": str})
+    assert set(again["study"]) == {"killed"} and len(again) == len(games)
+    assert len(pd.read_parquet(store.export("killed", tmp_path / "again.parquet", table="moves"))) == len(parquet)
     with pytest.raises(StoreError, match=".csv or .parquet"):
         store.export("killed", tmp_path / "g.xlsx")
     with pytest.raises(StoreError, match="no study named 'other'"):

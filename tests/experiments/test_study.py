@@ -82,6 +82,17 @@ def test_instance_set_holds_every_code_once_or_twice():
     assert (counts == 2).sum() == 5000 - 4096
     assert np.array_equal(codes, SecretSet.parse("instance:5000").draw(game, seed=1))
     assert not np.array_equal(codes, SecretSet.parse("instance:5000").draw(game, seed=2))
+    # the bounds are allowed: every code twice, and at most MAX_SECRETS secrets
+    from mmlab.experiments.secret_sets import MAX_SECRETS
+
+    small = Game.parse_size("3x3")
+    twice = np.bincount(SecretSet.parse("instance:54").draw(small, 1))
+    assert twice.shape == (27,) and twice.min() == twice.max() == 2
+    with pytest.raises(BadArgument, match="holds 27 to 54 codes"):
+        SecretSet.parse("instance:55").draw(small, 1)
+    assert SecretSet.parse(MAX_SECRETS).n == MAX_SECRETS == 10**7
+    with pytest.raises(BadArgument, match="must be at most 10,000,000"):
+        SecretSet.parse(MAX_SECRETS + 1)
 
 
 def test_samples_lists_and_their_errors():

@@ -418,6 +418,16 @@ def test_an_evaluation_with_a_small_budget_ends_and_counts_the_fallbacks():
     result = evaluate("6x9", s, secrets=10, seed=1, jobs=1)
     assert result.games == 10 and result.fallbacks > 0
     assert result.to_dict()["fallback_guesses"] == result.fallbacks
+    # the fallbacks of every game, summed (replayed one by one: several games have one)
+    from mmlab.experiments.evaluation import play_seeded
+
+    def replayed(secret: int) -> int:
+        fresh = make_strategy("shc")
+        fresh.max_attempts = 2000
+        return len(play_seeded(Game.parse_size("6x9"), fresh, 1, 0, int(secret)).fallbacks)
+
+    each = [replayed(secret) for secret in result.codes]
+    assert sum(each) == result.fallbacks and sum(n > 0 for n in each) > 1
     ordinary = evaluate("6x9", make_strategy("shc"), secrets=10, seed=1, jobs=1)
     assert ordinary.fallbacks == 0
 

@@ -327,6 +327,8 @@ def figure_text(value: float, digits: int) -> str:
 
     >>> figure_text(16807.0, 4), figure_text(243.53, 4), figure_text(0.12345, 3)
     ('16807', '243.5', '0.123')
+    >>> figure_text(10000.0, 4), figure_text(9999.0, 4)   # (4x10's 10 000 codes consistent at move 1)
+    ('10000', '9999')
     """
     return f"{value:.0f}" if abs(value) >= 10**digits else f"{value:.{digits}g}"
 
