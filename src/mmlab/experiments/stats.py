@@ -87,19 +87,21 @@ def summary(games: pd.DataFrame) -> pd.DataFrame:
 
 def histogram(games: pd.DataFrame) -> pd.DataFrame:
     """Games won per number of guesses: one row per (size, strategy), in the order they appear, one
-    column per count; when some game was lost (stopped at a study's ``max_guesses``), a last column
-    ``lost`` counts them, as the plots' legends do (a lost game found no secret in any number of guesses).
+    column per count from the fewest to the most any game took (a count no game took, 0 throughout);
+    when some game was lost (stopped at a study's ``max_guesses``), a last column ``lost`` counts
+    them, as the plots' legends do (a lost game found no secret in any number of guesses).
 
-    >>> games = pd.DataFrame({"size": "3x3", "strategy": ["a", "a", "b"], "guesses": [2, 3, 3],
+    >>> games = pd.DataFrame({"size": "3x3", "strategy": ["a", "a", "b"], "guesses": [2, 3, 4],
     ...                       "won": [True, False, True]})
     >>> histogram(games).to_dict("index")
-    {('3x3', 'a'): {2: 1, 3: 0, 'lost': 1}, ('3x3', 'b'): {2: 0, 3: 1, 'lost': 0}}
+    {('3x3', 'a'): {2: 1, 3: 0, 4: 0, 'lost': 1}, ('3x3', 'b'): {2: 0, 3: 0, 4: 1, 'lost': 0}}
     """
     won = checked(games, ["size", "strategy", "guesses", "won"])["won"].astype(bool)
     rows = pd.MultiIndex.from_frame(games[["size", "strategy"]].drop_duplicates())
     counts = games[won].groupby(["size", "strategy", "guesses"], sort=False).size()
     table = counts.unstack(fill_value=0) if not counts.empty else pd.DataFrame(index=rows)
-    table = table.reindex(index=rows, columns=sorted(table.columns), fill_value=0)
+    taken = range(min(table.columns), max(table.columns) + 1) if len(table.columns) else []
+    table = table.reindex(index=rows, columns=taken, fill_value=0)
     if not won.all():
         table["lost"] = (~won).groupby([games["size"], games["strategy"]], sort=False).sum().reindex(rows)
     return table.rename_axis(columns="guesses")
