@@ -193,6 +193,17 @@ def test_random_draws_each_consistent_code_uniformly(game46):
     assert choice.uniform and choice.chance(int(k.consistent[-1]), 0) == 1 / 4 and choice.chance(0, 0) == 0
 
 
+def test_randoms_first_guess_is_drawn_uniformly_from_every_code():
+    """With no answer yet every code fits: the first guess is a uniform draw over them all, the last
+    code included (3x3's 27 codes, 2700 draws: 100 expected each, sd 9.8)."""
+    game = Game.parse_size("3x3")
+    strategy = make_strategy("random")
+    strategy.start(game, np.random.default_rng(4))
+    draws = Counter(strategy.guess(Knowledge.initial(game)) for _ in range(2700))
+    assert set(draws) == set(range(27)) and all(60 < n < 140 for n in draws.values())
+    assert strategy.last_choice.uniform and strategy.last_choice.chance(26, 0) == 1 / 27
+
+
 def test_first_guess_with_random_ties_draws_from_every_winning_pattern(game46):
     """Kooi's Most Parts has two best first patterns on 4x6, AABC and ABCD (14 parts each; a
     brute force over the five patterns): random ties draw from the codes of both."""

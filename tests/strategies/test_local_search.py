@@ -53,7 +53,26 @@ def test_tabu_walk_reaches_a_fitting_arrangement_and_keeps_the_multiset():
     assert reached and checks >= 1
     assert fits_blacks(code, hist, blacks)
     assert sorted(code) == sorted(secret)
-    assert state[1] == min(4, state[1]) and all(t[0] < t[1] for t in tabu[: state[1]])
+    assert 1 <= state[1] <= 4 and all(t[0] < t[1] for t in tabu[: state[1]])
+
+
+def test_a_tabu_pair_is_swapped_when_the_swap_fits():
+    """Aspiration (003, 4.4): the only pair is tabu, but swapping it gives 10, which fits."""
+    code = np.array([0, 1], dtype=np.int64)
+    hist, blacks = np.array([[1, 0]], dtype=np.int64), np.array([2], dtype=np.int64)
+    tabu, state = np.array([[0, 1]], dtype=np.int64), np.array([0, 1], dtype=np.int64)
+    assert tabu_walk(code, hist, blacks, tabu, state, 1, 1000) == (True, 1) and list(code) == [1, 0]
+
+
+@pytest.mark.parametrize("tenure", [1, 2, 3])
+def test_the_tabu_list_fills_to_its_tenure(tenure):
+    """Nothing fits (5 blacks on 4 pegs), so every swap is a free pair's, and joins the list: after
+    50 draws the list holds ``tenure`` pairs."""
+    code = np.array([0, 1, 2, 3], dtype=np.int64)
+    hist, blacks = np.array([[0, 1, 2, 3]], dtype=np.int64), np.array([5], dtype=np.int64)
+    tabu, state = np.zeros((tenure, 2), dtype=np.int64), np.zeros(2, dtype=np.int64)
+    reached, checks = tabu_walk(code, hist, blacks, tabu, state, 7, 50)
+    assert not reached and checks > tenure and state[1] == tenure
 
 
 def test_tabu_walk_gives_up_at_once_when_no_pair_can_move():

@@ -430,3 +430,18 @@ def test_evo_plays_the_one_code_left_without_scoring_it():
     strategy.start(game, np.random.default_rng(0))
     strategy.score_against = lambda candidates, sample: pytest.fail("scored a sample of one code")
     assert game.format(strategy.guess(k)) == "2112"
+
+
+@pytest.mark.parametrize("endgame, called", [(105, True), (104, False)])
+def test_the_exact_endgame_takes_a_whole_set_of_up_to_its_size(monkeypatch, endgame, called):
+    """``endgame=N``: a consistent set known whole with 2 to N codes is finished by the exact endgame,
+    N included (4x6 after 1123 -> 2,0 leaves 105 codes)."""
+    game = Game.parse_size("4x6")
+    k = Knowledge.initial(game).update(game.parse("1123"), Feedback(2, 0))
+    assert k.n_consistent == 105
+    strategy = make_strategy(f"sample:endgame={endgame}")
+    strategy.start(game, np.random.default_rng(0))
+    sets: list[int] = []
+    monkeypatch.setattr(strategy, "endgame_guess", lambda knowledge, reference: sets.append(reference.shape[0]))
+    strategy.guess(k)
+    assert sets == ([105] if called else [])
