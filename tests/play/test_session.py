@@ -107,6 +107,20 @@ def test_codemaker_refuses_impossible_answers_and_undoes():
     assert session.answers == [] and session.remaining == 1296
     with pytest.raises(BadArgument, match="no answered guess number 3"):
         session.correct(3, Feedback(0, 0))
+    session.answer(Feedback(0, 2))
+    answered = list(session.answers)
+    with pytest.raises(BadArgument, match=r"no answered guess number 0 \(answered so far: 1\)"):
+        session.correct(0, Feedback(0, 1))  # (moves count from 1: 0 would have taken the last)
+    assert session.answers == answered and answered[0][1] == Feedback(0, 2)
+
+
+def test_a_game_won_cannot_be_undone():
+    session = CodebreakerSession("3x3", secret="321")
+    session.guess("112")
+    session.guess("321")
+    with pytest.raises(BadArgument, match="the game is over: start a new one"):
+        session.undo()
+    assert session.won and len(session.moves) == 2
 
 
 def test_codebreaker_hint_candidates_undo_give_up():

@@ -157,6 +157,15 @@ def test_secret_won_twice_is_refused(norvig32):
         from_json(_tampered(norvig32, change))
 
 
+def test_an_answer_given_twice_in_two_spellings_is_refused(norvig32):
+    def change(doc):
+        children = doc["root"]["children"]
+        children["02,0"] = children["2,0"]  # (JSON's own check of keys sees two keys)
+
+    with pytest.raises(BadTree, match="the root lists the same answer twice"):
+        from_json(_tampered(norvig32, change))
+
+
 def test_trees_that_break_the_rules_are_refused(norvig32):
     """Each node is checked against the secrets left there: swapped answers, or an answer no
     secret can give, are refused when the file is read, not in the middle of a game."""

@@ -381,6 +381,12 @@ def test_exhaustive_refuses_a_size_no_set_can_have():
         exhaustive(Game.parse_size("2x2"), 5)
     with pytest.raises(BadArgument, match="expected a whole number"):
         exhaustive(Game.parse_size("2x2"), True)
+    with pytest.raises(BadArgument, match="expected a whole number"):
+        exhaustive(Game.parse_size("2x2"), -1)
+    # no guess at all gives every secret the same (empty) answers, and every game has 2 codes or more
+    for size in ("2x2", "1x2"):
+        none = exhaustive(Game.parse_size(size), 0)
+        assert none.complete and none.proves_none and none.found is None
 
 
 def test_exhaustive_reports_a_time_out_as_undecided():

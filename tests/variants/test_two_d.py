@@ -672,3 +672,15 @@ def test_memory_entries_is_the_most_the_knowledge_held_at_any_guess(spec):
         held.append(knowledge.memory_entries())
     assert record.memory_entries == max(held) > held[-1]
     assert play_2d(game, spec, None, rng=1).memory_entries == 0  # (counted only when asked)
+
+
+def test_a_game_plays_up_to_max_guesses_and_is_given_up_after_them():
+    """``max_guesses`` guesses are played, the last one too: tabu finds 123/234/341 in 4 (seed 1),
+    so with a limit of 4 it wins, and with 3 or 1 it gives up after that many."""
+    whole = play_2d("3x4", "tabu", "123/234/341", rng=1)
+    assert whole.won and whole.n_guesses == 4
+    just = play_2d("3x4", "tabu", "123/234/341", rng=1, max_guesses=4)
+    assert just.won and just.n_guesses == 4
+    for limit in (3, 1):
+        short = play_2d("3x4", "tabu", "123/234/341", rng=1, max_guesses=limit)
+        assert not short.won and short.n_guesses == limit
