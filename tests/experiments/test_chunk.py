@@ -69,3 +69,13 @@ def test_kernel_chunk_builds_no_table_of_every_code(monkeypatch):
         played = play_chunk(_chunk(spec, "4x8", "black-white", games))
         assert played.games["secret"] == ["1111", "8888", "3433", "1111"], spec
     assert set(play_chunk(_chunk("greedy2", "4x8", "black", games)).moves["white"]) == {0}
+
+
+def test_a_capped_game_of_a_deterministic_strategy_is_played_not_read_off_its_tree():
+    """Knuth finds 3632 in 5 guesses; capped at 2 the game is lost after 2 (a tree knows no cap)."""
+    game = Game.parse_size("4x6")
+    capped = Chunk("d", "4x6", True, "black-white", "knuth", 0, 2, ((0, 0, game.parse("3632")),), "r")
+    played = play_chunk(capped).games
+    assert played["guesses"] == [2] and played["won"] == [False]
+    free = play_chunk(Chunk("d", "4x6", True, "black-white", "knuth", 0, None, capped.games, "r")).games
+    assert free["guesses"] == [5] and free["won"] == [True]

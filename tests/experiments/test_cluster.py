@@ -299,3 +299,22 @@ def test_a_run_connects_to_the_scheduler_once(tmp_path, monkeypatch):
         summary = run_study(Study("once", ("3x3",), ("random",)), Store(tmp_path / "r.duckdb"),
                             scheduler=c.scheduler_address)
     assert summary.played == 27 and len(clients) == 1 and clients[0].status == "closed"
+
+
+class _FakeClient:
+    """A Dask client whose scheduler reports ``n`` workers."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def scheduler_info(self, n_workers: int = 0) -> dict:
+        return {"n_workers": self.n}
+
+
+@pytest.mark.parametrize("workers, back", [(0, False), (1, True), (3, True)])
+def test_a_cluster_with_one_worker_or_more_is_back(capsys, workers, back):
+    from mmlab.experiments import cluster
+
+    assert cluster._back(_FakeClient(workers), "tcp://h:8786") is back
+    said = capsys.readouterr().err
+    assert (f"has {workers} worker{'s' * (workers != 1)} again" in said) is back

@@ -104,3 +104,31 @@ def test_a_guess_that_is_no_code_names_the_strategy_wherever_it_plays():
 
     with pytest.raises(BadCode, match=r"written-test guessed '112' at move 1, .* \(game\.parse\(text\) gives the index"):
         play_game("3x3", Written(), "123")
+
+
+def test_a_game_stops_at_max_guesses():
+    """Two guesses of Knuth's 1122, 1344 do not find 3632: the game is lost after exactly 2."""
+    record = play_game("4x6", "knuth", "3632", max_guesses=2)
+    assert record.n_guesses == 2 and not record.won
+
+
+def test_a_game_lost_against_the_adversary_records_the_first_code_still_consistent():
+    """One guess, 111 -> 2,0: the adversary holds no secret, so the record's is the first code
+    that fits (111 itself is out: it would have won)."""
+    from mmlab.experiments.playout import play_against
+    from mmlab.knowledge import Knowledge
+
+    game = Game.parse_size("3x3")
+    record = play_against(game, "knuth", "adversary", max_guesses=1)
+    assert not record.won and record.n_guesses == 1
+    fits = Knowledge.initial(game).update(record.guesses[0], record.feedbacks[0]).consistent
+    assert record.secret == fits[0] and fits.size > 1
+
+
+def test_the_adversary_plays_a_strategy_that_keeps_no_list_of_codes():
+    """``sample`` keeps no list of the consistent codes; the adversary still gets one to choose
+    its answers from, and the game is won."""
+    from mmlab.experiments.playout import play_against
+
+    record = play_against("4x6", "sample", "adversary", rng=0)
+    assert record.won and record.n_guesses >= 4

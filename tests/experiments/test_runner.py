@@ -135,6 +135,23 @@ def test_no_more_worker_processes_start_than_there_are_chunks(tmp_path):
     assert Store(tmp_path / "s.duckdb").runs("few")["scheduler"].tolist() == ["4 local processes"]
 
 
+def test_after_chunks_played_here_no_more_processes_start_than_chunks_are_left(tmp_path, monkeypatch):
+    """On 50 cores, with the pool always worth starting once the pace is known (after two chunks
+    played here), the 2 chunks left of 4 get 2 processes, not 4."""
+    from mmlab.experiments import runner
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 50)
+    monkeypatch.setattr(runner, "PROBE_SECONDS", 0)
+    monkeypatch.setattr(runner, "POOL_WORTH_SECONDS", -1)
+    summary = run_study(Study("few", ("3x3",), ("random",)), tmp_path / "s.duckdb")
+    assert summary.scheduler == "this process then 2 local processes" and summary.played == 27
+
+
+def test_chunks_take_turns_by_strategy_so_early_ones_show_each_pace():
+    study = Study("demo", ("3x3",), ("random", "entropy:ties=random"))
+    assert [c.strategy for c in plan_chunks(study, set(), "r")][:4] == [*study.strategies] * 2
+
+
 def test_the_runs_table_says_where_a_run_played_not_where_it_planned_to(tmp_path, monkeypatch):
     """A study small enough to play in this process was stored as played on 'up to 4 local processes'
     on a machine of 4 cores (mmlab compare 4x6 said 'in this process'; helper-84's report)."""

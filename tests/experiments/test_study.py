@@ -198,3 +198,17 @@ def test_the_canonical_study_plays_the_same_games(study):
     assert canonical.n_games == study.n_games
     if any(not s.startswith(("knuth", "greedy")) for s in study.strategies):  # games that draw from the seed
         assert canonical.seed == study.seed
+
+
+def test_a_stored_strategy_this_session_cannot_make_is_counted_with_every_run():
+    study = Study.stored({"name": "s", "sizes": ["3x3"], "strategies": ["knuth", "mine"], "runs": 3}, "s")
+    assert (study.runs_of("knuth"), study.runs_of("mine")) == (1, 3) and study.n_games == 27 * (1 + 3)
+
+
+def test_a_sample_as_large_as_the_game_gives_an_exact_mean():
+    """A deterministic strategy's mean is exact when its games are every code once: all, or a
+    sample of every code (3x2's 8); a sample of 7 is not."""
+    assert Study("s", ("3x2",), ("knuth",), secrets=8).exact_mean("knuth", "3x2", 8)
+    assert Study("s", ("3x2",), ("knuth",), secrets="all").exact_mean("knuth", "3x2", 8)
+    assert not Study("s", ("3x2",), ("knuth",), secrets=7).exact_mean("knuth", "3x2", 7)
+    assert not Study("s", ("3x2",), ("random",), secrets=8).exact_mean("random", "3x2", 8)

@@ -298,3 +298,17 @@ def test_an_empty_line_asks_again_until_the_game_is_won():
     assert len(answers) > 2
     _, session = codemaker([line for answer in answers for line in ("", answer)] + [""])
     assert session.won and session.answers == ahead.answers
+
+
+def test_a_fix_without_its_answer_gives_the_usage():
+    said, session = codemaker(["1 0", "fix 1", "quit"])
+    assert "Write 'fix N B W', e.g. 'fix 2 1 0'" in said and len(session.answers) == 1
+
+
+def test_the_last_answer_fixed_to_what_it_was_changes_nothing():
+    said, _ = codemaker(["1 0", "0 1", "fix 2 0 1", "quit"])
+    assert "Guess 2 already has that answer." in said and "Corrected guess 2" not in said
+
+
+def test_an_answer_of_no_pegs_is_shown_as_a_dash():
+    assert "5555  0,0 (-)" in codebreaker(["5555", "quit"])

@@ -13,6 +13,11 @@ from mmlab.experiments.singley_tables import SIZES, THESIS, run_singley
 ALL = [f"{n}x{m}" for n, m in SIZES]
 
 
+def test_tabu_without_a_number_of_games_plays_the_thesis_protocol():
+    """No ``tabu_games``: 5 runs over every secret, as the appendix (3x8: 5 x 512 games)."""
+    assert next(run_singley(["tabu"], sizes=[(3, 8)], tabu_games=None)).games == 5 * 512
+
+
 @pytest.fixture(scope="module")
 def deterministic_rows():
     return {(r.method, r.size): r for r in run_singley(["greedy1", "greedy2"])}

@@ -402,8 +402,18 @@ def test_a_budget_run_out_plays_a_consistent_code_and_records_it(size, spec, max
         rng = np.random.default_rng([5, seed])
         s = make_strategy(spec)
         s.max_attempts = max_attempts
+        fell_back: list[int] = []  # the moves (guesses made before) whose guess the strategy fell back on
+        real_guess = s.guess
+
+        def guess(knowledge, real_guess=real_guess, s=s, fell_back=fell_back):
+            code = real_guess(knowledge)
+            if s.last_fallback is not None:
+                fell_back.append(len(knowledge.history))
+            return code
+
+        s.guess = guess
         record = play_game(game, s, int(rng.integers(game.n_codes)), rng)
-        assert record.won
+        assert record.won and [move for move, _ in record.fallbacks] == fell_back
         for i, g in enumerate(record.guesses[1:], 1):  # rescued or not, every guess fits the answers before it
             assert all(game.score(g, h) == fb for h, fb in zip(record.guesses[:i], record.feedbacks[:i], strict=True))
         for move, why in record.fallbacks:

@@ -446,6 +446,19 @@ def test_runs_do_not_depend_on_the_number_of_workers(pools_started):
     assert diff == pytest.approx(one[0].mean - one[1].mean) and se > 0
 
 
+def test_the_margin_is_the_paired_differences_mean_and_standard_error():
+    """Differences 1, 0, 2, 1: mean 1, sample standard deviation sqrt(2/3), standard error
+    sqrt(2/3) / 2 (worked out by hand)."""
+    from mmlab.experiments.two_d_tables import Row2D
+
+    def row(method: str, guesses: list[int]) -> Row2D:
+        zeros = np.zeros(len(guesses))
+        return Row2D(method, "3x8", 1, np.array(guesses), zeros, zeros, zeros, zeros, 0.0, None)
+
+    assert margin(row("tabu", [4, 4, 4, 4]), row("propagate", [5, 4, 6, 5])) == pytest.approx(
+        (1.0, math.sqrt(2 / 3) / 2))
+
+
 def test_tables_transcribe_the_appendix():
     """003 appendix, "Tabu Search 2-D": the printed means and the counts of games."""
     means = [THESIS_2D[s].mean for s in ("4x6", "4x7", "4x8", "4x9", "4x10", "3x8", "5x8", "6x8", "7x8")]
