@@ -970,3 +970,53 @@ def test_version_prints_the_installed_packages_version(capsys, option):
     with pytest.raises(SystemExit) as done:
         main([option])
     assert done.value.code == 0 and capsys.readouterr().out == f"mmlab {version('mmlab')}\n"
+
+
+def test_eval_takes_the_largest_number_of_secrets_and_refuses_one_more(capsys):
+    code, out, err = run(capsys, "eval", "3x3", "--strategy", "random", "--secrets", "10000000", "--seed", "1", "--json")
+    assert code == 0 and json.loads(out)["games"] == 27 and "3x3 has only 27 codes" in err
+    code, _, err = run(capsys, "eval", "3x3", "--strategy", "random", "--secrets", "10000001", "--seed", "1")
+    assert code == 2 and "10,000,000" in err
+
+
+def test_a_games_file_named_in_capitals_is_written_in_its_format(capsys, tmp_path):
+    target = tmp_path / "G.CSV"
+    code, _, _ = run(capsys, "eval", "3x3", "--strategy", "knuth", "--games", str(target))
+    assert code == 0 and target.read_text().splitlines()[0] == "run,secret,guesses,known,evaluations,seconds"
+
+
+def test_plan_warns_of_a_plan_estimated_at_over_a_minute(capsys, monkeypatch):
+    from mmlab.planners.tpoa import TPOA
+
+    monkeypatch.setattr(TPOA, "estimate_seconds", lambda self, game: 100.0)
+    code, _, err = run(capsys, "plan", "3x3", "--planner", "tpoa:k=1,d=1,hash=e")
+    assert code == 0 and "mmlab plan: warning: tpoa on 3x3 may take about 100 s" in " ".join(err.split())
+
+
+def test_mm2_without_a_subcommand_or_with_a_size_the_thesis_lacks_exits_2(capsys):
+    code, _, err = run(capsys, "mm2")
+    assert code == 2 and "choose 'reproduce' or 'play'" in err
+    code, _, err = run(capsys, "mm2", "reproduce", "--sizes", "4x5", "--games", "1")
+    assert code == 2 and "size 4x5 is not in Singley's 2-D table" in err and "Traceback" not in err
+
+
+def test_static_verify_exits_1_for_a_set_that_does_not_separate_and_search_takes_the_counting_bound(capsys):
+    code, out, _ = run(capsys, "static", "verify", "4x6", "1122", "3344", "--json")
+    assert code == 1 and json.loads(out)
+    code, out, _ = run(capsys, "static", "search", "3x2", "--size", "2", "--time-limit", "2")
+    assert code == 0 and "3x2: 2 guesses separate all 8 secrets" in " ".join(out.split())
+
+
+def test_a_progress_bar_counts_to_the_total_it_is_told(monkeypatch):
+    """The engine may say the total on the way (a sample smaller than the game): 100/100, not
+    100/1296."""
+    from rich.console import Console
+
+    from mmlab.cli import output
+
+    screen = io.StringIO()
+    monkeypatch.setattr(output, "err", Console(file=screen, force_terminal=True, width=100), raising=False)
+    with output.progress("x", 1296) as update:
+        update(0, 100)
+        update(100, 100)
+    assert "100/100" in screen.getvalue() and "100/1296" not in screen.getvalue()

@@ -33,6 +33,7 @@ def test_run_report_export_studies_forget(capsys, tmp_path):
     store = str(tmp_path / "r.duckdb")
     code, out, err = run(capsys, "run", str(path), "--store", store, "--jobs", "1")
     assert code == 0 and "played 120 games" in err and "games/s) in this process;" in " ".join(err.split())
+    assert "stored meanwhile" not in err  # (no other run wrote any of them)
     assert "most-parts" in out and "mean ± s.e." in out
     code, out, err = run(capsys, "run", str(path), "--store", store, "--jobs", "1")
     assert "all 120 games already stored" in err
@@ -578,3 +579,14 @@ def test_report_without_a_name_reports_the_study_stored_or_run_last(capsys, tmp_
         Store(store).forget(name)
     code, out, err = run(capsys, "report", "--store", store)
     assert code == 2 and "holds no studies yet: run one first (mmlab run or mmlab compare)" in err
+
+
+def test_report_json_counts_the_games_stored_of_a_study_not_played_to_the_end(capsys, tmp_path):
+    path, store = tmp_path / "part.toml", tmp_path / "p.duckdb"
+    path.write_text('name = "part"\nsizes = ["3x3"]\nstrategies = ["knuth"]\n')
+    assert run(capsys, "run", str(path), "--store", str(store), "--jobs", "1")[0] == 0
+    with duckdb.connect(str(store)) as con:
+        con.execute("DELETE FROM games WHERE slot > 10")
+    code, out, _ = run(capsys, "report", "part", "--store", str(store), "--json")
+    data = json.loads(out)
+    assert code == 0 and (data["games_stored"], data["games_expected"]) == (11, 27)

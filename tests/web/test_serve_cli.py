@@ -180,3 +180,16 @@ def test_a_sigterm_while_the_server_ends_by_ctrl_c_is_ignored(monkeypatch):
         signal.signal(signal.SIGINT, saved[0])
         signal.signal(signal.SIGTERM, saved[1])
     assert raised == [signal.SIGINT] and "interrupted" in sys.stderr.getvalue()
+
+
+def test_a_server_that_never_started_exits_1(monkeypatch, capsys):
+    """uvicorn may return without starting (a failed start-up of the application): exit 1, not 0."""
+    from mmlab.cli.main import main
+    from mmlab.web.server import Server
+
+    async def never(self, sockets=None) -> None:
+        self.should_exit = True
+
+    monkeypatch.setattr(Server, "startup", never)
+    assert main(["serve", "--port", str(free_port())]) == 1
+    assert "serving on" not in capsys.readouterr().err

@@ -95,6 +95,14 @@ def test_codemaker_answers_as_text_undo_and_candidates(client):
     assert found["remaining"] == len(found["codes"]) <= 100
 
 
+def test_a_won_game_cannot_be_given_up(client):
+    game = new(client, secret="3632")
+    game = client.post(f"/api/games/{game['id']}/guess", json={"code": "3632"}).json()
+    assert game["won"]
+    data = refused(client.post(f"/api/games/{game['id']}/give-up"), 409, "you have already found the secret")
+    assert data == {"detail": "you have already found the secret: start a new game", "error": "GameOver"}
+
+
 def test_give_up_undo_candidates_and_partition_for_the_codebreaker(client):
     game = new(client, secret="3632")
     for code in ("1122", "1344", "3526", "1462"):

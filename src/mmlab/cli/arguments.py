@@ -24,6 +24,8 @@ def split_specs(text: str) -> list[str]:
 
     >>> split_specs("knuth,entropy:pool=consistent,ties=random;random")
     ['knuth', 'entropy:pool=consistent,ties=random', 'random']
+    >>> split_specs("entropy:ties=first,most-parts:ties=first")   # (a spec with its own name starts anew)
+    ['entropy:ties=first', 'most-parts:ties=first']
     """
     specs: list[str] = []
     for part in (p.strip() for p in re.split(r"[,;]", text)):

@@ -36,6 +36,15 @@ class Terminated(Exception):
     """SIGTERM, raised where it lands."""
 
 
+def url(host: str, port: int) -> str:
+    """The address a browser opens: an IPv6 host in brackets.
+
+    >>> url("127.0.0.1", 8000), url("::1", 8000)
+    ('http://127.0.0.1:8000', 'http://[::1]:8000')
+    """
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     with loading():  # (the web stack and the engine: imported here, so that 'serve --help' loads neither)
         from mmlab.cli.output import err
@@ -44,10 +53,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     app = create_app(max_games=args.max_games, max_codes=args.max_codes, idle_minutes=args.idle_minutes)
     _check_free(args.host, args.port)
-    host = f"[{args.host}]" if ":" in args.host else args.host
 
     def listening() -> None:  # (said once it listens: said before, a browser opened at once could be refused)
-        err.print(f"mmlab: serving on http://{host}:{args.port}  (API schema at /openapi.json; Ctrl-C stops)",
+        err.print(f"mmlab: serving on {url(args.host, args.port)}  (API schema at /openapi.json; Ctrl-C stops)",
                   soft_wrap=True)  # one line even when stderr is a file
 
     server = Server(app, args.host, args.port, on_listening=listening)
