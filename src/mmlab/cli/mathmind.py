@@ -37,7 +37,7 @@ examples:
                                                    most 256 codes: 3x6, 4x4; about 20 s)
   mmlab mathmind play 4x6 --feedback higher-lower --secret 3632   watch Knuth's rule find 3632
   mmlab mathmind play 3x6 --feedback euclidean --rule optimum      ... or the best possible play find a
-                                                   random secret (the tree is searched first: 4 s)
+                                                   random secret (the tree is searched first: 1 s)
   mmlab mathmind two-answers 4x6 --feedback euclidean   can two answers always name the secret?
   mmlab mathmind guess 4x6 --feedback euclidean     you guess mmlab's secret, told its distance
 
