@@ -445,3 +445,25 @@ def test_the_exact_endgame_takes_a_whole_set_of_up_to_its_size(monkeypatch, endg
     monkeypatch.setattr(strategy, "endgame_guess", lambda knowledge, reference: sets.append(reference.shape[0]))
     strategy.guess(k)
     assert sets == ([105] if called else [])
+
+
+def test_pool_all_climbs_from_the_best_codes_of_its_first_pool(monkeypatch):
+    """``pool=all`` scores the sample and as many random codes, then (``CLIMB_ROUNDS``) every
+    one-peg change of the ``CLIMB_PARENTS`` best: with the random codes made the sample's own, the
+    ten best codes of the sample have each of their one-peg changes among the candidates."""
+    from mmlab.strategies import sample_scoring
+    from mmlab.strategies.code_rows import sample_stats
+    from mmlab.strategies.sample_scoring import CLIMB_PARENTS, ranking
+
+    game = Game.parse_size("5x8")
+    rng = np.random.default_rng(3)
+    sample = distinct_rows(game.all_digits[rng.choice(game.n_codes, size=40, replace=False)].astype(np.uint8))
+    monkeypatch.setattr(sample_scoring, "random_codes", lambda game, rng, n: sample.copy())
+    strategy = make_strategy("sample:pool=all")
+    strategy.start(game, np.random.default_rng(0))
+    candidates, stats = strategy.candidate_pool(sample)
+    best = sample[ranking(sample_stats(sample, sample, game.colours, True), "entropy")[:CLIMB_PARENTS]]
+    changes = {tuple(code[:peg]) + (colour,) + tuple(code[peg + 1:])
+               for code in best.tolist() for peg in range(5) for colour in range(8) if colour != code[peg]}
+    assert CLIMB_PARENTS == 10 and len(changes) > 300  # (10 x 5 pegs x 7 colours, a few shared)
+    assert changes <= set(map(tuple, candidates.tolist())) and stats.shape[0] == candidates.shape[0]
