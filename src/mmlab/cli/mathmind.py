@@ -91,9 +91,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         if unknown:
             raise BadArgument(f"{what}: unknown {shown(unknown[0])}{did_you_mean(unknown[0], known)}; choose from "
                               f"{', '.join(known)}")
-    if args.max_nodes is not None and not args.optimum:
-        raise BadArgument("--max-nodes bounds the optimum's search: give --optimum with it")
-    max_nodes = OPTIMUM_NODES if args.max_nodes is None else args.max_nodes
+    max_nodes = _budget(args, args.optimum, "--optimum")
     plays = ["black-white", *[f for f in feedbacks if f != "black-white"]]  # (the standard game first: the reference)
     games = {f: _mathmind(args, f) for f in plays}
     n = games["black-white"].game.n_codes
@@ -152,14 +150,19 @@ def _player(rule: str) -> str:
     return "the optimum's tree" if rule == "optimum" else f"{rule}'s rule"
 
 
+def _budget(args: argparse.Namespace, searched: bool, option: str) -> int:
+    """``--max-nodes``, or the default; refused when no optimum is ``searched`` (it needs ``option``)."""
+    if args.max_nodes is not None and not searched:
+        raise BadArgument(f"--max-nodes bounds the optimum's search: give {option} with it")
+    return OPTIMUM_NODES if args.max_nodes is None else args.max_nodes
+
+
 def _search_optimum(args: argparse.Namespace, mm: MathMind) -> None:
     """For ``--rule optimum``, search its tree now (kept for the game), under a spinner; refuse
     ``--max-nodes`` with another rule."""
+    budget = _budget(args, args.rule == "optimum", "--rule optimum")
     if args.rule != "optimum":
-        if args.max_nodes is not None:
-            raise BadArgument("--max-nodes bounds the optimum's search: give --rule optimum with it")
         return
-    budget = OPTIMUM_NODES if args.max_nodes is None else args.max_nodes
     with spinner(f"mathmind {mm.game}, {mm.feedback} answers: searching the optimum's tree (at most "
                  f"{budget:,} sets)", enabled=True):
         mm.optimum_tree(budget)
@@ -294,6 +297,12 @@ def _game_args(p: argparse.ArgumentParser, json: bool = True) -> None:
         p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
+def _max_nodes_arg(p: argparse.ArgumentParser) -> None:
+    """``--max-nodes`` of ``play`` and ``guess``, for their ``--rule optimum``."""
+    p.add_argument("--max-nodes", type=int_at_least(1, "--max-nodes"),
+                   help=f"with --rule optimum: sets of codes its search may hold (default {OPTIMUM_NODES:,})")
+
+
 def add_command(command) -> None:
     """Register ``mmlab mathmind`` with the parser's ``command(name, help, func)``."""
     p = command("mathmind", help_of("mathmind"), _no_subcommand)
@@ -327,8 +336,7 @@ def add_command(command) -> None:
     q.add_argument("--rule", default="knuth", choices=(*RULE_NAMES, "optimum"),
                    help="the exhaustive rule (default knuth), or 'optimum': the tree of least L (games of at most "
                         "256 codes; searched first, see compare --optimum)")
-    q.add_argument("--max-nodes", type=int_at_least(1, "--max-nodes"),
-                   help=f"with --rule optimum: sets of codes its search may hold (default {OPTIMUM_NODES:,})")
+    _max_nodes_arg(q)
     q.add_argument("--secret", help="the secret, e.g. 3632 (default: drawn at random)")
     q.add_argument("--seed", type=seed_arg, help="seed of the random secret (default: drawn and printed)")
 
@@ -343,8 +351,7 @@ def add_command(command) -> None:
     g.add_argument("--rule", default="knuth", choices=(*RULE_NAMES, "optimum"),
                    help="the rule mmlab compares your game with at the end (default knuth; 'optimum', the tree "
                         "of least L, is searched before the game, for games of at most 256 codes)")
-    g.add_argument("--max-nodes", type=int_at_least(1, "--max-nodes"),
-                   help=f"with --rule optimum: sets of codes its search may hold (default {OPTIMUM_NODES:,})")
+    _max_nodes_arg(g)
     g.add_argument("--secret", help="the secret, to practise (default: drawn at random)")
     g.add_argument("--seed", type=seed_arg, help="seed of the random secret (default: drawn and printed at the end)")
 
