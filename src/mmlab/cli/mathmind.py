@@ -200,34 +200,31 @@ def cmd_guess(args: argparse.Namespace) -> int:
     """You guess mmlab's secret, answered by MathMind's rule (003: the distance "would provide an
     interesting challenge to a human player"). Exits 0 on a win, 1 otherwise."""
     _load()
-    import numpy as np
-
     from mmlab.cli.output import out
     from mmlab.errors import MastermindError
+    from mmlab.play.mathmind import MathMindSession
     from mmlab.play.terminal import QUIT_WORDS, Dialogue
-    from mmlab.variants import mathmind_kernels as K
 
     mm = _mathmind(args, args.feedback)
     game = mm.game
     secret, seed = _secret(args, mm)
     _search_optimum(args, mm)  # (before the game: the comparison at its end then takes no time)
+    session = MathMindSession(mm, secret)
     again = f" (--seed {seed} plays this secret again)" if seed is not None else ""
     dialogue = Dialogue(game, console=out)
     example = game.format(game.index_of(i % game.colours for i in range(game.pegs)))  # 1234, 12312, ...
     help_text = GUESS_HELP.format(example=example, player=_player(args.rule))
     out.print(f"MathMind {game}, {args.feedback} answers: mmlab keeps a secret of colours 1..{game.colours}. "
               + help_text)
-    cand = np.arange(game.n_codes)
-    guesses = 0
 
     def reveal(verb: str) -> None:
-        computer = len(mm.play(args.rule, secret))
+        computer = session.rule_guesses(args.rule)
         out.print(f"{verb} The secret was {game.format(secret)}; {_player(args.rule)} finds it in {computer} "
                   f"guess{'es' if computer != 1 else ''}{again}.")
 
     try:
         while True:
-            line = dialogue.ask(f"guess {guesses + 1}> ")
+            line = dialogue.ask(f"guess {len(session.moves) + 1}> ")
             if line is None or line.lower() in QUIT_WORDS:
                 reveal("Game left unfinished.")
                 return 1
@@ -244,15 +241,15 @@ def cmd_guess(args: argparse.Namespace) -> int:
             except MastermindError as e:
                 out.print(f"{e} ('help' lists the commands)", markup=False)
                 continue
-            guesses += 1
-            said = mm.answer(guess, secret)
-            if said == mm.win:
-                computer = len(mm.play(args.rule, secret))
+            said = session.guess(guess)
+            guesses = len(session.moves)
+            if session.won:
+                computer = session.rule_guesses(args.rule)
                 out.print(f"{mm.describe(said)}: solved in {guesses} guess{'es' if guesses != 1 else ''}; "
                           f"{_player(args.rule)} needs {computer} for this secret{again}.")
                 return 0
-            cand = cand[K.answers_against(mm.digits[guess], mm.digits, cand, mm.kind) == said]
-            fit = f"{cand.size:,} code{'s' if cand.size != 1 else ''} fit{'s' if cand.size == 1 else ''}"
+            left = session.remaining
+            fit = f"{left:,} code{'s' if left != 1 else ''} fit{'s' if left == 1 else ''}"
             out.print(f"{game.format(guess)}: {mm.describe(said)}; {fit} the answers so far")
     except KeyboardInterrupt:  # (Ctrl-C leaves the game as 'quit' does, saying the secret)
         out.print(f"\nGame left unfinished. The secret was {game.format(secret)}{again}.")

@@ -493,7 +493,42 @@ class Hint:
     exact: bool = True  # whether ``remaining`` is the count, or (a game too large to count them) a lower bound
 
 
-class CodebreakerSession(_Counting):
+class SecretKept:
+    """What every game has in which mmlab keeps ``secret`` and a person guesses: ``moves`` (each
+    guess with its answer), won when the last answer is ``winning``, over when won or given up."""
+
+    secret: int
+    moves: list
+    gave_up: bool
+
+    @property
+    def winning(self):
+        """The answer of the secret to itself."""
+        raise NotImplementedError
+
+    @property
+    def won(self) -> bool:
+        return bool(self.moves) and self.moves[-1][1] == self.winning
+
+    @property
+    def over(self) -> bool:
+        return self.won or self.gave_up
+
+    def give_up(self) -> int:
+        """End the game; returns the secret."""
+        self.gave_up = True
+        return self.secret
+
+    def _take_back(self) -> None:
+        """Drop the last move, refused once the game is over or before any move."""
+        if self.over:
+            raise BadArgument("the game is over: start a new one")
+        if not self.moves:
+            raise BadArgument("nothing to undo: no guess yet")
+        self.moves.pop()
+
+
+class CodebreakerSession(SecretKept, _Counting):
     """mmlab keeps ``secret`` (drawn at random when not given); the person guesses.
 
     >>> session = CodebreakerSession(Game.parse_size("3x3"), secret="321")
@@ -511,12 +546,8 @@ class CodebreakerSession(_Counting):
         self._knowledge: Knowledge | None = None
 
     @property
-    def won(self) -> bool:
-        return bool(self.moves) and self.moves[-1][1] == self.game.win
-
-    @property
-    def over(self) -> bool:
-        return self.won or self.gave_up
+    def winning(self) -> Feedback:
+        return self.game.win
 
     @property
     def knowledge(self) -> Knowledge:
@@ -537,17 +568,8 @@ class CodebreakerSession(_Counting):
 
     def undo(self) -> None:
         """Take back the last guess (refused once the game is over)."""
-        if self.over:
-            raise BadArgument("the game is over: start a new one")
-        if not self.moves:
-            raise BadArgument("nothing to undo: no guess yet")
-        self.moves.pop()
+        self._take_back()
         self._knowledge = None
-
-    def give_up(self) -> int:
-        """End the game; returns the secret."""
-        self.gave_up = True
-        return self.secret
 
     def candidates(self, limit: int = 50) -> list[int]:
         """The codes that still fit, if there are at most ``limit``; raises otherwise.

@@ -212,6 +212,44 @@ class MathMind:
         inside = top[np.isin(top, cand)]
         return int(inside[0] if inside.size else top[0])
 
+    def ranked(self, rule: str, cand: np.ndarray, n: int) -> list[int]:
+        """The ``n`` best guesses of ``rule`` when ``cand`` (ascending indices) are the codes left:
+        ``choose``'s first, then the next best by score, consistent codes first, then the lowest.
+
+        >>> mm = MathMind(Game.parse_size("3x4"), "euclidean")
+        >>> [mm.game.format(g) for g in mm.ranked("knuth", np.arange(mm.game.n_codes), 3)]
+        ['111', '114', '141']
+        """
+        first = self.choose(rule, cand)
+        if n <= 1:
+            return [first]
+        column, minimise = RULES[rule]
+        kernel = K.partition_stats if self.game.n_codes * cand.size >= PARALLEL_WORK else K.partition_stats_serial
+        score = kernel(self.digits, cand, self.kind, self.n_answers)[:, column]
+        outside = ~np.isin(np.arange(self.game.n_codes), cand)
+        order = np.lexsort((outside, score if minimise else -score))  # (lexsort: the last key is the first)
+        return [first, *(int(g) for g in order[:n] if g != first)][:n]
+
+    def summary(self, guess: int | str, cand: np.ndarray) -> dict:
+        """How ``guess`` splits ``cand`` (the codes left), as ``partition_summary`` tells it of the
+        standard game: the codes giving each answer (only the answers given, ascending), the
+        parts, the largest, the expected size, the entropy in bits, and whether it is consistent.
+
+        >>> mm = MathMind(Game.parse_size("3x4"), "manhattan")
+        >>> table = mm.summary("222", np.arange(mm.game.n_codes))
+        >>> table["classes"], table["largest"], table["consistent"]
+        ({0: 1, 1: 6, 2: 15, 3: 20, 4: 15, 5: 6, 6: 1}, 20, True)
+        """
+        guess = self._index(guess)
+        sizes = np.bincount(K.answers_against(self.digits[guess], self.digits, cand, self.kind),
+                            minlength=self.n_answers)
+        given = np.flatnonzero(sizes)
+        n = int(cand.size)
+        return {"candidates": n, "classes": {int(a): int(sizes[a]) for a in given}, "parts": int(given.size),
+                "largest": int(sizes.max(initial=0)), "expected_size": float((sizes ** 2).sum() / n) if n else 0.0,
+                "entropy_bits": float(np.log2(n) - (sizes[given] * np.log2(sizes[given])).sum() / n) if n else 0.0,
+                "consistent": bool(np.isin(guess, cand))}
+
     def _choose_level(self, rule: str, cands: list[np.ndarray]) -> list[int]:
         """``choose`` at each of the nodes of one level of the tree: a node with much work on every
         core, the many small ones together, each on one core (one parallel step for them all)."""

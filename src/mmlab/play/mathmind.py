@@ -1,0 +1,115 @@
+"""A game of MathMind with a person: mmlab keeps the secret, the person guesses and is told Reddi's
+answer (higher/lower pegs, or a distance; ``mmlab.variants.mathmind``). ``mmlab mathmind guess``
+and the web page play it.
+
+>>> from mmlab.game import Game
+>>> session = MathMindSession(MathMind(Game.parse_size("4x6"), "euclidean"), secret="3632")
+>>> session.describe(session.guess("1111")), session.remaining
+('distance² 34', 42)
+>>> session.game.format(session.hint("knuth").suggestion)
+'1356'
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mmlab.errors import BadArgument, shown
+from mmlab.game import Game
+from mmlab.play.session import Hint, SecretKept
+from mmlab.strategies.base import rng_of
+from mmlab.variants import mathmind_kernels as K
+from mmlab.variants.mathmind import RULES, MathMind
+
+#: The rule that gives hints when none is named: Knuth's, as in the standard game.
+DEFAULT_RULE = "knuth"
+
+
+def check_rule(rule: str) -> str:
+    """``rule`` if MathMind's hints can follow it (one of ``RULES``); refused otherwise.
+
+    >>> check_rule("kunth")
+    Traceback (most recent call last):
+    mmlab.errors.BadArgument: MathMind's hints follow one of the exhaustive rules knuth, irving, most-parts, entropy; got 'kunth'
+    """
+    if rule not in RULES:
+        raise BadArgument(f"MathMind's hints follow one of the exhaustive rules {', '.join(RULES)}; got {shown(rule)}")
+    return rule
+
+
+class MathMindSession(SecretKept):
+    """mmlab keeps ``secret`` (drawn at random when not given); the person guesses, and each guess
+    is answered by ``mathmind``'s rule. ``moves`` are the guesses with their answers (integers:
+    ``describe`` words them)."""
+
+    def __init__(self, mathmind: MathMind, secret: int | str | None = None,
+                 rng: np.random.Generator | int | None = None) -> None:
+        self.mathmind = mathmind
+        rng = rng_of(rng) or np.random.default_rng()
+        self.secret = int(rng.integers(self.game.n_codes)) if secret is None else self.game.code(secret)
+        self.moves: list[tuple[int, int]] = []
+        self.gave_up = False
+        self._left = [np.arange(self.game.n_codes)]  # the codes that fit, before the first move and after each
+
+    @property
+    def game(self) -> Game:
+        return self.mathmind.game
+
+    @property
+    def winning(self) -> int:
+        return self.mathmind.win
+
+    @property
+    def left(self) -> np.ndarray:
+        """The codes (ascending indices) that fit every answer so far."""
+        return self._left[-1]
+
+    @property
+    def remaining(self) -> int:
+        return int(self.left.size)
+
+    def counts(self) -> list[int]:
+        """The codes that fit before the first move and after each move."""
+        return [int(left.size) for left in self._left]
+
+    def describe(self, answer: int) -> str:
+        return self.mathmind.describe(answer)
+
+    def guess(self, code: int | str) -> int:
+        """Answer ``code`` (an index, or a code written out) and record the move; returns the answer."""
+        if self.over:
+            raise BadArgument("the game is over: start a new one")
+        code = self.game.code(code)
+        answer = self.mathmind.answer(code, self.secret)
+        mm, left = self.mathmind, self.left
+        self._left.append(left[K.answers_against(mm.digits[code], mm.digits, left, mm.kind) == answer])
+        self.moves.append((code, answer))
+        return answer
+
+    def undo(self) -> None:
+        """Take back the last guess (refused once the game is over)."""
+        self._take_back()
+        self._left.pop()
+
+    def candidates(self, limit: int = 50) -> list[int]:
+        """The codes that still fit, if there are at most ``limit``; raises otherwise."""
+        if self.remaining > limit:
+            raise BadArgument(f"{self.remaining:,} codes fit the answers, too many to list (at most {limit}); "
+                              "ask for a hint")
+        return [int(c) for c in self.left]
+
+    def partition(self, guess: int | str) -> dict:
+        """How ``guess`` would split the codes left (``MathMind.summary``)."""
+        return self.mathmind.summary(guess, self.left)
+
+    def hint(self, rule: str = DEFAULT_RULE, options: int = 3) -> Hint:
+        """``rule``'s next guess, and the partition tables of it and of the rule's next best guesses,
+        ``options`` in all (their ``classes`` keyed by the answer's integer)."""
+        if self.over:
+            raise BadArgument("the game is over: start a new one")
+        guesses = self.mathmind.ranked(check_rule(rule), self.left, options)
+        return Hint(self.remaining, rule, guesses[0], [{"guess": g, **self.partition(g)} for g in guesses])
+
+    def rule_guesses(self, rule: str = DEFAULT_RULE) -> int:
+        """The guesses ``rule`` (any rule of ``MathMind.play``, 'optimum' too) needs to find this secret."""
+        return len(self.mathmind.play(rule, self.secret))

@@ -1,0 +1,108 @@
+"""MathMind played with a person (``mmlab.play.mathmind``), and the two views of a position it rests
+on (``MathMind.summary`` and ``MathMind.ranked``), each against pure Python."""
+
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from mmlab.errors import BadArgument
+from mmlab.game import Game
+from mmlab.play.mathmind import MathMindSession
+from mmlab.variants.mathmind import MathMind, answer_of
+
+MATHMIND = ("higher-lower", "euclidean", "manhattan")
+
+
+def rows(game: Game) -> list[tuple[int, ...]]:
+    return [tuple(int(c) for c in row) for row in game.all_digits]
+
+
+def python_scores(mm: MathMind, cand: np.ndarray) -> list[float]:
+    """Each code's score under Knuth's rule (the largest class), in plain Python."""
+    codes = rows(mm.game)
+    return [max(Counter(answer_of(guess, codes[s], mm.feedback) for s in cand).values()) for guess in codes]
+
+
+@pytest.mark.parametrize("feedback", MATHMIND)
+def test_the_summary_of_a_guess_is_its_partition_counted_in_python(feedback):
+    mm = MathMind(Game(3, 4), feedback)
+    codes = rows(mm.game)
+    rng = np.random.default_rng(5)
+    for _ in range(6):
+        cand = np.sort(rng.choice(mm.game.n_codes, size=int(rng.integers(1, 40)), replace=False))
+        guess = int(rng.integers(mm.game.n_codes))
+        sizes = Counter(answer_of(codes[guess], codes[s], feedback) for s in cand)
+        n = len(cand)
+        table = mm.summary(guess, cand)
+        assert table["classes"] == dict(sorted(sizes.items()))
+        assert (table["candidates"], table["parts"], table["largest"]) == (n, len(sizes), max(sizes.values()))
+        assert table["expected_size"] == pytest.approx(sum(k * k for k in sizes.values()) / n)
+        assert table["entropy_bits"] == pytest.approx(-sum(k / n * math.log2(k / n) for k in sizes.values()), abs=1e-12)
+        assert table["consistent"] == (guess in cand)
+
+
+def test_ranked_opens_with_the_rules_choice_then_the_next_best_consistent_first():
+    mm = MathMind(Game(3, 4), "higher-lower")
+    rng = np.random.default_rng(2)
+    for _ in range(6):
+        cand = np.sort(rng.choice(mm.game.n_codes, size=int(rng.integers(3, 30)), replace=False))
+        scores = python_scores(mm, cand)
+        ranked = mm.ranked("knuth", cand, 5)
+        assert ranked[0] == mm.choose("knuth", cand)
+        assert len(ranked) == len(set(ranked)) == 5
+        rest = ranked[1:]
+        keys = [(scores[g], g not in cand, g) for g in rest]
+        assert keys == sorted(keys)  # by score, then consistent first, then the lowest
+        assert max(scores[g] for g in ranked) <= min(scores[g] for g in range(mm.game.n_codes) if g not in ranked)
+    assert mm.ranked("entropy", np.arange(mm.game.n_codes), 1) == [mm.choose("entropy", np.arange(mm.game.n_codes))]
+
+
+@pytest.mark.parametrize("feedback", MATHMIND)
+def test_a_session_keeps_the_codes_that_answer_every_guess_alike(feedback):
+    mm = MathMind(Game(3, 4), feedback)
+    codes = rows(mm.game)
+    session = MathMindSession(mm, rng=7)
+    secret = session.secret
+    for guess in (5, 17, 40):
+        said = session.guess(guess)
+        assert said == answer_of(codes[guess], codes[secret], feedback)
+    fits = [c for c in range(mm.game.n_codes)
+            if all(answer_of(codes[g], codes[c], feedback) == a for g, a in session.moves)]
+    assert session.left.tolist() == fits and secret in fits
+    assert session.counts()[0] == mm.game.n_codes and session.counts()[-1] == len(fits)
+    session.undo()
+    assert len(session.counts()) == 3 and len(session.moves) == 2
+    assert session.left.tolist() == [c for c in range(mm.game.n_codes)
+                                     if all(answer_of(codes[g], codes[c], feedback) == a for g, a in session.moves)]
+
+
+def test_a_session_to_the_win_with_hints_candidates_and_refusals():
+    mm = MathMind(Game(4, 6), "euclidean")
+    session = MathMindSession(mm, secret="3632")
+    with pytest.raises(BadArgument, match="nothing to undo"):
+        session.undo()
+    with pytest.raises(BadArgument, match="too many to list"):
+        session.candidates()
+    with pytest.raises(BadArgument, match="exhaustive rules knuth, irving, most-parts, entropy; got 'optimum'"):
+        session.hint("optimum")
+    while not session.won:  # Knuth's hints played: Knuth's own game
+        hint = session.hint("knuth", options=2)
+        assert hint.remaining == session.remaining and len(hint.options) == min(2, mm.game.n_codes)
+        assert hint.suggestion == hint.options[0]["guess"] == mm.choose("knuth", session.left)
+        session.guess(hint.suggestion)
+    assert session.moves == mm.play("knuth", "3632") and session.rule_guesses("knuth") == len(session.moves)
+    assert session.over and session.candidates() == [mm.game.parse("3632")]
+    for refused in (lambda: session.guess("1111"), session.undo, session.hint):
+        with pytest.raises(BadArgument, match="the game is over"):
+            refused()
+
+
+def test_a_session_given_up_is_over_and_its_secret_drawn_from_the_seed():
+    mm = MathMind(Game(3, 5), "manhattan")
+    first, second = MathMindSession(mm, rng=3), MathMindSession(mm, rng=3)
+    assert first.secret == second.secret
+    assert first.give_up() == first.secret and first.over and not first.won
+    assert MathMindSession(mm, secret="513").secret == mm.game.parse("513")
+    assert {MathMindSession(mm, rng=seed).secret for seed in range(40)} != {first.secret}
