@@ -89,7 +89,8 @@ def test_a_session_to_the_win_with_hints_candidates_and_refusals():
         session.hint("optimum")
     while not session.won:  # Knuth's hints played: Knuth's own game
         hint = session.hint("knuth", options=2)
-        assert hint.remaining == session.remaining and len(hint.options) == min(2, mm.game.n_codes)
+        assert hint.remaining == session.remaining and 1 <= len(hint.options) <= 2
+        assert len({(tuple(t["classes"].items()), t["consistent"]) for t in hint.options}) == len(hint.options)
         assert hint.suggestion == hint.options[0]["guess"] == mm.choose("knuth", session.left)
         session.guess(hint.suggestion)
     assert session.moves == mm.play("knuth", "3632") and session.rule_guesses("knuth") == len(session.moves)
@@ -97,6 +98,24 @@ def test_a_session_to_the_win_with_hints_candidates_and_refusals():
     for refused in (lambda: session.guess("1111"), session.undo, session.hint):
         with pytest.raises(BadArgument, match="the game is over"):
             refused()
+
+
+def test_a_hints_options_split_the_codes_otherwise_and_follow_the_rules_ranking():
+    """After 1111 (distance² 34) the codes left are alike under any order of the pegs, so 1356's
+    next best by score, 1365 and 1536, split them as 1356 does: the options skip such guesses."""
+    mm = MathMind(Game(4, 6), "euclidean")
+    session = MathMindSession(mm, secret="3632")
+    session.guess("1111")
+    hint = session.hint("knuth", options=3)
+    ranked = mm.ranked("knuth", session.left, 60)
+    assert [mm.game.format(g) for g in ranked[:3]] == ["1356", "1365", "1536"]
+    guesses = [t["guess"] for t in hint.options]
+    assert guesses[0] == ranked[0] and guesses == sorted(guesses, key=ranked.index) and len(guesses) == 3
+    splits = [(t["classes"], t["consistent"]) for t in hint.options]
+    assert all(a != b for i, a in enumerate(splits) for b in splits[i + 1:])
+    skipped = [g for g in ranked[:ranked.index(guesses[-1])] if g not in guesses]
+    assert skipped and all((mm.summary(g, session.left)["classes"], mm.summary(g, session.left)["consistent"])
+                           in splits for g in skipped)
 
 
 def test_a_session_given_up_is_over_and_its_secret_drawn_from_the_seed():

@@ -391,7 +391,8 @@ def test_a_black_only_codebreaker_game_gives_the_sessions_answers_hints_and_cand
     hint, expected = client.get(f"/api/games/{game['id']}/hint").json(), session.hint("knuth")
     assert hint["suggestion"] == BLACK.format(expected.suggestion) and len(hint["options"]) == 3
     for option, table in zip(hint["options"], expected.options, strict=True):
-        assert option["classes"] == [{"black": fb.black, "white": 0, "codes": n} for fb, n in table["classes"].items()]
+        assert option["classes"] == [{"black": fb.black, "white": 0, "reply": f"{fb.black} black", "win": fb.black == 4,
+                                      "codes": n} for fb, n in table["classes"].items()]
     table = client.get(f"/api/games/{game['id']}/partition", params={"guess": "3632"}).json()
     assert [c["black"] for c in table["classes"]] == [4, 3, 2, 1, 0] and table["consistent"]
     codes = client.get(f"/api/games/{game['id']}/candidates", params={"limit": 1000}).json()["codes"]
@@ -432,11 +433,13 @@ def test_the_feedback_field_is_named_as_the_game_names_it(client):
     refused(client.post("/api/games", json={"black_only": True}), 422,
             "there is no field 'black_only'; for answers of black pegs only send \"feedback\": \"black\"")
     refused(client.post("/api/games", json={"no_repeats": True}), 422, "send \"repeats\": false")
-    refused(client.post("/api/games", json={"feedback": "white"}), 422, "'black-white' or 'black'")
+    refused(client.post("/api/games", json={"feedback": "white"}), 422,
+            "'black-white', 'black', 'higher-lower', 'euclidean' or 'manhattan'")
     refused(client.post(f"/api/games/{new(client, role='codemaker')['id']}/answer", json={"black": 1}), 422,
             "give the answer as two numbers")  # white is left out only where it is never counted
     field = client.get("/openapi.json").json()["components"]["schemas"]["NewGame"]["properties"]["feedback"]
-    assert field["enum"] == ["black-white", "black"] and "--black-only" in field["description"]
+    assert field["enum"] == ["black-white", "black", "higher-lower", "euclidean", "manhattan"]
+    assert "--black-only" in field["description"] and "mmlab mathmind guess" in field["description"]
 
 
 def test_a_codemaker_lists_exactly_its_limit_of_codes_and_its_path_counts_the_parts(client):

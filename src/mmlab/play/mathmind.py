@@ -16,7 +16,7 @@ import numpy as np
 
 from mmlab.errors import BadArgument, shown
 from mmlab.game import Game
-from mmlab.play.session import Hint, SecretKept
+from mmlab.play.session import HINT_CANDIDATES, Hint, SecretKept, same_split
 from mmlab.strategies.base import rng_of
 from mmlab.variants import mathmind_kernels as K
 from mmlab.variants.mathmind import RULES, MathMind
@@ -103,12 +103,19 @@ class MathMindSession(SecretKept):
         return self.mathmind.summary(guess, self.left)
 
     def hint(self, rule: str = DEFAULT_RULE, options: int = 3) -> Hint:
-        """``rule``'s next guess, and the partition tables of it and of the rule's next best guesses,
-        ``options`` in all (their ``classes`` keyed by the answer's integer)."""
+        """``rule``'s next guess, and the partition tables of it and of the rule's next best guesses
+        that split the codes otherwise, ``options`` in all (their ``classes`` keyed by the answer's
+        integer), as ``CodebreakerSession.hint`` gives them."""
         if self.over:
             raise BadArgument("the game is over: start a new one")
-        guesses = self.mathmind.ranked(check_rule(rule), self.left, options)
-        return Hint(self.remaining, rule, guesses[0], [{"guess": g, **self.partition(g)} for g in guesses])
+        tables: list[dict] = []
+        for guess in self.mathmind.ranked(check_rule(rule), self.left, HINT_CANDIDATES * options):
+            table = {"guess": guess, **self.partition(guess)}
+            if not any(same_split(table, kept) for kept in tables):  # (not a guess that splits them alike)
+                tables.append(table)
+            if len(tables) == options:
+                break
+        return Hint(self.remaining, rule, tables[0]["guess"], tables)
 
     def rule_guesses(self, rule: str = DEFAULT_RULE) -> int:
         """The guesses ``rule`` (any rule of ``MathMind.play``, 'optimum' too) needs to find this secret."""

@@ -96,7 +96,7 @@ def searching_strategies() -> list[str]:
 HINT_CANDIDATES = 20
 
 
-def _same_split(a: dict, b: dict) -> bool:
+def same_split(a: dict, b: dict) -> bool:
     """Whether two partition tables split the codes alike (a guess and one equivalent to it)."""
     return a["classes"] == b["classes"] and a["consistent"] == b["consistent"]
 
@@ -611,7 +611,7 @@ class CodebreakerSession(SecretKept, _Counting):
                 if len(tables) == options:
                     break
                 table = {"guess": code, **partition_summary(knowledge, code)}
-                if not any(_same_split(table, kept) for kept in tables):
+                if not any(same_split(table, kept) for kept in tables):
                     tables.append(table)
         return Hint(self.remaining, player.spec, suggestion, tables)
 

@@ -35,15 +35,16 @@ from starlette.exceptions import HTTPException
 
 from mmlab.errors import BadCode, BadFeedback, MastermindError, shown
 from mmlab.game import Feedback, Game
-from mmlab.play.session import CodebreakerSession, CodemakerSession
+from mmlab.play.mathmind import MathMindSession
+from mmlab.play.session import CodebreakerSession, CodemakerSession, SecretKept
 from mmlab.strategies import REGISTRY, make_strategy
 from mmlab.web import views
 from mmlab.web.errors import GameBusy, GameOver, WrongRole, status_of
 from mmlab.web.games import (DEFAULT_IDLE_MINUTES, DEFAULT_MAX_CODES, DEFAULT_MAX_GAMES, DEFAULT_STRATEGY,
                              GameRegistry, LiveGame, served)
 from mmlab.web.limits import MAX_BODY, BodyLimit
-from mmlab.web.models import (AnswerIn, Candidates, CorrectionIn, GameState, GuessIn, HintOut, NewGame,
-                              PartitionTable, Problem, ServerInfo, StrategyInfo, TreePath, UndoIn)
+from mmlab.web.models import (MATHMIND_FEEDBACKS, AnswerIn, Candidates, CorrectionIn, GameState, GuessIn, HintOut,
+                              NewGame, PartitionTable, Problem, ServerInfo, StrategyInfo, TreePath, UndoIn)
 from mmlab.web.workers import offloaded
 
 STATIC = Path(__file__).parent / "static"
@@ -199,10 +200,11 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
     @offloaded
     def new_game(body: NewGame | None = None) -> GameState:
         body = body or NewGame()
-        game = Game.parse_size(body.size, repeats=body.repeats, feedback=body.feedback)
+        mathmind = body.feedback if body.feedback in MATHMIND_FEEDBACKS else None
+        game = Game.parse_size(body.size, repeats=body.repeats, feedback="black-white" if mathmind else body.feedback)
         secret = None if body.secret is None else _code(game, body.secret)
         with _waiting(engine, engine_busy):
-            live = games.create(game, body.role, body.strategy, secret, body.seed)
+            live = games.create(game, body.role, body.strategy, secret, body.seed, mathmind)
         with holding(live.id) as live:
             return state(live)
 
@@ -285,7 +287,7 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
         with holding(game_id) as live:
             _breaker(live, "hint")
             _not_over(live)
-            return views.hint(live.game, live.hint(strategy or live.strategy, options))
+            return views.hint(live, live.hint(strategy or live.strategy, options))
 
     @api.get("/games/{game_id}/partition", summary="how a proposed guess splits the codes left", responses=ON_GAME)
     @offloaded
@@ -324,8 +326,8 @@ def _code(game: Game, text: str) -> int:
                       f"(expected {game.colour_range})") from None
 
 
-def _breaker(live: LiveGame, what: str) -> CodebreakerSession:
-    if not isinstance(live.session, CodebreakerSession):
+def _breaker(live: LiveGame, what: str) -> CodebreakerSession | MathMindSession:
+    if not isinstance(live.session, SecretKept):
         raise WrongRole(f"'{what}' is for the codebreaker role; in this game you keep the secret and answer "
                         "mmlab's guesses (POST .../answer, .../correct, .../undo)")
     return live.session
@@ -343,7 +345,7 @@ def _not_over(live: LiveGame) -> None:
     if isinstance(session, CodemakerSession) and session.won:
         raise GameOver("the game is over: mmlab found your secret (undo the last answer if it was a mistake, "
                        "or start a new game)")
-    if isinstance(session, CodebreakerSession) and session.over:
+    if isinstance(session, SecretKept) and session.over:
         raise GameOver(f"the game is over: the secret was {live.game.format(session.secret)}; start a new game")
 
 

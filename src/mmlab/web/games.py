@@ -27,8 +27,10 @@ import numpy as np
 from mmlab.errors import BadArgument, shown
 from mmlab.game import ENUMERATION_LIMIT, Feedback, Game
 from mmlab.knowledge import Knowledge
+from mmlab.play.mathmind import MathMindSession, check_rule
 from mmlab.play.session import CodebreakerSession, CodemakerSession, Hint, check_coach
 from mmlab.strategies import Strategy, make_strategy
+from mmlab.variants import MathMind
 from mmlab.web.errors import GameNotFound, GameTooLarge, StaleRequest, TooManyGames, TooManyMoves
 from mmlab.web.path import PathTracer
 
@@ -77,7 +79,7 @@ class LiveGame:
     role: str
     strategy: str
     deterministic: bool  # whether the strategy has a decision tree
-    session: CodebreakerSession | CodemakerSession
+    session: CodebreakerSession | CodemakerSession | MathMindSession
     last_used: float
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     _counts: tuple[tuple, list[int]] | None = field(default=None, repr=False)
@@ -89,8 +91,8 @@ class LiveGame:
         return self.session.game
 
     @property
-    def moves(self) -> list[tuple[int, Feedback]]:
-        """The guesses so far with their answers."""
+    def moves(self) -> list[tuple[int, Feedback]] | list[tuple[int, int]]:
+        """The guesses so far with their answers (a MathMind game's: integers, ``MathMind.describe``)."""
         if isinstance(self.session, CodemakerSession):
             return self.session.answers
         return self.session.moves
@@ -110,6 +112,8 @@ class LiveGame:
     def remaining(self) -> list[int]:
         """The codes that fit the answers before the first move and after each move; a move
         added or taken back costs no replay of the others."""
+        if isinstance(self.session, MathMindSession):  # (it keeps the codes left after each move)
+            return self.session.counts()
         key = tuple(self.moves)
         known, known_counts = self._counts or (None, [])
         if key == known:
@@ -180,9 +184,11 @@ class GameRegistry:
             return len(self._games)
 
     def create(self, game: Game, role: str, strategy: str | None = None, secret: int | None = None,
-               seed: int | None = None) -> LiveGame:
+               seed: int | None = None, mathmind: str | None = None) -> LiveGame:
         """Start a game. ``strategy`` (a spec) guesses in the codemaker role and gives hints in the
-        codebreaker role; ``secret`` (codebreaker role) is drawn from ``seed`` when not given."""
+        codebreaker role; ``secret`` (codebreaker role) is drawn from ``seed`` when not given.
+        ``mathmind`` (one of MathMind's answers: higher-lower, euclidean, manhattan) makes it a
+        MathMind game, codebreaker role only, whose hints follow one of MathMind's rules."""
         if role not in ROLES:
             raise BadArgument("role must be codebreaker (you guess) or codemaker (you keep the secret), "
                               f"got {shown(role)}")
@@ -194,11 +200,18 @@ class GameRegistry:
         if secret is not None and role == "codemaker":
             raise BadArgument("a secret is for the codebreaker role: as codemaker you keep the secret yourself "
                               "and answer mmlab's guesses")
+        if mathmind is not None and role == "codemaker":
+            raise BadArgument(f"MathMind games ({mathmind} answers) are played here as codebreaker only: you guess "
+                              "mmlab's secret ('mmlab mathmind play' watches mmlab guess one)")
         self._check_room()
         with self._lock:
             game = self._rules.setdefault(game, game)
-        served(strategy or DEFAULT_STRATEGY)
         rng = np.random.default_rng(seed)
+        if mathmind is not None:
+            spec = check_rule(strategy or DEFAULT_STRATEGY)
+            mathmind_session = MathMindSession(MathMind(game, mathmind), secret, rng)
+            return self._add(LiveGame("", role, spec, True, mathmind_session, self.clock()))
+        served(strategy or DEFAULT_STRATEGY)
         if role == "codemaker":
             session: CodebreakerSession | CodemakerSession = CodemakerSession(game, strategy or DEFAULT_STRATEGY,
                                                                               rng)
@@ -207,11 +220,14 @@ class GameRegistry:
             coach = check_coach(game, strategy or DEFAULT_STRATEGY)  # refuse one that could never give a hint
             spec, deterministic = coach.spec, coach.deterministic
             session = CodebreakerSession(game, secret, rng)
+        return self._add(LiveGame("", role, spec, deterministic, session, self.clock()))
+
+    def _add(self, live: LiveGame) -> LiveGame:
+        """Keep ``live`` under a new random id, if there is still room."""
         with self._lock:
             self._check_room(locked=True)
-            game_id = secrets.token_urlsafe(12)
-            live = LiveGame(game_id, role, spec, deterministic, session, self.clock())
-            self._games[game_id] = live
+            live.id = secrets.token_urlsafe(12)
+            self._games[live.id] = live
         return live
 
     def get(self, game_id: str) -> LiveGame:

@@ -16,9 +16,17 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 #: What the answers count, named as ``Game.feedback`` names it (as ``repeats`` is ``Game.repeats``).
-FeedbackKind = Literal["black-white", "black"]
+FeedbackKind = Literal["black-white", "black", "higher-lower", "euclidean", "manhattan"]
 FEEDBACK = ("what each answer counts: black-white (pegs right in colour and place, and pegs right in colour "
-            "only) or black (pegs right in colour and place only, as 'mmlab play --black-only')")
+            "only), black (pegs right in colour and place only, as 'mmlab play --black-only'), or one of MathMind's "
+            "(codebreaker role only, colours read as the values 1..m, as 'mmlab mathmind guess'): higher-lower "
+            "(black pegs, then how many other pegs must go up in value, the rest down), euclidean (the squared "
+            "distance between guess and secret), manhattan (the sum of the pegs' differences)")
+#: The kinds above that make a MathMind game (``mmlab.variants.mathmind.FEEDBACKS``).
+MATHMIND_FEEDBACKS = ("higher-lower", "euclidean", "manhattan")
+#: What an answer's ``black`` and ``white`` are in a MathMind game, which counts no white pegs.
+NO_PEGS = " (null in a MathMind game: see reply)"
+REPLY = Field(description="the answer in words, e.g. '1 black, 2 white', '1 black, 2 higher, 1 lower' or 'distance² 14'")
 
 
 class Request(BaseModel):
@@ -33,6 +41,7 @@ class NewGame(Request):
         "codebreaker", description="codebreaker: you guess mmlab's secret; codemaker: you keep a secret and answer")
     strategy: str | None = Field(None, description="strategy spec that guesses (codemaker) or gives hints "
                                                    "(codebreaker), e.g. knuth or most-parts:ties=first; "
+                                                   "in a MathMind game one of knuth, irving, most-parts, entropy; "
                                                    "default knuth")
     secret: str | None = Field(None, description="codebreaker role: the secret to find (default: drawn at random)")
     repeats: StrictBool = Field(True, description="whether a code may repeat a colour")
@@ -78,8 +87,9 @@ class Answer(BaseModel):
 class Move(BaseModel):
     move: int
     guess: str
-    black: int
-    white: int
+    black: int | None = Field(description="pegs right in colour and place" + NO_PEGS)
+    white: int | None = Field(description="pegs right in colour only" + NO_PEGS)
+    reply: str = REPLY
     remaining: int = Field(description="codes that fit every answer up to this move")
 
 
@@ -102,13 +112,17 @@ class GameState(BaseModel):
     next_guess: str | None = Field(description="codemaker role: mmlab's guess awaiting your answer")
     improvised: bool = Field(description="codemaker role: the strategy could not follow a corrected history, "
                                          "so mmlab plays codes that fit the answers instead")
-    answers: list[Answer] = Field(description="every answer this game can give")
+    answers: list[Answer] = Field(description="every answer this game can give (empty in a MathMind game)")
+    rule_guesses: int | None = Field(None, description="a MathMind game, once over: the guesses its strategy (the "
+                                                       "hints' rule) needs for this secret")
     idle_minutes: float = Field(description="the game is dropped after this long without a request")
 
 
 class AnswerClass(BaseModel):
-    black: int
-    white: int
+    black: int | None = Field(description="pegs right in colour and place" + NO_PEGS)
+    white: int | None = Field(description="pegs right in colour only" + NO_PEGS)
+    reply: str = REPLY
+    win: bool = Field(description="whether this answer ends the game")
     codes: int = Field(description="remaining codes that would give this answer")
 
 
@@ -120,7 +134,8 @@ class PartitionTable(BaseModel):
     largest: int
     expected_size: float = Field(description="expected size of the class the secret falls into")
     entropy_bits: float
-    classes: list[AnswerClass] = Field(description="every possible answer, the winning one first")
+    classes: list[AnswerClass] = Field(description="every possible answer, the winning one first (in a MathMind "
+                                                   "game, only the answers some code left gives)")
 
 
 class HintOut(BaseModel):

@@ -17,8 +17,9 @@ Call these holding the game's lock.
 from __future__ import annotations
 
 from mmlab.errors import BadArgument
-from mmlab.game import Game
-from mmlab.play.session import CodebreakerSession, CodemakerSession, Hint
+from mmlab.game import Feedback, Game
+from mmlab.play.mathmind import MathMindSession
+from mmlab.play.session import CodemakerSession, Hint, SecretKept
 from mmlab.strategies.scoring import partition_summary
 from mmlab.web.games import LiveGame
 from mmlab.web.models import (Answer, AnswerClass, Candidates, GameState, HintOut, Move, PartitionTable, PathNode,
@@ -29,7 +30,10 @@ def state(live: LiveGame, idle_minutes: float) -> GameState:
     """The whole state of a game as the page shows it."""
     game, session = live.game, live.session
     remaining = live.remaining()
-    moves = [Move(move=i, guess=game.format(g), black=fb.black, white=fb.white, remaining=remaining[i])
+    if isinstance(session, MathMindSession):
+        return _mathmind_state(live, session, idle_minutes)
+    moves = [Move(move=i, guess=game.format(g), black=fb.black, white=fb.white, reply=_reply(game, fb),
+                  remaining=remaining[i])
              for i, (g, fb) in enumerate(live.moves, 1)]
     if isinstance(session, CodemakerSession):
         over = won = session.won
@@ -48,20 +52,42 @@ def state(live: LiveGame, idle_minutes: float) -> GameState:
     )
 
 
+def _mathmind_state(live: LiveGame, session: MathMindSession, idle_minutes: float) -> GameState:
+    """``state`` of a MathMind game: answers in words, no pegs."""
+    game, remaining = live.game, session.counts()
+    moves = [Move(move=i, guess=game.format(g), black=None, white=None, reply=session.describe(said),
+                  remaining=remaining[i]) for i, (g, said) in enumerate(session.moves, 1)]
+    return GameState(
+        id=live.id, size=game.size, pegs=game.pegs, colours=game.colours, repeats=game.repeats,
+        feedback=session.mathmind.feedback, role=live.role, strategy=live.strategy, deterministic=live.deterministic,
+        moves=moves, remaining=remaining[-1], won=session.won, over=session.over, gave_up=session.gave_up,
+        secret=game.format(session.secret) if session.over else None, next_guess=None, improvised=False, answers=[],
+        rule_guesses=session.rule_guesses(live.strategy) if session.over else None, idle_minutes=idle_minutes,
+    )
+
+
+def _reply(game: Game, fb: Feedback) -> str:
+    """A standard answer in words, as the page says it: '1 black, 2 white', or '1 black'."""
+    return f"{fb.black} black, {fb.white} white" if game.with_white else f"{fb.black} black"
+
+
 def partition(live: LiveGame, guess: int) -> PartitionTable:
     """How ``guess`` would split the codes that fit the answers so far."""
-    return _table(live.game, guess, partition_summary(live.knowledge, guess))
+    session = live.session
+    if isinstance(session, MathMindSession):
+        return _table(live, guess, session.partition(guess))
+    return _table(live, guess, partition_summary(live.knowledge, guess))
 
 
-def hint(game: Game, hint: Hint) -> HintOut:
-    return HintOut(remaining=hint.remaining, strategy=hint.strategy, suggestion=game.format(hint.suggestion),
-                   options=[_table(game, option["guess"], option) for option in hint.options])
+def hint(live: LiveGame, hint: Hint) -> HintOut:
+    return HintOut(remaining=hint.remaining, strategy=hint.strategy, suggestion=live.game.format(hint.suggestion),
+                   options=[_table(live, option["guess"], option) for option in hint.options])
 
 
 def candidates(live: LiveGame, limit: int) -> Candidates:
     """The codes that fit every answer, when there are at most ``limit``."""
     session, game = live.session, live.game
-    if isinstance(session, CodebreakerSession):
+    if isinstance(session, SecretKept):
         codes = session.candidates(limit)
     else:
         knowledge = session.knowledge
@@ -82,8 +108,15 @@ def path(live: LiveGame) -> TreePath:
     return TreePath(strategy=live.tracer().strategy.spec, nodes=nodes, on_tree=all(n.strategy_move for n in nodes))
 
 
-def _table(game: Game, guess: int, summary: dict) -> PartitionTable:
-    classes = [AnswerClass(black=fb.black, white=fb.white, codes=n) for fb, n in summary["classes"].items()]
+def _table(live: LiveGame, guess: int, summary: dict) -> PartitionTable:
+    game, session = live.game, live.session
+    if isinstance(session, MathMindSession):  # the winning answer first, as in the standard game's tables
+        said = sorted(summary["classes"].items(), key=lambda item: item[0] != session.winning)
+        classes = [AnswerClass(black=None, white=None, reply=session.describe(a), win=a == session.winning, codes=n)
+                   for a, n in said]
+    else:
+        classes = [AnswerClass(black=fb.black, white=fb.white, reply=_reply(game, fb), win=fb == game.win, codes=n)
+                   for fb, n in summary["classes"].items()]
     return PartitionTable(guess=game.format(guess), candidates=summary["candidates"], consistent=summary["consistent"],
                           parts=summary["parts"], largest=summary["largest"], expected_size=summary["expected_size"],
                           entropy_bits=summary["entropy_bits"], classes=classes)
