@@ -988,3 +988,51 @@ def test_two_undos_in_a_row_say_two_things(page):
     answer(page, 1, 0, 1)
     page.get_by_role("button", name="Undo last answer").click()
     expect(page.locator("#message")).to_have_text("Took back the last answer, 1 black, 0 white to 1122.")
+
+
+def test_a_mathmind_game_answers_in_words_hints_by_its_rule_and_ends_with_the_rules_count(page, tmp_path):
+    """MathMind (Reddi's answers) as codebreaker: the answer menu takes the codemaker role and black
+    pegs only off the form, the board and the tables say each answer in words (no pegs), the
+    preview's winning answer is marked, and the end says how many guesses the hints' rule needs."""
+    from mmlab.variants.mathmind import MathMind
+
+    mm = MathMind(GAME, "euclidean")
+    page.get_by_label("Codemaker").check()
+    page.get_by_label("MathMind answers").select_option("euclidean")
+    expect(page.get_by_label("Codebreaker")).to_be_checked()
+    expect(page.get_by_label("Answers count black pegs only")).to_be_disabled()
+    start(page, "codebreaker", secret="3632")
+    expect(page.locator("#game-title")).to_contain_text("4x6 (MathMind, Euclidean distance)")
+    expect(page.locator("#message")).to_contain_text("each answer is the squared distance between your guess")
+    guess_box = page.get_by_label("Your guess", exact=True)
+    guess_box.fill("1111")
+    guess_box.press("Enter")
+    expect(page.locator("#message")).to_have_text("1111: distance² 34.")
+    expect(page.locator("#remaining-count")).to_have_text("42")
+    expect(page.locator("#board-body .answer-cell")).to_have_text(["distance² 34"])
+    assert page.locator("#board-body .key").count() == 0  # (no pegs drawn)
+    guess_box.fill("3632")
+    win_row = page.locator("#split-body table.split tr.win")
+    expect(win_row).to_have_count(1)
+    expect(win_row.locator("td").first).to_have_text("distance² 0")
+    guess_box.fill("")
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator("#hint-body")).to_contain_text("knuth would play 1356")
+    classes = page.locator("#hint-body table.split tbody td:first-child").all_text_contents()
+    assert classes and all(re.fullmatch(r"distance² \d+", c) for c in classes), classes
+    moves = 1
+    while page.locator("#guess-form").is_visible():  # Knuth's hints to the win: Knuth's own game
+        page.get_by_role("button", name="Hint").click()
+        suggestion = page.locator("#hint-body p strong + .code").get_attribute("data-code")
+        guess_box.fill(suggestion)
+        guess_box.press("Enter")
+        moves += 1
+        expect(page.locator("#board-body .answer-cell")).to_have_count(moves)
+    needs = len(mm.play("knuth", "3632"))
+    expect(page.locator("#message")).to_have_text(
+        f"You found it in {needs} guesses! The secret was 3632. knuth's rule finds it in {needs} guesses.")
+    page.screenshot(path=str(tmp_path / "codebreaker-mathmind.png"), full_page=True)
+    page.get_by_role("button", name="New game").click()
+    page.get_by_label("Codemaker").check()  # (MathMind is played as codebreaker: the menu goes back to pegs)
+    expect(page.get_by_label("MathMind answers")).to_have_value("")
+    expect(page.get_by_label("Answers count black pegs only")).to_be_enabled()

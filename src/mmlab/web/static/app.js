@@ -152,6 +152,27 @@ function answerText(black, white) {
   return blackOnly() ? `${black} black` : `${black} black, ${white} white`;
 }
 
+// MathMind's answers (Reddi's variant), in words as the game menu names them; none in a game of pegs.
+const MATHMIND = { "higher-lower": "higher and lower pegs", euclidean: "Euclidean distance",
+                   manhattan: "Manhattan distance" };
+function mathmind() { return MATHMIND[state.feedback]; }
+
+// What a MathMind game's answers tell, said as it starts.
+const MATHMIND_RULES = {
+  "higher-lower": " The colours are values: each answer gives the black pegs (right value, right place), then " +
+                  "how many of the other pegs must go higher; the rest must go lower.",
+  euclidean: " The colours are values: each answer is the squared distance between your guess and the secret " +
+             "(the sum of each peg's difference, squared).",
+  manhattan: " The colours are values: each answer is the distance between your guess and the secret (the sum " +
+             "of each peg's difference).",
+};
+
+// A move's or an answer class's answer: pegs with their words, or (MathMind) the words alone.
+function replyEl(answer) {
+  return mathmind() ? el("span", { class: "answer" }, answer.reply) : answerEl(answer.black, answer.white);
+}
+function replyText(answer) { return mathmind() ? answer.reply : answerText(answer.black, answer.white); }
+
 // "fit" the answers, or "fits" when one code does.
 function fits() { return state.remaining === 1 ? "fits" : "fit"; }
 
@@ -188,8 +209,9 @@ async function startGame(event) {
   event.preventDefault();
   $("setup-error").textContent = "";
   const role = new FormData($("new-game")).get("role");
-  const body = { size: $("size").value.trim() || "4x6", role, repeats: $("repeats").checked,
-                 feedback: $("black-only")?.checked ? "black" : "black-white" };  // (?.: a page cached from before)
+  // (?.: a page cached from before has no such box)
+  const feedback = $("mathmind")?.value || ($("black-only")?.checked ? "black" : "black-white");
+  const body = { size: $("size").value.trim() || "4x6", role, repeats: $("repeats").checked, feedback };
   const strategy = $("strategy").value.trim();
   if (strategy) body.strategy = strategy;
   const secret = $("secret").value.trim();
@@ -266,6 +288,7 @@ function showGame(fresh) {
   say(fresh ? (state.role === "codebreaker"
     ? `I have chosen a secret of ${plural(state.pegs, "peg")} from the colours 1-${state.colours}` +
       (state.repeats ? ", repeats allowed." : ", no colour twice.") +
+      (mathmind() ? MATHMIND_RULES[state.feedback] : "") +
       (blackOnly() ? " Each answer counts only the pegs of the right colour in the right place (black); pegs " +
                      "of a right colour in a wrong place are not counted." : "")
     : `Choose a secret of ${plural(state.pegs, "peg")} from the colours 1-${state.colours} and keep it to yourself.` +
@@ -281,7 +304,8 @@ function showGame(fresh) {
 // ------------------------------------------------------------------ drawing the game
 function render() {
   const breaker = state.role === "codebreaker";
-  const rules = [state.repeats ? null : "no repeats", blackOnly() ? "black pegs only" : null].filter(Boolean);
+  const rules = [state.repeats ? null : "no repeats", blackOnly() ? "black pegs only" : null,
+                 mathmind() ? `MathMind, ${mathmind()}` : null].filter(Boolean);
   $("game-title").textContent = `${breaker ? "You guess" : "You keep the secret"} · ${state.size}` +
     `${rules.length ? ` (${rules.join(", ")})` : ""} · ${state.strategy}`;
   $("remaining-count").textContent = state.remaining.toLocaleString();
@@ -307,7 +331,7 @@ function renderLegend() {
 function renderBoard() {
   const rows = state.moves.map((m) => {
     const row = el("tr", {}, el("td", {}, m.move), el("td", {}, codeEl(m.guess)),
-                   el("td", { class: "answer-cell" }, answerEl(m.black, m.white)),
+                   el("td", { class: "answer-cell" }, replyEl(m)),
                    el("td", {}, m.remaining.toLocaleString()));
     if (state.role === "codemaker") {
       const fix = el("button", { type: "button", class: "small", "aria-label": `Correct the answer to guess ${m.move}`,
@@ -398,10 +422,12 @@ function renderBreaker() {
   palette.push(el("button", { type: "button", class: "small", "aria-label": "Erase the last colour", disabled: over,
                               onclick: eraseColour }, "⌫ Erase"));
   $("palette").replaceChildren(...palette);
+  // (MathMind: and how many guesses the hints' rule needs for it)
+  const rule = state.rule_guesses ? ` ${state.strategy}'s rule finds it in ${plural(state.rule_guesses, "guess")}.` : "";
   if (state.won) {
-    say(`You found it in ${plural(state.moves.length, "guess")}! The secret was ${state.secret}.`);
+    say(`You found it in ${plural(state.moves.length, "guess")}! The secret was ${state.secret}.${rule}`);
   } else if (state.gave_up) {
-    say(`The secret was ${state.secret}.`);
+    say(`The secret was ${state.secret}.${rule}`);
   }
   if (over) {  // (nor a hint or a code left to use: given up, the game takes no guess)
     sayHint("");
@@ -508,7 +534,7 @@ async function playGuess(event) {
     state = next;
     clearError();
     const last = state.moves[state.moves.length - 1];
-    say(`${last.guess}: ${answerText(last.black, last.white)}.`);
+    say(`${last.guess}: ${replyText(last)}.`);
     $("guess").value = "";
     $("candidates").replaceChildren();
     resetHint();
@@ -754,7 +780,7 @@ function splitTable(t) {
   const rows = shown.map((c) => {
     const bar = el("span", { class: "bar", "aria-hidden": "true" });
     bar.style.width = `${Math.max(2, (100 * c.codes) / biggest)}%`;
-    return el("tr", { class: c.black === state.pegs ? "win" : "" }, el("td", {}, answerEl(c.black, c.white)),
+    return el("tr", { class: c.win ? "win" : "" }, el("td", {}, replyEl(c)),
               el("td", { class: "num" }, c.codes.toLocaleString()), el("td", { class: "bar-cell" }, bar));
   });
   const summary = el("p", { class: "summary" }, codeEl(t.guess), " splits ", plural(t.candidates, "code"), " into ",
@@ -773,6 +799,19 @@ function splitTable(t) {
 function setRole() {
   const role = new FormData($("new-game")).get("role");
   $("secret-field").hidden = role !== "codebreaker";
+  if (role === "codemaker" && $("mathmind")?.value) {  // (MathMind is played as codebreaker)
+    $("mathmind").value = "";
+    $("black-only").disabled = false;
+  }
+}
+
+// MathMind is played as codebreaker, with answers of no pegs: choosing it chooses the codebreaker
+// role, and black pegs only does not apply.
+function setMathMind() {
+  const chosen = $("mathmind").value !== "";
+  if (chosen) document.querySelector("input[name=role][value=codebreaker]").checked = true;
+  $("black-only").disabled = chosen;
+  setRole();
 }
 
 async function loadStrategies() {
@@ -831,6 +870,7 @@ document.addEventListener("DOMContentLoaded", () => {
   }
   $("new-game").addEventListener("submit", startGame);
   document.querySelectorAll("input[name=role]").forEach((r) => r.addEventListener("change", setRole));
+  $("mathmind").addEventListener("change", setMathMind);
   $("guess-form").addEventListener("submit", playGuess);
   $("guess").addEventListener("input", updatePreview);
   $("answer-form").addEventListener("submit", answer);
@@ -846,7 +886,7 @@ document.addEventListener("DOMContentLoaded", () => {
     $("setup").scrollIntoView({ behavior: still ? "auto" : "smooth" });
     $("size").focus();
   });
-  setRole();
+  setMathMind();  // (and the role: the form as the browser kept it over a reload)
   loadStrategies();
   resume();
 });
