@@ -4,6 +4,7 @@ import io
 import json
 import sys
 
+import numpy as np
 import pytest
 
 from mmlab.cli import mathmind as cli_mathmind
@@ -152,8 +153,28 @@ def test_guess_answers_each_guess_and_counts_the_codes_that_still_fit(capsys, mo
     assert f"1111: distance² 34; {len(fit)} codes fit the answers so far" in out
     left = sum(mm.answer("2345", c) == 20 for c in fit)
     assert f"2345: distance² 20; {left} codes fit" in out
-    assert "has 2 pegs, the 4x6 game needs 4 ('help' lists the commands)" in out and "Commands: 'give-up'" in out
+    assert "has 2 pegs, the 4x6 game needs 4 ('help' lists the commands)" in out and "Commands: 'hint' (knuth's next guess" in out
     assert f"distance² 0: solved in 3 guesses; knuth's rule needs {len(mm.play('knuth', '3632'))} for this secret" in out
+
+
+def test_guess_gives_hints_lists_the_codes_left_and_takes_guesses_back(capsys, monkeypatch):
+    code, out = guess(capsys, monkeypatch, "candidates\nhint\n1111\nhint\ncandidates\nundo\nundo\nquit\n",
+                      "4x6", "--secret", "3632", "--feedback", "euclidean")
+    mm = MathMind(Game(4, 6), "euclidean")
+    fit = [mm.game.format(c) for c in range(1296) if mm.answer("1111", c) == 34]
+    assert code == 1 and "1,296 codes fit the answers, too many to list (at most 50); ask for a hint" in out
+    first = mm.summary("1111", np.arange(1296))
+    assert f"knuth's rule would play 1111: it splits the 1,296 codes left into {first['parts']} parts, the " \
+           f"largest of {first['largest']}" in out
+    second = mm.summary("1356", np.array([mm.game.parse(c) for c in fit]))
+    assert mm.choose("knuth", np.array([mm.game.parse(c) for c in fit])) == mm.game.parse("1356")
+    assert f"knuth's rule would play 1356: it splits the 42 codes left into {second['parts']} parts, the " \
+           f"largest of {second['largest']}; it cannot be the secret" in out
+    assert f"42 codes left: {' '.join(fit)}" in out
+    assert "Took back 1111 (distance² 34); 1,296 codes fit the answers so far" in out
+    assert "nothing to undo: no guess yet" in out
+    code, out = guess(capsys, monkeypatch, "hint\nquit\n", "3x4", "--seed", "1", "--rule", "optimum")
+    assert "'hint' (knuth's next guess" in out and "knuth's rule would play 111" in out
 
 
 def test_guess_given_up_or_left_says_the_secret_and_exits_1(capsys, monkeypatch):

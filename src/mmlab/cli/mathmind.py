@@ -193,7 +193,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 GUESS_HELP = ("Type a guess (e.g. {example}, or in letters, A = 1); after each answer mmlab says how many "
               "codes still fit. "
-              "Commands: 'give-up' (the secret, and how {player} finds it), 'help', 'quit'.")
+              "Commands: 'hint' ({hints}'s next guess, and how it splits the codes left), 'candidates' (the codes "
+              "left, when 50 or fewer), 'undo', 'give-up' (the secret, and how {player} finds it), 'help', 'quit'.")
 
 
 def cmd_guess(args: argparse.Namespace) -> int:
@@ -213,7 +214,8 @@ def cmd_guess(args: argparse.Namespace) -> int:
     again = f" (--seed {seed} plays this secret again)" if seed is not None else ""
     dialogue = Dialogue(game, console=out)
     example = game.format(game.index_of(i % game.colours for i in range(game.pegs)))  # 1234, 12312, ...
-    help_text = GUESS_HELP.format(example=example, player=_player(args.rule))
+    hints = args.rule if args.rule != "optimum" else "knuth"  # (the optimum's tree has no move off its paths)
+    help_text = GUESS_HELP.format(example=example, player=_player(args.rule), hints=hints)
     out.print(f"MathMind {game}, {args.feedback} answers: mmlab keeps a secret of colours 1..{game.colours}. "
               + help_text)
 
@@ -236,6 +238,12 @@ def cmd_guess(args: argparse.Namespace) -> int:
             if line.lower() in ("give-up", "giveup", "give up"):
                 reveal("You gave up.")
                 return 1
+            if line.lower() in ("hint", "candidates", "undo"):
+                try:
+                    out.print(_guess_command(session, line.lower(), hints), markup=False)
+                except MastermindError as e:
+                    out.print(str(e), markup=False)
+                continue
             try:
                 guess = game.parse(line)
             except MastermindError as e:
@@ -254,6 +262,24 @@ def cmd_guess(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # (Ctrl-C leaves the game as 'quit' does, saying the secret)
         out.print(f"\nGame left unfinished. The secret was {game.format(secret)}{again}.")
         raise
+
+
+def _guess_command(session, command: str, hints: str) -> str:
+    """What ``guess``'s 'hint', 'candidates' or 'undo' says (``session``: a ``MathMindSession``)."""
+    game = session.game
+    if command == "undo":
+        guess, said = session.moves[-1] if session.moves else (None, None)
+        session.undo()
+        left = session.remaining
+        return (f"Took back {game.format(guess)} ({session.describe(said)}); {left:,} code{'s' * (left != 1)} "
+                f"fit{'s' * (left == 1)} the answers so far")
+    if command == "candidates":
+        codes = session.candidates(50)
+        return f"{len(codes)} code{'s' * (len(codes) != 1)} left: " + " ".join(game.format(c) for c in codes)
+    table = session.hint(hints, options=1).options[0]
+    return (f"{hints}'s rule would play {game.format(table['guess'])}: it splits the {table['candidates']:,} codes "
+            f"left into {table['parts']} part{'s' * (table['parts'] != 1)}, the largest of {table['largest']:,}"
+            f"{'' if table['consistent'] else '; it cannot be the secret'}")
 
 
 def cmd_two_answers(args: argparse.Namespace) -> int:
