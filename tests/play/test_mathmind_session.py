@@ -10,6 +10,7 @@ import pytest
 from mmlab.errors import BadArgument
 from mmlab.game import Game
 from mmlab.play.mathmind import MathMindSession
+from mmlab.variants import mathmind_kernels as K
 from mmlab.variants.mathmind import MathMind, answer_of
 
 MATHMIND = ("higher-lower", "euclidean", "manhattan")
@@ -125,3 +126,26 @@ def test_a_session_given_up_is_over_and_its_secret_drawn_from_the_seed():
     assert first.give_up() == first.secret and first.over and not first.won
     assert MathMindSession(mm, secret="513").secret == mm.game.parse("513")
     assert {MathMindSession(mm, rng=seed).secret for seed in range(40)} != {first.secret}
+
+
+def test_the_rules_count_is_played_once_and_the_first_guesses_scored_once(monkeypatch):
+    """A finished game's state is read at every reload: the rule's game (13 s at 8x4, helper-111) is
+    played once, and the scores of the first guesses, the same for every game, worked out once per
+    MathMind."""
+    mm = MathMind(Game(4, 6), "higher-lower")
+    played, scored = [], []
+    play, kernel = MathMind.play, K.partition_stats
+    monkeypatch.setattr(MathMind, "play", lambda self, *args: played.append(args) or play(self, *args))
+    monkeypatch.setattr(K, "partition_stats", lambda *args: scored.append(args[1].size) or kernel(*args))
+    session = MathMindSession(mm, secret="3632")
+    assert session.rule_guesses("entropy") == session.rule_guesses("entropy") == len(play(mm, "entropy", "3632"))
+    assert len(played) == 1
+    session.hint("entropy")
+    MathMindSession(mm, secret="1111").hint("entropy")
+    assert scored.count(mm.game.n_codes) == 1  # (the first guesses: every code left)
+
+
+def test_a_hint_refuses_the_optimum_saying_why():
+    session = MathMindSession(MathMind(Game(3, 4), "euclidean"), secret="123")
+    with pytest.raises(BadArgument, match="got 'optimum' \\(the optimum's tree has no move off its own paths\\)"):
+        session.hint("optimum")

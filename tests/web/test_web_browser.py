@@ -998,27 +998,33 @@ def test_a_mathmind_game_answers_in_words_hints_by_its_rule_and_ends_with_the_ru
 
     mm = MathMind(GAME, "euclidean")
     page.get_by_label("Codemaker").check()
+    page.get_by_label("Answers count black pegs only").check()
     page.get_by_label("MathMind answers").select_option("euclidean")
     expect(page.get_by_label("Codebreaker")).to_be_checked()
     expect(page.get_by_label("Answers count black pegs only")).to_be_disabled()
+    expect(page.get_by_label("Answers count black pegs only")).not_to_be_checked()
+    suggested = page.locator("#strategy-list option")
+    expect(suggested).to_have_count(4)
+    assert [o.get_attribute("value") for o in suggested.all()] == ["knuth", "irving", "most-parts", "entropy"]
     start(page, "codebreaker", secret="3632")
     expect(page.locator("#game-title")).to_contain_text("4x6 (MathMind, Euclidean distance)")
     expect(page.locator("#message")).to_contain_text("each answer is the squared distance between your guess")
     guess_box = page.get_by_label("Your guess", exact=True)
     guess_box.fill("1111")
     guess_box.press("Enter")
-    expect(page.locator("#message")).to_have_text("1111: distance² 34.")
+    expect(page.locator("#message")).to_have_text("1111: squared distance 34.")  # (as a screen reader says it)
     expect(page.locator("#remaining-count")).to_have_text("42")
-    expect(page.locator("#board-body .answer-cell")).to_have_text(["distance² 34"])
+    expect(page.locator("#board-body .answer-cell [aria-hidden=true]")).to_have_text(["distance² 34"])
+    expect(page.locator("#board-body .answer-cell .visually-hidden")).to_have_text(["squared distance 34"])
     assert page.locator("#board-body .key").count() == 0  # (no pegs drawn)
     guess_box.fill("3632")
     win_row = page.locator("#split-body table.split tr.win")
     expect(win_row).to_have_count(1)
-    expect(win_row.locator("td").first).to_have_text("distance² 0")
+    expect(win_row.locator("td [aria-hidden=true]").first).to_have_text("distance² 0")
     guess_box.fill("")
     page.get_by_role("button", name="Hint").click()
     expect(page.locator("#hint-body")).to_contain_text("knuth would play 1356")
-    classes = page.locator("#hint-body table.split tbody td:first-child").all_text_contents()
+    classes = page.locator("#hint-body table.split tbody td:first-child [aria-hidden=true]").all_text_contents()
     assert classes and all(re.fullmatch(r"distance² \d+", c) for c in classes), classes
     moves = 1
     while page.locator("#guess-form").is_visible():  # Knuth's hints to the win: Knuth's own game
@@ -1030,9 +1036,45 @@ def test_a_mathmind_game_answers_in_words_hints_by_its_rule_and_ends_with_the_ru
         expect(page.locator("#board-body .answer-cell")).to_have_count(moves)
     needs = len(mm.play("knuth", "3632"))
     expect(page.locator("#message")).to_have_text(
-        f"You found it in {needs} guesses! The secret was 3632. knuth's rule finds it in {needs} guesses.")
+        f"You found it in {needs} guesses! The secret was 3632. knuth finds it in {needs} guesses.")
     page.screenshot(path=str(tmp_path / "codebreaker-mathmind.png"), full_page=True)
     page.get_by_role("button", name="New game").click()
     page.get_by_label("Codemaker").check()  # (MathMind is played as codebreaker: the menu goes back to pegs)
     expect(page.get_by_label("MathMind answers")).to_have_value("")
     expect(page.get_by_label("Answers count black pegs only")).to_be_enabled()
+    expect(suggested).not_to_have_count(4)  # (the server's strategies again)
+
+
+def test_a_mathmind_game_says_what_its_answers_tell_again_after_a_reload(page):
+    page.get_by_label("MathMind answers").select_option("manhattan")
+    start(page, "codebreaker", secret="3632")
+    page.get_by_label("Your guess", exact=True).fill("1111")
+    page.get_by_label("Your guess", exact=True).press("Enter")
+    expect(page.locator("#message")).to_have_text("1111: distance 10.")
+    page.reload()
+    expect(page.locator("#board-body .answer-cell")).to_have_text(["distance 10"])
+    expect(page.locator("#message")).to_have_text(re.compile("^The colours are values: each answer is the distance "
+                                                              "between your guess and the secret, the sum of"))
+
+
+def test_a_reload_while_the_game_is_busy_waits_for_it_rather_than_dropping_it(page, monkeypatch):
+    """A reload while a hint is worked out: the game's state is refused as busy (503 GameBusy) until
+    the hint is done. The page dropped the game from its address at once (helper-111); it now asks
+    again each second and shows the game once it answers."""
+    monkeypatch.setattr("mmlab.web.app.BUSY_SECONDS", 0.3)
+    gate = Gate(monkeypatch, "hint", when=lambda live, *args: True)
+    start(page, "codebreaker", secret="3632")
+    gate.hold(page)
+    try:
+        page.get_by_role("button", name="Hint").click()
+        assert gate.held.wait(timeout=30)
+        page.reload()
+        expect(page.locator("#setup-error")).to_contain_text("still busy with a request made before the reload")
+        page.wait_for_timeout(1500)  # (asked again meanwhile, and still busy)
+        assert "#game=" in page.url and page.locator("#game").is_hidden()
+        gate.open()
+        expect(page.locator("#remaining-count")).to_have_text("1,296")
+    finally:
+        gate.open()
+    expect(page.locator("#setup-error")).to_be_empty()
+    expect(page.locator("#game-title")).to_contain_text("4x6")

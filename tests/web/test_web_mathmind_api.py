@@ -98,3 +98,25 @@ def test_a_standard_games_answers_are_worded_and_its_winning_class_marked(client
     black = new(client, size="4x6", secret="3632", feedback="black")
     move = client.post(f"/api/games/{black['id']}/guess", json={"code": "1123"}).json()["moves"][0]
     assert move["reply"] == "0 black"
+
+
+def test_games_of_one_size_and_answer_kind_share_their_mathmind_until_none_is_left():
+    """So that each rule scores the first guesses once per server (28 s at 8x4, helper-111), not
+    once per game."""
+    from mmlab.web.games import GameRegistry
+
+    registry = GameRegistry()
+    first, second = (registry.create(GAME, "codebreaker", mathmind="euclidean") for _ in range(2))
+    other = registry.create(GAME, "codebreaker", mathmind="manhattan")
+    assert first.session.mathmind is second.session.mathmind is not other.session.mathmind
+    for live in (first, second, other):
+        registry.remove(live.id)
+    again = registry.create(GAME, "codebreaker", mathmind="euclidean")
+    assert again.session.mathmind is not first.session.mathmind  # (released with the last game of its size)
+
+
+def test_a_hint_names_mathminds_rules_whatever_the_strategy_asked_for(client):
+    game = new(client, feedback="euclidean")
+    for asked, why in (("optimum", "(the optimum's tree has no move off its own paths)"), ("tabu", "got 'tabu'")):
+        refused(client.get(f"/api/games/{game['id']}/hint", params={"strategy": asked}), 422,
+                "MathMind's hints follow one of the exhaustive rules knuth, irving, most-parts, entropy", why)

@@ -33,7 +33,9 @@ def check_rule(rule: str) -> str:
     mmlab.errors.BadArgument: MathMind's hints follow one of the exhaustive rules knuth, irving, most-parts, entropy; got 'kunth'
     """
     if rule not in RULES:
-        raise BadArgument(f"MathMind's hints follow one of the exhaustive rules {', '.join(RULES)}; got {shown(rule)}")
+        why = " (the optimum's tree has no move off its own paths)" if rule == "optimum" else ""
+        raise BadArgument(f"MathMind's hints follow one of the exhaustive rules {', '.join(RULES)}; got "
+                          f"{shown(rule)}{why}")
     return rule
 
 
@@ -49,7 +51,9 @@ class MathMindSession(SecretKept):
         self.secret = int(rng.integers(self.game.n_codes)) if secret is None else self.game.code(secret)
         self.moves: list[tuple[int, int]] = []
         self.gave_up = False
-        self._left = [np.arange(self.game.n_codes)]  # the codes that fit, before the first move and after each
+        self._counts = [self.game.n_codes]  # the codes that fit, before the first move and after each
+        self._left = np.arange(self.game.n_codes)  # (only the last: a game of many moves keeps no more)
+        self._needs: dict[str, int] = {}  # rule_guesses, by rule
 
     @property
     def game(self) -> Game:
@@ -62,34 +66,41 @@ class MathMindSession(SecretKept):
     @property
     def left(self) -> np.ndarray:
         """The codes (ascending indices) that fit every answer so far."""
-        return self._left[-1]
+        return self._left
 
     @property
     def remaining(self) -> int:
-        return int(self.left.size)
+        return int(self._left.size)
 
     def counts(self) -> list[int]:
         """The codes that fit before the first move and after each move."""
-        return [int(left.size) for left in self._left]
+        return list(self._counts)
 
     def describe(self, answer: int) -> str:
         return self.mathmind.describe(answer)
 
     def guess(self, code: int | str) -> int:
         """Answer ``code`` (an index, or a code written out) and record the move; returns the answer."""
-        if self.over:
-            raise BadArgument("the game is over: start a new one")
+        self.require_playing()
         code = self.game.code(code)
         answer = self.mathmind.answer(code, self.secret)
-        mm, left = self.mathmind, self.left
-        self._left.append(left[K.answers_against(mm.digits[code], mm.digits, left, mm.kind) == answer])
+        self._left = self._fitting(self._left, code, answer)
         self.moves.append((code, answer))
+        self._counts.append(self.remaining)
         return answer
+
+    def _fitting(self, codes: np.ndarray, guess: int, answer: int) -> np.ndarray:
+        """Those of ``codes`` that give ``answer`` to ``guess``."""
+        mm = self.mathmind
+        return codes[K.answers_against(mm.digits[guess], mm.digits, codes, mm.kind) == answer]
 
     def undo(self) -> None:
         """Take back the last guess (refused once the game is over)."""
         self._take_back()
-        self._left.pop()
+        self._counts.pop()
+        self._left = np.arange(self.game.n_codes)  # (the answers again: cheaper than keeping every move's codes)
+        for guess, answer in self.moves:
+            self._left = self._fitting(self._left, guess, answer)
 
     def candidates(self, limit: int = 50) -> list[int]:
         """The codes that still fit, if there are at most ``limit``; raises otherwise."""
@@ -106,8 +117,7 @@ class MathMindSession(SecretKept):
         """``rule``'s next guess, and the partition tables of it and of the rule's next best guesses
         that split the codes otherwise, ``options`` in all (their ``classes`` keyed by the answer's
         integer), as ``CodebreakerSession.hint`` gives them."""
-        if self.over:
-            raise BadArgument("the game is over: start a new one")
+        self.require_playing()
         tables: list[dict] = []
         for guess in self.mathmind.ranked(check_rule(rule), self.left, HINT_CANDIDATES * options):
             table = {"guess": guess, **self.partition(guess)}
@@ -118,5 +128,8 @@ class MathMindSession(SecretKept):
         return Hint(self.remaining, rule, tables[0]["guess"], tables)
 
     def rule_guesses(self, rule: str = DEFAULT_RULE) -> int:
-        """The guesses ``rule`` (any rule of ``MathMind.play``, 'optimum' too) needs to find this secret."""
-        return len(self.mathmind.play(rule, self.secret))
+        """The guesses ``rule`` (any rule of ``MathMind.play``, 'optimum' too) needs to find this secret
+        (played once, then kept)."""
+        if rule not in self._needs:
+            self._needs[rule] = len(self.mathmind.play(rule, self.secret))
+        return self._needs[rule]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -498,11 +499,11 @@ class SecretKept:
     guess with its answer), won when the last answer is ``winning``, over when won or given up."""
 
     secret: int
-    moves: list
+    moves: list[tuple[int, Any]]  # (the answers: a Feedback, or MathMind's integer)
     gave_up: bool
 
     @property
-    def winning(self):
+    def winning(self) -> Any:
         """The answer of the secret to itself."""
         raise NotImplementedError
 
@@ -519,10 +520,14 @@ class SecretKept:
         self.gave_up = True
         return self.secret
 
-    def _take_back(self) -> None:
-        """Drop the last move, refused once the game is over or before any move."""
+    def require_playing(self) -> None:
+        """Refuse a move or a hint once the game is over."""
         if self.over:
             raise BadArgument("the game is over: start a new one")
+
+    def _take_back(self) -> None:
+        """Drop the last move, refused once the game is over or before any move."""
+        self.require_playing()
         if not self.moves:
             raise BadArgument("nothing to undo: no guess yet")
         self.moves.pop()
@@ -557,8 +562,7 @@ class CodebreakerSession(SecretKept, _Counting):
 
     def guess(self, code: int | str) -> Feedback:
         """Score ``code`` (an index, or a code written out) against the secret and record the move."""
-        if self.over:
-            raise BadArgument("the game is over: start a new one")
+        self.require_playing()
         code = self.game.code(code)
         feedback = self.game.score(self.secret, code)
         self.moves.append((code, feedback))
@@ -594,8 +598,7 @@ class CodebreakerSession(SecretKept, _Counting):
         >>> hint.remaining, hint.exact, hint.options, hint.strategy
         (1000, False, [], 'sample')
         """
-        if self.over:
-            raise BadArgument("the game is over: start a new one")
+        self.require_playing()
         knowledge = self.knowledge
         player = check_coach(self.game, strategy)
         try:

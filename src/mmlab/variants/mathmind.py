@@ -88,6 +88,18 @@ def answer_of(guess: tuple[int, ...], secret: tuple[int, ...], feedback: str) ->
     raise BadArgument(f"unknown feedback {shown(feedback)}; choose from {', '.join(FEEDBACKS)}")
 
 
+def _check_rule(rule: str) -> None:
+    if rule not in RULES:
+        raise BadArgument(f"unknown rule {shown(rule)}; choose from {', '.join(RULES)}")
+
+
+def _pick(score: np.ndarray, cand: np.ndarray) -> int:
+    """The lowest of the top scorers (lowest ``score``) among ``cand`` if any, else of all."""
+    top = np.flatnonzero(best(score))
+    inside = top[np.isin(top, cand)]
+    return int(inside[0] if inside.size else top[0])
+
+
 @dataclass(frozen=True)
 class Evaluation:
     """A rule played against every secret: ``guesses[i]`` is how many guesses secret ``i`` took.
@@ -137,7 +149,8 @@ class MathMind:
     game: Game
     feedback: str = "higher-lower"
     digits: np.ndarray = field(init=False, repr=False, compare=False)
-    _kept: dict = field(init=False, repr=False, compare=False, default_factory=dict)  # (the optimum's tree, once found)
+    # (the optimum's tree, once found; each rule's scores of the first guesses)
+    _kept: dict = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         if not isinstance(self.game, Game):
@@ -201,16 +214,10 @@ class MathMind:
     def choose(self, rule: str, cand: np.ndarray) -> int:
         """The guess ``rule`` plays when ``cand`` (ascending indices) are the codes left: a top scorer of
         the partition it makes, consistent codes first, then the lowest."""
-        if rule not in RULES:
-            raise BadArgument(f"unknown rule {shown(rule)}; choose from {', '.join(RULES)}")
+        _check_rule(rule)
         if cand.size <= 2:  # (a consistent code splits them into single codes: no code does better)
             return int(cand[0])
-        column, minimise = RULES[rule]
-        kernel = K.partition_stats if self.game.n_codes * cand.size >= PARALLEL_WORK else K.partition_stats_serial
-        stats = kernel(self.digits, cand, self.kind, self.n_answers)
-        top = np.flatnonzero(best(stats[:, column] if minimise else -stats[:, column]))
-        inside = top[np.isin(top, cand)]
-        return int(inside[0] if inside.size else top[0])
+        return _pick(self._scores(rule, cand), cand)
 
     def ranked(self, rule: str, cand: np.ndarray, n: int) -> list[int]:
         """The ``n`` best guesses of ``rule`` when ``cand`` (ascending indices) are the codes left:
@@ -220,15 +227,26 @@ class MathMind:
         >>> [mm.game.format(g) for g in mm.ranked("knuth", np.arange(mm.game.n_codes), 3)]
         ['111', '114', '141']
         """
-        first = self.choose(rule, cand)
-        if n <= 1:
-            return [first]
+        _check_rule(rule)
+        score = self._scores(rule, cand)
+        first = int(cand[0]) if cand.size <= 2 else _pick(score, cand)
+        outside = ~np.isin(np.arange(self.game.n_codes), cand)
+        order = np.lexsort((outside, score))  # (lexsort: the last key is the first)
+        return [first, *(int(g) for g in order[:n] if g != first)][:n]
+
+    def _scores(self, rule: str, cand: np.ndarray) -> np.ndarray:
+        """Every code's score under ``rule`` as a guess when ``cand`` are the codes left, the lower
+        the better; those of the first guess (every code left) are worked out once and kept."""
+        root = cand.size == self.game.n_codes
+        if root and ("scores", rule) in self._kept:
+            return self._kept["scores", rule]
         column, minimise = RULES[rule]
         kernel = K.partition_stats if self.game.n_codes * cand.size >= PARALLEL_WORK else K.partition_stats_serial
         score = kernel(self.digits, cand, self.kind, self.n_answers)[:, column]
-        outside = ~np.isin(np.arange(self.game.n_codes), cand)
-        order = np.lexsort((outside, score if minimise else -score))  # (lexsort: the last key is the first)
-        return [first, *(int(g) for g in order[:n] if g != first)][:n]
+        score = score if minimise else -score
+        if root:
+            self._kept["scores", rule] = score
+        return score
 
     def summary(self, guess: int | str, cand: np.ndarray) -> dict:
         """How ``guess`` splits ``cand`` (the codes left), as ``partition_summary`` tells it of the
@@ -287,8 +305,7 @@ class MathMind:
         >>> MathMind(Game.parse_size("3x4"), "manhattan").evaluate("entropy").histogram()
         {1: 1, 2: 7, 3: 20, 4: 36}
         """
-        if rule not in RULES:
-            raise BadArgument(f"unknown rule {shown(rule)}; choose from {', '.join(RULES)}")
+        _check_rule(rule)
         start = time.perf_counter()
         win = self.win
         guesses = np.zeros(self.game.n_codes, dtype=np.int64)

@@ -282,9 +282,9 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
     def hint(game_id: str, strategy: str | None = Query(None, description="strategy spec (default, or empty: the "
                                                                           "game's)"),
              options: int = Query(3, ge=1, le=10, description="how many top guesses to tabulate")) -> HintOut:
-        if strategy:  # empty means the game's strategy, as in POST /games
-            served(strategy)
         with holding(game_id) as live:
+            if strategy and not isinstance(live.session, MathMindSession):  # (MathMind's session checks its rules)
+                served(strategy)  # empty means the game's strategy, as in POST /games
             _breaker(live, "hint")
             _not_over(live)
             return views.hint(live, live.hint(strategy or live.strategy, options))

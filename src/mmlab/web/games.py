@@ -175,6 +175,8 @@ class GameRegistry:
         self.clock = clock
         self._games: dict[str, LiveGame] = {}
         self._rules: dict[Game, Game] = {}  # one Game per size in play, so its code tables are built once
+        # and one MathMind per size and answer kind, so that each rule scores the first guesses once
+        self._mathminds: dict[tuple[Game, str], MathMind] = {}
         self._busy: dict[LiveGame, int] = {}  # the games that requests are using, and how many requests
         self._lock = threading.Lock()
 
@@ -206,11 +208,13 @@ class GameRegistry:
         self._check_room()
         with self._lock:
             game = self._rules.setdefault(game, game)
+            variant = None if mathmind is None else self._mathminds.get((game, mathmind))
+            if mathmind is not None and variant is None:
+                variant = self._mathminds[game, mathmind] = MathMind(game, mathmind)
         rng = np.random.default_rng(seed)
-        if mathmind is not None:
+        if variant is not None:
             spec = check_rule(strategy or DEFAULT_STRATEGY)
-            mathmind_session = MathMindSession(MathMind(game, mathmind), secret, rng)
-            return self._add(LiveGame("", role, spec, True, mathmind_session, self.clock()))
+            return self._add(role, spec, True, MathMindSession(variant, secret, rng))
         served(strategy or DEFAULT_STRATEGY)
         if role == "codemaker":
             session: CodebreakerSession | CodemakerSession = CodemakerSession(game, strategy or DEFAULT_STRATEGY,
@@ -220,13 +224,14 @@ class GameRegistry:
             coach = check_coach(game, strategy or DEFAULT_STRATEGY)  # refuse one that could never give a hint
             spec, deterministic = coach.spec, coach.deterministic
             session = CodebreakerSession(game, secret, rng)
-        return self._add(LiveGame("", role, spec, deterministic, session, self.clock()))
+        return self._add(role, spec, deterministic, session)
 
-    def _add(self, live: LiveGame) -> LiveGame:
-        """Keep ``live`` under a new random id, if there is still room."""
+    def _add(self, role: str, spec: str, deterministic: bool,
+             session: CodebreakerSession | CodemakerSession | MathMindSession) -> LiveGame:
+        """The live game of ``session``, kept under a new random id if there is still room."""
         with self._lock:
             self._check_room(locked=True)
-            live.id = secrets.token_urlsafe(12)
+            live = LiveGame(secrets.token_urlsafe(12), role, spec, deterministic, session, self.clock())
             self._games[live.id] = live
         return live
 
@@ -298,6 +303,8 @@ class GameRegistry:
             rules = self._rules.pop(game, None)
             if rules is not None:
                 rules.forget_tables()
+            for key in [key for key in self._mathminds if key[0] == game]:
+                del self._mathminds[key]
 
     def _idle(self, live: LiveGame, now: float) -> bool:
         return live not in self._busy and now - live.last_used > self.idle_minutes * 60

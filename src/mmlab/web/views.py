@@ -29,9 +29,9 @@ from mmlab.web.models import (Answer, AnswerClass, Candidates, GameState, HintOu
 def state(live: LiveGame, idle_minutes: float) -> GameState:
     """The whole state of a game as the page shows it."""
     game, session = live.game, live.session
-    remaining = live.remaining()
     if isinstance(session, MathMindSession):
         return _mathmind_state(live, session, idle_minutes)
+    remaining = live.remaining()
     moves = [Move(move=i, guess=game.format(g), black=fb.black, white=fb.white, reply=_reply(game, fb),
                   remaining=remaining[i])
              for i, (g, fb) in enumerate(live.moves, 1)]
@@ -80,6 +80,7 @@ def partition(live: LiveGame, guess: int) -> PartitionTable:
 
 
 def hint(live: LiveGame, hint: Hint) -> HintOut:
+    """A codebreaker's hint (``LiveGame.hint``) as the API gives it."""
     return HintOut(remaining=hint.remaining, strategy=hint.strategy, suggestion=live.game.format(hint.suggestion),
                    options=[_table(live, option["guess"], option) for option in hint.options])
 

@@ -152,26 +152,33 @@ function answerText(black, white) {
   return blackOnly() ? `${black} black` : `${black} black, ${white} white`;
 }
 
-// MathMind's answers (Reddi's variant), in words as the game menu names them; none in a game of pegs.
-const MATHMIND = { "higher-lower": "higher and lower pegs", euclidean: "Euclidean distance",
-                   manhattan: "Manhattan distance" };
-function mathmind() { return MATHMIND[state.feedback]; }
+// Whether the game on screen is of MathMind (Reddi's variant), whose answers are no pegs.
+function isMathMind() { return ["higher-lower", "euclidean", "manhattan"].includes(state.feedback); }
+
+// The MathMind menu's name of the game's answers ("Euclidean distance").
+function mathmindName() { return document.querySelector(`#mathmind option[value="${state.feedback}"]`).textContent; }
 
 // What a MathMind game's answers tell, said as it starts.
 const MATHMIND_RULES = {
-  "higher-lower": " The colours are values: each answer gives the black pegs (right value, right place), then " +
+  "higher-lower": "The colours are values: each answer gives the black pegs (right value, right place), then " +
                   "how many of the other pegs must go higher; the rest must go lower.",
-  euclidean: " The colours are values: each answer is the squared distance between your guess and the secret " +
-             "(the sum of each peg's difference, squared).",
-  manhattan: " The colours are values: each answer is the distance between your guess and the secret (the sum " +
-             "of each peg's difference).",
+  euclidean: "The colours are values: each answer is the squared distance between your guess and the secret, " +
+             "the sum of the squares of the pegs' differences.",
+  manhattan: "The colours are values: each answer is the distance between your guess and the secret, the sum " +
+             "of the pegs' differences (each counted as positive).",
 };
 
-// A move's or an answer class's answer: pegs with their words, or (MathMind) the words alone.
+// A move's or an answer class's answer: pegs with their words, or (MathMind) the words alone, with
+// "distance²" read out as "squared distance".
 function replyEl(answer) {
-  return mathmind() ? el("span", { class: "answer" }, answer.reply) : answerEl(answer.black, answer.white);
+  if (!isMathMind()) return answerEl(answer.black, answer.white);
+  if (!answer.reply.startsWith("distance² ")) return el("span", { class: "answer" }, answer.reply);
+  return el("span", { class: "answer" }, el("span", { "aria-hidden": "true" }, answer.reply),
+            el("span", { class: "visually-hidden" }, replyText(answer)));
 }
-function replyText(answer) { return mathmind() ? answer.reply : answerText(answer.black, answer.white); }
+function replyText(answer) {
+  return isMathMind() ? answer.reply.replace("distance² ", "squared distance ") : answerText(answer.black, answer.white);
+}
 
 // "fit" the answers, or "fits" when one code does.
 function fits() { return state.remaining === 1 ? "fits" : "fit"; }
@@ -270,15 +277,30 @@ function serverFull() {
     `while: a game is dropped once it is idle${idle}.`;
 }
 
+// The game named in the address, after a reload; one busy with a request made before the reload (a
+// hint, mmlab's move) is asked for again each second until it answers, and not dropped.
 async function resume() {
   const match = location.hash.match(/game=([\w-]+)/);
   if (!match) return;
-  try {
-    state = await api("GET", `/games/${match[1]}`);
-    showGame(false);
-  } catch (error) {
-    $("setup-error").textContent = messageOf(error);
-    history.replaceState(null, "", location.pathname);
+  while (state === null) {  // (until a game is on screen: this one, or one started meanwhile)
+    try {
+      const game = await api("GET", `/games/${match[1]}`);
+      if (state !== null) return;
+      state = game;
+      $("setup-error").textContent = "";
+      showGame(false);
+    } catch (error) {
+      if (state !== null) return;
+      if (error.kind === "GameBusy") {
+        $("setup-error").textContent = "This game is still busy with a request made before the reload (a hint, " +
+          "or mmlab's move); it will show once that is done.";
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        continue;
+      }
+      $("setup-error").textContent = messageOf(error);
+      history.replaceState(null, "", location.pathname);
+      return;
+    }
   }
 }
 
@@ -288,12 +310,13 @@ function showGame(fresh) {
   say(fresh ? (state.role === "codebreaker"
     ? `I have chosen a secret of ${plural(state.pegs, "peg")} from the colours 1-${state.colours}` +
       (state.repeats ? ", repeats allowed." : ", no colour twice.") +
-      (mathmind() ? MATHMIND_RULES[state.feedback] : "") +
+      (isMathMind() ? ` ${MATHMIND_RULES[state.feedback]}` : "") +
       (blackOnly() ? " Each answer counts only the pegs of the right colour in the right place (black); pegs " +
                      "of a right colour in a wrong place are not counted." : "")
     : `Choose a secret of ${plural(state.pegs, "peg")} from the colours 1-${state.colours} and keep it to yourself.` +
       (blackOnly() ? " Answer each guess with its black pegs only (right colour, right place)."
-                   : " Answer each guess with its black and white pegs.")) : "");
+                   : " Answer each guess with its black and white pegs."))
+      : isMathMind() ? MATHMIND_RULES[state.feedback] : "");  // (a reload: what the answers tell, again)
   clearError();
   $("candidates").replaceChildren();
   resetHint();
@@ -305,7 +328,7 @@ function showGame(fresh) {
 function render() {
   const breaker = state.role === "codebreaker";
   const rules = [state.repeats ? null : "no repeats", blackOnly() ? "black pegs only" : null,
-                 mathmind() ? `MathMind, ${mathmind()}` : null].filter(Boolean);
+                 isMathMind() ? `MathMind, ${mathmindName()}` : null].filter(Boolean);
   $("game-title").textContent = `${breaker ? "You guess" : "You keep the secret"} · ${state.size}` +
     `${rules.length ? ` (${rules.join(", ")})` : ""} · ${state.strategy}`;
   $("remaining-count").textContent = state.remaining.toLocaleString();
@@ -423,7 +446,7 @@ function renderBreaker() {
                               onclick: eraseColour }, "⌫ Erase"));
   $("palette").replaceChildren(...palette);
   // (MathMind: and how many guesses the hints' rule needs for it)
-  const rule = state.rule_guesses ? ` ${state.strategy}'s rule finds it in ${plural(state.rule_guesses, "guess")}.` : "";
+  const rule = state.rule_guesses ? ` ${state.strategy} finds it in ${plural(state.rule_guesses, "guess")}.` : "";
   if (state.won) {
     say(`You found it in ${plural(state.moves.length, "guess")}! The secret was ${state.secret}.${rule}`);
   } else if (state.gave_up) {
@@ -802,23 +825,37 @@ function setRole() {
   if (role === "codemaker" && $("mathmind")?.value) {  // (MathMind is played as codebreaker)
     $("mathmind").value = "";
     $("black-only").disabled = false;
+    listStrategies();
   }
 }
 
 // MathMind is played as codebreaker, with answers of no pegs: choosing it chooses the codebreaker
-// role, and black pegs only does not apply.
+// role, takes black pegs only off (unchecked, unavailable), and offers its rules for the hints.
 function setMathMind() {
   const chosen = $("mathmind").value !== "";
-  if (chosen) document.querySelector("input[name=role][value=codebreaker]").checked = true;
+  if (chosen) {
+    document.querySelector("input[name=role][value=codebreaker]").checked = true;
+    $("black-only").checked = false;
+  }
   $("black-only").disabled = chosen;
+  listStrategies();
   setRole();
+}
+
+// The strategies the Strategy box suggests: the server's, or MathMind's four rules.
+const MATHMIND_RULE_NAMES = { knuth: "Knuth's largest class", irving: "Irving's expected size",
+                              "most-parts": "Kooi's most parts", entropy: "Neuwirth's entropy" };
+function listStrategies() {
+  const strategies = $("mathmind").value ? Object.entries(MATHMIND_RULE_NAMES).map(([name, summary]) => ({ name, summary }))
+                                         : serverInfo?.strategies ?? [];
+  $("strategy-list").replaceChildren(...strategies.map((s) => el("option", { value: s.name }, s.summary)));
 }
 
 async function loadStrategies() {
   try {
     const info = await api("GET", "/info");
     serverInfo = info;
-    $("strategy-list").replaceChildren(...info.strategies.map((s) => el("option", { value: s.name }, s.summary)));
+    listStrategies();
     $("size-help").textContent += ` This server plays games of up to ${info.max_codes.toLocaleString()} codes.`;
   } catch (error) { /* the form still works with typed names */ }
 }
