@@ -120,3 +120,15 @@ def test_a_hint_names_mathminds_rules_whatever_the_strategy_asked_for(client):
     for asked, why in (("optimum", "(the optimum's tree has no move off its own paths)"), ("tabu", "got 'tabu'")):
         refused(client.get(f"/api/games/{game['id']}/hint", params={"strategy": asked}), 422,
                 "MathMind's hints follow one of the exhaustive rules knuth, irving, most-parts, entropy", why)
+
+
+def test_the_apis_answer_kinds_are_the_games_and_mathminds():
+    """``models`` names them for the schema (a Literal); they must be the rules' own."""
+    from typing import get_args
+
+    from mmlab.game.rules import FEEDBACK_KINDS
+    from mmlab.variants.mathmind import FEEDBACKS
+    from mmlab.web.models import MATHMIND_FEEDBACKS, FeedbackKind
+
+    assert set(MATHMIND_FEEDBACKS) == set(FEEDBACKS) - {"black-white"}
+    assert get_args(FeedbackKind) == (*FEEDBACK_KINDS, *MATHMIND_FEEDBACKS)
