@@ -18,6 +18,7 @@ from mmlab.cli.output import (
 from mmlab.errors import BadArgument, did_you_mean, shown
 
 if TYPE_CHECKING:
+    from mmlab.play.mathmind import MathMindSession
     from mmlab.variants.mathmind import Evaluation, MathMind
 
 #: ``mmlab.variants.mathmind.FEEDBACKS`` and ``RULES``, for the options' help: importing them loads
@@ -264,8 +265,8 @@ def cmd_guess(args: argparse.Namespace) -> int:
         raise
 
 
-def _guess_command(session, command: str, hints: str) -> str:
-    """What ``guess``'s 'hint', 'candidates' or 'undo' says (``session``: a ``MathMindSession``)."""
+def _guess_command(session: MathMindSession, command: str, hints: str) -> str:
+    """What ``guess``'s 'hint', 'candidates' or 'undo' says, done on ``session``."""
     game = session.game
     if command == "undo":
         guess, said = session.moves[-1] if session.moves else (None, None)

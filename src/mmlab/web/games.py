@@ -112,7 +112,7 @@ class LiveGame:
     def remaining(self) -> list[int]:
         """The codes that fit the answers before the first move and after each move; a move
         added or taken back costs no replay of the others."""
-        if isinstance(self.session, MathMindSession):  # (it keeps the codes left after each move)
+        if isinstance(self.session, MathMindSession):  # (it keeps their count after each move)
             return self.session.counts()
         key = tuple(self.moves)
         known, known_counts = self._counts or (None, [])

@@ -21,7 +21,7 @@ FEEDBACK = ("what each answer counts: black-white (pegs right in colour and plac
             "only), black (pegs right in colour and place only, as 'mmlab play --black-only'), or one of MathMind's "
             "(codebreaker role only, colours read as the values 1..m, as 'mmlab mathmind guess'): higher-lower "
             "(black pegs, then how many other pegs must go up in value, the rest down), euclidean (the squared "
-            "distance between guess and secret), manhattan (the sum of the pegs' differences)")
+            "distance between guess and secret), manhattan (the sum of the pegs' absolute differences)")
 #: The kinds above that make a MathMind game (``mmlab.variants.mathmind.FEEDBACKS``).
 MATHMIND_FEEDBACKS = ("higher-lower", "euclidean", "manhattan")
 #: What an answer's ``black`` and ``white`` are in a MathMind game, which counts no white pegs.
