@@ -1007,7 +1007,7 @@ def test_a_mathmind_game_answers_in_words_hints_by_its_rule_and_ends_with_the_ru
     expect(suggested).to_have_count(4)
     assert [o.get_attribute("value") for o in suggested.all()] == ["knuth", "irving", "most-parts", "entropy"]
     start(page, "codebreaker", secret="3632")
-    expect(page.locator("#game-title")).to_contain_text("4x6 (MathMind, Euclidean distance)")
+    expect(page.locator("#game-title")).to_contain_text("4x6 (MathMind: Euclidean distance)")
     expect(page.locator("#message")).to_contain_text("each answer is the squared distance between your guess")
     guess_box = page.get_by_label("Your guess", exact=True)
     guess_box.fill("1111")

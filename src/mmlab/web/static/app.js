@@ -328,7 +328,7 @@ function showGame(fresh) {
 function render() {
   const breaker = state.role === "codebreaker";
   const rules = [state.repeats ? null : "no repeats", blackOnly() ? "black pegs only" : null,
-                 isMathMind() ? `MathMind, ${mathmindName()}` : null].filter(Boolean);
+                 isMathMind() ? `MathMind: ${mathmindName()}` : null].filter(Boolean);
   $("game-title").textContent = `${breaker ? "You guess" : "You keep the secret"} · ${state.size}` +
     `${rules.length ? ` (${rules.join(", ")})` : ""} · ${state.strategy}`;
   $("remaining-count").textContent = state.remaining.toLocaleString();
