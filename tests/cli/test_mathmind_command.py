@@ -158,7 +158,7 @@ def test_guess_answers_each_guess_and_counts_the_codes_that_still_fit(capsys, mo
 
 
 def test_guess_gives_hints_lists_the_codes_left_and_takes_guesses_back(capsys, monkeypatch):
-    code, out = guess(capsys, monkeypatch, "candidates\nhint\n1111\nhint\ncandidates\nundo\nundo\nquit\n",
+    code, out = guess(capsys, monkeypatch, "candidates\nhint\n1111\nhint\ncandidates\n2222\nundo\nundo\nundo\nquit\n",
                       "4x6", "--secret", "3632", "--feedback", "euclidean")
     mm = MathMind(Game(4, 6), "euclidean")
     fit = [mm.game.format(c) for c in range(1296) if mm.answer("1111", c) == 34]
@@ -171,10 +171,22 @@ def test_guess_gives_hints_lists_the_codes_left_and_takes_guesses_back(capsys, m
     assert f"knuth's rule would play 1356: it splits the 42 codes left into {second['parts']} parts, the " \
            f"largest of {second['largest']}; it cannot be the secret" in out
     assert f"42 codes left: {' '.join(fit)}" in out
+    assert f"Took back 2222 (distance² {mm.answer('2222', '3632')}); 42 codes fit the answers so far" in out
     assert "Took back 1111 (distance² 34); 1,296 codes fit the answers so far" in out
     assert "nothing to undo: no guess yet" in out
     code, out = guess(capsys, monkeypatch, "hint\nquit\n", "3x4", "--seed", "1", "--rule", "optimum")
     assert "'hint' (knuth's next guess" in out and "knuth's rule would play 111" in out
+    code, out = guess(capsys, monkeypatch, "14\nhint\nquit\n", "2x4", "--secret", "23")  # (distance² 2: 23 alone)
+    assert "14: distance² 2; 1 code fits" in out
+    assert "knuth's rule would play 23: it splits the 1 code left into 1 part, the largest of 1" in out
+
+
+def test_guess_won_compares_with_the_rule_asked_for(capsys, monkeypatch):
+    mm = MathMind(Game(4, 6), "higher-lower")
+    assert len(mm.play("entropy", "3632")) != len(mm.play("knuth", "3632"))
+    code, out = guess(capsys, monkeypatch, "3632\n", "4x6", "--secret", "3632", "--feedback", "higher-lower",
+                      "--rule", "entropy")
+    assert code == 0 and f"entropy's rule needs {len(mm.play('entropy', '3632'))} for this secret" in out
 
 
 def test_guess_given_up_or_left_says_the_secret_and_exits_1(capsys, monkeypatch):

@@ -149,3 +149,23 @@ def test_a_hint_refuses_the_optimum_saying_why():
     session = MathMindSession(MathMind(Game(3, 4), "euclidean"), secret="123")
     with pytest.raises(BadArgument, match="got 'optimum' \\(the optimum's tree has no move off its own paths\\)"):
         session.hint("optimum")
+
+
+def test_candidates_are_listed_up_to_exactly_the_limit_and_the_last_code_may_be_the_secret():
+    mm = MathMind(Game(3, 4), "euclidean")
+    session = MathMindSession(mm, secret="123")
+    session.guess("111")
+    left = session.remaining
+    assert len(session.candidates(limit=left)) == left
+    with pytest.raises(BadArgument, match=f"{left} codes fit the answers, too many to list \\(at most {left - 1}\\)"):
+        session.candidates(limit=left - 1)
+    tiny = MathMind(Game(1, 2), "manhattan")
+    assert {MathMindSession(tiny, rng=seed).secret for seed in range(30)} == {0, 1}
+
+
+def test_rule_guesses_are_kept_rule_by_rule():
+    mm = MathMind(Game(4, 6), "higher-lower")
+    session = MathMindSession(mm, secret="3632")
+    counts = {rule: len(mm.play(rule, "3632")) for rule in ("knuth", "entropy")}
+    assert counts["knuth"] != counts["entropy"]
+    assert {rule: session.rule_guesses(rule) for rule in ("knuth", "entropy", "knuth")} == counts

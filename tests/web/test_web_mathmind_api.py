@@ -25,6 +25,7 @@ def test_a_mathmind_game_answers_in_words_and_counts_the_codes_that_fit(client, 
     mm = MathMind(GAME, feedback)
     game = new(client, size="4x6", secret="3632", feedback=feedback)
     assert (game["feedback"], game["strategy"], game["remaining"], game["answers"]) == (feedback, "knuth", 1296, [])
+    assert game["deterministic"]  # (MathMind's rules draw nothing at random)
     url = f"/api/games/{game['id']}"
     played = []
     for guess in ("1234", "5612"):
@@ -34,6 +35,7 @@ def test_a_mathmind_game_answers_in_words_and_counts_the_codes_that_fit(client, 
         move = state["moves"][-1]
         assert (move["guess"], move["black"], move["white"], move["reply"]) == (guess, None, None, mm.describe(said))
         assert move["remaining"] == state["remaining"] == len(fits(mm, played))
+        assert state["secret"] is None and state["rule_guesses"] is None and not state["over"]  # (not before the end)
     assert client.get(f"{url}/candidates", params={"limit": 1000}).json()["codes"] == fits(mm, played)
     table = client.get(f"{url}/partition", params={"guess": "3632"}).json()
     assert table["candidates"] == state["remaining"] and table["consistent"]
@@ -132,3 +134,10 @@ def test_the_apis_answer_kinds_are_the_games_and_mathminds():
 
     assert set(MATHMIND_FEEDBACKS) == set(FEEDBACKS) - {"black-white"}
     assert get_args(FeedbackKind) == (*FEEDBACK_KINDS, *MATHMIND_FEEDBACKS)
+
+
+def test_a_standard_games_hint_refuses_a_strategy_asked_to_search_harder(client):
+    """As POST /games refuses it: the server plays how much a strategy searches at its defaults."""
+    game = new(client, size="4x6", secret="3632")
+    refused(client.get(f"/api/games/{game['id']}/hint", params={"strategy": "evo:generations=100000000"}), 422,
+            "leave out generations=100000000")

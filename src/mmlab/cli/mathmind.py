@@ -278,8 +278,9 @@ def _guess_command(session: MathMindSession, command: str, hints: str) -> str:
         codes = session.candidates(50)
         return f"{len(codes)} code{'s' * (len(codes) != 1)} left: " + " ".join(game.format(c) for c in codes)
     table = session.hint(hints, options=1).options[0]
-    return (f"{hints}'s rule would play {game.format(table['guess'])}: it splits the {table['candidates']:,} codes "
-            f"left into {table['parts']} part{'s' * (table['parts'] != 1)}, the largest of {table['largest']:,}"
+    n, parts = table["candidates"], table["parts"]
+    return (f"{hints}'s rule would play {game.format(table['guess'])}: it splits the {n:,} code{'s' * (n != 1)} "
+            f"left into {parts} part{'s' * (parts != 1)}, the largest of {table['largest']:,}"
             f"{'' if table['consistent'] else '; it cannot be the secret'}")
 
 

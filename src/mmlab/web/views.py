@@ -54,7 +54,7 @@ def state(live: LiveGame, idle_minutes: float) -> GameState:
 
 def _mathmind_state(live: LiveGame, session: MathMindSession, idle_minutes: float) -> GameState:
     """``state`` of a MathMind game: answers in words, no pegs."""
-    game, remaining = live.game, session.counts()
+    game, remaining = live.game, live.remaining()
     moves = [Move(move=i, guess=game.format(g), black=None, white=None, reply=session.describe(said),
                   remaining=remaining[i]) for i, (g, said) in enumerate(session.moves, 1)]
     return GameState(
