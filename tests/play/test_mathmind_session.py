@@ -133,16 +133,17 @@ def test_the_rules_count_is_played_once_and_the_first_guesses_scored_once(monkey
     played once, and the scores of the first guesses, the same for every game, worked out once per
     MathMind."""
     mm = MathMind(Game(4, 6), "higher-lower")
-    played, scored = [], []
-    play, kernel = MathMind.play, K.partition_stats
+    played, scored, first = [], [], []
+    play, kernel, first_kernel = MathMind.play, K.partition_stats, K.partition_stats_of
     monkeypatch.setattr(MathMind, "play", lambda self, *args: played.append(args) or play(self, *args))
     monkeypatch.setattr(K, "partition_stats", lambda *args: scored.append(args[1].size) or kernel(*args))
+    monkeypatch.setattr(K, "partition_stats_of", lambda *args: first.append(args) or first_kernel(*args))
     session = MathMindSession(mm, secret="3632")
     assert session.rule_guesses("entropy") == session.rule_guesses("entropy") == len(play(mm, "entropy", "3632"))
     assert len(played) == 1
     session.hint("entropy")
-    MathMindSession(mm, secret="1111").hint("entropy")
-    assert scored.count(mm.game.n_codes) == 1  # (the first guesses: every code left)
+    MathMindSession(mm, secret="1111").hint("knuth")
+    assert len(first) == 1 and mm.game.n_codes not in scored  # (the first guesses: every code left, every rule)
 
 
 def test_a_hint_refuses_the_optimum_saying_why():

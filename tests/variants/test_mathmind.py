@@ -324,3 +324,21 @@ def test_with_one_peg_a_distance_names_the_colour_at_once():
     for feedback, classes in (("euclidean", 5), ("manhattan", 5), ("higher-lower", 2), ("black-white", 2)):
         mm = MathMind(Game(1, 5), feedback)
         assert len({mm.answer(0, s) for s in range(5)}) == classes
+
+
+@pytest.mark.parametrize("feedback", FEEDBACKS)
+@pytest.mark.parametrize("game", [Game(3, 4), Game(4, 5, repeats=False), Game(2, 6), Game(5, 3)], ids=str)
+def test_the_first_guesses_scored_one_per_set_of_colours_are_every_codes_scores(game, feedback):
+    """Reordering the pegs of guess and secret alike keeps every answer rule's answer, so at first
+    (every code left) a code's partition is that of its colours sorted: the scores worked out for one
+    code of each set of colours are, bit for bit, those of every code worked out one by one."""
+    mm = MathMind(game, feedback)
+    everyone = np.arange(game.n_codes)
+    stats, each = mm._first_stats()
+    assert stats.shape[0] < game.n_codes
+    assert np.array_equal(stats[each], K.partition_stats(mm.digits, everyone, mm.kind, mm.n_answers))
+    for rule in RULES:
+        column, minimise = RULES[rule]
+        full = K.partition_stats(mm.digits, everyone, mm.kind, mm.n_answers)[:, column]
+        assert mm.choose(rule, everyone) == int(np.flatnonzero(np.isclose(full, full.min() if minimise
+                                                                          else full.max(), rtol=0, atol=TOLERANCE))[0])

@@ -86,6 +86,19 @@ def partition_stats(digits, cand, kind, n_answers):
     return out
 
 
+@numba.njit(cache=True, parallel=True)
+def partition_stats_of(guesses, digits, cand, kind, n_answers):
+    """``partition_stats`` of the guesses ``guesses`` alone (rows of colours, not rows of ``digits``):
+    ``float64[len(guesses), N_STATS]``, each row worked out as ``partition_stats`` works out its own."""
+    out = np.empty((guesses.shape[0], N_STATS), dtype=np.float64)
+    for i in numba.prange(guesses.shape[0]):
+        hist = np.zeros(n_answers, dtype=np.int64)
+        for j in range(cand.shape[0]):
+            hist[answer(guesses[i], digits[cand[j]], kind)] += 1
+        _stats_of_histogram(hist, cand.shape[0], out[i])
+    return out
+
+
 @numba.njit(cache=True, nogil=True)
 def partition_stats_serial(digits, cand, kind, n_answers):
     out = np.empty((digits.shape[0], N_STATS), dtype=np.float64)
