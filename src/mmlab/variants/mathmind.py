@@ -242,8 +242,8 @@ class MathMind:
             return self._kept["scores", rule]
         column, minimise = RULES[rule]
         if root:  # (one guess for each set of colours: see _first_stats)
-            rows, each = self._first_stats()
-            score = rows[each, column]
+            stats, each = self._first_stats()
+            score = stats[each, column]
         else:
             kernel = K.partition_stats if self.game.n_codes * cand.size >= PARALLEL_WORK else K.partition_stats_serial
             score = kernel(self.digits, cand, self.kind, self.n_answers)[:, column]
