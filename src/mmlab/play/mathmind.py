@@ -16,7 +16,7 @@ import numpy as np
 
 from mmlab.errors import BadArgument, shown
 from mmlab.game import Game
-from mmlab.play.session import HINT_CANDIDATES, Hint, SecretKept, same_split
+from mmlab.play.session import HINT_CANDIDATES, Hint, SecretKept, split_options
 from mmlab.strategies.base import rng_of
 from mmlab.variants import mathmind_kernels as K
 from mmlab.variants.mathmind import RULES, MathMind
@@ -118,13 +118,8 @@ class MathMindSession(SecretKept):
         that split the codes otherwise, ``options`` in all (their ``classes`` keyed by the answer's
         integer), as ``CodebreakerSession.hint`` gives them."""
         self.require_playing()
-        tables: list[dict] = []
-        for guess in self.mathmind.ranked(check_rule(rule), self.left, HINT_CANDIDATES * options):
-            table = {"guess": guess, **self.partition(guess)}
-            if not any(same_split(table, kept) for kept in tables):  # (not a guess that splits them alike)
-                tables.append(table)
-            if len(tables) == options:
-                break
+        guesses = self.mathmind.ranked(check_rule(rule), self.left, HINT_CANDIDATES * options)
+        tables = split_options(guesses, self.partition, options)
         return Hint(self.remaining, rule, tables[0]["guess"], tables)
 
     def rule_guesses(self, rule: str = DEFAULT_RULE) -> int:

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,9 +98,22 @@ def searching_strategies() -> list[str]:
 HINT_CANDIDATES = 20
 
 
-def same_split(a: dict, b: dict) -> bool:
+def _same_split(a: dict, b: dict) -> bool:
     """Whether two partition tables split the codes alike (a guess and one equivalent to it)."""
     return a["classes"] == b["classes"] and a["consistent"] == b["consistent"]
+
+
+def split_options(guesses: Iterable[int], table_of: Callable[[int], dict], options: int) -> list[dict]:
+    """A hint's partition tables: ``{"guess": g, **table_of(g)}`` for ``guesses`` in order, the
+    first always, then each that splits the codes otherwise than those kept, ``options`` in all."""
+    tables: list[dict] = []
+    for guess in guesses:
+        table = {"guess": guess, **table_of(guess)}
+        if not any(_same_split(table, kept) for kept in tables):
+            tables.append(table)
+        if len(tables) >= options:
+            break
+    return tables
 
 
 def _knowledge(game: Game, answers: list[tuple[int, Feedback]]) -> Knowledge:
@@ -608,13 +622,9 @@ class CodebreakerSession(SecretKept, _Counting):
         if not knowledge.explicit:
             remaining, exact = self.count()
             return Hint(remaining, player.spec, suggestion, [], exact)
-        tables = [{"guess": suggestion, **partition_summary(knowledge, suggestion)}]
+        guesses = [suggestion]
         if isinstance(player, PartitionStrategy):  # then its next best, each splitting the codes otherwise
-            for code in player.best_guesses(knowledge, HINT_CANDIDATES * options).tolist():
-                if len(tables) == options:
-                    break
-                table = {"guess": code, **partition_summary(knowledge, code)}
-                if not any(same_split(table, kept) for kept in tables):
-                    tables.append(table)
+            guesses += player.best_guesses(knowledge, HINT_CANDIDATES * options).tolist()
+        tables = split_options(guesses, lambda code: partition_summary(knowledge, code), options)
         return Hint(self.remaining, player.spec, suggestion, tables)
 

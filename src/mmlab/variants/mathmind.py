@@ -149,7 +149,7 @@ class MathMind:
     game: Game
     feedback: str = "higher-lower"
     digits: np.ndarray = field(init=False, repr=False, compare=False)
-    # (the optimum's tree, once found; each rule's scores of the first guesses)
+    # (the optimum's tree, once found; the first guesses' partition statistics)
     _kept: dict = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -236,21 +236,15 @@ class MathMind:
 
     def _scores(self, rule: str, cand: np.ndarray) -> np.ndarray:
         """Every code's score under ``rule`` as a guess when ``cand`` are the codes left, the lower
-        the better; those of the first guess (every code left) are worked out once and kept."""
-        root = cand.size == self.game.n_codes
-        if root and ("scores", rule) in self._kept:
-            return self._kept["scores", rule]
+        the better; those of the first guess (every code left) from ``_first_stats``, kept."""
         column, minimise = RULES[rule]
-        if root:  # (one guess for each set of colours: see _first_stats)
+        if cand.size == self.game.n_codes:
             stats, each = self._first_stats()
             score = stats[each, column]
         else:
             kernel = K.partition_stats if self.game.n_codes * cand.size >= PARALLEL_WORK else K.partition_stats_serial
             score = kernel(self.digits, cand, self.kind, self.n_answers)[:, column]
-        score = score if minimise else -score
-        if root:
-            self._kept["scores", rule] = score
-        return score
+        return score if minimise else -score
 
     def _first_stats(self) -> tuple[np.ndarray, np.ndarray]:
         """The partition statistics of the first guesses: ``(stats, each)``, code ``i``'s being

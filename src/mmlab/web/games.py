@@ -205,6 +205,7 @@ class GameRegistry:
         if mathmind is not None and role == "codemaker":
             raise BadArgument(f"MathMind games ({mathmind} answers) are played here as codebreaker only: you guess "
                               "mmlab's secret ('mmlab mathmind play' watches mmlab guess one)")
+        spec = check_rule(strategy or DEFAULT_STRATEGY) if mathmind is not None else None  # (before any table)
         self._check_room()
         with self._lock:
             game = self._rules.setdefault(game, game)
@@ -213,7 +214,6 @@ class GameRegistry:
                 variant = self._mathminds[game, mathmind] = MathMind(game, mathmind)
         rng = np.random.default_rng(seed)
         if variant is not None:
-            spec = check_rule(strategy or DEFAULT_STRATEGY)
             return self._add(role, spec, True, MathMindSession(variant, secret, rng))
         served(strategy or DEFAULT_STRATEGY)
         if role == "codemaker":
