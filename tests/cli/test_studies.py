@@ -129,6 +129,8 @@ def test_files_and_stores_that_are_not_what_they_should_be_get_one_line(capsys, 
     (tmp_path / "games.csv").mkdir()  # a folder named as a file
     code, _, err = run(capsys, "export", "cli-demo", str(tmp_path / "games.csv"), "--store", str(store))
     assert code == 2 and "games.csv': it is a folder, not a file" in " ".join(err.split())
+    code, _, err = run(capsys, "export", "cli-demo", str(tmp_path / "nodir" / "g.csv"), "--store", str(store))
+    assert code == 2 and "g.csv': no such folder" in " ".join(err.split())
 
 
 def test_an_interrupted_store_query_is_reported_as_interrupted(capsys, monkeypatch, tmp_path):
@@ -358,6 +360,22 @@ def test_an_empty_file_or_empty_duckdb_file_is_a_fresh_store(capsys, tmp_path):
     assert code == 2 and "is not a DuckDB file, so not a results store: choose another file with --store" in err
 
 
+def test_a_csv_parquet_file_or_folder_is_refused_as_a_store_and_left_as_it_was(capsys, tmp_path):
+    """DuckDB opens a CSV or Parquet file as a database in memory: reading it raised DuckDB's own
+    "Cannot launch in-memory database in read-only mode!", and nothing would have been kept."""
+    csv, parquet = tmp_path / "games.csv", tmp_path / "games.parquet"
+    assert run(capsys, "eval", "2x2", "--strategy", "knuth", "--games", str(csv))[0] == 0
+    pd.DataFrame({"secret": ["11"], "guesses": [1]}).to_parquet(parquet)
+    for path in (csv, parquet):
+        before = path.read_bytes()
+        for command in (["studies"], ["report", "x"], ["compare", "2x2", "--strategies", "knuth"]):
+            code, _, err = run(capsys, *command, "--store", str(path))
+            assert code == 2 and f"'{path}' is not a DuckDB file, so not a results store" in err
+        assert path.read_bytes() == before
+    code, _, err = run(capsys, "studies", "--store", str(tmp_path))
+    assert code == 2 and f"'{tmp_path}' is a folder, not a results store: --store takes a file, e.g. '{tmp_path}/" in err
+
+
 def test_a_resumed_study_counts_the_games_it_has_left(capsys, tmp_path, monkeypatch):
     """The bar showed the whole study (0/120), then jumped to what was left."""
     import duckdb
@@ -516,9 +534,10 @@ def test_reporting_a_study_file_not_played_yet_says_how_to_play_it(capsys, tmp_p
     assert run(capsys, "run", str(path), "--store", store, "--jobs", "1")[0] == 0
     other = tmp_path / "other.toml"
     other.write_text(STUDY.replace('name = "cli-demo"', 'name = "other"'))
-    code, _, err = run(capsys, "report", str(other), "--store", store)
-    err = " ".join(err.split())
-    assert code == 2 and f"is the study 'other', which '{store}' does not hold: mmlab run {other} --store {store}" in err
+    for command in (["report"], ["export", "--table", "games"], ["forget"]):  # (export said only 'no study named')
+        code, _, err = run(capsys, *command, str(other), *(["x.csv"] if "export" in command else []), "--store", store)
+        err = " ".join(err.split())
+        assert code == 2 and f"is the study 'other', which '{store}' does not hold: mmlab run {other} --store {store}" in err
 
 
 def test_reporting_a_study_file_with_no_store_yet_says_how_to_play_it(capsys, tmp_path, monkeypatch):

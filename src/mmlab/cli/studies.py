@@ -141,11 +141,23 @@ def _study_named(store: Store, text: str) -> str:
     given = _study_file(store, text)
     if given is None:
         return text
+    _refuse_unstored(store, text, given)
     if store.fingerprint(given.name) not in (None, given.fingerprint):
         from mmlab.cli.output import err
 
         err.print(f"note: {text} no longer matches the stored study {given.name!r}; this takes the stored one")
     return given.name
+
+
+def _refuse_unstored(store: Store, text: str, given: Study) -> None:
+    """Refuse the study file ``text`` (of study ``given``) when the store does not hold its study,
+    saying the command that plays it."""
+    if store.path.exists() and store.fingerprint(given.name) is not None:
+        return
+    where = "" if str(store.path) == DEFAULT_STORE else f" --store {shlex.quote(str(store.path))}"
+    held = (f"which {str(store.path)!r} does not hold" if store.path.exists()
+            else f"and there is no results store at {str(store.path)!r}")
+    raise StoreError(f"{text} is the study {given.name!r}, {held}: mmlab run {shlex.quote(text)}{where} plays it")
 
 
 def check_figure_paths(plots: str | None, html: str | None) -> None:
@@ -222,12 +234,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         err.print(f"the study stored or run last: {args.study} ('mmlab studies' lists them all)")
     given = _study_file(store, args.study)
     name = given.name if given is not None else args.study
-    if given is not None and (not store.path.exists() or store.fingerprint(name) is None):
-        where = "" if str(store.path) == DEFAULT_STORE else f" --store {shlex.quote(str(store.path))}"
-        held = (f"which {str(store.path)!r} does not hold" if store.path.exists()
-                else f"and there is no results store at {str(store.path)!r}")
-        raise StoreError(f"{args.study} is the study {name!r}, {held}: mmlab run {shlex.quote(args.study)}{where} "
-                         "plays it")
+    if given is not None:
+        _refuse_unstored(store, args.study, given)
     report = build_report(store, name)
     study_file = args.study if given is not None and given.fingerprint == report.study.fingerprint else None
     if given is not None and study_file is None:

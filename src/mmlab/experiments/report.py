@@ -314,12 +314,13 @@ def games_by_guesses(counts: pd.Series) -> dict[str, int]:
 
 
 def p_value_text(p_value: float | None) -> str:
-    """A test's p-value as the tables print it: ``n/a`` where there was nothing to test.
+    """A test's p-value as the tables print it, to 4 significant digits (trailing zeros kept, so that
+    a column reads alike): ``n/a`` where there was nothing to test.
 
-    >>> p_value_text(0.012345), p_value_text(None)
-    ('0.01235', 'n/a')
+    >>> p_value_text(0.012345), p_value_text(0.17), p_value_text(None)
+    ('0.01235', '0.1700', 'n/a')
     """
-    return "n/a" if p_value is None else f"{p_value:.4g}"
+    return "n/a" if p_value is None else f"{p_value:#.4g}"
 
 
 def figure_text(value: float, digits: int) -> str:

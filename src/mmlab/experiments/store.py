@@ -144,6 +144,9 @@ class Store:
 
     def _connection(self, read_only: bool) -> duckdb.DuckDBPyConnection:
         """A new connection (for ``connect``), its tables checked, and made when writing to a fresh store."""
+        if self.path.is_dir():
+            raise StoreError(f"{str(self.path)!r} is a folder, not a results store: --store takes a file, e.g. "
+                             f"{str(self.path / DEFAULT_STORE)!r}")
         if read_only and not self.path.exists():
             raise StoreError(f"there is no results store at {str(self.path)!r}: run a study first "
                              "(mmlab run or mmlab compare)")
@@ -155,6 +158,8 @@ class Store:
             except OSError as e:
                 raise StoreError(f"cannot open the results store {str(self.path)!r}, an empty file: "
                                  f"{e.strerror}{WRITE_ELSEWHERE}") from None
+        if _foreign_file(self.path):  # (DuckDB opens a CSV or Parquet file as a database of its own, in memory)
+            raise StoreError(_not_duckdb(self.path))
         con = self._open(read_only)
         try:
             tables = sorted(r[0] for r in con.execute("SELECT table_name FROM information_schema.tables "
@@ -182,8 +187,7 @@ class Store:
                 return duckdb.connect(str(self.path), read_only=read_only)
             except duckdb.IOException as e:
                 if "not a valid DuckDB" in str(e):
-                    raise StoreError(f"{str(self.path)!r} is not a DuckDB file, so not a results store: choose "
-                                     "another file with --store PATH") from None
+                    raise StoreError(_not_duckdb(self.path)) from None
                 if "lock" not in str(e).lower():
                     raise StoreError(f"cannot open the results store {str(self.path)!r}: {e}"
                                      f"{'' if read_only else WRITE_ELSEWHERE}") from None
@@ -469,6 +473,8 @@ class Store:
             raise StoreError(f"no table {table!r}: choose games, moves or runs")
         if path.is_dir():  # (DuckDB says 'File exists')
             raise StoreError(f"cannot write {str(path)!r}: it is a folder, not a file")
+        if not path.parent.is_dir():  # (DuckDB says 'IO Error: Cannot open file ...')
+            raise StoreError(f"cannot write {str(path)!r}: no such folder")
         self.require(study)
         order = {"games": "size, strategy, run, slot", "moves": "size, strategy, run, slot, move",
                  "runs": "started"}[table]
@@ -591,6 +597,21 @@ def _zero_bytes(path: Path) -> bool:
         return path.is_file() and path.stat().st_size == 0
     except OSError:
         return False
+
+
+def _foreign_file(path: Path) -> bool:
+    """Whether ``path`` is a file of some bytes that are not a DuckDB database's (whose header has
+    "DUCK" after its 8-byte checksum): a CSV or Parquet file written by ``mmlab export``, say."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(12)
+    except OSError:
+        return False
+    return len(head) > 0 and head[8:12] != b"DUCK"
+
+
+def _not_duckdb(path: Path) -> str:
+    return f"{str(path)!r} is not a DuckDB file, so not a results store: choose another file with --store PATH"
 
 
 def _empty_store() -> duckdb.DuckDBPyConnection:
