@@ -156,6 +156,8 @@ def test_score_and_strategies(capsys):
         (["eval", "4x6", "--strategy", "knuth:depth=2"], "knuth has no parameter 'depth'"),
         (["eval", "4x6", "--strategy", "knuth:first=1127"], "'7' is not a colour of the 4x6 game"),
         (["eval", "0x6"], "pegs must be a whole number from 1 to 10"),
+        (["eval", "4x6", "--codemaker", "fixed:9999"], "--codemaker fixed:9999: code '9999': '9' is not a colour of"),
+        (["eval", "4x6", "--jobs", "0"], "argument --jobs: must be 1 or more, got 0"),
         (["eval", "8x12", "--strategy", "knuth"], "knuth needs every code"),
         (["partition", "4x6", "112"], "has 3 pegs, the 4x6 game needs 4"),
         (["partition", "4x6", "1123", "--after", "1122:3,1"], "cannot occur"),
@@ -206,7 +208,7 @@ def test_score_and_strategies(capsys):
         (["plan", "4x6", "--planner", "optimal:max_depth=4", "--time-limit", "0.3"],  # proved, or stopped
          "no strategy for 4x6 finds every secret within 4 guesses"),                   # once it is proved
         (["plan", "3x3", "--planner", "optimal:max_depth=99999999999999999999999"], "it must be at most 1000"),
-        (["mm2", "reproduce", "--sizes", "4x6", "--games", "99999999999999999999"], "--games must be at most"),
+        (["mm2", "reproduce", "--sizes", "4x6", "--games", "99999999999999999999"], "argument --games: must be at most"),
         (["mm2", "play", "4x6", "--no-repeats"],  # blamed on the command that was given it
          "mmlab mm2 play: error: unrecognized arguments: --no-repeats (see mmlab mm2 play --help)"),
         (["score", "3632", "1122", "--strategy", "knuth"], "mmlab score: error: unrecognized arguments: --strategy"),
@@ -240,11 +242,15 @@ def test_a_sample_of_secrets_is_not_exact_even_through_the_tree(capsys):
     data = json.loads(run(capsys, "eval", "4x6", "--strategy", "knuth", "--secrets", "10", "--seed", "3", "--json")[1])
     assert data["exact"] is False and data["seed"] == 3 and data["games"] == 10
     assert json.loads(run(capsys, "eval", "3x4", "--strategy", "knuth", "--json")[1])["exact"] is True
+    every = json.loads(run(capsys, "eval", "3x4", "--strategy", "knuth", "--secrets", "64", "--json")[1])
+    assert (every["secrets"], every["seed"]) == ("all", None)  # a sample of every code: no seed drew it
+    data = json.loads(run(capsys, "eval", "3x4", "--strategy", "random", "--secrets", "64", "--json")[1])
+    assert data["secrets"] == "all" and data["seed"] is not None  # the games' draws need it
 
 
 def test_strategies_explains_the_parameters_of_one(capsys):
     code, out, _ = run(capsys, "strategies", "sample", "--json")
-    entry = json.loads(out)
+    entry, = json.loads(out)
     assert code == 0 and entry["name"] == "sample" and all(p["help"] for p in entry["params"])
     code, out, _ = run(capsys, "strategies", "tpoa")
     assert code == 0 and "tpoa (planner)" in out and "branching factor" in " ".join(out.split())
@@ -253,7 +259,7 @@ def test_strategies_explains_the_parameters_of_one(capsys):
     code, out, _ = run(capsys, "strategies", "propagate")  # the 2-D strategies of 'mmlab mm2' too
     assert code == 0 and "propagate (mm2 strategy)" in out and "whole, 1-10000" in out  # a number's range
     code, out, _ = run(capsys, "strategies", "propagate", "--json")
-    assert json.loads(out)["params"][0] | {"help": ""} == {
+    assert json.loads(out)[0]["params"][0] | {"help": ""} == {
         "name": "samples", "default": 12, "choices": None, "help": "", "effort": False, "minimum": 1,
         "maximum": 10000, "allowed": "whole, 1-10000"}
     code, out, _ = run(capsys, "strategies")
@@ -643,8 +649,8 @@ def test_every_command_prints_its_help(capsys):
 
 # ----------------------------------------------------------------- wording of options and answers
 @pytest.mark.parametrize("size, message", [
-    ("1.5", "argument --size: --size must be a whole number, got '1.5'"),  # (was 'must be a number')
-    ("0", "argument --size: --size must be 1 or more, got 0"),  # (was 'must be more than 0 and finite')
+    ("1.5", "argument --size: must be a whole number, got '1.5'"),  # (was 'must be a number')
+    ("0", "argument --size: must be 1 or more, got 0"),  # (was 'must be more than 0 and finite')
 ])
 def test_a_whole_number_option_says_a_whole_number(capsys, size, message):
     with pytest.raises(SystemExit) as done:  # (argparse's own error)
@@ -664,6 +670,9 @@ def test_black_only_static_collisions_give_black_pegs_only(capsys):
     (["3632", "1123", "--no-repeats"], "code '3632' repeats a colour, and --no-repeats allows none"),  # (was 'this 4x36 game')
     (["0123", "1234"], "code '0123': '0' is not a colour (expected 1-36 or A-Z)"),
     (["1233", "4321", "--no-repeats", "--size", "4x6"], "code '1233' repeats a colour, and this 4x6 game allows no"),
+    (["1.1.2.2", "1122"], "code '1.1.2.2': '.' is not a colour (expected 1-36 or A-Z)"),  # (was: 7 pegs and 4)
+    (["1122", "1.1.2.2"], "code '1.1.2.2': '.' is not a colour (expected 1-36 or A-Z)"),
+    (["112", "1122"], "the secret has 3 pegs and the guess 4: they must match"),
 ])
 def test_score_names_no_game_size_it_made_up(capsys, args, message):
     code, _, err = run(capsys, "score", *args)
@@ -688,7 +697,7 @@ def test_strategies_says_a_strategy_takes_no_parameters_and_what_randoms_first_i
     code, out, _ = run(capsys, "strategies", "greedy1")
     assert code == 0 and "greedy1 takes no parameters." in out and "meaning" not in out  # no table
     code, out, _ = run(capsys, "strategies", "random", "--json")
-    (first,) = json.loads(out)["params"]
+    ((first,),) = [e["params"] for e in json.loads(out)]
     assert first["help"] == "fixed first guess, e.g. 1123; empty = a code drawn uniformly at random"
 
 

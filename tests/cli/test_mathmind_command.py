@@ -70,7 +70,7 @@ def test_compare_optimum_adds_the_least_total_of_each_answer_rule(capsys):
     assert code == 0 and "not found within 1 set (--max-nodes)" in out
     with pytest.raises(SystemExit) as done:  # (argparse's own error)
         main(["mathmind", "compare", "3x4", "--optimum", "--max-nodes", "0"])
-    assert done.value.code == 2 and "--max-nodes must be 1 or more, got 0" in capsys.readouterr().err
+    assert done.value.code == 2 and "argument --max-nodes: must be 1 or more, got 0" in capsys.readouterr().err
 
 
 def test_play_shows_each_guess_and_its_answer(capsys):
@@ -179,6 +179,20 @@ def test_guess_gives_hints_lists_the_codes_left_and_takes_guesses_back(capsys, m
     code, out = guess(capsys, monkeypatch, "14\nhint\nquit\n", "2x4", "--secret", "23")  # (distance² 2: 23 alone)
     assert "14: distance² 2; 1 code fits" in out
     assert "knuth's rule would play 23: it splits the 1 code left into 1 part, the largest of 1" in out
+
+
+def test_guess_lists_its_history_and_reads_a_word_as_no_guess(capsys, monkeypatch):
+    """Unknown words were read as codes: 'history' said "code 'history' has 7 pegs"."""
+    code, out = guess(capsys, monkeypatch, "history\n1111\nhitn\nfoo\n2345\n2222\nundo\nhistory\nquit\n",
+                      "4x6", "--secret", "3632")
+    mm = MathMind(Game(4, 6), "euclidean")
+    fit = [c for c in range(1296) if mm.answer("1111", c) == 34]
+    left = sum(mm.answer("2345", c) == 20 for c in fit)
+    assert code == 1 and f"guess 1> history no guesses yet guess 1> 1111 1111: distance² 34; {len(fit)} codes fit" in out
+    assert "'hitn' is neither a guess nor a command (did you mean 'hint'?): type a guess, or 'help'." in out
+    assert "'foo' is neither a guess nor a command: type a guess, or 'help'." in out and "pegs" not in out
+    assert f"guess 3> history 1. 1111 distance² 34; {len(fit)} codes fit 2. 2345 distance² 20; {left} codes fit " \
+           "guess 3> quit" in out
 
 
 def test_guess_won_compares_with_the_rule_asked_for(capsys, monkeypatch):

@@ -107,7 +107,7 @@ def test_the_tpoa_tables_have_headers_of_two_lines_at_most_on_an_80_column_termi
     monkeypatch.setattr(tpoa_tables, "TABLES", [TABLES[0]])
     lines = printed(capsys, monkeypatch, 80, "reproduce").splitlines()
     rule = next(i for i, line in enumerate(lines) if line.startswith("─"))
-    assert lines[0].strip().startswith("000 Table 2:") and rule <= 3 and lines[rule - 1].startswith("series ")
+    assert lines[0].strip().startswith("000 Table 2, 3x5: published beside mmlab") and rule <= 3 and lines[rule - 1].startswith("series ")
     assert re.search(r"^TPOA\* Hash_w +\(1, 1\) +460 +460 +3\.6800 +5 +5 +0\.01 +\d+\.\d\d$", lines[rule + 1])
     assert lines[rule + 2].strip() == "s paper: the paper's seconds, on a P4 at 1.6 GHz"
 

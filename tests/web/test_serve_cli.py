@@ -115,10 +115,10 @@ def test_an_address_not_of_this_machine_is_refused_with_a_message():
 def test_bad_limits_are_refused():
     process = serve("--max-games", "0")
     _, err = process.communicate(timeout=60)
-    assert process.returncode == 2 and "--max-games must be 1 or more, got 0" in err and "finite" not in err
+    assert process.returncode == 2 and "argument --max-games: must be 1 or more, got 0" in err and "finite" not in err
     process = serve("--idle-minutes", "inf")
     _, err = process.communicate(timeout=60)
-    assert process.returncode == 2 and "--idle-minutes must be more than 0 and finite, got inf" in err
+    assert process.returncode == 2 and "argument --idle-minutes: must be more than 0 and finite, got inf" in err
 
 
 @pytest.mark.parametrize("signals", [[signal.SIGINT], [signal.SIGTERM], [signal.SIGINT, signal.SIGINT],

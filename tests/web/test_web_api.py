@@ -6,11 +6,13 @@ import os
 import re
 
 import pytest
+from fastapi.testclient import TestClient
 
 from mmlab.experiments import play_game
 from mmlab.game import Game
 from mmlab.play.session import CodebreakerSession
 from mmlab.strategies import make_strategy
+from mmlab.web import create_app
 from mmlab.web.app import STATIC
 
 GAME = Game.parse_size("4x6")
@@ -145,7 +147,9 @@ def test_other_sizes_and_no_repeats(client):
 
 def test_info_schema_and_page(client):
     info = client.get("/api/info").json()
-    assert info["max_codes"] == 2**16 and info["default_strategy"] == "knuth"
+    assert info["max_codes"] == info["max_mathmind_codes"] == 2**16 and info["default_strategy"] == "knuth"
+    larger = TestClient(create_app(max_codes=2**20)).get("/api/info").json()
+    assert (larger["max_codes"], larger["max_mathmind_codes"]) == (2**20, 2**16)
     assert {"knuth", "most-parts", "random"} <= {s["name"] for s in info["strategies"]}
     schema = client.get("/openapi.json").json()
     assert {"/api/games", "/api/games/{game_id}/guess", "/api/games/{game_id}/path"} <= set(schema["paths"])

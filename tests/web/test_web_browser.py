@@ -1057,6 +1057,20 @@ def test_a_mathmind_game_says_what_its_answers_tell_again_after_a_reload(page):
                                                               "between your guess and the secret, the sum of"))
 
 
+def test_the_size_help_gives_mathminds_own_limit_when_the_server_plays_larger_games(page):
+    expect(page.locator("#size-help")).to_have_text("4x6 is the classic game, 5x8 Super Mastermind. This server "
+                                                    "plays games of up to 65,536 codes.")
+
+    def larger(route):  # (as 'mmlab serve --max-codes 1048576' answers)
+        route.fulfill(json=route.fetch().json() | {"max_codes": 2**20})
+
+    page.route("**/api/info", larger)
+    page.reload()
+    expect(page.locator("#size-help")).to_have_text("4x6 is the classic game, 5x8 Super Mastermind. This server "
+                                                    "plays games of up to 1,048,576 codes (MathMind games: up to "
+                                                    "65,536).")
+
+
 def test_a_reload_while_the_game_is_busy_waits_for_it_rather_than_dropping_it(page, monkeypatch):
     """A reload while a hint is worked out: the game's state is refused as busy (503 GameBusy) until
     the hint is done. The page dropped the game from its address at once (helper-111); it now asks

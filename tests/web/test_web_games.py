@@ -181,8 +181,13 @@ def test_the_limit_holds_under_concurrent_creation():
 def test_the_size_limit_and_random_ids():
     registry = GameRegistry(max_codes=1296)
     assert registry.create(Game.parse_size("4x6"), "codemaker").game.n_codes == 1296
-    with pytest.raises(GameTooLarge, match="the 4x7 game has 2,401 codes, more than this server plays"):
+    with pytest.raises(GameTooLarge, match=r"the 4x7 game has 2,401 codes, more than this server plays \(at most "
+                                           r"1,296\); choose fewer pegs or colours, or restart the server with a "
+                                           r"larger 'mmlab serve --max-codes' \(at most 16,777,216\)$"):
         registry.create(Game.parse_size("4x7"), "codebreaker")
+    with pytest.raises(GameTooLarge, match=r"8x12 game has 429,981,696 codes, more than this server plays \(at "
+                                           r"most 1,296\); choose fewer pegs or colours$"):  # (no --max-codes reaches it)
+        registry.create(Game.parse_size("8x12"), "codebreaker")
     ids = {registry.create(GAME, "codebreaker").id for _ in range(50)}
     assert len(ids) == 50 and all(len(i) >= 16 for i in ids)
     with pytest.raises(BadArgument, match="codes per game must be from 1 to 16,777,216"):

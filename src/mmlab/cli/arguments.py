@@ -57,11 +57,13 @@ def listed(text: str | None, what: str, default: list[str], split: Callable[[str
 
 def int_at_least(minimum: int, what: str, maximum: int | None = None) -> Callable[[str], int]:
     """An argparse type: a whole number of at least ``minimum`` (and at most ``maximum``); errors
-    name ``what``.
+    name ``what``, unless it is the option, which argparse names already ("argument --jobs: must be
+    1 or more, got 0").
 
     >>> int_at_least(1, "--games")("3")
     3
     """
+    subject = _subject(what)
 
     def convert(text: str) -> int:
         try:
@@ -69,37 +71,47 @@ def int_at_least(minimum: int, what: str, maximum: int | None = None) -> Callabl
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a whole number, got {shown(text)}") from None
         if value < minimum:
-            raise argparse.ArgumentTypeError(f"{what} must be {minimum} or more, got {value}")
+            raise argparse.ArgumentTypeError(f"{subject}must be {minimum} or more, got {value}")
         if maximum is not None and value > maximum:
-            raise argparse.ArgumentTypeError(f"{what} must be at most {maximum:,}, got {shown(value)}")
+            raise argparse.ArgumentTypeError(f"{subject}must be at most {maximum:,}, got {shown(value)}")
         return value
 
     return convert
 
 
 def positive(kind: type, what: str, most: float | None = None) -> Callable[[str], float | int]:
-    """An argparse type: a number of ``kind`` above 0 (and at most ``most``); errors name ``what``,
-    and say a whole number, and 1 or more, when ``kind`` is ``int``.
+    """An argparse type: a number of ``kind`` above 0 (and at most ``most``); errors name ``what``
+    (as ``int_at_least``'s do), and say a whole number, and 1 or more, when ``kind`` is ``int``.
 
     >>> positive(float, "--time-limit")("2.5")
     2.5
     """
     whole = int_at_least(1, what, None if most is None else int(most)) if kind is int else None
+    subject = _subject(what)
 
     def convert(text: str) -> float | int:
         try:
             value = kind(text)
         except ValueError:
             number = "a whole number" if whole is not None else "a number"
-            raise argparse.ArgumentTypeError(f"{what} must be {number}, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"{subject}must be {number}, got {text!r}") from None
         if whole is not None:
             return whole(text)
         if not 0 < value < math.inf or (most is not None and value > most):
             limit = f" and at most {most:,}" if most is not None else " and finite"
-            raise argparse.ArgumentTypeError(f"{what} must be more than 0{limit}, got {text}")
+            raise argparse.ArgumentTypeError(f"{subject}must be more than 0{limit}, got {text}")
         return value
 
     return convert
+
+
+def _subject(what: str) -> str:
+    """``what`` and a space to begin an error with, or nothing for an option: argparse names it.
+
+    >>> _subject("a seed"), _subject("--jobs")
+    ('a seed ', '')
+    """
+    return "" if what.startswith("-") else f"{what} "
 
 
 #: An argparse type for seeds: numpy's generators take whole numbers from 0.

@@ -174,7 +174,8 @@ def add_command(command) -> None:
     p.add_argument("--strategies", help="comma-separated strategy specs (default: every exhaustive one and random)")
     p.add_argument("--runs", type=count, default=1, help="games per secret (default 1; deterministic strategies "
                                                           "play every run the same)")
-    p.add_argument("--seed", type=seed_arg, default=0, help="seed of random strategies and samples (default 0)")
+    p.add_argument("--seed", type=seed_arg, default=0,
+                   help="seed of random strategies and samples, 0 to 2**63 - 1 (default 0)")
     p.add_argument("--secrets",
                    help="'all' (default), N or sample:N (a sample of N distinct secrets, the same for every "
                         "strategy), or instance:N (every code once, some twice: 004's instance sets; below the "

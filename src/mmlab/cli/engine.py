@@ -350,8 +350,14 @@ def _eval_against(game: Game, strategy, args: argparse.Namespace) -> int:
 
     runs = 1 if strategy.deterministic else args.runs
     seed = args.seed if args.seed is not None else draw_seed()
+    maker = make_codemaker(args.codemaker, strategy)
+    if maker.name == "fixed":  # its secret read now, the error naming the option
+        try:
+            maker.start(game)
+        except MastermindError as e:
+            raise type(e)(f"--codemaker {args.codemaker}: {e}") from None
     # (adversary:mode=worst first builds the strategy's whole decision tree: 31 s at 5x8)
-    tree = getattr(make_codemaker(args.codemaker, strategy), "mode", None) == "worst"
+    tree = getattr(maker, "mode", None) == "worst"
     with spinner(f"{args.codemaker} builds the decision tree of {strategy.spec} on {game}", enabled=tree):
         records = [play_against(game, strategy, make_codemaker(args.codemaker, strategy),
                                 np.random.default_rng([seed, r])) for r in range(runs)]

@@ -195,7 +195,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 GUESS_HELP = ("Type a guess (e.g. {example}, or in letters, A = 1); after each answer mmlab says how many "
               "codes still fit. "
               "Commands: 'hint' ({hints}'s next guess, and how it splits the codes left), 'candidates' (the codes "
-              "left, when 50 or fewer), 'undo', 'give-up' (the secret, and how {player} finds it), 'help', 'quit'.")
+              "left, when 50 or fewer), 'undo', 'history' (your guesses and their answers), 'give-up' (the secret, "
+              "and how {player} finds it), 'help', 'quit'.")
 
 
 def cmd_guess(args: argparse.Namespace) -> int:
@@ -205,7 +206,7 @@ def cmd_guess(args: argparse.Namespace) -> int:
     from mmlab.cli.output import out
     from mmlab.errors import MastermindError
     from mmlab.play.mathmind import MathMindSession
-    from mmlab.play.terminal import QUIT_WORDS, Dialogue
+    from mmlab.play.terminal import QUIT_WORDS, Dialogue, not_a_guess
 
     mm = _mathmind(args, args.feedback)
     game = mm.game
@@ -239,11 +240,14 @@ def cmd_guess(args: argparse.Namespace) -> int:
             if line.lower() in ("give-up", "giveup", "give up"):
                 reveal("You gave up.")
                 return 1
-            if line.lower() in ("hint", "candidates", "undo"):
+            if line.lower() in ("hint", "candidates", "undo", "history"):
                 try:
                     out.print(_guess_command(session, line.lower(), hints), markup=False)
                 except MastermindError as e:
                     out.print(str(e), markup=False)
+                continue
+            if not_a_guess(game, line):
+                out.print(not_a_guess(game, line), markup=False)
                 continue
             try:
                 guess = game.parse(line)
@@ -266,8 +270,14 @@ def cmd_guess(args: argparse.Namespace) -> int:
 
 
 def _guess_command(session: MathMindSession, command: str, hints: str) -> str:
-    """What ``guess``'s 'hint', 'candidates' or 'undo' says, done on ``session``."""
+    """What ``guess``'s 'hint', 'candidates', 'undo' or 'history' says, done on ``session``."""
+    from mmlab.play.terminal import fitting
+
     game = session.game
+    if command == "history":
+        return "\n".join(f"  {k}. {game.format(guess)}  {session.describe(said)}; {fitting(left)}"
+                         for k, ((guess, said), left) in enumerate(zip(session.moves, session.counts()[1:]), 1)) \
+            or "no guesses yet"
     if command == "undo":
         guess, said = session.moves[-1] if session.moves else (None, None)
         session.undo()

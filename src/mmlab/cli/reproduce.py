@@ -69,7 +69,9 @@ def reproduce_tpoa(args: argparse.Namespace) -> int:
                       **res.to_dict()} for r, res in records])
         return 0
     for table_no in sorted({r.table for r, _ in records}):
-        table = Table(title=f"000 Table {table_no}: published beside mmlab (L = total guesses over all secrets)",
+        sizes = " and ".join(dict.fromkeys(r.size for r, _ in records if r.table == table_no))
+        table = Table(title=f"000 Table {table_no}, {sizes}: published beside mmlab (L = total guesses over all "
+                            "secrets)",
                       caption="s paper: the paper's seconds, on a P4 at 1.6 GHz")  # (a header of 5 lines at 80)
         for col in ("series", "(k, d)", "L paper", "L ours", "mean ours", "worst paper", "worst ours", "s paper",
                     "s ours"):

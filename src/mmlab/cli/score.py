@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 def cmd_score(args: argparse.Namespace) -> int:
     from mmlab.game import Game, split_code  # (here: 'score --help' loads no numpy)
+    from mmlab.game.rules import MAX_PEGS
 
     if reads_as_size(args.secret):  # 'mmlab score 4x6 1122 1234', as partition is typed
         raise MastermindError(f"{args.secret.strip()} reads as a game size, not a code: give the size with "
@@ -29,6 +30,9 @@ def cmd_score(args: argparse.Namespace) -> int:
             empty = "the secret and the guess are" if pegs == others else f"the {'secret' if pegs == 0 else 'guess'} is"
             raise MastermindError(f"{empty} empty: give both as codes, e.g. mmlab score 3632 1122")
         if pegs != others:
+            for text, n in ((args.secret, pegs), (args.guess, others)):  # a stray character says so first
+                if n <= MAX_PEGS:
+                    _unsized(Game.parse_size(f"{n}x36"), text, False)
             raise MastermindError(f"the secret has {pegs} pegs and the guess {others}: they must match")
         game = Game.parse_size(f"{pegs}x36", feedback="black" if args.black_only else "black-white")
         fb = game.score(_unsized(game, args.secret, args.no_repeats), _unsized(game, args.guess, args.no_repeats))

@@ -277,7 +277,7 @@ def _game_args(p: argparse.ArgumentParser) -> None:
 def add_command(command) -> None:
     p = command("static", help_of("static"), cmd_static)
     p.epilog = EXAMPLES
-    sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    sub = p.add_subparsers(dest="action", metavar="SUBCOMMAND", required=True)
     v = sub.add_parser("verify", help="does a set of guesses separate every secret?",
                        description="Whether every secret gets its own answers to a set of guesses; if not, "
                                    "two secrets the set cannot tell apart.",

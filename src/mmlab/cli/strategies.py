@@ -44,7 +44,7 @@ def cmd_strategies(args: argparse.Namespace) -> int:
             known = ", ".join(dict.fromkeys(list(REGISTRY) + list(PLANNERS) + list(STRATEGIES_2D)))
             raise MastermindError(f"no strategy or planner is called {shown(args.name)}; known: {known}")
     if args.json:
-        print_json(data if args.name is None or len(data) > 1 else data[0])  # 'tabu' is 1-D and 2-D
+        print_json(data)  # (a list, as without NAME: 'tabu' is a strategy and an mm2 strategy)
         return 0
     if args.name is not None:
         for entry in data:
@@ -132,4 +132,6 @@ def _print_parameters(entry: dict) -> int:
 def add_command(command) -> None:
     p = command("strategies", help_of("strategies"), cmd_strategies)
     p.add_argument("name", nargs="?", help="one strategy or planner, with the meaning of each parameter")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--json", action="store_true",
+                   help="print JSON: a list of strategies, each with its parameters (with NAME, its one entry, or "
+                        "two for tabu: a strategy and an mm2 strategy)")

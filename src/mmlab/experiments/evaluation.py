@@ -328,9 +328,12 @@ def evaluate(
         if seed < 0:
             raise BadArgument(f"a seed must be 0 or more, got {seed}")
     strategy.start(game)  # refuses unsuitable games before any work
-    if seed is None and (not strategy.deterministic or not isinstance(secrets, str)):
+    drawn = seed is None and (not strategy.deterministic or not isinstance(secrets, str))
+    if drawn:
         seed = draw_seed()
     codes, description = choose_secrets(game, secrets, seed or 0)
+    if drawn and strategy.deterministic and description == "all":  # (a sample of every code: the seed drew nothing)
+        seed = None
     by_tree = strategy.deterministic and game.enumerable
     if on_progress is not None:
         on_progress(0, codes.shape[0] * (1 if by_tree else runs))

@@ -297,8 +297,8 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
                 return 1
             elif command.lower() in ("help", "?"):
                 say(help_text)
-            elif _is_word(game, line):
-                say(Text(f"'{line}' is neither a guess nor a command{_did_you_mean(line)}: type a guess, or 'help'."))
+            elif not_a_guess(game, line):
+                say(Text(not_a_guess(game, line)))
             elif line:
                 try:
                     guess = game.parse(line)
@@ -345,10 +345,18 @@ def _code_or_none(game: Game, line: str) -> int | None:
         return None
 
 
-def _is_word(game: Game, line: str) -> bool:
-    """Whether ``line`` holds a letter that is no colour of ``game`` (A for colour 1, ...): a word,
-    such as a mistyped command, rather than a code."""
-    return game.stray_letter(line) is not None
+def not_a_guess(game: Game, line: str) -> str | None:
+    """What to say of ``line`` when it holds a letter that is no colour of ``game`` (A for colour 1,
+    ...): a word, such as a mistyped command, rather than a code. None for anything else.
+
+    >>> not_a_guess(Game.parse_size("4x6"), "hitn")
+    "'hitn' is neither a guess nor a command (did you mean 'hint'?): type a guess, or 'help'."
+    >>> not_a_guess(Game.parse_size("4x6"), "ABC"), not_a_guess(Game.parse_size("4x6"), "1129")
+    (None, None)
+    """
+    if game.stray_letter(line) is None:
+        return None
+    return f"'{line}' is neither a guess nor a command{_did_you_mean(line)}: type a guess, or 'help'."
 
 
 def _did_you_mean(line: str) -> str:

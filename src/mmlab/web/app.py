@@ -38,6 +38,7 @@ from mmlab.game import Feedback, Game
 from mmlab.play.mathmind import MathMindSession
 from mmlab.play.session import CodebreakerSession, CodemakerSession, SecretKept
 from mmlab.strategies import REGISTRY, make_strategy
+from mmlab.variants.mathmind import MAX_CODES as MATHMIND_MAX_CODES
 from mmlab.web import views
 from mmlab.web.errors import GameBusy, GameOver, WrongRole, status_of
 from mmlab.web.games import (DEFAULT_IDLE_MINUTES, DEFAULT_MAX_CODES, DEFAULT_MAX_GAMES, DEFAULT_STRATEGY,
@@ -189,7 +190,8 @@ def _api(games: GameRegistry, engine: threading.Lock | None) -> APIRouter:
     @api.get("/info", summary="the server's limits and the strategies it knows")
     @offloaded
     def info() -> ServerInfo:
-        return ServerInfo(max_games=games.max_games, max_codes=games.max_codes, idle_minutes=games.idle_minutes,
+        return ServerInfo(max_games=games.max_games, max_codes=games.max_codes,
+                          max_mathmind_codes=min(games.max_codes, MATHMIND_MAX_CODES), idle_minutes=games.idle_minutes,
                           live_games=len(games), default_strategy=DEFAULT_STRATEGY,
                           strategies=[StrategyInfo(name=name, summary=cls.summary,
                                                    deterministic=make_strategy(name).deterministic)

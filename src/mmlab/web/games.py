@@ -195,10 +195,10 @@ class GameRegistry:
             raise BadArgument("role must be codebreaker (you guess) or codemaker (you keep the secret), "
                               f"got {shown(role)}")
         if game.n_codes > self.max_codes:
-            raise GameTooLarge(
-                f"the {game} game has {game.n_codes:,} codes, more than this server plays (at most {self.max_codes:,}); "
-                "choose fewer pegs or colours, or restart the server with a larger 'mmlab serve --max-codes'"
-            )
+            larger = (f", or restart the server with a larger 'mmlab serve --max-codes' (at most {ENUMERATION_LIMIT:,})"
+                      if game.n_codes <= ENUMERATION_LIMIT else "")
+            raise GameTooLarge(f"the {game} game has {game.n_codes:,} codes, more than this server plays (at most "
+                               f"{self.max_codes:,}); choose fewer pegs or colours{larger}")
         if secret is not None and role == "codemaker":
             raise BadArgument("a secret is for the codebreaker role: as codemaker you keep the secret yourself "
                               "and answer mmlab's guesses")

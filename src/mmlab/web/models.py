@@ -175,6 +175,8 @@ class StrategyInfo(BaseModel):
 class ServerInfo(BaseModel):
     max_games: int
     max_codes: int
+    max_mathmind_codes: int = Field(description="the most codes of a MathMind game here: max_codes, or "
+                                                "MathMind's own limit when lower")
     idle_minutes: float
     live_games: int
     default_strategy: str

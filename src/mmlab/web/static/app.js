@@ -856,7 +856,9 @@ async function loadStrategies() {
     const info = await api("GET", "/info");
     serverInfo = info;
     listStrategies();
-    $("size-help").textContent += ` This server plays games of up to ${info.max_codes.toLocaleString()} codes.`;
+    const mathmind = info.max_mathmind_codes < info.max_codes
+      ? ` (MathMind games: up to ${info.max_mathmind_codes.toLocaleString()})` : "";
+    $("size-help").textContent += ` This server plays games of up to ${info.max_codes.toLocaleString()} codes${mathmind}.`;
   } catch (error) { /* the form still works with typed names */ }
 }
 
