@@ -1,10 +1,10 @@
 """MathMind in the web server: how long a player waits, through the JSON API (FastAPI's TestClient).
 
-    python benchmarks/bench_web_mathmind.py            # 4x6, 5x8 and 8x4 (65,536 codes: about 2 minutes)
+    python benchmarks/bench_web_mathmind.py            # 4x6, 5x8 and 8x4 (65,536 codes): about 10 s
     python benchmarks/bench_web_mathmind.py --quick    # 4x6 and 5x6
 
-For each size and answer kind, one game: the first hint (the rule scores every code against every
-code, once per server: "first hint"), the first hint of a second game of that kind (kept: "again"),
+For each size and answer kind, one game: the first hint (the rule scores the first guesses, one per
+set of colours, once per server: "first hint"), the first hint of a second game of that kind (kept: "again"),
 a guess, the hint after it, the give-up (which plays the rule's game for the end's count) and a
 state read once over (kept, so a reload costs nothing). Knuth's rule; secret and guess fixed.
 """

@@ -462,8 +462,13 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 
 def _duration(seconds: float) -> str:
+    """``seconds`` in the unit a person would say; never ``"0 s"``.
+
+    >>> _duration(0.07), _duration(90), _duration(300), _duration(3 * 86400)
+    ('1 s', '90 s', '5 minutes', '3 days')
+    """
     if seconds < 120:
-        return f"{seconds:.0f} s"
+        return f"{max(seconds, 1):.0f} s"
     if seconds < 7200:
         return f"{seconds / 60:.0f} minutes"
     if seconds < 2 * 86400:
