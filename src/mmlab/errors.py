@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+import numbers
 import re
 import reprlib
 import signal
@@ -210,3 +211,20 @@ class BadStudy(MastermindError):
 
 class StoreError(MastermindError):
     """A results store that is busy, damaged, or holds a different study under the same name."""
+
+
+def checked_max_guesses(max_guesses: object) -> int | None:
+    """``max_guesses`` as an int of 1 or more, or None (no limit); a bad value refused.
+
+    >>> checked_max_guesses(10), checked_max_guesses(None)
+    (10, None)
+    >>> checked_max_guesses(0)
+    Traceback (most recent call last):
+    ...
+    mmlab.errors.BadArgument: max_guesses must be a whole number of 1 or more (or None: no limit), got 0
+    """
+    if max_guesses is None:
+        return None
+    if isinstance(max_guesses, bool) or not isinstance(max_guesses, numbers.Integral) or max_guesses < 1:
+        raise BadArgument(f"max_guesses must be a whole number of 1 or more (or None: no limit), got {shown(max_guesses)}")
+    return int(max_guesses)

@@ -127,6 +127,23 @@ def test_huge_game_is_refused_with_the_strategy_named():
         evaluate(Game.parse_size("8x12"), "knuth", secrets=10)
 
 
+def test_a_random_strategy_that_never_wins_is_refused_in_a_short_message():
+    """It raised a RuntimeError listing all of the game's moves: 12,996 characters at 4x6 (helper-115)."""
+    from mmlab.errors import SearchFailed
+    from mmlab.strategies import Strategy
+
+    class Stuck(Strategy):
+        name, deterministic = "stuck", False
+
+        def guess(self, knowledge):
+            return 0
+
+    with pytest.raises(SearchFailed, match=r"^stuck did not find the secret (\d{4}) \(run 0\) in 1,296 guesses, as many "
+                                           r"as 4x6 has codes: it makes no progress\. Its first moves: 1111 \d,0, "
+                                           r"(1111 \d,0, ){3}1111 \d,0, \.\.\.$"):
+        evaluate("4x6", Stuck(), secrets=2, seed=1)
+
+
 def test_evaluations_are_counted_per_game_and_agree_between_tree_and_replay():
     """001's metric, "combinations evaluated": the tree's per-secret totals equal a replay's."""
     game = Game.parse_size("3x4")

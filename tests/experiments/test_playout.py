@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 
+from mmlab.errors import BadArgument
 from mmlab.game import Game
 from mmlab.experiments import play_game
 from mmlab.strategies import make_strategy
@@ -110,6 +111,21 @@ def test_a_game_stops_at_max_guesses():
     """Two guesses of Knuth's 1122, 1344 do not find 3632: the game is lost after exactly 2."""
     record = play_game("4x6", "knuth", "3632", max_guesses=2)
     assert record.n_guesses == 2 and not record.won
+    assert play_game("4x6", "knuth", "3632", max_guesses=np.int64(5)).won
+
+
+@pytest.mark.parametrize("limit", [0, -1, 2.5, True, "3"])
+def test_a_limit_of_no_guess_is_refused(limit):
+    """max_guesses=0 or -1 gave an empty record (helper-115), as play_2d did: a Study refuses them."""
+    from mmlab.experiments.playout import play_against
+    from mmlab.variants import play_2d
+
+    message = rf"max_guesses must be a whole number of 1 or more \(or None: no limit\), got {limit!r}"
+    for play in (lambda: play_game("4x6", "knuth", "3632", max_guesses=limit),
+                 lambda: play_against("4x6", "knuth", "fixed:3632", max_guesses=limit),
+                 lambda: play_2d("3x4", "tabu", rng=1, max_guesses=limit)):
+        with pytest.raises(BadArgument, match=message):
+            play()
 
 
 def test_a_game_lost_against_the_adversary_records_the_first_code_still_consistent():

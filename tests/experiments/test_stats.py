@@ -287,6 +287,29 @@ def test_pairwise_tests_every_pair_as_wilcoxon_does(tmp_path):
     assert tests == [stats.wilcoxon(games, t.first, t.second, t.size) for t in tests]
 
 
+def test_games_of_other_secrets_are_not_paired():
+    """Two evaluations of samples drawn apart pair up slot by slot; they were tested as pairs
+    (helper-115: p = 0.83 where the same secrets give 0.60). Refused, saying where they differ;
+    the same secrets pair, by game and (one run against three) by secret."""
+    from mmlab.experiments import evaluate
+
+    knuth = evaluate("3x4", "knuth", secrets=20, seed=1)
+    apart = evaluate("3x4", "entropy", secrets=20, seed=2)
+    first = next(i for i in range(20) if knuth.codes[i] != apart.codes[i])
+    differ = int((knuth.codes != apart.codes).sum())
+    with pytest.raises(BadArgument, match=rf"entropy and knuth played other secrets in {differ} of their 20 pairs of "
+                                          rf"games on 3x4 \(at run 0, slot {first}: "):
+        stats.wilcoxon(pd.concat([knuth.to_frame(), apart.to_frame()]), "entropy", "knuth")
+    random = evaluate("3x4", "random", secrets=20, seed=2, runs=3)  # (paired by secret: one run against three)
+    with pytest.raises(BadArgument, match=rf"played other secrets in {differ} of their 20 pairs .* slot {first}: "):
+        stats.pairwise(pd.concat([knuth.to_frame(), random.to_frame()]))
+    same = evaluate("3x4", "entropy", secrets=knuth.codes)
+    test = stats.wilcoxon(pd.concat([knuth.to_frame(), same.to_frame()]), "entropy", "knuth")
+    assert test.games == 20 and test.mean_difference == float((same.guesses - knuth.guesses).mean())
+    again = evaluate("3x4", "random", secrets=knuth.codes, seed=2, runs=3)
+    assert stats.pairwise(pd.concat([knuth.to_frame(), again.to_frame()]))[0].games == 20
+
+
 @pytest.mark.parametrize("call", [stats.summary, stats.histogram, stats.pairwise,
                                   lambda g: stats.wilcoxon(g, "knuth", "entropy"), stats.per_move])
 def test_a_frame_without_the_columns_read_is_refused_saying_what_to_pass(call):

@@ -446,6 +446,23 @@ def test_run_report_and_results_take_a_store_or_its_path(tmp_path):
         results("s1", store=3)
 
 
+def test_a_study_is_read_by_its_name_or_the_study_itself(tmp_path):
+    """results(study) gave DuckDB's 'Unable to transform python value of type Study' (helper-115)."""
+    from mmlab.experiments import build_report, results
+
+    store = Store(tmp_path / "r.duckdb")
+    study = Study("s1", ["3x3"], ["knuth"])
+    run_study(study, store, jobs=1)
+    assert results(study, store=store).equals(results("s1", store=store)) and len(store.games(study)) == 27
+    assert build_report(store, study).summary["total"].iloc[0] == 74 and len(store.runs(study)) == 1
+    with store.study_moves(study) as con:
+        assert con.execute("SELECT count(*) FROM study_moves").fetchall() == [(74,)]
+    for bad in (42, None):
+        with pytest.raises(StoreError, match=f"expected a study's name or a Study, got {bad}"):
+            results(bad, store=store)
+    assert store.forget(study) == 27 and store.studies().empty
+
+
 def test_an_empty_file_that_cannot_be_replaced_is_refused_with_what_to_do(tmp_path, monkeypatch):
     """(A folder that forbids deleting; as root only an immutable folder does, so it is simulated.)"""
     blank = tmp_path / "blank.duckdb"

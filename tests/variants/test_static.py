@@ -443,6 +443,13 @@ def test_other_bad_input():
             search(Game.parse_size("3x3"), 3, seed=seed, time_limit=1)
 
 
+def test_a_size_may_be_numpys_integer():
+    """search(game, np.int64(3)) said 'size np.int64(3): a set holds at least one guess' (helper-115)."""
+    found = search(Game.parse_size("3x3"), np.int64(3), seed=1, time_limit=5)
+    assert found.separates and found.size == 3 and type(found.to_dict()["tried"][0]["size"]) is int
+    assert exhaustive(Game.parse_size("3x3"), np.int64(2)).proves_none
+
+
 # --------------------------------------------------------------------------------- CLI
 def run(argv: list[str], capsys) -> tuple[int, str, str]:
     """``mmlab static ...`` through the command line's own entry, with its error handling."""

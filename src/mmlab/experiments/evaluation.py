@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from mmlab.errors import BadArgument, ctrl_c_in_kernels
+from mmlab.errors import BadArgument, SearchFailed, ctrl_c_in_kernels
 from mmlab.experiments.figures import GuessFigures
-from mmlab.experiments.playout import GameRecord, play_game
+from mmlab.experiments.playout import GameRecord, moves_text, play_game
 from mmlab.experiments.secret_sets import SecretSet
 from mmlab.experiments.workers import POOL_WORTH_SECONDS, PROBE_SECONDS, WorkerPool, first_time
 from mmlab.game import Game
@@ -574,8 +574,11 @@ def play_seeded(game: Game, strategy: Strategy, seed: int | None, run: int, secr
     """Game ``(run, secret)`` of an evaluation with ``seed``: the strategy draws from
     ``numpy.random.default_rng([seed, run, secret])``. Raises if the strategy gives up."""
     record = play_game(game, strategy, secret, np.random.default_rng([seed, run, secret]))
-    if not record.won:
-        raise RuntimeError(f"{strategy.spec} did not find {game.format(secret)}: {record}")
+    if not record.won:  # (play_game stops after as many guesses as codes)
+        shown_moves = moves_text(game, record.guesses[:5], record.feedbacks[:5])
+        raise SearchFailed(f"{strategy.spec} did not find the secret {game.format(secret)} (run {run}) in "
+                           f"{record.n_guesses:,} guesses, as many as {game} has codes: it makes no progress. Its "
+                           f"first moves: {shown_moves}{', ...' if record.n_guesses > 5 else ''}")
     return record
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from mmlab.codemakers.base import Adversary, Codemaker, make_codemaker
+from mmlab.errors import checked_max_guesses
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import Strategy, rng_of
@@ -145,7 +146,7 @@ def _play(game: Game, strategy: Strategy, knowledge: Knowledge, answer: Callable
     win or ``max_guesses`` (default: every code); the record and the last knowledge. Whether the
     top scorers held the secret is recorded only when the ``secret`` is known from the start (else
     the record's secret is -1, for the caller to set)."""
-    limit = max_guesses if max_guesses is not None else game.n_codes
+    limit = checked_max_guesses(max_guesses) or game.n_codes
     guesses: list[int] = []
     feedbacks: list[Feedback] = []
     evaluations: list[int] = []

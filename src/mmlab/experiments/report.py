@@ -24,7 +24,7 @@ import pandas as pd
 
 from mmlab.errors import StoreError, counted_guesses, shown
 from mmlab.experiments import stats
-from mmlab.experiments.store import Store, as_store
+from mmlab.experiments.store import Store, as_store, study_name
 from mmlab.experiments.study import Study
 from mmlab.strategies.registry import parse_spec
 
@@ -186,8 +186,9 @@ class Report:
         return cells
 
 
-def build_report(store: Store | str | Path, name: str) -> Report:
-    """Read study ``name`` from ``store`` (a ``Store``, or the path of one) and compute its tables.
+def build_report(store: Store | str | Path, name: str | Study) -> Report:
+    """Read study ``name`` (or the ``Study``) from ``store`` (a ``Store``, or the path of one) and
+    compute its tables.
 
     >>> import tempfile, os
     >>> from mmlab.experiments.runner import run_study
@@ -197,6 +198,7 @@ def build_report(store: Store | str | Path, name: str) -> Report:
     [[1, 7, 17, 2]]
     """
     store = as_store(store)
+    name = study_name(name)
     with store.reading():  # one connection for the three
         study = store.study(name)
         games, runs = store.games(name, order=study, columns=stats.GAME_FIGURE_COLUMNS), store.runs(name)

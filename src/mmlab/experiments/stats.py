@@ -161,21 +161,51 @@ class _Played:
     def by_secret(self) -> pd.Series:  # the mean over the runs
         return self.games.groupby("slot")["guesses"].mean()
 
+    def secrets(self, by_secret: bool) -> pd.Series | None:
+        """The secret of each game (or slot) as ``by_game`` (``by_secret``) keys it; None for games
+        without their secrets."""
+        if "secret" not in self.games.columns:
+            return None
+        return self._slot_secrets if by_secret else self._game_secrets
+
+    @cached_property
+    def _game_secrets(self) -> pd.Series:
+        return self.games.set_index(KEY)["secret"]
+
+    @cached_property
+    def _slot_secrets(self) -> pd.Series:
+        return self.games.groupby("slot")["secret"].first()
+
 
 def _paired(size: str, first: str, second: str, *played: _Played, runs: Mapping[str, int] | None = None) -> PairedTest:
     """``wilcoxon`` of the games ``played`` by ``first`` and ``second`` on ``size``; ``runs``, the
     runs each plays in its study, else those of its games."""
     fewer, more = sorted((runs or {}).get(name, p.runs) for name, p in zip((first, second), played, strict=True))
-    if fewer == 1 < more:
-        a, b = (p.by_secret for p in played)
-    else:
-        a, b = (p.by_game for p in played)
+    by_secret = fewer == 1 < more
+    a, b = (p.by_secret if by_secret else p.by_game for p in played)
     joined = pd.concat([a.rename("a"), b.rename("b")], axis=1, join="inner")
+    _same_secrets(size, first, second, joined.index, *(p.secrets(by_secret) for p in played))
     diff = (joined["a"] - joined["b"]).to_numpy()
     if not diff.any():
         return PairedTest(size, first, second, len(diff), 0.0, None, None)
     statistic, p_value = signed_rank(joined["a"].to_numpy(dtype=float) - joined["b"].to_numpy(dtype=float))
     return PairedTest(size, first, second, len(diff), float(diff.mean()), statistic, p_value)
+
+
+def _same_secrets(size: str, first: str, second: str, pairs: pd.Index, *secrets: pd.Series | None) -> None:
+    """Refuse pairs of games (``pairs``, keys of both) whose secrets differ: two evaluations that
+    each drew a sample of their own pair up slot by slot, but are no pairs of the same secret."""
+    if any(s is None for s in secrets):
+        return
+    a, b = (s.reindex(pairs).to_numpy() for s in secrets)
+    differ = np.flatnonzero(a != b)
+    if differ.size:
+        key = pairs[differ[0]]  # (size, run, slot), or a slot
+        where = f"run {key[1]}, slot {key[2]}" if isinstance(key, tuple) else f"slot {key}"
+        raise BadArgument(f"{first} and {second} played other secrets in {differ.size:,} of their {len(pairs):,} "
+                          f"pairs of games on {size} (at {where}: {a[differ[0]]} and {b[differ[0]]}), so a paired "
+                          f"test would compare unlike games: evaluate both over the same secrets, e.g. "
+                          f"evaluate(game, {second!r}, secrets=evaluation_of_{first.split(':')[0]}.codes)")
 
 
 def signed_rank(d: np.ndarray) -> tuple[float, float]:

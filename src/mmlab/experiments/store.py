@@ -294,7 +294,8 @@ class Store:
                 raise
 
     def forget(self, study: str) -> int:
-        """Delete a study and everything recorded for it; returns the games deleted."""
+        """Delete a study (its name, or the ``Study``) and everything recorded for it; returns the games deleted."""
+        study = study_name(study)
         with self.connect() as con:
             n = con.execute("SELECT count(*) FROM games WHERE study = ?", [study]).fetchone()[0]
             con.execute("BEGIN TRANSACTION")
@@ -358,13 +359,15 @@ class Store:
 
     def require(self, name: str) -> None:
         """Refuse a study name the store does not hold, listing the ones it does."""
+        name = study_name(name)
         if self.query("SELECT count(*) AS n FROM studies WHERE study = ?", [name])["n"].iloc[0] == 0:
             known = ", ".join(self.studies()["study"])
             stored = f"stored: {known}" if known else "it holds no studies yet"
             raise StoreError(f"no study named {name!r} in {str(self.path)!r} ({stored})")
 
-    def study(self, name: str) -> Study:
-        """The stored definition of study ``name``."""
+    def study(self, name: str | Study) -> Study:
+        """The stored definition of study ``name`` (or of a ``Study``'s name)."""
+        name = study_name(name)
         with self.reading():  # (one connection for both)
             self.require(name)
             rows = self.query("SELECT definition, source, description FROM studies WHERE study = ?", [name])
@@ -386,8 +389,9 @@ class Store:
         costs more than the rest of a report)."""
         return self._rows("moves", study, order, columns)
 
-    def _rows(self, table: str, study: str, order: Study | None, columns: Sequence[str] | None) -> pd.DataFrame:
+    def _rows(self, table: str, study: str | Study, order: Study | None, columns: Sequence[str] | None) -> pd.DataFrame:
         """The rows of ``study`` in ``table`` (games or moves), for ``games`` and ``moves``."""
+        study = study_name(study)
         selected = "*" if columns is None else ", ".join(_checked_columns(columns, table))
         key = "run, slot, move" if table == "moves" else "run, slot"
         with self.reading():  # (one connection for both)
@@ -433,6 +437,7 @@ class Store:
         ...     con.execute("SELECT count(*), max(move) FROM study_moves").fetchall()
         [(74, 4)]
         """
+        study = study_name(study)
         with self.reading():  # (one connection: the count of games and the moves agree)
             self.require(study)
             with self.connect(read_only=True) as con:
@@ -459,13 +464,14 @@ class Store:
 
     def runs(self, study: str) -> pd.DataFrame:
         """One row per run (start) of ``study``: when, where, which mmlab, how many games it wrote."""
+        study = study_name(study)
         with self.reading():  # (one connection for both)
             self.require(study)
             return self.query("SELECT * FROM runs WHERE study = ? ORDER BY started", [study])
 
     def export(self, study: str, path: str | Path, table: str = "games") -> Path:
         """Write one table of ``study`` to CSV or Parquet, chosen by the file's suffix."""
-        path = Path(path)
+        study, path = study_name(study), Path(path)
         fmt = {".csv": "FORMAT CSV, HEADER", ".parquet": "FORMAT PARQUET"}.get(path.suffix.lower())
         if fmt is None:
             raise StoreError(f"cannot tell the format of {str(path)!r}: name it .csv or .parquet")
@@ -486,6 +492,19 @@ class Store:
             except duckdb.Error as e:
                 raise StoreError(f"cannot write {str(path)!r}: {str(e).splitlines()[0]}") from None
         return path
+
+
+def study_name(study: str | Study) -> str:
+    """The name of ``study``: a stored study's name as given, or a ``Study``'s.
+
+    >>> study_name(Study("demo", ("3x3",), ("knuth",))), study_name("demo")
+    ('demo', 'demo')
+    """
+    if isinstance(study, Study):
+        return study.name
+    if not isinstance(study, str):
+        raise StoreError(f"expected a study's name or a Study, got {shown(study)}")
+    return study
 
 
 def as_store(store: Store | str | os.PathLike) -> Store:
@@ -621,10 +640,10 @@ def _empty_store() -> duckdb.DuckDBPyConnection:
     return con
 
 
-def results(study: str, table: str = "games", store: Store | str | Path = DEFAULT_STORE,
+def results(study: str | Study, table: str = "games", store: Store | str | Path = DEFAULT_STORE,
             kind: str = "pandas") -> pd.DataFrame | polars.DataFrame:
-    """The rows of one table of a stored study as a pandas or polars frame, for notebooks; ``store``
-    is a ``Store`` or the path of one.
+    """The rows of one table of a stored study (its name, or the ``Study``) as a pandas or polars
+    frame, for notebooks; ``store`` is a ``Store`` or the path of one.
 
     >>> import tempfile, os
     >>> from mmlab.experiments.runner import run_study
@@ -634,6 +653,7 @@ def results(study: str, table: str = "games", store: Store | str | Path = DEFAUL
     (np.int64(74), 74)
     """
     readers = {"games": Store.games, "moves": Store.moves, "runs": Store.runs}
+    study = study_name(study)
     if table not in readers:
         raise StoreError(f"no table {table!r}: choose games, moves or runs")
     frame = readers[table](as_store(store), study)

@@ -528,6 +528,7 @@ def search(game: Game | str, size: int | None = None, seed: int | None = 0, time
     if seed is not None and not (isinstance(seed, numbers.Integral) and not isinstance(seed, bool) and seed >= 0):
         raise BadArgument(f"seed must be a whole number, 0 or more (or None: drawn at random), got {shown(seed)}")
     floor = _search_floor(game, size, time_limit)
+    size = None if size is None else int(size)  # (numpy's, e.g. from np.arange, as Python's)
     fastest = FASTEST_PER_THREAD * numba.get_num_threads()
     _check_time(game, size or floor, time_limit, fastest)  # (before minutes of setup on the largest games)
     t_setup = time.perf_counter()
@@ -578,7 +579,7 @@ def search(game: Game | str, size: int | None = None, seed: int | None = 0, time
 def _search_floor(game: Game, size: int | None, time_limit: float) -> int:
     """Refuse what ``search`` cannot do (a bad size or time limit, a size below the counting bound, a
     game too large to enumerate); the counting bound."""
-    if size is not None and (not isinstance(size, int) or isinstance(size, bool) or size < 1):
+    if size is not None and (not isinstance(size, (int, np.integer)) or isinstance(size, bool) or size < 1):
         raise BadArgument(f"size {size!r}: a set holds at least one guess")
     if size is not None and size > game.n_codes:
         raise BadArgument(f"size {size}: {game} has only {game.n_codes} codes to choose distinct guesses from")
@@ -659,8 +660,9 @@ def exhaustive(game: Game | str, size: int, time_limit: float | None = None,
     (True, True)
     """
     game = Game.of(game)
-    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+    if not isinstance(size, (int, np.integer)) or isinstance(size, bool) or size < 0:
         raise BadArgument(f"size {size!r}: expected a whole number of guesses")
+    size = int(size)  # (numpy's, e.g. from np.arange, as Python's)
     if size > game.n_codes:
         raise BadArgument(f"size {size}: {game} has only {game.n_codes} codes, so no set holds {size} distinct guesses")
     if time_limit is not None and not time_limit > 0:

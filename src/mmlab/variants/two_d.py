@@ -33,6 +33,7 @@ from mmlab.errors import (
     BadSize,
     InconsistentFeedback,
     SpaceTooLarge,
+    checked_max_guesses,
     shown,
 )
 from mmlab.game import ENUMERATION_LIMIT, Feedback, Game
@@ -401,6 +402,7 @@ def play_2d(game: Game2D | str, strategy: Strategy2D | str, secret: np.ndarray |
     True
     """
     game, strategy = _game_and_strategy(game, strategy)
+    max_guesses = checked_max_guesses(max_guesses) or MAX_GUESSES
     rng = rng_of(rng) or np.random.default_rng()  # (a generator is used as it is)
     secret = game.random_code(rng) if secret is None else game.check(secret)
     knowledge = Knowledge2D(game)
