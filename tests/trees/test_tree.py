@@ -54,3 +54,24 @@ def test_the_mean_of_a_tree_over_some_secrets_is_per_secret_solved():
     all, a mean of 8/3 over those secrets, not over the 1296 codes of the game."""
     part = DecisionTree.build("4x6", "knuth", secrets=["1111", "1122", "6666"])
     assert (part.total_guesses, part.n_secrets, part.mean) == (8, 3, 8 / 3)
+
+
+def test_wrong_kinds_of_argument_are_refused_saying_what_is_taken():
+    """A tree, a number or a move not in a list ended in AttributeError ('DecisionTree' object has
+    no attribute 'deterministic') or ValueError (too many values to unpack) (helper-115)."""
+    import pytest
+
+    from mmlab.errors import BadArgument
+    from mmlab.strategies import partition_summary
+
+    tree = DecisionTree.build("3x3", "knuth")
+    with pytest.raises(BadArgument, match="takes a strategy; this is a tree already"):
+        DecisionTree.build("3x3", tree)
+    for other in (42, None):
+        with pytest.raises(BadArgument, match=f"takes a strategy or its spec, e.g. 'knuth', got {other}"):
+            DecisionTree.build("3x3", other)
+    for history in (("112", "0,2"), "112:0,2", [("112",)], 5):
+        with pytest.raises(BadArgument, match=r"history must be a list of \(guess, answer\) pairs"):
+            tree.path(history)
+    assert tree.path([["112", (0, 2)]]).size == tree.path([("112", "0,2")]).size == 3
+    assert partition_summary(Game(3, 3), "112") == partition_summary("3x3", "112")  # (a game stands for its start)

@@ -64,6 +64,8 @@ def test_a_tree_builds_from_a_spec_and_prints_in_one_line(tree):
     built = DecisionTree.build(tree.game, "knuth")
     assert built.total_guesses == tree.total_guesses
     assert repr(built) == f"DecisionTree(3x3, 'knuth', secrets=27, nodes={built.n_nodes}, root=112)"
+    alone = DecisionTree.build(Game(3, 4, repeats=False), "knuth")  # (its rules said too: '3x4' alone before)
+    assert repr(alone).startswith("DecisionTree(3x4 (no repeats), 'knuth', secrets=24, ")
     assert "\n" not in repr(built.root) and len(repr(built.root)) < 80
 
 

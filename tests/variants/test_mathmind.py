@@ -305,8 +305,9 @@ def test_bad_input_is_refused_with_a_message():
         MathMind(Game(6, 9), "euclidean")
     assert Game(4, 16).n_codes == MAX_CODES
     MathMind(Game(4, 16), "euclidean")  # (the largest accepted)
-    with pytest.raises(BadSize, match="plays a Game"):
-        MathMind("4x6", "euclidean")
+    assert MathMind("4x6", "euclidean").game == Game(4, 6)  # (a size, as elsewhere; it was refused)
+    with pytest.raises(BadSize, match="expected a Game or a size such as '4x6', got 42"):
+        MathMind(42, "euclidean")
     mm = MathMind(Game(4, 6), "euclidean")
     with pytest.raises(BadArgument, match="unknown rule 'knuht'"):
         mm.evaluate("knuht")

@@ -51,7 +51,8 @@ Played = tuple[int, int, int, int, float]
 PROGRESS_SECONDS = 0.25  # report progress at least this often (and every 64 games)
 
 
-@dataclass(eq=False)  # compared field by field it would compare arrays (and the seconds always differ)
+# (its repr is its figures: the dataclass's listed every field, arrays too, 2,700 characters for 200 games)
+@dataclass(eq=False, repr=False)  # compared field by field it would compare arrays (and the seconds always differ)
 class Evaluation(GuessFigures):
     """Guesses needed per game, with the figures the papers print; ``codes[i]`` is the secret of
     game ``i`` (the games run by run: ``guesses.reshape(runs, -1)`` puts one run per row, unless
@@ -73,6 +74,23 @@ class Evaluation(GuessFigures):
     codes: np.ndarray | None = field(default=None, repr=False)  # the secret of each game
     game_seconds: np.ndarray | None = field(default=None, repr=False)  # each simulated game's time, on one core
     planned: int | None = None  # the games it was to play, when a Ctrl-C stopped it first (EvaluationInterrupted)
+
+    def __repr__(self) -> str:
+        """The evaluation in one line, as a notebook shows it.
+
+        >>> evaluate("4x6", "knuth")
+        <Evaluation 4x6 knuth: 1296 games (all secrets, exact), total 5801, mean 4.4761, worst 5>
+        >>> evaluate("3x3", "random", runs=2, seed=1)
+        <Evaluation 3x3 random: 54 games (all secrets, 2 runs, seed 1), total 151, mean 2.7963 ± 0.1102, worst 4>
+        """
+        how = [self.secrets if self.secrets != "all" else "all secrets"]
+        how += ["exact"] if self.exact else []
+        how += [f"{self.runs} runs"] if self.runs != 1 else []
+        how += [f"seed {self.seed}"] if self.seed is not None else []
+        how += [f"stopped at {self.games} of {self.planned}"] if self.interrupted else []
+        mean = f"{self.mean:.4f}" if self.exact else f"{self.mean:.4f} ± {self.stderr:.4f}"
+        return (f"<Evaluation {self.game} {self.strategy}: {self.games} games ({', '.join(how)}), "
+                f"total {self.total_guesses}, mean {mean}, worst {int(self.guesses.max()) if self.games else '-'}>")
 
     @property
     def interrupted(self) -> bool:

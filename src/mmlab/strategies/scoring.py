@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from mmlab.errors import BadArgument
-from mmlab.game import kernels
+from mmlab.game import Game, kernels
 from mmlab.knowledge import Knowledge, is_member
 
 LARGEST = kernels.STAT_LARGEST
@@ -57,15 +57,20 @@ def best(values: np.ndarray) -> np.ndarray:
     return values <= values.min() + TOLERANCE
 
 
-def partition_summary(knowledge: Knowledge, guess: int | str) -> dict:
+def partition_summary(knowledge: Knowledge | Game | str, guess: int | str) -> dict:
     """How ``guess`` (an index, or a code written out) splits the candidates: class sizes per answer (``Game.feedbacks`` order),
     number of parts, largest part, expected size, entropy, and whether it is consistent. Needs the
-    candidates listed (explicit knowledge of an enumerable game).
+    candidates listed (explicit knowledge of an enumerable game); a game, or its size, stands for
+    its start, every code a candidate.
 
     >>> from mmlab.game import Game
     >>> partition_summary(Knowledge.initial(Game.parse_size("4x6")), "1122")["parts"]
     13
+    >>> partition_summary("4x6", "1123")["parts"]
+    14
     """
+    if not isinstance(knowledge, Knowledge):
+        knowledge = Knowledge.initial(Game.of(knowledge))
     game = knowledge.game
     guess = game.code(guess)
     if not knowledge.explicit:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mmlab.errors import BadArgument, BadTree
+from mmlab.errors import BadArgument, BadTree, shown
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import Strategy, make_strategy
@@ -72,7 +72,7 @@ class DecisionTree:
     strategy: str = ""
 
     def __repr__(self) -> str:  # the default would print every node
-        return (f"DecisionTree({self.game.size}, {self.strategy!r}, secrets={self.n_secrets}, nodes={self.n_nodes}, "
+        return (f"DecisionTree({self.game}, {self.strategy!r}, secrets={self.n_secrets}, nodes={self.n_nodes}, "
                 f"root={self.game.format(self.root.guess)})")
 
     # ----------------------------------------------------------------- building
@@ -103,6 +103,10 @@ class DecisionTree:
         game = Game.of(game)
         if isinstance(strategy, str):
             strategy = make_strategy(strategy)
+        if isinstance(strategy, DecisionTree):
+            raise BadArgument("DecisionTree.build takes a strategy; this is a tree already (evaluate takes either)")
+        if not isinstance(strategy, Strategy):
+            raise BadArgument(f"DecisionTree.build takes a strategy or its spec, e.g. 'knuth', got {shown(strategy)}")
         if not strategy.deterministic:
             ties = strategy.values.get("ties")
             hint = "; use ties=first" if ties not in (None, "first") and _first_tie(strategy).deterministic else ""
@@ -194,6 +198,10 @@ class DecisionTree:
         3
         """
         node = self.root
+        if not isinstance(history, (list, np.ndarray)) or any(not isinstance(move, (tuple, list)) or len(move) != 2
+                                                              for move in history):
+            raise BadArgument(f"history must be a list of (guess, answer) pairs, e.g. [('1122', '1,1')], got "
+                              f"{shown(history)}")
         for guess, fb in history:
             guess = self.game.code(guess)
             fb = self.game.answer(fb)

@@ -140,10 +140,13 @@ class Evaluation:
 
 @dataclass(frozen=True)
 class MathMind:
-    """A game of ``game``'s codes answered by ``feedback`` (one of ``FEEDBACKS``).
+    """A game of ``game``'s codes (a ``Game``, or a size such as ``"4x6"``) answered by ``feedback``
+    (one of ``FEEDBACKS``).
 
     >>> MathMind(Game.parse_size("4x6"), "euclidean").n_answers   # squared distances 0..4*5**2
     101
+    >>> MathMind("4x6", "euclidean") == MathMind(Game.parse_size("4x6"), "euclidean")
+    True
     """
 
     game: Game
@@ -153,8 +156,7 @@ class MathMind:
     _kept: dict = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.game, Game):
-            raise BadSize(f"MathMind plays a Game, e.g. Game.parse_size('4x6'), got {shown(self.game)}")
+        object.__setattr__(self, "game", Game.of(self.game))  # (a size such as "4x6" too, as elsewhere)
         if self.feedback not in FEEDBACKS:
             raise BadArgument(f"unknown feedback {shown(self.feedback)}; choose from {', '.join(FEEDBACKS)}")
         if self.game.feedback != "black-white":
