@@ -102,6 +102,8 @@ def test_every_game_is_won_by_every_strategy(game46):
 
 @pytest.mark.parametrize("kwargs, message", [({"runs": 0}, "runs must be at least 1"),
                                              ({"secrets": 0}, "secrets must be"),
+                                             ({"secrets": "1122"}, (r"secrets must be 'all', a whole number of secrets "
+                                                                    r"or some codes \(e\.g\. \['1122', '3632'\]\), got '1122'")),
                                              ({"seed": -1}, "seed must be 0 or more")])
 def test_bad_arguments_are_refused(game46, kwargs, message):
     from mmlab.errors import BadArgument
@@ -142,6 +144,20 @@ def test_a_random_strategy_that_never_wins_is_refused_in_a_short_message():
                                            r"as 4x6 has codes: it makes no progress\. Its first moves: 1111 \d,0, "
                                            r"(1111 \d,0, ){3}1111 \d,0, \.\.\.$"):
         evaluate("4x6", Stuck(), secrets=2, seed=1)
+
+
+def test_a_tree_of_some_secrets_is_evaluated_over_them_and_refuses_others():
+    """evaluate(game, partial_tree) ended in 'the tree has no move after 1122 -> 2,0' (helper-115)."""
+    from mmlab.errors import BadArgument
+    from mmlab.trees import DecisionTree
+
+    part = DecisionTree.build("4x6", "knuth", secrets=["1122", "3632"])
+    with pytest.raises(BadArgument, match=r"the tree covers only the 2 secrets it was built over \(DecisionTree\.build"
+                                          r"\(\.\.\., secrets=\.\.\.\)\), and 1,294 of the secrets asked are others "
+                                          r"\(e\.g\. 1111\): evaluate it over its own"):
+        evaluate("4x6", part)
+    own = evaluate("4x6", part, secrets=np.flatnonzero(part.depths()))
+    assert own.games == 2 and own.total_guesses == 1 + 5  # (1122 at once; 3632 in five, as Knuth finds it)
 
 
 def test_evaluations_are_counted_per_game_and_agree_between_tree_and_replay():

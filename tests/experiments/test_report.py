@@ -232,11 +232,18 @@ def test_an_exact_mean_has_no_standard_error(stored):
 
 
 def test_a_per_move_table_ends_at_the_last_move_asked_for(stored):
-    """``per_move_table(size, column, last_move)``: the moves up to and with ``last_move``, as printed."""
+    """``per_move_table(size, column, last_move)``: the moves up to and with ``last_move``, as printed;
+    a figure or size it does not have refused (a KeyError from pandas, and an empty table, before)."""
+    from mmlab.errors import BadArgument
+
     report = build_report(stored, "r")
     whole = report.per_move_table("3x3", "consistent")
     assert whole.index.max() > 2 and list(whole.columns) == list(STUDY.strategies)
     assert report.per_move_table("3x3", "consistent", last_move=2).equals(whole.loc[[1, 2]])
+    with pytest.raises(BadArgument, match="no per-move figure 'nope': choose one of games, consistent, consistent_sd, "):
+        report.per_move_table("3x3", "nope")
+    with pytest.raises(BadArgument, match="the study has no size '4x6': choose one of 3x3"):
+        report.per_move_table("4x6", "consistent")
 
 
 def test_games_of_a_strategy_their_study_does_not_list_are_refused_in_one_line(tmp_path):

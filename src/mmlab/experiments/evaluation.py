@@ -338,9 +338,9 @@ def evaluate(
                               "game is seeded by its secret, so it would play the same game again; give "
                               "runs for more games a secret")
     elif secrets != "all":
-        secrets = _whole(secrets, "secrets", "'all' or a positive number")
+        secrets = _whole(secrets, "secrets", "'all', a whole number of secrets or some codes (e.g. ['1122', '3632'])")
         if secrets < 1:
-            raise BadArgument(f"secrets must be 'all' or a positive number, got {secrets!r}")
+            raise BadArgument(f"secrets must be 'all', a positive number of secrets or some codes, got {secrets!r}")
     if seed is not None:
         seed = _whole(seed, "a seed", "a whole number, 0 or more")
         if seed < 0:
@@ -352,6 +352,7 @@ def evaluate(
     codes, description = choose_secrets(game, secrets, seed or 0)
     if drawn and strategy.deterministic and description == "all":  # (a sample of every code: the seed drew nothing)
         seed = None
+    _covered(strategy, game, codes)
     by_tree = strategy.deterministic and game.enumerable
     if on_progress is not None:
         on_progress(0, codes.shape[0] * (1 if by_tree else runs))
@@ -586,6 +587,20 @@ def _whole(value: object, what: str, expected: str = "a whole number") -> int:
     if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
         return int(value)
     raise BadArgument(f"{what} must be {expected}, got {value!r}")
+
+
+def _covered(strategy: Strategy, game: Game, codes: np.ndarray) -> None:
+    """Refuse secrets a tree built over some secrets does not cover (it has no move for their
+    answers), saying which it covers: a game of such a secret ended in 'the tree has no move'."""
+    tree = getattr(strategy, "tree", None)
+    if not isinstance(tree, DecisionTree) or not tree.over_some_secrets:
+        return
+    missed = codes[tree.depths()[codes] == 0]
+    if missed.size:
+        raise BadArgument(f"the tree covers only the {tree.n_secrets:,} secrets it was built over "
+                          f"(DecisionTree.build(..., secrets=...)), and {missed.size:,} of the secrets asked are "
+                          f"others (e.g. {game.format(int(missed[0]))}): evaluate it over its own, "
+                          "secrets=np.flatnonzero(tree.depths())")
 
 
 def play_seeded(game: Game, strategy: Strategy, seed: int | None, run: int, secret: int) -> GameRecord:

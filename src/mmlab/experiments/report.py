@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mmlab.errors import StoreError, counted_guesses, shown
+from mmlab.errors import BadArgument, StoreError, counted_guesses, shown
 from mmlab.experiments import stats
 from mmlab.experiments.store import Store, as_store, study_name
 from mmlab.experiments.study import Study
@@ -147,7 +147,13 @@ class Report:
         return self.study.n_games
 
     def per_move_table(self, size: str, column: str, last_move: int | None = None) -> pd.DataFrame:
-        """One per-move figure as the papers print it: a row per move, a column per strategy."""
+        """One per-move figure (a column of ``per_move``) as the papers print it: a row per move, a
+        column per strategy, for one of the study's sizes."""
+        figures = [c for c in self.per_move.columns if c not in ("size", "strategy", "move")]
+        if column not in figures:
+            raise BadArgument(f"no per-move figure {shown(column)}: choose one of {', '.join(figures)}")
+        if size not in self.study.sizes:
+            raise BadArgument(f"the study has no size {shown(size)}: choose one of {', '.join(self.study.sizes)}")
         part = self.per_move[self.per_move["size"] == size]
         table = part.pivot(index="move", columns="strategy", values=column)
         table = table.reindex(columns=[s for s in self.study.strategies if s in table.columns])
