@@ -210,3 +210,29 @@ def test_answers_and_code_lists_of_the_wrong_kind_are_refused():
         game.answer((True, 0))
     with pytest.raises(BadCode, match=r"shape \(2, 2\)"):
         game.codes(np.array([[1, 2], [3, 4]]))
+
+
+def test_the_wrong_kind_of_tree_path_codemaker_or_limit_is_refused(tmp_path):
+    """helper-115: load(42) opened file descriptor 42; save(42, ...), play_against(..., 42),
+    Knowledge2D('3x4') and create_app(max_codes='x') ended in AttributeError or TypeError."""
+    from mmlab.errors import BadTree
+    from mmlab.variants.two_d import Game2D, Knowledge2D
+    from mmlab.web import create_app
+
+    tree = DecisionTree.build("3x3", "knuth")
+    with pytest.raises(BadTree, match="save writes a DecisionTree, got 42"):
+        save(42, str(tmp_path / "t.json"))
+    for path in (42, None):
+        with pytest.raises(BadTree, match=f"expected the path of a tree file, e.g. 'tree.json', got {path}"):
+            load(path)
+        with pytest.raises(BadTree, match="expected the path of a tree file"):
+            save(tree, path)
+    with pytest.raises(BadArgument, match="expected a codemaker or its spec, e.g. 'random', 'fixed:3632' or "
+                                          "'adversary', got 42"):
+        play_against("4x6", "knuth", 42)
+    assert Knowledge2D("3x4").game == Game2D.of("3x4")
+    for limits, message in (({"max_codes": "x"}, "max_codes must be a whole number, got 'x'"),
+                            ({"max_games": 2.5}, "max_games must be a whole number, got 2.5"),
+                            ({"idle_minutes": "3"}, "idle_minutes must be a number, got '3'")):
+        with pytest.raises(BadArgument, match=message):
+            create_app(**limits)

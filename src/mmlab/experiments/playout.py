@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from mmlab.codemakers.base import Adversary, Codemaker, make_codemaker
-from mmlab.errors import checked_max_guesses
+from mmlab.errors import BadArgument, checked_max_guesses, shown
 from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import Strategy, rng_of
@@ -125,6 +125,9 @@ def play_against(game: Game | str, strategy: Strategy | str | DecisionTree, code
     elif isinstance(codemaker, Adversary) and codemaker.strategy is None:
         codemaker = copy.copy(codemaker)  # (for this game: mode=worst answers along the strategy's tree)
         codemaker.strategy = strategy
+    elif not isinstance(codemaker, Codemaker):
+        raise BadArgument(f"expected a codemaker or its spec, e.g. 'random', 'fixed:3632' or 'adversary', got "
+                          f"{shown(codemaker)}")
     rng = rng if rng is not None else np.random.default_rng()
     strategy.start(game, rng)
     codemaker.start(game, rng)

@@ -337,6 +337,9 @@ def save(tree: DecisionTree, path: str | os.PathLike[str], form: str | None = No
     >>> load(os.path.join(folder, "tree.json")).worst
     3
     """
+    if not isinstance(tree, DecisionTree):
+        raise BadTree(f"save writes a DecisionTree, got {shown(tree)}; a plan's result saves its .tree")
+    _check_path(path)
     form = form or format_of(path)
     if form not in WRITERS:
         raise BadArgument(f"cannot write a tree as {form!r}: choose one of {', '.join(WRITERS)}")
@@ -354,8 +357,15 @@ def format_of(path: str | os.PathLike[str]) -> str:
     return FORMAT_OF_SUFFIX.get(os.path.splitext(os.fspath(path))[1].lower(), "json")
 
 
+def _check_path(path: object) -> None:
+    """Refuse a path that is no text or path: ``open(42)`` would use file descriptor 42."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise BadTree(f"expected the path of a tree file, e.g. 'tree.json', got {shown(path)}")
+
+
 def load(path: str | os.PathLike[str]) -> DecisionTree:
     """Read an ``mmlab-tree`` JSON file written by ``save``; raises ``BadTree`` naming ``path`` if it cannot."""
+    _check_path(path)
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()

@@ -239,8 +239,8 @@ class Knowledge2D:
     [27, 27, 27, 27, 27, 27]
     """
 
-    def __init__(self, game: Game2D) -> None:
-        self.game = game
+    def __init__(self, game: Game2D | str) -> None:
+        self.game = game = Game2D.of(game)  # (a size such as "3x4" too, as play_2d takes it)
         #: (guess ``int64[n, n]``, answers ``int64[2n, 2]``) in the order played
         self.history: list[tuple[np.ndarray, np.ndarray]] = []
         self._keys: list[tuple] = [() for _ in range(2 * game.n)]

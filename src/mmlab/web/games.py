@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import numbers
 import secrets
 import threading
 import time
@@ -162,6 +163,11 @@ class GameRegistry:
 
     def __init__(self, max_games: int = DEFAULT_MAX_GAMES, max_codes: int = DEFAULT_MAX_CODES,
                  idle_minutes: float = DEFAULT_IDLE_MINUTES, clock: Callable[[], float] = time.monotonic) -> None:
+        for name, value in (("max_games", max_games), ("max_codes", max_codes)):
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise BadArgument(f"{name} must be a whole number, got {shown(value)}")
+        if isinstance(idle_minutes, bool) or not isinstance(idle_minutes, numbers.Real):
+            raise BadArgument(f"idle_minutes must be a number, got {shown(idle_minutes)}")
         if max_games < 1:
             raise BadArgument(f"the limit on live games must be at least 1, got {max_games}")
         if not 1 <= max_codes <= ENUMERATION_LIMIT:
@@ -169,9 +175,9 @@ class GameRegistry:
                               f"space mmlab enumerates), got {max_codes:,}")
         if not 0 < idle_minutes < math.inf:
             raise BadArgument(f"games must be kept for a finite number of idle minutes above 0, got {idle_minutes}")
-        self.max_games = max_games
-        self.max_codes = max_codes
-        self.idle_minutes = idle_minutes
+        self.max_games = int(max_games)
+        self.max_codes = int(max_codes)
+        self.idle_minutes = float(idle_minutes)
         self.clock = clock
         self._games: dict[str, LiveGame] = {}
         self._rules: dict[Game, Game] = {}  # one Game per size in play, so its code tables are built once
