@@ -226,5 +226,6 @@ def checked_max_guesses(max_guesses: object) -> int | None:
     if max_guesses is None:
         return None
     if isinstance(max_guesses, bool) or not isinstance(max_guesses, numbers.Integral) or max_guesses < 1:
-        raise BadArgument(f"max_guesses must be a whole number of 1 or more (or None: no limit), got {shown(max_guesses)}")
+        raise BadArgument("max_guesses must be a whole number of 1 or more (or None: no limit), got "
+                          f"{shown(max_guesses)}")
     return int(max_guesses)

@@ -246,8 +246,8 @@ def cmd_guess(args: argparse.Namespace) -> int:
                 except MastermindError as e:
                     out.print(str(e), markup=False)
                 continue
-            if not_a_guess(game, line):
-                out.print(not_a_guess(game, line), markup=False)
+            if word := not_a_guess(game, line):
+                out.print(word, markup=False)
                 continue
             try:
                 guess = game.parse(line)
@@ -275,9 +275,9 @@ def _guess_command(session: MathMindSession, command: str, hints: str) -> str:
 
     game = session.game
     if command == "history":
-        return "\n".join(f"  {k}. {game.format(guess)}  {session.describe(said)}; {fitting(left)}"
-                         for k, ((guess, said), left) in enumerate(zip(session.moves, session.counts()[1:]), 1)) \
-            or "no guesses yet"
+        rows = [f"  {k}. {game.format(guess)}  {session.describe(said)}; {fitting(left)}"
+                for k, ((guess, said), left) in enumerate(zip(session.moves, session.counts()[1:]), 1)]
+        return "\n".join(rows) or "no guesses yet"
     if command == "undo":
         guess, said = session.moves[-1] if session.moves else (None, None)
         session.undo()

@@ -297,8 +297,8 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
                 return 1
             elif command.lower() in ("help", "?"):
                 say(help_text)
-            elif not_a_guess(game, line):
-                say(Text(not_a_guess(game, line)))
+            elif word := not_a_guess(game, line):
+                say(Text(word))
             elif line:
                 try:
                     guess = game.parse(line)

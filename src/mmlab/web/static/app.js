@@ -858,7 +858,8 @@ async function loadStrategies() {
     listStrategies();
     const mathmind = info.max_mathmind_codes < info.max_codes
       ? ` (MathMind games: up to ${info.max_mathmind_codes.toLocaleString()})` : "";
-    $("size-help").textContent += ` This server plays games of up to ${info.max_codes.toLocaleString()} codes${mathmind}.`;
+    $("size-help").textContent +=
+      ` This server plays games of up to ${info.max_codes.toLocaleString()} codes${mathmind}.`;
   } catch (error) { /* the form still works with typed names */ }
 }
 
