@@ -298,11 +298,16 @@ def test_games_of_other_secrets_are_not_paired():
     first = next(i for i in range(20) if knuth.codes[i] != apart.codes[i])
     differ = int((knuth.codes != apart.codes).sum())
     with pytest.raises(BadArgument, match=rf"entropy and knuth played other secrets in {differ} of their 20 pairs of "
-                                          rf"games on 3x4 \(at run 0, slot {first}: "):
+                                          rf"games \(at 3x4, run 0, slot {first}: "):
         stats.wilcoxon(pd.concat([knuth.to_frame(), apart.to_frame()]), "entropy", "knuth")
     random = evaluate("3x4", "random", secrets=20, seed=2, runs=3)  # (paired by secret: one run against three)
-    with pytest.raises(BadArgument, match=rf"played other secrets in {differ} of their 20 pairs .* slot {first}: "):
+    with pytest.raises(BadArgument, match=rf"played other secrets in {differ} of their 20 pairs of games \(at 3x4, "
+                                          rf"slot {first}: "):
         stats.pairwise(pd.concat([knuth.to_frame(), random.to_frame()]))
+    from mmlab.experiments import plots  # (its bars pair the games alike)
+
+    with pytest.raises(BadArgument, match=rf"knuth and random played other secrets in {3 * differ} of their 60 pairs"):
+        plots.wins_difference(pd.concat([knuth.to_frame(), random.to_frame()]), "knuth", "random")
     same = evaluate("3x4", "entropy", secrets=knuth.codes)
     test = stats.wilcoxon(pd.concat([knuth.to_frame(), same.to_frame()]), "entropy", "knuth")
     assert test.games == 20 and test.mean_difference == float((same.guesses - knuth.guesses).mean())

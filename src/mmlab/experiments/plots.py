@@ -171,6 +171,7 @@ def wins_difference(games: pd.DataFrame, first: str, second: str, score: bool = 
     b = _over_runs(theirs, mine, planned.get(second), planned.get(first)).set_index(key)
     common = a.index.intersection(b.index)
     a, b = a.loc[common], b.loc[common]
+    stats.require_same_secrets(first, second, common, *(f.get("secret") for f in (a, b)))
     sizes = [size for size in _sizes(games) if size in set(common.get_level_values("size"))]
     if not sizes:
         raise BadArgument(f"{first!r} and {second!r} played no game in common (same size, run and slot)")

@@ -184,7 +184,7 @@ def _paired(size: str, first: str, second: str, *played: _Played, runs: Mapping[
     by_secret = fewer == 1 < more
     a, b = (p.by_secret if by_secret else p.by_game for p in played)
     joined = pd.concat([a.rename("a"), b.rename("b")], axis=1, join="inner")
-    _same_secrets(size, first, second, joined.index, *(p.secrets(by_secret) for p in played))
+    require_same_secrets(first, second, joined.index, *(p.secrets(by_secret) for p in played), size=size)
     diff = (joined["a"] - joined["b"]).to_numpy()
     if not diff.any():
         return PairedTest(size, first, second, len(diff), 0.0, None, None)
@@ -192,19 +192,22 @@ def _paired(size: str, first: str, second: str, *played: _Played, runs: Mapping[
     return PairedTest(size, first, second, len(diff), float(diff.mean()), statistic, p_value)
 
 
-def _same_secrets(size: str, first: str, second: str, pairs: pd.Index, *secrets: pd.Series | None) -> None:
-    """Refuse pairs of games (``pairs``, keys of both) whose secrets differ: two evaluations that
-    each drew a sample of their own pair up slot by slot, but are no pairs of the same secret."""
+def require_same_secrets(first: str, second: str, pairs: pd.Index, *secrets: pd.Series | None,
+                         size: str | None = None) -> None:
+    """Refuse pairs of games of ``first`` and ``second`` (``pairs``: keys of both, (size, run, slot)
+    or slots of ``size``) whose ``secrets`` differ: two evaluations that each drew a sample of their
+    own pair up slot by slot, but are no pairs of the same secret. Frames without their secrets
+    (``secrets`` None) are not checked."""
     if any(s is None for s in secrets):
         return
     a, b = (s.reindex(pairs).to_numpy() for s in secrets)
     differ = np.flatnonzero(a != b)
     if differ.size:
-        key = pairs[differ[0]]  # (size, run, slot), or a slot
-        where = f"run {key[1]}, slot {key[2]}" if isinstance(key, tuple) else f"slot {key}"
+        key = pairs[differ[0]]
+        where = f"{key[0]}, run {key[1]}, slot {key[2]}" if isinstance(key, tuple) else f"{size}, slot {key}"
         raise BadArgument(f"{first} and {second} played other secrets in {differ.size:,} of their {len(pairs):,} "
-                          f"pairs of games on {size} (at {where}: {a[differ[0]]} and {b[differ[0]]}), so a paired "
-                          f"test would compare unlike games: evaluate both over the same secrets, e.g. "
+                          f"pairs of games (at {where}: {a[differ[0]]} and {b[differ[0]]}), so pairing them "
+                          f"would compare unlike games: evaluate both over the same secrets, e.g. "
                           f"evaluate(game, {second!r}, secrets=evaluation_of_{first.split(':')[0]}.codes)")
 
 
