@@ -141,19 +141,19 @@ def _study_named(store: Store, text: str) -> str:
     given = _study_file(store, text)
     if given is None:
         return text
-    _refuse_unstored(store, text, given)
-    if store.fingerprint(given.name) not in (None, given.fingerprint):
+    if _stored_fingerprint(store, text, given) != given.fingerprint:
         from mmlab.cli.output import err
 
         err.print(f"note: {text} no longer matches the stored study {given.name!r}; this takes the stored one")
     return given.name
 
 
-def _refuse_unstored(store: Store, text: str, given: Study) -> None:
-    """Refuse the study file ``text`` (of study ``given``) when the store does not hold its study,
-    saying the command that plays it."""
-    if store.path.exists() and store.fingerprint(given.name) is not None:
-        return
+def _stored_fingerprint(store: Store, text: str, given: Study) -> str:
+    """The fingerprint of the stored study of the file ``text`` (of study ``given``); refused, saying
+    the command that plays it, when the store does not hold that study."""
+    stored = store.fingerprint(given.name)  # (None too when there is no store)
+    if stored is not None:
+        return stored
     where = "" if str(store.path) == DEFAULT_STORE else f" --store {shlex.quote(str(store.path))}"
     held = (f"which {str(store.path)!r} does not hold" if store.path.exists()
             else f"and there is no results store at {str(store.path)!r}")
@@ -235,7 +235,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     given = _study_file(store, args.study)
     name = given.name if given is not None else args.study
     if given is not None:
-        _refuse_unstored(store, args.study, given)
+        _stored_fingerprint(store, args.study, given)
     report = build_report(store, name)
     study_file = args.study if given is not None and given.fingerprint == report.study.fingerprint else None
     if given is not None and study_file is None:
