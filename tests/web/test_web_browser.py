@@ -208,7 +208,7 @@ def test_a_black_only_game_in_both_roles_shows_black_pegs_alone(page, tmp_path):
     guess_box = page.get_by_label("Your guess", exact=True)
     guess_box.fill("1122")
     guess_box.press("Enter")
-    expect(page.locator("#message")).to_have_text("1122: 1 black.")
+    expect(page.locator("#message")).to_have_text("Guess 1, 1122: 1 black.")
     expect(page.locator("#remaining-count")).to_have_text("500")
     page.get_by_role("button", name="Hint").click()
     expect(page.locator("#hint-body")).to_contain_text("500 codes left")
@@ -313,8 +313,8 @@ def test_a_game_the_server_no_longer_holds_is_said_so_in_the_pages_words(page):
     guess_box = page.get_by_label("Your guess", exact=True)
     guess_box.fill("1122")
     guess_box.press("Enter")
-    gone = ("This game is no longer on the server: it was left, or it expired after 30 minutes unused. "
-            "Start a new game.")
+    gone = ("This game is no longer on the server: it was left, it expired after 30 minutes unused, or the server "
+            "was restarted. Start a new game.")
     expect(page.locator("#error")).to_have_text(gone)
     expect(page.locator("#split-body")).to_have_text(gone)
     page.reload()
@@ -348,7 +348,8 @@ def test_on_a_phone_the_page_never_scrolls_sideways(page):
 @pytest.mark.parametrize("size,codes", [("4x6", "1,296"), ("5x8", "32,768")])
 def test_on_a_phone_the_codemakers_board_fits_with_its_correct_buttons(page, size, codes):
     """At 375 px the board of a 4- or 5-peg game shows every column, the Correct buttons within the
-    screen and 24 px high at least (the board was 344 px wide in 301, its buttons past the edge)."""
+    screen and 24 px high at least (the board was 344 px wide in 301, its buttons past the edge), and
+    so does the form of a correction."""
     page.set_viewport_size({"width": 375, "height": 800})
     start(page, "codemaker", size=size, codes=codes)
     answer(page, 1, 2, 1)
@@ -356,6 +357,12 @@ def test_on_a_phone_the_codemakers_board_fits_with_its_correct_buttons(page, siz
     assert board.evaluate("w => w.scrollWidth <= w.clientWidth"), board.evaluate("w => [w.scrollWidth, w.clientWidth]")
     box = page.get_by_role("button", name="Correct the answer to guess 1").bounding_box()
     assert box["x"] + box["width"] <= 375 and box["height"] >= 24, box
+    # and while an answer is corrected: its Save and Cancel go below its boxes (the board was 492 px
+    # wide in 318, Cancel cut off; helper-116)
+    page.get_by_role("button", name="Correct the answer to guess 1").click()
+    assert board.evaluate("w => w.scrollWidth <= w.clientWidth"), board.evaluate("w => [w.scrollWidth, w.clientWidth]")
+    box = page.get_by_role("button", name="Cancel").bounding_box()
+    assert box["x"] + box["width"] <= 375, box
 
 
 def test_giving_up_leaves_no_hint_or_code_to_use(page):
@@ -857,11 +864,10 @@ def test_a_codemaker_game_played_with_the_keyboard_alone_keeps_the_focus_and_say
     expect(page.locator("#board-body tr:not(.pending-row)")).to_have_count(0)
 
 
-# The contrast of what is on screen, from the computed styles (WCAG 2's relative luminance): each text
-# against what is behind it (the first opaque background of it or its ancestors, semi-transparent ones
-# laid over it, the text's opacity too), as [ratio, text, its element]; and the focus ring's and a
-# text box's border's against the card.
-CONTRAST = r"""() => {
+# Colours of the computed styles, for the contrast checks: ratio (WCAG 2's relative luminance), and
+# what is behind an element (the first opaque background of it or its ancestors, semi-transparent ones
+# laid over it).
+COLOURS = r"""
   const rgba = (s) => { const p = s.match(/[\d.]+/g).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
   const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
   const lum = (c) => [0, 1, 2].map((i) => { const v = c[i] / 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
@@ -875,7 +881,10 @@ CONTRAST = r"""() => {
       if (c[3] === 1) break;
     }
     return layers.reverse().reduce((under, layer) => over(layer, under), [255, 255, 255, 1]);
-  };
+  };"""
+# The contrast of what is on screen: each text against what is behind it (the text's opacity too), as
+# [ratio, text, its element]; and the focus ring's and a text box's border's against the card.
+CONTRAST = "() => {" + COLOURS + r"""
   const texts = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let t = walker.nextNode(); t; t = walker.nextNode()) {
@@ -945,9 +954,9 @@ def test_the_pages_live_regions_are_there_while_they_have_nothing_to_say(page):
     start(page, "codebreaker", secret="3632")
     page.reload()  # (the game resumed: nothing said yet)
     expect(page.locator("#remaining-count")).to_have_text("1,296")
-    for region in ("#message", "#error", "#busy", "#hint-said", "#setup-error"):
+    for region in ("#message", "#error", "#busy", "#hint-said", "#candidates-said", "#setup-error"):
         expect(page.locator(region)).to_be_empty()
-    expect(page.locator("#game").get_by_role("status")).to_have_count(3)  # #message, #busy, #hint-said
+    expect(page.locator("#game").get_by_role("status")).to_have_count(4)  # #message, #busy, #hint-said, #candidates-said
     expect(page.get_by_role("alert")).to_have_count(2)
     for region in ("#message", "#error", "#busy", "#setup-error"):
         assert page.locator(region).bounding_box()["height"] == 0
@@ -1012,7 +1021,7 @@ def test_a_mathmind_game_answers_in_words_hints_by_its_rule_and_ends_with_the_ru
     guess_box = page.get_by_label("Your guess", exact=True)
     guess_box.fill("1111")
     guess_box.press("Enter")
-    expect(page.locator("#message")).to_have_text("1111: squared distance 34.")  # (as a screen reader says it)
+    expect(page.locator("#message")).to_have_text("Guess 1, 1111: squared distance 34.")  # (as a screen reader says it)
     expect(page.locator("#remaining-count")).to_have_text("42")
     expect(page.locator("#board-body .answer-cell [aria-hidden=true]")).to_have_text(["distance² 34"])
     expect(page.locator("#board-body .answer-cell .visually-hidden")).to_have_text(["squared distance 34"])
@@ -1029,7 +1038,7 @@ def test_a_mathmind_game_answers_in_words_hints_by_its_rule_and_ends_with_the_ru
     moves = 1
     while page.locator("#guess-form").is_visible():  # Knuth's hints to the win: Knuth's own game
         page.get_by_role("button", name="Hint").click()
-        suggestion = page.locator("#hint-body p strong + .code").get_attribute("data-code")
+        suggestion = page.locator("#hint-body p strong + .nowrap .code").get_attribute("data-code")
         guess_box.fill(suggestion)
         guess_box.press("Enter")
         moves += 1
@@ -1050,7 +1059,7 @@ def test_a_mathmind_game_says_what_its_answers_tell_again_after_a_reload(page):
     start(page, "codebreaker", secret="3632")
     page.get_by_label("Your guess", exact=True).fill("1111")
     page.get_by_label("Your guess", exact=True).press("Enter")
-    expect(page.locator("#message")).to_have_text("1111: distance 10.")
+    expect(page.locator("#message")).to_have_text("Guess 1, 1111: distance 10.")
     page.reload()
     expect(page.locator("#board-body .answer-cell")).to_have_text(["distance 10"])
     expect(page.locator("#message")).to_have_text(re.compile("^The colours are values: each answer is the distance "
@@ -1092,3 +1101,137 @@ def test_a_reload_while_the_game_is_busy_waits_for_it_rather_than_dropping_it(pa
         gate.open()
     expect(page.locator("#setup-error")).to_be_empty()
     expect(page.locator("#game-title")).to_contain_text("4x6")
+
+
+def test_a_move_refused_as_made_on_an_old_view_brings_the_page_up_to_date(page):
+    """A move from a tab that had not seen another tab's move was refused in the API's words ("reload
+    the game (GET /api/games/ID) and try again"), and so was every move after it until the player
+    reloaded the page (helper-116). The page fetches the game now, shows it, and says so."""
+    start(page, "codebreaker", secret="3632")
+    other = page.context.new_page()
+    other.goto(page.url)
+    expect(other.locator("#remaining-count")).to_have_text("1,296")
+    other.get_by_label("Your guess", exact=True).fill("1122")
+    other.get_by_label("Your guess", exact=True).press("Enter")
+    expect(other.locator("#board-body .code")).to_have_count(1)
+    guess_box = page.get_by_label("Your guess", exact=True)
+    guess_box.fill("1344")
+    guess_box.press("Enter")
+    expect(page.locator("#error")).to_have_text("This game moved on in another tab or window, so that move was not "
+                                                "made: the board now shows its 1 move. Play on from here.")
+    expect(page.locator('#board-body [data-code="1122"]')).to_have_count(1)
+    expect(page.locator("#remaining-count")).to_have_text("256")
+    guess_box.fill("1344")  # (as it was: the move refused keeps it)
+    guess_box.press("Enter")
+    expect(page.locator("#board-body .code")).to_have_count(2)
+    expect(page.locator("#error")).to_be_empty()
+
+
+def test_a_guess_played_again_is_said_again_and_a_codemaker_hears_that_colours_do_not_repeat(page):
+    """The same guess twice was said in the same words twice, which a status does not read again; and
+    a codemaker's game without repeats did not say so (helper-116)."""
+    start(page, "codebreaker", secret="3632")
+    guess_box = page.get_by_label("Your guess", exact=True)
+    for move in (1, 2):
+        guess_box.fill("1122")
+        guess_box.press("Enter")
+        expect(page.get_by_role("status").filter(has_text=f"Guess {move}, 1122: 1 black, 0 white.")).to_have_count(1)
+    page.get_by_label("Colours may repeat").uncheck()
+    start(page, "codemaker", size="4x10", codes="5,040")
+    expect(page.locator("#message")).to_have_text("Choose a secret of 4 pegs from the colours 1-10, no colour twice, "
+                                                  "and keep it to yourself. Answer each guess with its black and "
+                                                  "white pegs.")
+
+
+def test_the_codes_that_fit_are_said_in_a_sentence_not_read_out_as_one_long_word(page):
+    """The list of codes was a live region: a screen reader read its codes run together
+    ("44 codes fit the answers:35233525…"; helper-116). A status of its own says how many are listed."""
+    start(page, "codebreaker", secret="321", size="3x3", codes="27")
+    guess_box = page.get_by_label("Your guess", exact=True)
+    guess_box.fill("112")
+    guess_box.press("Enter")
+    page.get_by_role("button", name="Candidates").click()
+    expect(page.locator("#candidates li")).to_have_count(3)
+    expect(page.get_by_role("status").filter(has_text="3 codes fit the answers; they are listed after the "
+                                                      "buttons.")).to_have_count(1)
+    assert page.locator("#candidates").get_attribute("aria-live") is None
+    guess_box.fill("321")
+    guess_box.press("Enter")
+    expect(page.locator("#candidates-said")).to_be_empty()
+
+
+def test_the_button_pressed_keeps_the_focus_while_its_answer_is_on_its_way(page, monkeypatch):
+    """Disabled while the hint was worked out, the Hint button dropped the focus to the page's top
+    (helper-116). It keeps it now, marked unavailable, and a second press asks for nothing."""
+    gate = Gate(monkeypatch, "hint", when=lambda live, *args: True)
+    start(page, "codebreaker", secret="3632")
+    gate.hold(page)
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if request.url.endswith("/hint") else None)
+    hint = page.get_by_role("button", name="Hint")
+    try:
+        hint.focus()
+        page.keyboard.press("Enter")
+        assert gate.held.wait(timeout=30)
+        expect(hint).to_have_attribute("aria-disabled", "true")
+        assert focused(page) == "hint-btn"
+        expect(page.get_by_role("button", name="Undo")).to_be_disabled()
+        hint.dispatch_event("click")
+        page.wait_for_timeout(300)
+        assert len(asked) == 1  # (the second press asked for nothing)
+    finally:
+        gate.open()
+    expect(page.locator("#hint-body")).to_contain_text("would play")
+    expect(hint).not_to_have_attribute("aria-disabled", "true")
+    assert focused(page) == "hint-btn"
+
+
+def test_what_is_typed_while_a_guess_is_on_its_way_stays_in_the_box(page, gate):
+    """Typed after Enter, before the answer came, it was added to the guess sent ("11221344") and then
+    cleared with it (helper-116)."""
+    start(page, "codebreaker", secret="3632")
+    gate.hold(page)
+    guess_box = page.get_by_label("Your guess", exact=True)
+    try:
+        guess_box.fill("1122")
+        guess_box.press("Enter")
+        assert gate.held.wait(timeout=30)
+        page.keyboard.type("13")
+    finally:
+        gate.open()
+    expect(page.locator("#board-body .code")).to_have_count(1)
+    expect(guess_box).to_have_value("13")
+
+
+def test_on_a_desktop_the_hint_table_of_6_peg_codes_fits_its_column_and_longer_codes_take_the_width(page):
+    """At 1366 px the Use buttons of a 5x8 or 6x9 hint were past the side column's edge (its table 546 px
+    in 461; helper-116): its pegs and cells are smaller, and the column wider. Codes of 7 pegs and more
+    have the page's width, board and side cards in one column."""
+    page.set_viewport_size({"width": 1366, "height": 768})
+    start(page, "codebreaker", secret="123456", size="6x6", codes="46,656")
+    page.get_by_label("Your guess", exact=True).fill("112233")
+    page.get_by_label("Your guess", exact=True).press("Enter")
+    page.get_by_role("button", name="Hint").click()
+    options = page.locator("#hint-body .table-wrap")
+    expect(options).to_contain_text("May win")
+    assert options.evaluate("w => w.scrollWidth <= w.clientWidth"), options.evaluate("w => [w.scrollWidth, w.clientWidth]")
+    columns = "g => getComputedStyle(g).gridTemplateColumns.split(' ').length"
+    assert page.locator("#game").evaluate(columns) == 2
+    start(page, "codebreaker", size="8x4", codes="65,536")
+    assert page.locator("#game").evaluate(columns) == 1
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_black_key_is_a_dark_dot_and_a_white_key_a_light_one_in_either_scheme(page, scheme):
+    """In the dark scheme a black key (#111) on the dark card showed only its light rim, a ring, and a
+    white key a filled dot: three black looked like ○○○ (helper-116). The keys sit on a light strip there."""
+    page.emulate_media(color_scheme=scheme)
+    play_two_guesses(page)  # (1 black, then 1 white)
+    keys = page.evaluate("() => {" + COLOURS + """
+      return [...document.querySelectorAll("#board-body .key")].map((k) => {
+        const fill = rgba(getComputedStyle(k).backgroundColor), back = behind(k.parentElement);
+        return [k.classList.contains("black") ? "black" : "white", ratio(fill, back), lum(fill) < lum(back)];
+      }); }""")
+    assert sorted(colour for colour, _, _ in keys) == ["black", "white"]
+    for colour, contrast, darker in keys:
+        assert (darker and contrast >= 3) if colour == "black" else not darker, (colour, contrast)

@@ -14,7 +14,6 @@ let splitTimer = null;
 let splitSeq = 0;     // drops answers to partition requests that a newer one replaced
 let busyGame = null;  // the id of the game that a move or hint is on its way for
 let busyTimer = null;
-let busyFocus = null; // what had the focus when the controls were disabled
 // The controls whose clicks would be ignored while a move or hint is on its way: disabled meanwhile.
 const WAITING = "#guess-form button, #breaker-actions button, #answer-form button, #maker .actions button, " +
                 "#board-body button";
@@ -56,24 +55,25 @@ function setBusy(id, what = "") {
   busyGame = id;
   clearTimeout(busyTimer);
   if (id !== null) {
-    busyFocus = document.activeElement;
     busyTimer = setTimeout(() => { $("busy").textContent = what; }, 300);
   } else {
     $("busy").textContent = "";
   }
   showBusy();
-  if (id === null && busyFocus && busyFocus.isConnected && !busyFocus.disabled &&
-      (document.activeElement === null || document.activeElement === document.body)) {
-    busyFocus.focus();  // (a clicked button loses the focus while disabled)
-  }
-  if (id === null) busyFocus = null;
 }
 
-// Disable the controls of the game on screen while the page waits for the server about it.
+// Disable the controls of the game on screen while the page waits for the server about it; the one
+// with the focus (the button pressed) is only marked unavailable (aria-disabled), its presses ignored
+// (working), since a disabled button drops the focus to the page's top.
 function showBusy() {
   const busy = state !== null && busyGame === state.id;
+  const focused = document.activeElement;
   $("game").setAttribute("aria-busy", String(busy));
-  document.querySelectorAll(WAITING).forEach((control) => { control.disabled = busy; });
+  document.querySelectorAll(WAITING).forEach((control) => {
+    control.disabled = busy && control !== focused;
+    if (busy && control === focused) control.setAttribute("aria-disabled", "true");
+    else control.removeAttribute("aria-disabled");
+  });
 }
 
 class ApiError extends Error {
@@ -195,11 +195,16 @@ function say(text) { $("message").textContent = text; }
 function messageOf(error) {
   if (error.kind !== "GameNotFound") return error.message;
   const minutes = state ? state.idle_minutes : serverInfo && serverInfo.idle_minutes;
-  return "This game is no longer on the server: it was left, or it expired after " +
-    (minutes ? `${plural(minutes, "minute")} unused` : "a while unused") + ". Start a new game.";
+  return "This game is no longer on the server: it was left, it expired after " +
+    (minutes ? `${plural(minutes, "minute")} unused` : "a while unused") +
+    ", or the server was restarted. Start a new game.";
 }
 
 function fail(error, fixing = false) {
+  if (error.kind === "StaleRequest") {
+    catchUp();
+    return;
+  }
   let text = messageOf(error);
   if (error.kind === "InconsistentFeedback") {
     const next = !fixing ? ". Answer this guess again, or correct an earlier answer with its Correct button."
@@ -210,6 +215,34 @@ function fail(error, fixing = false) {
   $("error").textContent = text;
 }
 function clearError() { $("error").textContent = ""; }
+
+// Say that the codes that fit are listed (in a status of its own, as a hint is said), or "" nothing.
+function sayCandidates(text) {
+  const said = $("candidates-said");  // (absent from a page cached from before)
+  if (said) said.textContent = text;
+}
+
+function clearCandidates() {
+  $("candidates").replaceChildren();
+  sayCandidates("");
+}
+
+// A move refused because the game moved on meanwhile (in another tab, whose moves this page has not
+// seen): the page shows the game as the server holds it now, and says so; the server's words tell an
+// API client to fetch the game again, which is what this does.
+async function catchUp() {
+  const id = state.id;
+  try {
+    const game = await working("Fetching the game as it stands…", () => api("GET", `/games/${id}`));
+    if (!game) return;
+    state = game;
+    clearCandidates();
+    resetHint();
+    render();
+    $("error").textContent = "This game moved on in another tab or window, so that move was not made: the " +
+      `board now shows its ${plural(state.moves.length, "move")}. Play on from here.`;
+  } catch (error) { fail(error); }
+}
 
 // ------------------------------------------------------------------ starting and loading
 async function startGame(event) {
@@ -268,7 +301,6 @@ function closeGame() {
   splitSeq++;
   history.replaceState(null, "", location.pathname);
   $("game").hidden = true;
-  $("setup").classList.remove("compact");
 }
 
 function serverFull() {
@@ -306,19 +338,19 @@ async function resume() {
 
 function showGame(fresh) {
   $("game").hidden = false;
-  $("setup").classList.add("compact");
   say(fresh ? (state.role === "codebreaker"
     ? `I have chosen a secret of ${plural(state.pegs, "peg")} from the colours 1-${state.colours}` +
       (state.repeats ? ", repeats allowed." : ", no colour twice.") +
       (isMathMind() ? ` ${MATHMIND_RULES[state.feedback]}` : "") +
       (blackOnly() ? " Each answer counts only the pegs of the right colour in the right place (black); pegs " +
                      "of a right colour in a wrong place are not counted." : "")
-    : `Choose a secret of ${plural(state.pegs, "peg")} from the colours 1-${state.colours} and keep it to yourself.` +
+    : `Choose a secret of ${plural(state.pegs, "peg")} from the colours 1-${state.colours}` +
+      `${state.repeats ? "" : ", no colour twice,"} and keep it to yourself.` +
       (blackOnly() ? " Answer each guess with its black pegs only (right colour, right place)."
                    : " Answer each guess with its black and white pegs."))
       : isMathMind() ? MATHMIND_RULES[state.feedback] : "");  // (a reload: what the answers tell, again)
   clearError();
-  $("candidates").replaceChildren();
+  clearCandidates();
   resetHint();
   render();
   (state.role === "codebreaker" ? $("guess") : $("black")).focus();
@@ -334,6 +366,7 @@ function render() {
   $("remaining-count").textContent = state.remaining.toLocaleString();
   $("remaining-text").textContent = state.remaining === 1 ? "code fits the answers so far"
                                                           : "codes fit the answers so far";
+  $("game").classList.toggle("long-codes", state.pegs >= 7);
   $("breaker").hidden = !breaker;
   $("maker").hidden = breaker;
   $("hint").hidden = !breaker;
@@ -457,7 +490,7 @@ function renderBreaker() {
     for (const id of ["split-body", "hint-body"]) {
       $(id).replaceChildren(el("p", { class: "muted" }, "The game is over: start a new one."));
     }
-    $("candidates").replaceChildren();
+    clearCandidates();
   }
   updatePreview();
 }
@@ -546,7 +579,8 @@ function updatePreview() {
 
 async function playGuess(event) {
   event.preventDefault();
-  const code = $("guess").value.trim();
+  const typed = $("guess").value;
+  const code = typed.trim();
   if (!code) {
     $("error").textContent = `Type a guess of ${plural(state.pegs, "colour")} first, e.g. ${exampleCode()}.`;
     return;
@@ -557,9 +591,10 @@ async function playGuess(event) {
     state = next;
     clearError();
     const last = state.moves[state.moves.length - 1];
-    say(`${last.guess}: ${replyText(last)}.`);
-    $("guess").value = "";
-    $("candidates").replaceChildren();
+    say(`Guess ${last.move}, ${last.guess}: ${replyText(last)}.`);  // (a guess played again is said again)
+    const now = $("guess").value;  // (what was typed while the guess was on its way stays)
+    $("guess").value = now.startsWith(typed) ? now.slice(typed.length).trimStart() : now;
+    clearCandidates();
     resetHint();
     render();
     (state.over ? $("new-btn") : $("guess")).focus();
@@ -587,7 +622,8 @@ async function showHint() {
     sayHint(`${hint.strategy} would play ${hint.suggestion}; ${plural(hint.remaining, "code")} left.`);
     $("hint-body").replaceChildren(
       el("p", {}, `${plural(hint.remaining, "code")} left. `, el("strong", {}, hint.strategy), " would play ",
-         codeEl(hint.suggestion), "."), el("div", { class: "table-wrap" }, options), ...details);  // (scrolls on a phone)
+         el("span", { class: "nowrap" }, codeEl(hint.suggestion), ".")),  // (the full stop on the code's line)
+      el("div", { class: "table-wrap" }, options), ...details);  // (scrolls on a phone)
   } catch (error) { fail(error); }
 }
 
@@ -600,7 +636,9 @@ async function showCandidates() {
       ? el("button", { type: "button", class: "code-button", "aria-label": `Use ${code}`,
                        onclick: () => { $("guess").value = code; updatePreview(); $("guess").focus(); } }, codeEl(code))
       : codeEl(code)));
-    $("candidates").replaceChildren(el("p", {}, `${plural(found.remaining, "code")} fit the answers:`), el("ul", {}, items));
+    const fit = `${plural(found.remaining, "code")} ${found.remaining === 1 ? "fits" : "fit"} the answers`;
+    $("candidates").replaceChildren(el("p", {}, `${fit}:`), el("ul", {}, items));
+    sayCandidates(`${fit}; they are listed after the buttons.`);  // (not the list itself, read as one long word)
   } catch (error) { fail(error); }
 }
 
@@ -615,7 +653,7 @@ async function undo() {
     clearError();
     say(state.role === "codebreaker" ? `Took back the last guess, ${last.guess}.`
       : `Took back the last answer, ${answerText(last.black, last.white)} to ${last.guess}.`);
-    $("candidates").replaceChildren();
+    clearCandidates();
     resetHint();
     render();
   } catch (error) { fail(error); }
@@ -752,7 +790,7 @@ async function answer(event) {
     if (!state.won) say(`${plural(state.remaining, "code")} ${fits()} your answers. mmlab guesses ${state.next_guess}.`);
     setPegs($("black"), "");
     setPegs($("white"), "");
-    $("candidates").replaceChildren();
+    clearCandidates();
     render();
     $(state.won ? "maker-undo-btn" : "black").focus();
   } catch (error) { fail(error); }
@@ -921,7 +959,6 @@ document.addEventListener("DOMContentLoaded", () => {
   $("maker-undo-btn").addEventListener("click", undo);
   $("giveup-btn").addEventListener("click", giveUp);
   $("new-btn").addEventListener("click", () => {
-    $("setup").classList.remove("compact");
     const still = matchMedia("(prefers-reduced-motion: reduce)").matches;  // (as the spinner stands still)
     $("setup").scrollIntoView({ behavior: still ? "auto" : "smooth" });
     $("size").focus();
