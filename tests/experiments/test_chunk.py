@@ -79,3 +79,29 @@ def test_a_capped_game_of_a_deterministic_strategy_is_played_not_read_off_its_tr
     assert played["guesses"] == [2] and played["won"] == [False]
     free = play_chunk(Chunk("d", "4x6", True, "black-white", "knuth", 0, None, capped.games, "r")).games
     assert free["guesses"] == [5] and free["won"] == [True]
+
+
+def test_a_game_during_which_numba_compiled_a_kernel_is_played_again_and_timed_then(monkeypatch):
+    """Only a chunk's first game was played untimed: without numba's cache (a fresh install, a new Dask
+    machine), a kernel that only a later game needs compiled within that game's seconds (helper-118:
+    tabu 4x6, 3.89 s for its second game, against 0.15 s warm)."""
+    import numba
+
+    @numba.njit
+    def fresh(x):  # (compiled at its first call: a kernel no game needed before)
+        return x + 1
+
+    played, real = [], chunk_module.play_game
+
+    def compiling_in_the_second_game(game, strategy, secret, rng, max_guesses):
+        played.append(secret)
+        if secret == 5 and played.count(5) == 1:
+            fresh(1)
+        return real(game, strategy, secret, rng, max_guesses)
+
+    monkeypatch.setattr(chunk_module, "play_game", compiling_in_the_second_game)
+    chunk = Chunk("t", "3x3", True, "black-white", "random", 7, None, ((0, 0, 1), (0, 1, 5), (0, 2, 9)), "r1")
+    rows = play_chunk(chunk).games
+    assert played[-4:] == [1, 5, 5, 9]  # (after the untimed first game of the process, if it was one)
+    expected = play_chunk(chunk).games
+    assert rows["guesses"] == expected["guesses"]  # the same games

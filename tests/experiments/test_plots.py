@@ -229,6 +229,17 @@ def test_sweep_mean_with_standard_errors(sweep_games, by, held, axis):
         np.testing.assert_allclose(half, (grouped.std() / np.sqrt(grouped.count())).to_numpy())
 
 
+def test_an_exact_mean_has_no_error_bar_as_it_has_no_standard_error_in_the_table(sweep_games):
+    """A deterministic strategy over every code has an exact mean: the report gives it without a
+    standard error, and the sweep drew it with one (helper-118)."""
+    (ax,) = sweep(sweep_games, by="colours", stat="mean", exact={("greedy1", "4x7")}).axes
+    line_of = {c.get_label(): c for c in ax.containers if isinstance(c, ErrorbarContainer)}
+    half = {spec: [(seg[1][1] - seg[0][1]) / 2 for seg in container.lines[2][0].get_segments()]
+            for spec, container in line_of.items()}
+    assert half["greedy1"][1] == 0 and half["greedy1"][0] > 0 and half["greedy1"][2] > 0  # (4x6, 4x7, 4x8)
+    assert all(h > 0 for h in half["tabu"])
+
+
 def test_sweep_max_and_one_line_per_fixed_size(sweep_games):
     (ax,) = sweep(sweep_games, by="pegs", stat="max").axes
     assert ax.get_ylabel() == "maximum guesses"

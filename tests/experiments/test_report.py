@@ -258,3 +258,18 @@ def test_games_of_a_strategy_their_study_does_not_list_are_refused_in_one_line(t
     with pytest.raises(StoreError, match=r"^the games of study 'o' hold the strategy 'entropy', which the study does "
                                          r"not list \(random, knuth\): was the store edited\? 'mmlab forget o'"):
         build_report(store, "o")
+
+
+def test_the_plots_of_a_report_draw_its_exact_means_without_an_error_bar(tmp_path, monkeypatch):
+    """(helper-118: the sweep drew a standard-error bar on a mean the table gives as exact.)"""
+    from mmlab.experiments import plots
+
+    store = Store(tmp_path / "r.duckdb")
+    study = Study("sweep", ("3x3", "3x4"), ("knuth", "random"), secrets=30, seed=1)
+    run_study(study, store, jobs=1)
+    given = {}
+    real = plots.figures_for
+    monkeypatch.setattr(plots, "figures_for", lambda *args, **kwargs: given.update(kwargs) or real(*args, **kwargs))
+    write_figures(build_report(store, "sweep"), str(tmp_path / "plots"), None)
+    assert given["exact"] == {("knuth", "3x3")}  # (27 codes, all among the 30 secrets asked for; 3x4 has 64)
+    assert (tmp_path / "plots" / "sweep-sweep-colours-mean.png").exists()

@@ -573,3 +573,80 @@ def test_the_moves_of_each_stored_game_add_up_to_it(tmp_path):
     assert joined.groupby("strategy")["evaluations"].sum()[["entropy:ties=random", "knuth"]].gt(0).all()
     won = moves.merge(games[["strategy", "run", "slot", "guesses"]], on=["strategy", "run", "slot"])
     assert (won.loc[won["move"] == won["guesses"], "black"] == 3).all()
+
+
+def test_a_full_disk_stops_the_run_with_one_error_and_keeps_the_games_stored_before(tmp_path, monkeypatch):
+    """DuckDB refuses the COMMIT of a batch when the disk is full (helper-118, on a 3 MB tmpfs): the
+    run ended in two chained tracebacks, since the way out wrote the same batch again. The store's
+    refusal (a StoreError, next test) ends it once now; the batches written before are kept."""
+    study = Study("full", ("3x3",), ("random",), runs=4, seed=1)
+    store = Store(tmp_path / "r.duckdb")
+    write, tried = Store.write, []
+
+    def full_after_one(self, run_id, games, moves):
+        tried.append(len(games["run"]))
+        if len(tried) > 1:
+            raise StoreError("cannot write to the results store: No space left on device")
+        return write(self, run_id, games, moves)
+
+    monkeypatch.setattr(Store, "write", full_after_one)
+    monkeypatch.setattr("mmlab.experiments.runner.FLUSH_GAMES", 27)  # (a batch a chunk)
+    with pytest.raises(StoreError, match="No space left on device"):
+        run_study(study, store, jobs=1, chunk_games=27)
+    assert len(tried) == 2  # the refused batch not written again on the way out
+    monkeypatch.setattr(Store, "write", write)
+    assert len(store.games("full")) == tried[0] == 27
+    assert run_study(study, store, jobs=1).written == study.n_games - 27  # the same command continues
+
+
+def test_a_write_that_the_disk_refuses_is_a_store_error_saying_the_games_before_are_kept(tmp_path, monkeypatch):
+    store, study = Store(tmp_path / "r.duckdb"), Study("w", ("3x3",), ("knuth",))
+    store.register(study)
+    store.start_run("r", study, {})
+    from mmlab.experiments.chunk import Chunk, play_chunk
+
+    played = play_chunk(Chunk("w", "3x3", True, "black-white", "knuth", 0, None, ((0, 0, 0),), "r"))
+    connect = Store.connect
+
+    class Full:
+        def __init__(self, con):
+            self.con = con
+
+        def execute(self, sql, *args):
+            if sql == "COMMIT":
+                raise duckdb.TransactionException('Failed to commit: Could not write file "r.duckdb.wal": '
+                                                  "No space left on device")
+            return self.con.execute(sql, *args)
+
+        def __getattr__(self, name):
+            return getattr(self.con, name)
+
+    from contextlib import contextmanager
+
+    @contextmanager
+    def full(self, *args, **kwargs):
+        with connect(self, *args, **kwargs) as con:
+            yield Full(con)
+
+    monkeypatch.setattr(Store, "connect", full)
+    with pytest.raises(StoreError, match=r"cannot write to the results store .*No space left on device; the games "
+                                         r"stored before are kept, and the same command continues from them"):
+        store.write("r", played.games, played.moves)
+    monkeypatch.setattr(Store, "connect", connect)
+    assert len(store.games("w")) == 0  # (rolled back)
+
+
+def test_a_ctrl_c_while_the_games_are_planned_leaves_no_empty_study(tmp_path, monkeypatch):
+    """Planning came after the study was registered and before the part of the run that withdraws a
+    study it stored nothing of: a Ctrl-C there (a plan of millions of games takes a while) left the
+    study in the store with 0 games, and the corrected file was refused as another study (helper-118)."""
+    from mmlab.experiments import runner
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "plan_chunks", interrupted)
+    store, study = Store(tmp_path / "r.duckdb"), Study("planned", ("3x3",), ("random",), runs=2)
+    with pytest.raises(KeyboardInterrupt):
+        run_study(study, store, jobs=1)
+    assert store.fingerprint("planned") is None

@@ -95,6 +95,20 @@ def test_instance_set_holds_every_code_once_or_twice():
         SecretSet.parse(MAX_SECRETS + 1)
 
 
+def test_a_study_of_more_games_than_it_may_hold_is_refused_before_anything_runs():
+    """runs had no bound: runs = 20000 on 4x6 (26 million games) took 3.5 GB to plan, runs = 10**9 8.6 GB in
+    40 s without a game played (helper-118)."""
+    from mmlab.experiments.study import MAX_GAMES
+
+    with pytest.raises(BadStudy, match=r"runs: the study plays 25,920,000 games .* more than the 10,000,000 a "
+                                       "study may hold: fewer runs or secrets, or several studies"):
+        Study("h5", ("4x6",), ("random",), runs=20000)
+    with pytest.raises(BadStudy, match="secrets: the study plays 20,000,000 games"):
+        Study("big", ("7x10",), ("greedy1", "greedy2"))  # (every secret of 7x10, two deterministic strategies)
+    deterministic = Study("edge", ("4x6",), ("knuth", "random"), runs=MAX_GAMES // 1296 - 1)  # (knuth: one run)
+    assert deterministic.n_games <= MAX_GAMES
+
+
 def test_samples_lists_and_their_errors():
     game = Game.parse_size("3x3")
     sample = SecretSet.parse(10).draw(game, seed=3)

@@ -203,8 +203,9 @@ def write_figures(report: Report, plots: str | None, html: str | None) -> None:
     from mmlab.experiments.report import to_html
 
     name = report.study.name
+    exact = {(row.strategy, row.size) for row in report.summary.itertuples() if row.exact}
     figures = figures_for(report.games, strategies=list(report.study.strategies), runs=report.runs_of,
-                          per_move=report.per_move)  # (computed in the store: the moves stay there)
+                          per_move=report.per_move, exact=exact)  # (per_move computed in the store: the moves stay there)
     if plots:
         folder = Path(plots)
         try:

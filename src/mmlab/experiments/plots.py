@@ -15,7 +15,7 @@ made from threads and without a display. A study with several sizes gets one pan
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -285,12 +285,15 @@ def draw_chance_per_move(moves: pd.DataFrame | None = None, table: pd.DataFrame 
 
 
 # ---------------------------------------------------------------------- 003: sweeps
-def sweep(games: pd.DataFrame, by: str = "colours", stat: str = "mean") -> Figure:
+def sweep(games: pd.DataFrame, by: str = "colours", stat: str = "mean",
+          exact: Collection[tuple[str, str]] = ()) -> Figure:
     """Mean (± standard error) or max guesses against colours or pegs, a line per strategy (003 Figs. 6-1..6-8).
 
     The other dimension stays fixed along a line; when the sizes hold several values of it (say
     4x6..4x10 and 3x8..7x8), each value with two sizes or more gets its own line, labelled ``n=4``,
-    in the strategy's colour with a line style and marker of its value.
+    in the strategy's colour with a line style and marker of its value. ``exact``: the ``(strategy,
+    size)`` pairs whose mean is exact (``Study.exact_mean``: a deterministic strategy over every
+    code), drawn without an error bar, as the report's table gives them without a standard error.
     """
     if by not in ("colours", "pegs"):
         raise BadArgument(f"sweep by {by!r}: choose 'colours' or 'pegs'")
@@ -306,6 +309,7 @@ def sweep(games: pd.DataFrame, by: str = "colours", stat: str = "mean") -> Figur
     data = data[data[fixed].isin(keep)]
     specs = list(pd.unique(games["strategy"]))
     styles = _styles(specs)
+    exact_points = {(spec, _pegs_colours(size)) for spec, size in exact}
     figure, (ax,) = _new_figure(1, width=6.0, height=4.2)
     for spec in pd.unique(data["strategy"]):
         for value in sorted(pd.unique(data.loc[data["strategy"] == spec, fixed])):
@@ -315,8 +319,10 @@ def sweep(games: pd.DataFrame, by: str = "colours", stat: str = "mean") -> Figur
             style = styles[spec] if len(keep) == 1 else {**styles[spec], **_value_style(list(keep).index(value))}
             if stat == "mean":
                 means = grouped.mean()
-                sem = grouped.std(ddof=1) / np.sqrt(grouped.count())
-                ax.errorbar(means.index.to_numpy(), means.to_numpy(), yerr=sem.fillna(0).to_numpy(),
+                sem = (grouped.std(ddof=1) / np.sqrt(grouped.count())).fillna(0)
+                points = [(spec, (value, x) if fixed == "pegs" else (x, value)) for x in sem.index]
+                sem = sem.where([point not in exact_points for point in points], 0.0)
+                ax.errorbar(means.index.to_numpy(), means.to_numpy(), yerr=sem.to_numpy(),
                             capsize=3, label=text, **style)
             else:
                 peaks = grouped.max()
@@ -393,7 +399,8 @@ def _varies_alone(games: pd.DataFrame, by: str) -> bool:
 
 def figures_for(games: pd.DataFrame, moves: pd.DataFrame | None = None,
                 strategies: Sequence[str] | None = None, runs: Mapping[str, int] | None = None,
-                per_move: pd.DataFrame | None = None) -> dict[str, Figure]:
+                per_move: pd.DataFrame | None = None,
+                exact: Collection[tuple[str, str]] = ()) -> dict[str, Figure]:
     """The figures that make sense for a study, by name (a file stem for ``save``).
 
     ``guesses`` always; ``wins-difference`` between the first two ``strategies`` (default: in the
@@ -402,7 +409,7 @@ def figures_for(games: pd.DataFrame, moves: pd.DataFrame | None = None,
     sizes or more differ in that dimension alone. ``runs``: the runs each strategy plays in its
     study, as for ``wins_difference``. ``per_move``: the ``stats.per_move`` table of the moves,
     given instead of them (``Report.per_move``, computed in the store: a big study's moves would
-    fill gigabytes).
+    fill gigabytes). ``exact``: as for ``sweep``.
     """
     games = _check(games, ["strategy", "size", "guesses", "won"], "games")
     present = list(pd.unique(games["strategy"]))
@@ -419,6 +426,6 @@ def figures_for(games: pd.DataFrame, moves: pd.DataFrame | None = None,
     for by in ("colours", "pegs"):
         if _varies_alone(games, by):
             for stat in ("mean", "max"):
-                makers[f"sweep-{by}-{stat}"] = lambda by=by, stat=stat: sweep(games, by, stat)
+                makers[f"sweep-{by}-{stat}"] = lambda by=by, stat=stat: sweep(games, by, stat, exact)
     return {name: make() for name, make in makers.items()}
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
 
+import numpy as np
 
 import mmlab
 from mmlab.errors import BadArgument, StoreError, shown
@@ -80,6 +81,11 @@ def plan_chunks(study: Study, done: set[tuple[str, str, int, int]], run_id: str,
     chunk, 10.6 s in chunks of 12). Singley's deterministic methods need no tree (the kernels of
     ``greedy_kernels`` play them, ``chunk.play_chunk``): chunks of at most ``KERNEL_CHUNK`` games.
 
+    A size's slots are planned in one shuffled order (drawn from the study's seed), the same for every
+    strategy: the games of a study stopped part way are a random sample of its secrets, paired across
+    strategies, not its lowest codes (the easiest: sampled secrets are kept sorted). A game's result
+    does not depend on the order: it draws from its own ``(seed, run, slot)``.
+
     >>> from mmlab.experiments.study import Study
     >>> study = Study("demo", ("4x6",), ("knuth", "random"))
     >>> [(c.strategy, len(c.games)) for c in plan_chunks(study, set(), "r1", workers=2)][:3]
@@ -88,13 +94,14 @@ def plan_chunks(study: Study, done: set[tuple[str, str, int, int]], run_id: str,
     chunks = []
     for size in study.sizes:
         game = study.game(size)
-        secrets = study.secrets.draw(game, study.seed)
+        secrets = study.secrets.draw(game, study.seed).tolist()
+        order = np.random.default_rng(study.seed).permutation(len(secrets)).tolist()
         for spec in study.strategies:
-            todo = [(run, slot, int(secret)) for run in range(study.runs_of(spec))
-                    for slot, secret in enumerate(secrets) if (spec, size, run, slot) not in done]
+            todo = [(run, slot, secrets[slot]) for run in range(study.runs_of(spec))
+                    for slot in order if (spec, size, run, slot) not in done]
             if not todo:
                 continue
-            planned = study.runs_of(spec) * secrets.shape[0]
+            planned = study.runs_of(spec) * len(secrets)
             strategy = make_strategy(spec)
             readable = read_off_a_tree(strategy, game, study.max_guesses)
             by_kernel = readable and kernel_parameters(strategy) is not None
@@ -170,17 +177,9 @@ def _run_study(study: Study, store: Store, jobs: int | None, scheduler: str | No
     with store.reading():  # (one connection for both)
         stored = store.fingerprint(study.name) == study.fingerprint
         done = store.done(study.name) if stored else set()
-    registered = False  # by this run: withdrawn if the run fails before storing any game
-    if not stored:  # (a study played to the end is only read, so a read-only store serves it too)
-        registered = store.register(study)
-        done = store.done(study.name)
+    registered = False  # by this run: withdrawn if the run fails (or is stopped) before storing any game
     run_id = uuid.uuid4().hex[:12]
     workers = jobs or threads or os.cpu_count() or 1
-    chunks = plan_chunks(study, done, run_id, chunk_games, workers)
-    total = sum(len(c.games) for c in chunks)
-    start = time.perf_counter()
-    if not chunks:
-        return RunSummary(study.name, run_id, 0, len(done), 0, 0.0, "")
     planned = scheduler or (f"up to {workers} local processes" if workers > 1 else "this process")
     where: list[str] = []
     played = written = 0
@@ -191,11 +190,24 @@ def _run_study(study: Study, store: Store, jobs: int | None, scheduler: str | No
     def flush() -> None:
         nonlocal pending, last_flush, written
         if pending:
-            written += store.write(run_id, _joined([p.games for p in pending]), _joined([p.moves for p in pending]))
+            try:
+                written += store.write(run_id, _joined([p.games for p in pending]), _joined([p.moves for p in pending]))
+            except StoreError:  # (refused, say for a full disk: not written again on the way out, a second error)
+                pending = []
+                raise
             pending = []
         last_flush = time.monotonic()
 
     try:
+        if not stored:  # (a study played to the end is only read, so a read-only store serves it too)
+            registered = store.register(study)
+            done = store.done(study.name)
+        chunks = plan_chunks(study, done, run_id, chunk_games, workers)  # (a Ctrl-C meanwhile leaves no empty study)
+        total = sum(len(c.games) for c in chunks)
+        start = time.perf_counter()
+        if not chunks:
+            failed = False
+            return RunSummary(study.name, run_id, 0, len(done), 0, 0.0, "")
         store.start_run(run_id, study, run_metadata(planned))
         if on_progress is not None:
             on_progress(0, total)
@@ -214,7 +226,7 @@ def _run_study(study: Study, store: Store, jobs: int | None, scheduler: str | No
         failed = False
     finally:
         flush()  # keep every finished game, also when stopped by Ctrl-C or an error
-        if failed and registered and not written:  # (an unreachable scheduler): leave no empty study behind
+        if failed and registered and not written:  # (stopped while planning, say): leave no empty study behind
             _withdraw(store, study.name, run_id)
     store.finish_run(run_id, scheduler or " then ".join(where))
     return RunSummary(study.name, run_id, played, len(done), written, time.perf_counter() - start, " then ".join(where))

@@ -286,11 +286,14 @@ class Store:
                 con.execute("UPDATE runs SET games_written = games_written + ? WHERE run_id = ?", [written, run_id])
                 con.execute("COMMIT")
                 return int(written)
-            except BaseException:
+            except BaseException as e:
                 try:
                     con.execute("ROLLBACK")
                 except duckdb.Error:  # the error ended the transaction already (an interrupted COMMIT)
                     pass
+                if isinstance(e, (duckdb.IOException, duckdb.TransactionException)):  # (a full disk: at the COMMIT)
+                    raise StoreError(f"cannot write to the results store {str(self.path)!r}: {e}; the games stored "
+                                     "before are kept, and the same command continues from them") from None
                 raise
 
     def forget(self, study: str) -> int:

@@ -51,6 +51,7 @@ KEYS = {
     "max_guesses": "give up a game after this many guesses (default: never)",
 }
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+MAX_GAMES = 10**7  # games in a study: planning them takes about 135 bytes each (26 million took 3.5 GB)
 _STORED: ContextVar[bool] = ContextVar("stored", default=False)  # reading a study back from a store (Study.stored)
 
 
@@ -148,6 +149,7 @@ class Study:
             raise _refused("strategies", f"a strategy is listed twice: {twice}" if len(spelt) == 1 else
                            f"a strategy is listed twice: {' and '.join(shown(x) for x in spelt)} are both {twice} "
                            "(default parameters spelt out or not)")
+        secrets = 0
         for game in games:
             try:
                 drawn = self.secrets.draw(game, self.seed)
@@ -157,6 +159,7 @@ class Study:
                 codes, counts = np.unique(drawn, return_counts=True)
                 if counts.max() > 1:
                     raise _refused("secrets", f"the secret {game.format(int(codes[counts > 1][0]))} is listed twice")
+            secrets += drawn.shape[0]
             for spec, player in zip(self.strategies, players):
                 if player is None:
                     continue
@@ -164,6 +167,11 @@ class Study:
                     player.start(game)  # refuses a game the strategy cannot play, before anything runs
                 except MastermindError as e:
                     raise _refused("strategies", f"{spec} cannot play {game}: {e}") from None
+        n_games = secrets * sum(1 if p is not None and p.deterministic else self.runs for p in players)
+        if n_games > MAX_GAMES and not _STORED.get():
+            raise _refused("runs" if self.runs > 1 else "secrets",
+                           f"the study plays {n_games:,} games (secrets of each size, times runs of each strategy), "
+                           f"more than the {MAX_GAMES:,} a study may hold: fewer runs or secrets, or several studies")
 
     # ------------------------------------------------------------------ reading
     @staticmethod
