@@ -216,6 +216,14 @@ def test_reporting_a_file_that_changed_says_the_stored_study_is_reported(capsys,
     code, _, err = run(capsys, "export", str(path), str(tmp_path / "games.csv"), "--store", store)
     err = " ".join(err.split())
     assert code == 0 and "no longer matches the stored study 'cli-demo'; this takes the stored one" in err
+    # forget deletes: a file that no longer matches may be meant for another study (helper-118: it
+    # printed the note and deleted the stored one)
+    code, _, err = run(capsys, "forget", str(path), "--store", store)
+    err = " ".join(err.split())
+    assert code == 2 and "no longer matches the stored study 'cli-demo', so it may not be the study you mean to " \
+                         "delete: name it, 'mmlab forget cli-demo', to delete the stored one" in err
+    assert "cli-demo" in run(capsys, "studies", "--store", store)[1]
+    assert run(capsys, "forget", "cli-demo", "--store", store)[0] == 0
 
 
 def test_compare_on_a_sample_of_every_code_is_exact(capsys, tmp_path):

@@ -650,3 +650,22 @@ def test_a_ctrl_c_while_the_games_are_planned_leaves_no_empty_study(tmp_path, mo
     with pytest.raises(KeyboardInterrupt):
         run_study(study, store, jobs=1)
     assert store.fingerprint("planned") is None
+
+
+def test_a_store_without_a_column_of_mmlab_s_tables_is_refused_in_one_line_and_left_as_it_was(tmp_path, capsys):
+    """A store whose games lacked 'known' gave DuckDB's Binder errors, tracebacks, from the first query
+    that named it (helper-118)."""
+    from mmlab.cli.main import main
+
+    store = Store(tmp_path / "r.duckdb")
+    run_study(Study("s", ("3x3",), ("knuth",)), store, jobs=1)
+    with duckdb.connect(str(store.path)) as con:
+        con.execute("ALTER TABLE games DROP COLUMN known")
+    before = store.path.read_bytes()
+    for command in (["report", "s"], ["studies"], ["compare", "3x3", "--strategies", "knuth"]):
+        assert main([*command, "--store", str(store.path)]) == 2
+        err = " ".join(capsys.readouterr().err.split())
+        assert "lacks the column games.known of a results store: another version of mmlab made it, or it was " \
+               "changed by hand; it is left as it is: choose another file with --store" in err
+        assert "Traceback" not in err
+    assert store.path.read_bytes() == before

@@ -207,6 +207,15 @@ def test_impossible_feedback_is_refused(game46, fb, message):
         game46.check_feedback(Feedback(*fb))
 
 
+def test_the_impossible_answer_of_one_peg_is_told_in_its_own_words():
+    """(helper-117: "if all but one peg are right and every colour is" read oddly of one peg.)"""
+    with pytest.raises(BadFeedback, match="^answer 0,1 cannot occur: with one peg, a right colour is in the right "
+                                          "place$"):
+        Game(1, 5).check_feedback(Feedback(0, 1))
+    with pytest.raises(BadFeedback, match="if all but one peg are right"):
+        Game(2, 5).check_feedback(Feedback(1, 1))
+
+
 def test_numpy_integers_are_sizes_as_python_integers_are():
     """Game(np.int64(4), 6) was refused: 'pegs must be a whole number from 1 to 10, got np.int64(4)'."""
     game = Game(np.int64(4), np.int32(6))

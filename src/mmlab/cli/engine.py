@@ -537,7 +537,10 @@ def add_commands(command) -> None:
                    help="'all' (default), or N or sample:N: a random sample of N secrets (instance sets: compare)")
     p.add_argument("--runs", type=count, default=1, help="games per secret for random strategies (default 1; a "
                                                           "deterministic strategy plays one, the same every run)")
-    p.add_argument("--seed", type=seed_arg, help="seed for random strategies and samples (default: drawn and printed)")
+    p.add_argument("--seed", type=seed_arg, help="seed for random strategies and samples (default: drawn and printed); "
+                                                 "game (run, secret) draws from [seed, run, secret], so on a sample "
+                                                 "a random strategy plays other games than compare, whose games draw "
+                                                 "by the secret's slot")
     p.add_argument("--jobs", type=int_at_least(1, "--jobs"),
                    help="worker processes for random strategies (default: one per core in games of more than "
                         f"{PARALLEL_MIN_CODES:,} codes when the games would take more than a few seconds, else "

@@ -135,13 +135,17 @@ def _study_file(store: Store, text: str) -> Study | None:
     return None
 
 
-def _study_named(store: Store, text: str) -> str:
+def _study_named(store: Store, text: str, deleting: bool = False) -> str:
     """The study ``text`` names: a stored study's name, or a study file's, as ``report`` takes it,
-    with a note when the file no longer matches the study stored under its name."""
+    with a note when the file no longer matches the study stored under its name (refused when
+    ``deleting``: the file may be meant for another study)."""
     given = _study_file(store, text)
     if given is None:
         return text
     if _stored_fingerprint(store, text, given) != given.fingerprint:
+        if deleting:
+            raise StoreError(f"{text} no longer matches the stored study {given.name!r}, so it may not be the "
+                             f"study you mean to delete: name it, 'mmlab forget {given.name}', to delete the stored one")
         from mmlab.cli.output import err
 
         err.print(f"note: {text} no longer matches the stored study {given.name!r}; this takes the stored one")
@@ -307,7 +311,7 @@ def cmd_forget(args: argparse.Namespace) -> int:
     from mmlab.experiments.store import Store
 
     store = Store(args.store)
-    name = _study_named(store, args.study)
+    name = _study_named(store, args.study, deleting=True)
     store.require(name)
     n = store.forget(name)
     err.print(f"deleted study {name} and its {n} games from {store.path}")

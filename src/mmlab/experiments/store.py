@@ -28,6 +28,7 @@ import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -168,7 +169,9 @@ class Store:
                 listed = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "")
                 raise StoreError(f"{str(self.path)!r} is a DuckDB file with tables of its own ({listed}), not a "
                                  "results store: choose another file with --store")
-            if not read_only and not TABLES <= set(tables):
+            if TABLES <= set(tables):
+                _require_columns(con, self.path)
+            elif not read_only:
                 con.execute(SCHEMA)
             elif read_only and not tables:  # an empty DuckDB file, opened read only: a store without studies
                 con.close()
@@ -634,6 +637,35 @@ def _foreign_file(path: Path) -> bool:
 
 def _not_duckdb(path: Path) -> str:
     return f"{str(path)!r} is not a DuckDB file, so not a results store: choose another file with --store PATH"
+
+
+def _columns(con: duckdb.DuckDBPyConnection) -> dict[str, set[str]]:
+    """The columns of each table of the database of ``con``."""
+    columns: dict[str, set[str]] = {}
+    for table, column in con.execute("SELECT table_name, column_name FROM information_schema.columns "
+                                     "WHERE table_catalog = current_database()").fetchall():
+        columns.setdefault(table, set()).add(column)
+    return columns
+
+
+@lru_cache(maxsize=1)
+def _schema_columns() -> dict[str, set[str]]:
+    """The columns of each of a results store's tables (``SCHEMA``)."""
+    with duckdb.connect(":memory:") as con:
+        con.execute(SCHEMA)
+        return _columns(con)
+
+
+def _require_columns(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """Refuse a store whose tables lack columns of ``SCHEMA`` (made by another version of mmlab, or
+    changed by hand): DuckDB's errors came from the first query that named one."""
+    have = _columns(con)
+    missing = [f"{table}.{column}" for table, columns in _schema_columns().items()
+               for column in sorted(columns - have.get(table, set()))]
+    if missing:
+        raise StoreError(f"{str(path)!r} lacks the column{'s' if len(missing) > 1 else ''} {', '.join(missing)} of a "
+                         "results store: another version of mmlab made it, or it was changed by hand; it is left as "
+                         "it is: choose another file with --store")
 
 
 def _empty_store() -> duckdb.DuckDBPyConnection:

@@ -394,8 +394,9 @@ class Game:
             raise BadFeedback(f"answer {shown(b)},{shown(w)}: black + white cannot exceed the {self.pegs} pegs")
         if b == self.pegs - 1 and w == 1:
             raise BadFeedback(
-                f"answer {b},{w} cannot occur: if all but one peg are right and every colour is, "
-                "the last peg is right too"
+                f"answer {b},{w} cannot occur: " + ("with one peg, a right colour is in the right place"
+                                                   if self.pegs == 1 else "if all but one peg are right and every "
+                                                   "colour is, the last peg is right too")
             )
         if not self.repeats and not self.with_white and b == self.pegs - 1 and self.colours == self.pegs:
             raise BadFeedback(
