@@ -145,7 +145,8 @@ def _study_named(store: Store, text: str, deleting: bool = False) -> str:
     if _stored_fingerprint(store, text, given) != given.fingerprint:
         if deleting:
             raise StoreError(f"{text} no longer matches the stored study {given.name!r}, so it may not be the "
-                             f"study you mean to delete: name it, 'mmlab forget {given.name}', to delete the stored one")
+                             f"study you mean to delete: name it, 'mmlab forget {given.name}', to delete the stored "
+                             "one")
         from mmlab.cli.output import err
 
         err.print(f"note: {text} no longer matches the stored study {given.name!r}; this takes the stored one")
@@ -209,7 +210,7 @@ def write_figures(report: Report, plots: str | None, html: str | None) -> None:
     name = report.study.name
     exact = {(row.strategy, row.size) for row in report.summary.itertuples() if row.exact}
     figures = figures_for(report.games, strategies=list(report.study.strategies), runs=report.runs_of,
-                          per_move=report.per_move, exact=exact)  # (per_move computed in the store: the moves stay there)
+                          per_move=report.per_move, exact=exact)  # (per_move: computed in the store)
     if plots:
         folder = Path(plots)
         try:
