@@ -195,6 +195,24 @@ def test_guess_lists_its_history_and_reads_a_word_as_no_guess(capsys, monkeypatc
            "guess 3> quit" in out
 
 
+def test_guess_says_that_its_hints_follow_the_rule_and_stops_a_hint_at_ctrl_c(capsys, monkeypatch):
+    """'hint entropy' was "neither a guess nor a command", though 'mmlab play' takes it; and a Ctrl-C
+    during a hint ended the game, where 'mmlab play' stops the hint alone (helper-119)."""
+    from mmlab.play import mathmind
+
+    code, out = guess(capsys, monkeypatch, "hint entropy\nundo x\nquit\n", "4x6", "--secret", "3632")
+    assert "Write 'hint' alone: the hints follow knuth's rule (--rule chooses it)." in out
+    assert "Write 'undo' alone." in out and "neither a guess nor a command" not in out
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt  # (as stoppable's handler raises it, when Ctrl-C is pressed during the work)
+
+    monkeypatch.setattr(mathmind.MathMindSession, "hint", interrupted)
+    code, out = guess(capsys, monkeypatch, "hint\n3632\n", "4x6", "--secret", "3632")
+    assert code == 0 and "Stopped the hint (Ctrl-C); the game goes on. Ctrl-C at the prompt leaves it." in out
+    assert "solved in 1 guess" in out
+
+
 def test_guess_won_compares_with_the_rule_asked_for(capsys, monkeypatch):
     mm = MathMind(Game(4, 6), "higher-lower")
     assert len(mm.play("entropy", "3632")) != len(mm.play("knuth", "3632"))

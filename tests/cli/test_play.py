@@ -170,6 +170,13 @@ def test_a_game_too_large_to_enumerate_gives_samples_hints_and_lists_few_candida
     assert "Strategies that play without enumerating: evo, ga, random, sample, shc." in done.stderr
 
 
+def test_a_codemaker_game_too_large_to_enumerate_has_sample_guess_by_default():
+    """knuth, the default, was refused at 8x12, though the codebreaker's hints default to sample there
+    (helper-119)."""
+    done = play("8x12", "--role", "codemaker", lines=["quit"])
+    assert done.returncode == 1 and "(1 1 2 2 3 3 4 5)?" in done.stdout and "Traceback" not in done.stderr
+
+
 def test_the_codemaker_game_says_when_its_tree_has_no_move():
     import io
 

@@ -147,6 +147,24 @@ def test_a_hint_in_a_large_black_only_game_says_the_codes_left_are_not_counted()
     assert "At least 1000 codes fit your answers. sample would play" in said
 
 
+def test_a_hint_says_when_its_suggestion_cannot_win_now():
+    """In a large game the hint has no table with its 'consistent' column: sample's suggestion after
+    1 1 2 2 3 3 4 4 (1 black) got 3 black against it, and nothing said it could not be the secret
+    (helper-119)."""
+    game = Game.parse_size("8x12", feedback="black")
+    session = CodebreakerSession(game, secret="1 2 3 4 5 6 7 8", rng=1)
+    session.guess("1 1 2 2 3 3 4 4")
+    hint = session.hint("sample")
+    assert hint.consistent == session.knowledge.is_consistent(hint.suggestion)
+    for guesses, fits in ((["1122"], True), (["1122", "1344", "3526"], False)):  # (knuth: 1344, then 1462)
+        session = CodebreakerSession(GAME, secret="3632")
+        for code in guesses:
+            session.guess(code)
+        assert session.hint("knuth").consistent is fits
+        said = codebreaker([*guesses, "hint", "quit"])
+        assert ("it does not fit every answer, so it cannot win now" in said) is not fits
+
+
 def test_an_answer_after_which_no_code_to_play_was_found_is_refused_saying_what_to_do(monkeypatch):
     from mmlab.play import session as module
 
@@ -312,3 +330,9 @@ def test_the_last_answer_fixed_to_what_it_was_changes_nothing():
 
 def test_an_answer_of_no_pegs_is_shown_as_a_dash():
     assert "5555  0,0 (-)" in codebreaker(["5555", "quit"])
+
+
+def test_an_undo_names_the_guess_it_took_back_as_the_web_page_does():
+    said = codebreaker(["1122", "1344", "undo", "undo", "undo", "quit"])
+    assert "Took back the last guess, 1344." in said and "Took back the last guess, 1122." in said
+    assert "nothing to undo: no guess yet" in said

@@ -291,3 +291,26 @@ def test_partition_summary_matches_brute_force(game46, code):
     assert (summary["parts"], summary["largest"]) == (len(classes), max(classes.values()))
     assert summary["expected_size"] == pytest.approx(sum(n * n for n in classes.values()) / 230)
     assert summary["entropy_bits"] == pytest.approx(-sum(n / 230 * log2(n / 230) for n in classes.values()))
+
+
+@pytest.mark.parametrize("size", ["4x6", "5x9"])  # (5x9: without the game's feedback table)
+def test_long_scoring_is_cut_into_kernel_calls_of_the_same_figures(size, monkeypatch):
+    """A Ctrl-C is handled between kernel calls: norvig's first hint at 6x9 scored every code in one
+    call of 15.6 s, which Ctrl-C could not stop (helper-119). Long work is cut into blocks now."""
+    from mmlab.game import kernels
+    from mmlab.strategies import scoring
+
+    game = Game.parse_size(size)
+    knowledge = Knowledge.initial(game).update(game.parse("1" * game.pegs), Feedback(1, 0))
+    guesses = np.arange(0, game.n_codes, 7, dtype=np.int64)
+    whole = scoring.partition_stats(knowledge, guesses), scoring.partition_histograms(knowledge, guesses)
+    calls = []
+    for name in ("partition_stats", "partition_stats_table", "partition_histograms", "partition_stats_serial",
+                 "partition_stats_table_serial", "partition_histograms_serial"):
+        kernel = getattr(kernels, name)
+        monkeypatch.setattr(kernels, name, lambda *args, kernel=kernel: calls.append(len(args[0])) or kernel(*args))
+    monkeypatch.setattr(scoring, "BLOCK_WORK", 50 * knowledge.n_consistent)
+    blocks = scoring.partition_stats(knowledge, guesses), scoring.partition_histograms(knowledge, guesses)
+    assert len(calls) == 2 * -(-len(guesses) // 50) and max(calls) == 50
+    np.testing.assert_array_equal(blocks[0], whole[0])
+    np.testing.assert_array_equal(blocks[1], whole[1])

@@ -206,6 +206,7 @@ def cmd_guess(args: argparse.Namespace) -> int:
     from mmlab.cli.output import out
     from mmlab.errors import MastermindError
     from mmlab.play.mathmind import MathMindSession
+    from mmlab.play.stopping import Stopped, stoppable
     from mmlab.play.terminal import QUIT_WORDS, Dialogue, not_a_guess
 
     mm = _mathmind(args, args.feedback)
@@ -240,9 +241,22 @@ def cmd_guess(args: argparse.Namespace) -> int:
             if line.lower() in ("give-up", "giveup", "give up"):
                 reveal("You gave up.")
                 return 1
-            if line.lower() in ("hint", "candidates", "undo", "history"):
+            command, *rest = line.lower().split()
+            if command in ("hint", "candidates", "undo", "history"):
+                if rest:  # (as 'mmlab play' says it, but its 'hint STRATEGY' is --rule here)
+                    out.print(f"Write '{command}' alone" + (f": the hints follow {hints}'s rule (--rule chooses it)."
+                                                            if command == "hint" else "."), markup=False)
+                    continue
+                # a hint, or the list of codes, a spinner showing, is stopped by Ctrl-C, as in 'mmlab play'
+                slow = {"hint": f"{hints}'s rule is choosing its suggestion…",
+                        "candidates": "Listing the codes that fit…"}
                 try:
-                    out.print(_guess_command(session, line.lower(), hints), markup=False)
+                    stoppable(lambda command=command: _guess_command(session, command, hints),
+                              dialogue.working(slow[command]) if command in slow else None,
+                              lambda said: out.print(said, markup=False))
+                except Stopped:
+                    out.print(f"Stopped the {'hint' if command == 'hint' else 'listing'} (Ctrl-C); the game goes on. "
+                              "Ctrl-C at the prompt leaves it.")
                 except MastermindError as e:
                     out.print(str(e), markup=False)
                 continue

@@ -17,7 +17,7 @@ examples:
   mmlab play --role codemaker --strategy most-parts
   mmlab play --role codemaker --tree optimal.json   a tree saved by 'mmlab plan' or 'mmlab tree'
   printf '0 2\\n1 2\\n0 3\\n2 0\\n4 0\\n' | mmlab play --role codemaker --strategy norvig   from a pipe
-  mmlab play 8x12 --role codemaker --strategy sample   too many codes to list: strategies that search play
+  mmlab play 8x12 --role codemaker            too many codes to list: sample guesses (strategies that search)
 
 in the game ('help' at its prompt says it again):
   codebreaker   type a guess: 1122, '1 1 2 2' or AABB; 'hint [STRATEGY]' (the codes left and the best
@@ -59,7 +59,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise BadArgument("--hint-strategy is for --role codebreaker: as codemaker give --strategy or --tree")
         if tree is not None and args.strategy is not None:
             raise BadArgument("give --strategy or --tree, not both: the tree is the strategy that guesses")
-        guesser = tree if tree is not None else args.strategy if args.strategy is not None else "knuth"
+        default = "knuth" if game.enumerable else "sample"  # (as the codebreaker's hints)
+        guesser = tree if tree is not None else args.strategy if args.strategy is not None else default
         session = CodemakerSession(game, guesser, rng)
         try:
             return play_codemaker(game, session, dialogue)
@@ -88,7 +89,8 @@ def add_command(command) -> None:
     p.add_argument("size", nargs="?", help="game size PEGSxCOLOURS (default 4x6; not with --tree)")
     p.add_argument("--role", choices=("codebreaker", "codemaker"), default="codebreaker",
                    help="codebreaker: you guess (default); codemaker: you keep a secret and answer")
-    p.add_argument("--strategy", help="codemaker role: the strategy that guesses (default knuth)")
+    p.add_argument("--strategy", help="codemaker role: the strategy that guesses (default knuth; sample in games "
+                                      "too large to enumerate)")
     p.add_argument("--tree", metavar="FILE", help="codemaker role: play a saved decision tree (JSON) instead")
     p.add_argument("--secret", help="codebreaker role: the secret to find (default: drawn at random)")
     p.add_argument("--hint-strategy", help="codebreaker role: the strategy behind 'hint' "

@@ -506,6 +506,7 @@ class Hint:
     suggestion: int
     options: list[dict]  # partition tables (``partition_summary``) of the suggestion and other top scorers
     exact: bool = True  # whether ``remaining`` is the count, or (a game too large to count them) a lower bound
+    consistent: bool = True  # whether the suggestion fits every answer (may win now)
 
 
 class SecretKept:
@@ -621,10 +622,10 @@ class CodebreakerSession(SecretKept, _Counting):
             raise BadArgument(f"{strategy} cannot suggest a guess after these moves: {e}") from None
         if not knowledge.explicit:
             remaining, exact = self.count()
-            return Hint(remaining, player.spec, suggestion, [], exact)
+            return Hint(remaining, player.spec, suggestion, [], exact, knowledge.is_consistent(suggestion))
         guesses = [suggestion]
         if isinstance(player, PartitionStrategy):  # then its next best, each splitting the codes otherwise
             guesses += player.best_guesses(knowledge, HINT_CANDIDATES * options).tolist()
         tables = split_options(guesses, lambda code: partition_summary(knowledge, code), options)
-        return Hint(self.remaining, player.spec, suggestion, tables)
+        return Hint(self.remaining, player.spec, suggestion, tables, consistent=knowledge.is_consistent(suggestion))
 

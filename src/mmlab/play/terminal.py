@@ -35,9 +35,9 @@ PEG_COLOURS = ("red", "green", "yellow", "blue", "magenta", "cyan", "white", "br
                "bright_blue", "bright_magenta", "bright_cyan", "orange3", "purple", "grey70", "gold1")
 
 CODEMAKER_HELP = ("Reply with the number of exact, and then inexact matches: '1 2', '1,2' or pegs 'BWW' "
-                  "('0 0' or 'none' for nothing). Other commands: 'fix N B W' corrects the answer to guess N, "
+                  "('0 0', 'none' or '-' for nothing). Other commands: 'fix N B W' corrects the answer to guess N, "
                   "'undo' takes back the last answer, 'history', 'quit'.")
-CODEMAKER_HELP_BLACK = ("Reply with the number of exact matches: '2' or pegs 'BB' ('0' or 'none' for nothing). "
+CODEMAKER_HELP_BLACK = ("Reply with the number of exact matches: '2' or pegs 'BB' ('0', 'none' or '-' for nothing). "
                         "Other commands: 'fix N B' corrects the answer to guess N, 'undo' takes back the last "
                         "answer, 'history', 'quit'.")
 CODEBREAKER_HELP = ("Type a guess (e.g. {examples}). Commands: 'hint [STRATEGY]' (codes "
@@ -288,8 +288,9 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
                 stoppable(session.candidates, dialogue.working("Listing the codes that fit…"),
                           lambda codes: say(f"{fitting(len(codes))}: " + game.format_all(codes)))
             elif command.lower() == "undo":
+                last = session.moves[-1][0] if session.moves else None  # (none: undo says there is nothing to undo)
                 session.undo()
-                say("Took back the last guess.")
+                say(f"Took back the last guess, {game.format(last)}.")  # (as the web page says it)
             elif command.lower() == "history":
                 dialogue.history(session.moves)
             elif command.lower() in ("give-up", "giveup"):
@@ -401,12 +402,14 @@ def show_hint(session: CodebreakerSession, dialogue: Dialogue, strategy: str) ->
 
 
 def _print_hint(game: Game, dialogue: Dialogue, hint, left: str) -> None:
-    dialogue.console.print(f"{left[0].upper()}{left[1:]}. {hint.strategy} would play {game.format(hint.suggestion)}.")
+    fits = "" if hint.consistent else " (it does not fit every answer, so it cannot win now)"
+    dialogue.console.print(f"{left[0].upper()}{left[1:]}. {hint.strategy} would play {game.format(hint.suggestion)}"
+                           f"{fits}.")
     if not hint.options:  # (a game too large to split the codes left)
         return
     table = Table(title="how each guess splits the codes left (answer: codes)")
     for column in ("guess", "consistent", "parts", "largest", "expected size", "classes"):
-        table.add_column(column)
+        table.add_column(column, no_wrap=column == "guess")  # (a code's pegs on one line)
     for option in hint.options:
         classes = " ".join(f"{game.answer_text(fb)}:{n}" for fb, n in option["classes"].items() if n)
         table.add_row(dialogue.code(option["guess"]), "yes" if option["consistent"] else "no", str(option["parts"]),

@@ -25,6 +25,10 @@ ENTROPY = kernels.STAT_ENTROPY
 TOLERANCE = 1e-9
 #: Below this many feedback computations one core is faster than starting threads.
 PARALLEL_WORK = 200_000
+#: Feedback computations of one kernel call at most (about 0.15 s on this machine's 2 cores): longer
+#: work is cut into calls of this many, so that a Ctrl-C, which Python handles between them, stops a
+#: hint of a large game (norvig's first hint at 6x9 ran 15.6 s in one call; helper-119).
+BLOCK_WORK = 100_000_000
 
 
 def partition_stats(knowledge: Knowledge, guesses: np.ndarray) -> np.ndarray:
@@ -37,9 +41,10 @@ def partition_stats(knowledge: Knowledge, guesses: np.ndarray) -> np.ndarray:
     table = game.table()
     if table is not None:
         kernel = kernels.partition_stats_table if parallel else kernels.partition_stats_table_serial
-        return kernel(guesses, cand, table, game.n_responses)
+        return _in_blocks(lambda rows: kernel(rows, cand, table, game.n_responses), guesses, cand.shape[0])
     kernel = kernels.partition_stats if parallel else kernels.partition_stats_serial
-    return kernel(guesses, cand, game.all_digits, game.all_counts, game.with_white)
+    return _in_blocks(lambda rows: kernel(rows, cand, game.all_digits, game.all_counts, game.with_white), guesses,
+                      cand.shape[0])
 
 
 def partition_histograms(knowledge: Knowledge, guesses: np.ndarray) -> np.ndarray:
@@ -49,7 +54,17 @@ def partition_histograms(knowledge: Knowledge, guesses: np.ndarray) -> np.ndarra
     cand = knowledge.consistent
     parallel = guesses.shape[0] * cand.shape[0] >= PARALLEL_WORK
     kernel = kernels.partition_histograms if parallel else kernels.partition_histograms_serial
-    return kernel(guesses, cand, game.all_digits, game.all_counts, game.with_white)
+    return _in_blocks(lambda rows: kernel(rows, cand, game.all_digits, game.all_counts, game.with_white), guesses,
+                      cand.shape[0])
+
+
+def _in_blocks(kernel, guesses: np.ndarray, candidates: int) -> np.ndarray:
+    """``kernel(guesses)``, called on blocks of ``guesses`` of at most ``BLOCK_WORK`` feedback
+    computations against the ``candidates`` each, its rows stacked."""
+    rows = max(1, BLOCK_WORK // max(candidates, 1))
+    if guesses.shape[0] <= rows:
+        return kernel(guesses)
+    return np.concatenate([kernel(guesses[i:i + rows]) for i in range(0, guesses.shape[0], rows)])
 
 
 def best(values: np.ndarray) -> np.ndarray:
