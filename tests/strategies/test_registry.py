@@ -58,6 +58,8 @@ def test_parameters_given_in_python_are_checked_as_a_spec_would_check_them():
         Knuth(pool="consistant")
     with pytest.raises(UnknownStrategy, match="ties=True should be a text"):
         Knuth(ties=True)
+    with pytest.raises(UnknownStrategy, match="sample='1.5' should be a whole number from 1 to 1,000,000, or auto"):
+        make_strategy("sample", sample=1.5)  # (it said "should be a text"; helper-120)
     with pytest.raises(UnknownStrategy, match="fps=4.5 should be a whole number"):
         StochasticHillClimber(fps=4.5)
     assert StochasticHillClimber(fps="45").values["fps"] == StochasticHillClimber(fps=np.int64(45)).values["fps"] == 45

@@ -69,6 +69,8 @@ class Param:
             value = self.convert(owner, value)
         elif isinstance(value, (int, np.integer)) and not isinstance(value, bool):  # sample=200 too
             value = self.convert(owner, str(int(value)))
+        elif isinstance(value, float) and self.kind is str:  # (sample=1.5: its words for the text "1.5")
+            value = self.convert(owner, repr(value))
         elif self.kind not in (str, int) and isinstance(value, self.kind):  # a kind of a strategy of one's own
             pass
         else:
