@@ -207,7 +207,7 @@ def cmd_guess(args: argparse.Namespace) -> int:
     from mmlab.errors import MastermindError
     from mmlab.play.mathmind import MathMindSession
     from mmlab.play.stopping import Stopped, stoppable
-    from mmlab.play.terminal import QUIT_WORDS, Dialogue, not_a_guess
+    from mmlab.play.terminal import QUIT_WORDS, Dialogue, not_a_guess, stopped_text
 
     mm = _mathmind(args, args.feedback)
     game = mm.game
@@ -255,8 +255,7 @@ def cmd_guess(args: argparse.Namespace) -> int:
                               dialogue.working(slow[command]) if command in slow else None,
                               lambda said: out.print(said, markup=False))
                 except Stopped:
-                    out.print(f"Stopped the {'hint' if command == 'hint' else 'listing'} (Ctrl-C); the game goes on. "
-                              "Ctrl-C at the prompt leaves it.")
+                    out.print(stopped_text(command))
                 except MastermindError as e:
                     out.print(str(e), markup=False)
                 continue

@@ -313,8 +313,7 @@ def play_codebreaker(game: Game, session: CodebreakerSession, dialogue: Dialogue
                 fb = session.guess(guess)
                 say(Text("  ").append(dialogue.code(guess)).append(f"  {dialogue.answer(fb)}"))
         except Stopped:
-            say(f"Stopped the {'hint' if command.lower() == 'hint' else 'listing'} (Ctrl-C); the game goes on. "
-                "Ctrl-C at the prompt leaves it.")
+            say(stopped_text(command.lower()))
         except MastermindError as e:
             say(Text(str(e)))
     say(f"You found it in {counted_guesses(len(session.moves))}!")
@@ -391,6 +390,12 @@ def unchecked(session: CodemakerSession, say, fix: str) -> None:
     if not session.checked and not session.won:
         say(f"(A short search found no code that fits every answer, nor showed that none does: if one of them "
             f"is wrong, {fix} corrects it.)")
+
+
+def stopped_text(command: str) -> str:
+    """What a game says of its 'hint' or 'candidates' stopped by Ctrl-C (``Stopped``)."""
+    return (f"Stopped the {'hint' if command == 'hint' else 'listing'} (Ctrl-C); the game goes on. Ctrl-C at the "
+            "prompt leaves it.")
 
 
 def show_hint(session: CodebreakerSession, dialogue: Dialogue, strategy: str) -> None:

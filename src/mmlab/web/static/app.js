@@ -216,11 +216,15 @@ function fail(error, fixing = false) {
 }
 function clearError() { $("error").textContent = ""; }
 
-// Say that the codes that fit are listed (in a status of its own, as a hint is said), or "" nothing.
-function sayCandidates(text) {
-  const said = $("candidates-said");  // (absent from a page cached from before)
+// Say `text` in the status `id` ("" says nothing): #hint-said, #candidates-said, each absent from a
+// page cached from before them.
+function sayIn(id, text) {
+  const said = $(id);
   if (said) said.textContent = text;
 }
+
+// Say that the codes that fit are listed (in a status of its own, as a hint is said), or "" nothing.
+function sayCandidates(text) { sayIn("candidates-said", text); }
 
 function clearCandidates() {
   $("candidates").replaceChildren();
@@ -454,10 +458,7 @@ function editAnswer(row, fixed) {
 // ------------------------------------------------------------------ codebreaker
 // Say what a hint suggests, as the page says a move's answer (#message): the hint's table comes beside
 // the board, and the focus stays on Hint. ("" says nothing.)
-function sayHint(text) {
-  const said = $("hint-said");  // (absent from a page cached from before)
-  if (said) said.textContent = text;
-}
+function sayHint(text) { sayIn("hint-said", text); }
 
 function resetHint() {
   sayHint("");
