@@ -124,6 +124,17 @@ def test_ctrl_c_stops_the_optimums_search_with_one_line(tmp_path):
     assert (status, err.strip()) == (CTRL_C, "interrupted")
 
 
+@pytest.mark.parametrize("strategy, signum", [("evo", signal.SIGINT), ("ga:variant=berghman", signal.SIGTERM)])
+def test_a_ga_with_a_huge_budget_stops_at_ctrl_c_or_sigterm(strategy, signum, tmp_path):
+    """With fewer consistent codes than it looks for (3x4 has 64 codes), the GA spends its whole
+    budget each turn: 10**14 generations ran in one kernel, which neither a Ctrl-C nor a SIGTERM could
+    stop. It now returns to Python every million or so fitness computations."""
+    spec = f"{strategy}{',' if ':' in strategy else ':'}generations=100000000000000"
+    status, err = interrupt(["eval", "3x4", "--strategy", spec, "--secrets", "5", "--jobs", "1"], 4.0, tmp_path,
+                            signum=signum)
+    assert (status, err.strip()) == (-signum, "interrupted")
+
+
 @pytest.mark.parametrize("when", ["starting", "playing"])
 @pytest.mark.parametrize("command", sorted(LONG))
 def test_ctrl_c_stops_the_workers_with_one_line(command, when, tmp_path):

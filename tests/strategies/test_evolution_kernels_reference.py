@@ -437,8 +437,8 @@ def test_generation_replays_the_reference(scheme):
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
-def test_evolve_replays_the_reference(scheme):
-    generations = Counter()
+def test_evolve_replays_the_reference_in_calls_of_a_few_generations(scheme):
+    generations, steps = Counter(), Counter()
     for rng, (pegs, colours, repeats, with_white), history, kind, w_black, phase, secret in cases(20 + scheme, 24):
         digits, counts, blacks, whites = kernel_history(history, pegs, colours)
         n = int(rng.integers(2, 16))
@@ -456,9 +456,14 @@ def test_evolve_replays_the_reference(scheme):
         found, state, best = fresh_state(capacity, pegs)
         search = Search(history, kind, w_black, 1, phase, with_white, capacity)
         seed = int(rng.integers(2**63))
-        ran = ek.evolve(seed, scheme, pop, fit, evaluate_first, max_generations, reset_after, colours, repeats,
-                        digits, counts, blacks, whites, with_white, kind, w_black, 1, phase, found, state, best,
-                        target, elite, pool, extend)
+        krng, progress, step, calls = ek.new_rng(seed), np.zeros(2, dtype=np.int64), int(rng.integers(1, 4)), 0
+        while not ek.evolve(krng, scheme, pop, fit, evaluate_first and calls == 0, max_generations, reset_after,
+                            colours, repeats, digits, counts, blacks, whites, with_white, kind, w_black, 1, phase,
+                            found, state, best, target, elite, pool, extend, progress, step):
+            calls += 1
+            assert progress[0] == calls * step  # a call that is not the last runs its whole step
+        steps[calls > 0] += 1
+        ran = int(progress[0])
         assert ran == ref_evolve(seed, scheme, ref_pop, ref_fit, evaluate_first, max_generations, reset_after,
                                  colours, repeats, search, target, elite, pool, extend)
         assert pop.tolist() == ref_pop and fit.tolist() == ref_fit
@@ -466,6 +471,7 @@ def test_evolve_replays_the_reference(scheme):
         assert ran <= max_generations + extend
         generations[ran == max_generations + extend, len(search.found) >= target] += 1
     assert generations[False, True] and generations[True, False]  # stopped by the target, and by the budget
+    assert steps[True] and steps[False]  # searches of several calls, and of one
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)

@@ -270,6 +270,26 @@ def test_ga_plays_8x12_with_few_generations():
         assert records[0].won  # fallbacks are allowed; the game must still end
 
 
+@pytest.mark.parametrize("spec", ["evo:sample=60", "ga:variant=merelo", "ga:variant=berghman"])
+def test_a_search_in_short_steps_plays_the_same_games(monkeypatch, spec):
+    """The evolution kernel returns to Python every ``STEP_EVALUATIONS`` fitness computations (for
+    Ctrl-C, which a kernel cannot take) and evolves on from the same state: the same games, guesses,
+    evaluations and generations in steps of one generation as in steps of a million computations."""
+    from mmlab.strategies import evolution
+
+    game = Game.parse_size("5x8")
+    played = {}
+    for step in (10**6, 1):
+        monkeypatch.setattr(evolution, "STEP_EVALUATIONS", step)
+        games = []
+        for k in range(3):
+            rng = np.random.default_rng([5, k])
+            record = play_game(game, make_strategy(spec), int(rng.integers(game.n_codes)), rng)
+            games.append((list(record.guesses), record.total_evaluations, record.fallbacks))
+        played[step] = games
+    assert played[1] == played[10**6]
+
+
 class TinyOnThirdMove(GeneticAlgorithm):
     """The ga with a budget of 1 generation of 2 codes on its third move only."""
 

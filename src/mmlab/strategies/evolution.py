@@ -28,9 +28,14 @@ from mmlab.errors import INT64_MAX, BadArgument
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import evolution_kernels as ek
 from mmlab.strategies.base import Param
+from mmlab.strategies.rng_kernels import new_rng
 
 FITNESS = {"merelo": ek.DIST_MERELO, "berghman": ek.DIST_BERGHMAN, "bento": ek.DIST_BENTO}
 SCHEMES = {"merelo": ek.SCHEME_MERELO, "berghman": ek.SCHEME_BERGHMAN, "bento": ek.SCHEME_BENTO}
+#: Fitness computations, roughly, of one call of the evolution kernel: the search returns to Python
+#: between calls, where a Ctrl-C or SIGTERM is taken (in one call, ``generations=10**14`` could only
+#: be killed); the next call evolves on from the same state, so the games are the same whatever the step.
+STEP_EVALUATIONS = 10**6
 
 
 @dataclass(frozen=True)
@@ -149,10 +154,14 @@ class ConsistentSearch:
         state = np.zeros(ek.N_STATE, dtype=np.int64)
         state[ek.S_BEST] = ek.NO_BEST
         best = np.zeros(game.pegs, dtype=np.uint8)
-        ran = ek.evolve(seed, SCHEMES[self.scheme], pop, fit, True, gens, self.reset_after, game.colours,
-                        game.repeats, h_digits, h_counts, blacks, whites, game.with_white, FITNESS[self.fitness],
-                        self.w_black, self.w_white, phase, found, state, best, target, self.elite,
-                        self.pool, extend)
+        rng_state, progress = new_rng(seed), np.zeros(2, dtype=np.int64)
+        step, first = max(1, STEP_EVALUATIONS // self.pop), True
+        while not ek.evolve(rng_state, SCHEMES[self.scheme], pop, fit, first, gens, self.reset_after, game.colours,
+                            game.repeats, h_digits, h_counts, blacks, whites, game.with_white, FITNESS[self.fitness],
+                            self.w_black, self.w_white, phase, found, state, best, target, self.elite,
+                            self.pool, extend, progress, step):
+            first = False
+        ran = progress[0]
         n = int(state[ek.S_FOUND])
         self.barren_runs = 0 if n else self.barren_runs + 1
         has_best = state[ek.S_BEST] < ek.NO_BEST

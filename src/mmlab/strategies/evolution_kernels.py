@@ -411,14 +411,16 @@ def generation(rng, scheme, pop, fit, scratch, scratch_fit, colours, repeats, h_
 
 
 @numba.njit(cache=True, nogil=True)
-def evolve(seed, scheme, pop, fit, evaluate_first, max_generations, reset_after, colours, repeats, h_digits,
+def evolve(rng, scheme, pop, fit, evaluate_first, max_generations, reset_after, colours, repeats, h_digits,
            h_counts, h_black, h_white, with_white, kind, w_black, w_white, phase, found, state, best, target,
-           elite, pool, extend):
+           elite, pool, extend, progress, step):
     """Run generations until ``target`` consistent codes are collected or ``max_generations`` have
-    run. ``evaluate_first``: compute the fitness of the starting population (counted). With
+    run, at most ``step`` of them in this call. ``rng``: the generator's state (``new_rng``).
+    ``evaluate_first``: compute the fitness of the starting population (counted). With
     ``reset_after > 0`` the population is drawn anew after that many generations without any
-    consistent code (Merelo: 15). Returns the generations run."""
-    rng = new_rng(seed)
+    consistent code (Merelo: 15). ``progress``: ``int64[2]``, the generations run so far and the
+    barren ones among the last, zeros at the start and kept between calls, so that calls of a few
+    generations each run the same search as one call. Returns whether the search is over."""
     n, pegs = pop.shape
     scratch = np.empty((n, pegs), dtype=np.uint8)
     scratch_fit = np.empty(n, dtype=np.int64)
@@ -426,26 +428,29 @@ def evolve(seed, scheme, pop, fit, evaluate_first, max_generations, reset_after,
     if evaluate_first:
         if evaluate_population(pop, fit, h_digits, h_counts, h_black, h_white, with_white, kind, w_black, w_white,
                                phase, found, state, best, target):
-            return 0
-    g = 0
-    barren = 0
+            return True
+    g = progress[0]
+    stop_at = g + step
     while g < max_generations or (state[S_FOUND] == 0 and g < max_generations + extend):
+        if g >= stop_at:
+            return False
         before = state[S_FOUND]
         stop = generation(rng, scheme, pop, fit, scratch, scratch_fit, colours, repeats, h_digits, h_counts,
                           h_black, h_white, with_white, kind, w_black, w_white, phase, found, state, best, target,
                           elite, pool)
         g += 1
+        progress[0] = g
         if stop:
-            return g
-        barren = 0 if state[S_FOUND] > before else barren + 1
-        if reset_after > 0 and barren >= reset_after and state[S_FOUND] == 0:
+            return True
+        progress[1] = 0 if state[S_FOUND] > before else progress[1] + 1
+        if reset_after > 0 and progress[1] >= reset_after and state[S_FOUND] == 0:
             for i in range(n):
                 random_code(rng, pop[i], colours, repeats, used)
-            barren = 0
+            progress[1] = 0
             if evaluate_population(pop, fit, h_digits, h_counts, h_black, h_white, with_white, kind, w_black,
                                    w_white, phase, found, state, best, target):
-                return g
-    return g
+                return True
+    return True
 
 
 @numba.njit(cache=True, nogil=True)
