@@ -314,3 +314,35 @@ def test_long_scoring_is_cut_into_kernel_calls_of_the_same_figures(size, monkeyp
     assert len(calls) == 2 * -(-len(guesses) // 50) and max(calls) == 50
     np.testing.assert_array_equal(blocks[0], whole[0])
     np.testing.assert_array_equal(blocks[1], whole[1])
+
+
+def test_random_plays_on_where_its_quick_searches_find_no_consistent_code(monkeypatch):
+    """10x20 with black pegs only: late in a game the draws, the listing and 3e7 placements of the
+    constraint search found no consistent code, and ``random`` stopped the game (SearchFailed after
+    10-18 guesses). It now asks the GA's search, then the patient constraint search, and only when
+    both fail plays the GA's fittest code, recorded as a fallback."""
+    from mmlab.errors import SearchFailed
+    from mmlab.experiments.playout import play_game
+    from mmlab.strategies import exhaustive
+
+    game = Game.parse_size("8x12")
+    monkeypatch.setattr(Knowledge, "random_code", lambda self, rng: (None, 10, False))
+    rng = np.random.default_rng(3)
+    record = play_game(game, make_strategy("random"), int(rng.integers(game.n_codes)), rng)
+    assert record.won and not record.fallbacks  # every guess from the GA's consistent codes
+
+    def fails(self, rng, max_nodes):
+        raise SearchFailed("no code found")
+
+    monkeypatch.setattr(Knowledge, "find_consistent", fails)
+    monkeypatch.setattr(exhaustive, "HARD_GENERATIONS", 0)  # (one population of 150: misses, after a few answers)
+    strategy = make_strategy("random")
+    record = play_game(game, strategy, int(rng.integers(game.n_codes)), rng, max_guesses=12)
+    assert record.fallbacks and all(move >= 1 for move, _ in record.fallbacks)
+    move, note = record.fallbacks[0]
+    assert note.startswith("no consistent code in 0 generations of a GA nor 1e+09 placements of a constraint "
+                           "search; played the GA's fittest (distance ")
+    knowledge = Knowledge.initial(game, explicit=False)
+    for guess, answer in list(zip(record.guesses, record.feedbacks))[:move]:
+        knowledge = knowledge.update(guess, answer)
+    assert not knowledge.is_consistent(record.guesses[move])  # (the fallback fits not every answer)

@@ -26,6 +26,8 @@ from mmlab.knowledge import kernels as knowledge_kernels
 FILTER_LIMIT = 2**20
 #: Placements a constraint search for one random consistent code checks by default (``sample``).
 SAMPLE_NODES = 3 * 10**7
+#: Placements of ``find_consistent``, the patient search for a code when quicker ones found none.
+PATIENT_NODES = 10**9
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,7 +148,7 @@ class Knowledge:
         """The error to raise when a search shows that no code fits the answers."""
         return InconsistentFeedback(f"no code of {self.game} fits these {len(self.history)} answers")
 
-    def find_consistent(self, rng: np.random.Generator, max_nodes: int = 10**9) -> tuple[int, int]:
+    def find_consistent(self, rng: np.random.Generator, max_nodes: int = PATIENT_NODES) -> tuple[int, int]:
         """A consistent code found by ``sample`` within ``max_nodes`` placements, and the placements
         checked: a patient search (about 2 * 10**7 placements a second at 8x12 and 10x20, so the
         default takes under a minute). Raises ``InconsistentFeedback`` if no code fits the answers,

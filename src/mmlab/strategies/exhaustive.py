@@ -25,8 +25,10 @@ import numpy as np
 from mmlab.errors import BadArgument, SearchFailed, UnknownStrategy
 from mmlab.game import Game
 from mmlab.knowledge import Knowledge
+from mmlab.knowledge.knowledge import PATIENT_NODES
 from mmlab.knowledge.symmetry import representatives
 from mmlab.strategies.base import Choice, Param, Strategy
+from mmlab.strategies.evolution import ConsistentSearch
 from mmlab.strategies.scoring import (ENTROPY, LARGEST, PARTS, SUM_SQUARES, best, is_member, partition_stats,
                                       tie_pool)
 
@@ -37,6 +39,8 @@ TIES = Param(
     "among top scorers prefer consistent codes, then the lowest index (first) or a uniform draw (random)",
     ("first", "random"),
 )
+#: Generations of the GA's search for a consistent code when ``random``'s quicker searches found none.
+HARD_GENERATIONS = 1000
 FIRST = Param("first", "", "fixed first guess, e.g. 1123; empty = the strategy's own best first guess")
 
 
@@ -318,17 +322,35 @@ class RandomConsistent(Strategy):
         if not knowledge.explicit:
             code, work, _ = knowledge.random_code(self.rng)
             self.evaluations += work  # codes drawn or listed, partial codes placed
-            if code is None:
-                raise SearchFailed(
-                    f"random: drawing, listing and the constraint search checked {work:.3g} codes of {knowledge.game} "
-                    f"after {len(knowledge.history)} answers without finding a consistent one (with black-only "
-                    "answers it plays up to about 8x12)"
-                )
-            return code
+            return code if code is not None else self.hard_search(knowledge)
         cands = knowledge.consistent
         self.evaluations += int(cands.shape[0])  # each candidate was checked against the last answer
         self.last_choice = Choice.of(cands, uniform=True)
         return int(cands[self.rng.integers(cands.shape[0])])
+
+    def hard_search(self, knowledge: Knowledge) -> int:
+        """A code for when the quick searches found no consistent one (10x20 with black pegs only,
+        late in a game): a consistent code found by the GA's search (``HARD_GENERATIONS`` generations
+        of 150 codes) or else by the patient constraint search (``PATIENT_NODES`` placements), else the
+        fittest code the GA saw, recorded as a fallback."""
+        game = knowledge.game
+        result = ConsistentSearch(generations=HARD_GENERATIONS).run(knowledge, self.rng)
+        self.evaluations += result.evaluations
+        if result.codes.shape[0]:
+            return game.index_of(result.codes[0])
+        try:
+            code, placements = knowledge.find_consistent(self.rng, PATIENT_NODES)
+        except SearchFailed:
+            self.evaluations += PATIENT_NODES
+        else:
+            self.evaluations += placements
+            return code
+        if result.best is None:  # (every code the GA met was played already: not seen in practice)
+            raise SearchFailed(f"random: no code fitting the {len(knowledge.history)} answers of {game} was found")
+        self.last_fallback = (f"no consistent code in {HARD_GENERATIONS} generations of a GA nor "
+                              f"{PATIENT_NODES:.0e} placements of a constraint search; played the GA's fittest "
+                              f"(distance {result.distance})")
+        return game.index_of(result.best)
 
 
 __all__ = [
