@@ -991,7 +991,7 @@ def test_eval_takes_the_largest_number_of_secrets_and_refuses_one_more(capsys):
 def test_a_games_file_named_in_capitals_is_written_in_its_format(capsys, tmp_path):
     target = tmp_path / "G.CSV"
     code, _, _ = run(capsys, "eval", "3x3", "--strategy", "knuth", "--games", str(target))
-    assert code == 0 and target.read_text().splitlines()[0] == "run,secret,guesses,known,evaluations,seconds"
+    assert code == 0 and target.read_text().splitlines()[0] == "run,secret,guesses,known,evaluations,seconds,fallbacks"
 
 
 def test_plan_warns_of_a_plan_estimated_at_over_a_minute(capsys, monkeypatch):

@@ -40,7 +40,8 @@ def test_games_file_of_a_decision_tree(capsys, tmp_path):
     code, out, err = run(capsys, "eval", "4x6", "--strategy", "knuth", "--json", "--games", str(tmp_path / "g.csv"))
     rows = read_rows(tmp_path / "g.csv")
     assert code == 0 and json.loads(out)["games"] == 1296 and "wrote 1,296 games" in err
-    assert list(rows[0]) == ["run", "secret", "guesses", "known", "evaluations", "seconds"]
+    assert list(rows[0]) == ["run", "secret", "guesses", "known", "evaluations", "seconds", "fallbacks"]
+    assert all(r["fallbacks"] == 0 for r in rows)
     assert [r["secret"] for r in rows[:2]] == ["1111", "1112"] and {r["run"] for r in rows} == {0}
     assert sum(r["guesses"] for r in rows) == 5801 and rows[[r["secret"] for r in rows].index("3632")]["guesses"] == 5
     assert all(r["seconds"] is None for r in rows)  # (read off the tree: not timed)
@@ -63,6 +64,18 @@ def test_games_file_of_a_simulation_is_the_same_with_workers(capsys, tmp_path, p
     assert len(one) == 128 and without_seconds(one) == without_seconds(two)
     assert [r["run"] for r in one] == [0] * 64 + [1] * 64 and all(r["seconds"] > 0 for r in one + two)
     assert sum(r["guesses"] for r in one) == json.loads(out)["total_guesses"]
+
+
+def test_games_file_counts_each_games_fallbacks(capsys, tmp_path):
+    """A GA of 2 codes for 1 generation finds no consistent 6x9 code in most turns: each guess it
+    then plays (the fittest code, or the constraint search's after ``rescue`` in a row) is counted in
+    its game's row, and the rows add up to the total that ``--json`` gives."""
+    code, out, _ = run(capsys, "eval", "6x9", "--strategy", "ga:variant=berghman,pop=2,generations=1,rescue=2",
+                       "--secrets", "4", "--seed", "3", "--jobs", "1", "--json", "--games", str(tmp_path / "g.csv"))
+    rows = read_rows(tmp_path / "g.csv")
+    total = json.loads(out)["fallback_guesses"]
+    assert code == 0 and sum(r["fallbacks"] for r in rows) == total > 0
+    assert all(r["fallbacks"] <= r["guesses"] - 1 for r in rows)  # (never the first guess)
 
 
 @pytest.mark.parametrize("args, message", [

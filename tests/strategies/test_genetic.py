@@ -335,11 +335,14 @@ def test_a_hopeless_budget_is_rescued_after_rescue_fallbacks_in_a_row(spec):
         record = play_game(game, make_strategy(f"{spec},rescue={rescue}"), int(rng.integers(game.n_codes)), rng,
                            max_guesses=60)
         moves = [move for move, _ in record.fallbacks]
-        longest = _longest_run(moves)
+        fittest = [move for move, note in record.fallbacks if note.endswith(")")]  # '... the fittest (distance d)'
+        rescued = [move for move, note in record.fallbacks if note.endswith("found by constraint search")]
+        assert len(fittest) + len(rescued) == len(moves)  # (every guess that fell back is one or the other)
         if rescue == 0:
             assert not record.won and moves[-58:] == list(range(2, 60))  # every guess from the third fell back
         else:
-            assert record.won and longest == rescue and record.n_guesses <= rescue + 20
+            assert record.won and _longest_run(fittest) == rescue and record.n_guesses <= rescue + 20
+            assert rescued and all(set(range(move - rescue, move)) <= set(moves) for move in rescued)
 
 
 def test_berghman_plays_the_eligible_code_whose_answers_split_the_others_best():

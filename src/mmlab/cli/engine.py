@@ -293,7 +293,7 @@ def _print_evaluation(result: Evaluation, args: argparse.Namespace) -> None:
 
 #: The formats of ``eval --games FILE``, by the file's suffix, and the columns of its rows.
 GAMES_FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
-GAME_ROW_FIELDS = ("run", "secret", "guesses", "known", "evaluations", "seconds")
+GAME_ROW_FIELDS = ("run", "secret", "guesses", "known", "evaluations", "seconds", "fallbacks")
 
 
 def _check_games_file(path: str | None) -> None:
@@ -554,7 +554,8 @@ def add_commands(command) -> None:
                    help="also write one row per game to FILE, .csv or .jsonl (JSON lines), in the order played "
                         "(run by run, each run's secrets in code order): run (from 0), secret, guesses, known "
                         "(guesses until the code was known), evaluations (codes checked or scored), seconds (on "
-                        "one core; empty for games read off a decision tree)")
+                        "one core; empty for games read off a decision tree), fallbacks (guesses played when a "
+                        "search found no consistent code)")
 
     p = command("partition", help_of("partition"), cmd_partition)
     add_game_args(p)

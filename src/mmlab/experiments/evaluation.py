@@ -73,6 +73,7 @@ class Evaluation(GuessFigures):
     fallbacks: int = 0  # guesses played when a search found no consistent code (GameRecord.fallbacks)
     codes: np.ndarray | None = field(default=None, repr=False)  # the secret of each game
     game_seconds: np.ndarray | None = field(default=None, repr=False)  # each simulated game's time, on one core
+    game_fallbacks: np.ndarray | None = field(default=None, repr=False)  # each simulated game's fallbacks
     planned: int | None = None  # the games it was to play, when a Ctrl-C stopped it first (EvaluationInterrupted)
 
     def __repr__(self) -> str:
@@ -158,12 +159,13 @@ class Evaluation(GuessFigures):
     def per_game(self) -> list[dict]:
         """One row per game, in the order of ``guesses``: its ``run`` (from 0, as the games are
         seeded), ``secret`` (written out), ``guesses``, ``known`` (guesses until the code was
-        known), ``evaluations`` (codes checked or scored) and ``seconds`` (on one core; ``None``
-        for games read off a decision tree). ``iter_games`` gives them one at a time, ``to_frame``
-        as a pandas frame for ``stats`` and ``plots``.
+        known), ``evaluations`` (codes checked or scored), ``seconds`` (on one core; ``None``
+        for games read off a decision tree) and ``fallbacks`` (guesses played when a search found no
+        consistent code, ``GameRecord.fallbacks``). ``iter_games`` gives them one at a time,
+        ``to_frame`` as a pandas frame for ``stats`` and ``plots``.
 
         >>> evaluate("3x3", "knuth").per_game()[1]
-        {'run': 0, 'secret': '112', 'guesses': 1, 'known': 1, 'evaluations': 0, 'seconds': None}
+        {'run': 0, 'secret': '112', 'guesses': 1, 'known': 1, 'evaluations': 0, 'seconds': None, 'fallbacks': 0}
         >>> [(row["run"], row["secret"]) for row in evaluate("3x3", "random", runs=2, seed=1).per_game()[26:28]]
         [(0, '333'), (1, '111')]
         """
@@ -215,8 +217,9 @@ class Evaluation(GuessFigures):
         """
         per_run = (self.planned or self.games) // self.runs
         names: dict[int, str] = {}
+        fallbacks = np.zeros(self.games, dtype=np.int64) if self.game_fallbacks is None else self.game_fallbacks
         columns = {"guesses": self.guesses, "known": self.known, "evaluations": self.evaluations,
-                   "seconds": self.game_seconds}
+                   "seconds": self.game_seconds, "fallbacks": fallbacks}
         for start in range(0, self.games, block):
             stop = min(start + block, self.games)
             lists = {key: [None] * (stop - start) if values is None else values[start:stop].tolist()
@@ -481,7 +484,7 @@ def _simulated(game: Game, spec: str, seed: int | None, description: str, runs: 
     return Evaluation(game, spec, guesses, time.perf_counter() - start, False, evaluations, runs, seed, description,
                       known=known, fallbacks=int(fallback_counts.sum()),
                       codes=np.array([secret for _, secret in tasks[:len(played)]], dtype=np.int64),
-                      game_seconds=np.array(columns[4], dtype=np.float64),
+                      game_seconds=np.array(columns[4], dtype=np.float64), game_fallbacks=fallback_counts,
                       planned=None if len(played) == len(tasks) else len(tasks))
 
 

@@ -66,8 +66,22 @@ class SearchResult:
         >>> SearchResult(np.zeros((0, 4), np.uint8), 3, np.zeros(4, np.uint8), 1, 1).fallback_note
         'no consistent code in 1 generation; played the fittest (distance 1)'
         """
+        return f"{self.none_found}; played the fittest (distance {self.distance})"
+
+    @property
+    def rescue_note(self) -> str:
+        """What a codebreaker records when it plays a code of the constraint search (its rescue)
+        because the GA found no consistent code.
+
+        >>> SearchResult(np.zeros((0, 4), np.uint8), 300, None, -1, 100).rescue_note
+        'no consistent code in 100 generations; played one found by constraint search'
+        """
+        return f"{self.none_found}; played one found by constraint search"
+
+    @property
+    def none_found(self) -> str:
         generations = f"{self.generations} generation" + ("" if self.generations == 1 else "s")
-        return f"no consistent code in {generations}; played the fittest (distance {self.distance})"
+        return f"no consistent code in {generations}"
 
 
 class ConsistentSearch:

@@ -9,7 +9,7 @@ generations of 150 codes and plays the one whose answers split the others best: 
 the secret; the smallest sum is played. If the budget ends with no consistent code, the fittest
 code is played and ``last_fallback`` says so; the answer it gets narrows the search as usual.
 After ``rescue`` such guesses in a row (20), the constraint search supplies a consistent code each
-time the GA finds none, so that even a tiny budget ends the game.
+time the GA finds none, so that even a tiny budget ends the game; ``last_fallback`` says so too.
 Nothing is enumerated. The readings of the papers are in ``docs/notes/ga-reading.md``.
 
 >>> import numpy as np
@@ -159,6 +159,7 @@ class GeneticAlgorithm(Strategy):
             if result.best is None or self.search.needs_rescue(self.values["rescue"]):
                 code, placements = knowledge.find_consistent(self.rng)
                 self.evaluations += placements
+                self.last_fallback = result.rescue_note
                 return code
             self.last_fallback = result.fallback_note
             return game.index_of(result.best)

@@ -412,7 +412,8 @@ class EvolvedSampleScoring(SampleScoring):
     """The "Evo" family: a genetic algorithm (``ConsistentSearch``, Berghman's fitness and operators)
     collects the sample of consistent codes, which is scored against itself as in ``sample``. When
     the budget ends with no consistent code, the fittest code is played and the record says so (after
-    ``rescue`` such guesses in a row, the constraint search supplies a consistent code instead)."""
+    ``rescue`` such guesses in a row, the constraint search supplies a consistent code instead, and
+    the record says that too)."""
 
     name = "evo"
     summary = "score the consistent codes a genetic algorithm finds against each other; play the best"
@@ -435,4 +436,5 @@ class EvolvedSampleScoring(SampleScoring):
         if result.best is not None and not self.search.needs_rescue(self.values["rescue"]):
             self.last_fallback = result.fallback_note
             return result.best[None, :], False
-        return self.patient_search(knowledge), False  # every code the GA met was played, or it failed too often
+        self.last_fallback = result.rescue_note  # every code the GA met was played, or it failed too often
+        return self.patient_search(knowledge), False
