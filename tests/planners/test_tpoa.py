@@ -77,6 +77,34 @@ def test_a_time_limit_stops_the_search_once_a_tree_is_known(game46):
     assert result.to_dict()["planner"] == "tpoa:variant=star,k=5"  # (the spec: the figures say it stopped)
 
 
+def test_a_time_limit_stops_the_greedy_subtrees_before_any_tree_is_known(monkeypatch):
+    """Before a first guess is finished, the greedy subtrees under the guesses explored stop in time
+    too ('mmlab plan 5x7 --planner tpoa:variant=star,k=30,d=2 --time-limit 5' checked the time at
+    4 nodes in 100 s): time counted here in nodes scored, the search stops at the first node past
+    its limit, and completes the greedy tree, as documented."""
+    from mmlab.planners import tpoa
+
+    scored, stopped = [], []
+    candidates, deadline = tpoa._Search.candidates, tpoa.Deadline
+
+    def scoring(self, knowledge, b):
+        scored.append(b)
+        return candidates(self, knowledge, b)
+
+    class NodeDeadline:  # expires once 10 nodes are scored
+        def check(self):
+            if len(scored) >= 10:
+                stopped.append(len(scored))
+                raise tpoa.Timeout
+
+    monkeypatch.setattr(tpoa._Search, "candidates", scoring)
+    monkeypatch.setattr(tpoa, "Deadline", lambda seconds: deadline(None) if seconds is None else NodeDeadline())
+    result = make_planner("tpoa:variant=star,k=30,d=2").plan("4x5", time_limit=1)
+    assert stopped[0] == 10 and scored[9] == 1  # (the tenth node is greedy: d = 2 explores 2 levels)
+    assert result.figures["tree_from"].startswith("tpoa:variant=star (the greedy tree")
+    assert result.tree.total_guesses == make_planner("tpoa:variant=star").plan("4x5").tree.total_guesses
+
+
 def test_branching_factors_follow_section_3_2():
     plus = make_planner("tpoa:variant=plus,k=30,d=2")
     star = make_planner("tpoa:variant=star,k=30,d=3")

@@ -160,8 +160,9 @@ class _Search:
         if memo_key is not None and memo_key in self.greedy_memo:
             return self.greedy_memo[memo_key]
         self.nodes += 1
-        if b > 1 or self.root_best is not None:  # once a tree is known, stop anywhere
-            self.deadline.check()
+        # At every node, greedy ones too: one explored guess's greedy subtrees can take minutes
+        # (5x7), and what is stopped before a first guess is finished ends in the greedy tree anyway.
+        self.deadline.check()
         best: tuple[Cost, Node] | None = None
         guesses = self.candidates(knowledge, b)
         if level == 1:
