@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from mmlab.errors import BadArgument
+from mmlab.errors import BadArgument, UnknownStrategy
 from mmlab.experiments import play_game
 from mmlab.game import Game
 from mmlab.strategies import make_strategy
+from mmlab.strategies.local_search import TabuSearch
 from mmlab.strategies.local_search_kernels import count_arrangements, fits_blacks, tabu_walk
 
 
@@ -127,15 +128,42 @@ def test_tabu_plays_games_too_large_to_enumerate(size):
 
 
 @pytest.mark.parametrize("tenure, message", [("7", "tenure=7 is out of range; a 4-stone code has 6 pairs"),
-                                             ("-1", "choose 0..6 or n-2"),
-                                             ("many", "tenure='many' should be a whole number 0..6 or n-2"),
-                                             ("+3", "tenure='\\+3' should be a whole number"),
                                              ("9" * 5000, "tenure=9999.*9999 is out of range")])
 def test_tenure_out_of_range_is_refused(game46, tenure, message):
+    """Too many pairs for the game: refused when the game starts (the pairs depend on the pegs)."""
     with pytest.raises(BadArgument, match=message):
         make_strategy(f"tabu:tenure={tenure}").start(game46)
     with pytest.raises(BadArgument, match="a 2-stone code has 1 pair, so choose 0..1"):
         make_strategy("tabu:tenure=5").start(Game.parse_size("2x2"))
+
+
+@pytest.mark.parametrize("tenure, message", [("-2", "tenure=-2 is out of range; it must be at least 0"),
+                                             ("-1", "tenure=-1 is out of range; it must be at least 0"),
+                                             ("many", "tenure='many' should be a whole number .* or n-2"),
+                                             ("+3", "tenure='\\+3' should be a whole number"),
+                                             ("", "tenure='' should be a whole number")])
+def test_tenure_that_no_game_takes_is_refused_when_made(tenure, message):
+    """A negative tenure, or one that is no number, is refused when the strategy is made, from a
+    spec or from Python, as other parameters out of range are, not only when a game starts."""
+    with pytest.raises(UnknownStrategy, match=message):
+        make_strategy(f"tabu:tenure={tenure}")
+    with pytest.raises(UnknownStrategy, match=message):
+        TabuSearch(tenure=tenure)
+    if tenure.startswith("-"):
+        with pytest.raises(UnknownStrategy, match=message):
+            TabuSearch(tenure=int(tenure))
+
+
+def test_a_stuck_walk_is_recorded_as_a_fallback(game46):
+    """With every pair tabu (tenure 6 of 4 stones) the walk gets stuck, and the arrangement the
+    exact search found is played: the record says so, as other strategies' fallbacks. A walk that
+    cannot move from a code that already fits (2222 after 1111 scored 0) is no fallback."""
+    record = play_game(game46, make_strategy("tabu:tenure=6"), "1155", np.random.default_rng(7))
+    assert record.won and len(record.fallbacks) == 1
+    assert "the tabu walk reached no arrangement fitting the 4 answers" in record.fallbacks[0][1]
+    assert "played one an exact search found" in record.fallbacks[0][1]
+    record = play_game(game46, make_strategy("tabu"), "2345", np.random.default_rng(0))
+    assert [game46.format(g) for g in record.guesses[:2]] == ["1111", "2222"] and record.fallbacks == ()
 
 
 def test_tenure_zero_and_all_pairs_still_win(game46):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mmlab.errors import BadArgument, InconsistentFeedback, shown, shown_number, whole_number
+from mmlab.errors import BadArgument, InconsistentFeedback, UnknownStrategy, shown, shown_number, whole_number
 from mmlab.game import Game
 from mmlab.strategies.base import Param
 from mmlab.strategies.greedy import SINGLEY, count_colours, require_black_white
@@ -72,15 +72,30 @@ class TabuSearch(ScriptedStrategy):
     (tenure n-2, first in first out) is always swapped and joins the list; a tabu pair only if the
     result fits every answer (the aspiration criterion: such a code beats every code played, each
     of which scored below n blacks). Before each guess of the last phase an exact search counts
-    the fitting arrangements (up to two): when one is left it is played as known.
+    the fitting arrangements (up to two): when one is left it is played as known. A walk that
+    cannot reach a fitting code (stuck, or out of ``MAX_STEPS`` swaps) plays the arrangement the
+    exact search found, and ``last_fallback`` says so (``GameRecord.fallbacks``).
     """
 
     name = "tabu"
     summary = "Singley's tabu search: random pair swaps, tabu tenure n-2, consistent guesses only"
     source = SINGLEY
     params = (
-        Param("tenure", "n-2", "pairs kept on the tabu list: a number, or n-2 (Singley's setting)"),
+        Param("tenure", "n-2", "pairs kept on the tabu list: a number from 0 to the code's pairs of stones, or n-2 "
+              "(Singley's setting)"),
     )
+
+    def __init__(self, **values) -> None:
+        super().__init__(**values)
+        text = str(self.values["tenure"]).strip()
+        if text != "n-2":  # its upper bound, the pairs of stones, waits for the game
+            value = whole_number(text)
+            if value is None:
+                raise UnknownStrategy(f"tabu: tenure={shown(text)} should be a whole number (0 to the code's pairs "
+                                      "of stones) or n-2")
+            if value < 0:
+                raise UnknownStrategy(f"tabu: tenure={shown_number(text)} is out of range; it must be at least 0 "
+                                      "(and at most the code's pairs of stones), or n-2")
 
     @property
     def deterministic(self) -> bool:
@@ -165,7 +180,14 @@ class _TabuWalk:
         reached, checks = tabu_walk(code, *self.arrays(), self.tabu, self.tabu_state, seed, MAX_STEPS)
         self.strategy.evaluations += int(checks)
         if not reached:  # the walk is stuck (e.g. every pair tabu): take an arrangement found exactly
+            walked = code.copy()
             code[:] = fallback if fallback is not None else self.count(counts)[1]
+            # (a walk that cannot move from a code that fits already, such as 2222 after 1111 scored 0, is no fallback)
+            if not np.array_equal(code, walked):
+                n = len(self.history)
+                told = "the answer" if n == 1 else f"the {n} answers"
+                self.strategy.last_fallback = (f"the tabu walk reached no arrangement fitting {told} (stuck, or out of "
+                                               f"its {MAX_STEPS:,} swaps); played one an exact search found")
 
     def record(self, code: np.ndarray, blacks: int) -> None:
         self.history.append((code.copy(), blacks))
