@@ -16,7 +16,13 @@ from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import hill_climb_kernels as hk
 from mmlab.strategies import make_strategy
-from mmlab.strategies.hill_climb import StochasticHillClimber, aabb_code, response_order, response_rank
+from mmlab.strategies.hill_climb import (
+    RECENT,
+    StochasticHillClimber,
+    aabb_code,
+    response_order,
+    response_rank,
+)
 
 # ----------------------------------------------------------------- response order (001 section 3.2)
 
@@ -472,18 +478,63 @@ def test_plays_games_too_large_to_enumerate(size, secret):
         assert s.tracker_bytes < 2**26 and s.evaluations < 10**6
 
 
+#: A tracker cap that lets the first table (2**10 slots) double once: 2**10 + 2**11 slots of 8 bytes
+#: and the cache fit while it copies (286 720 bytes), and not the next doubling (311 296).
+SMALL_CAP = 300_000
+
+
 def test_tracker_stops_growing_at_its_limit():
-    """A game that examines more codes than ``tracker_max_slots / 2`` keeps playing with a frozen
+    """A game that examines more codes than its largest table holds keeps playing with a frozen
     tracker: memory stays bounded, and codes drawn again are checked (and counted) again. It
-    freezes only once it has grown to the limit itself (2**11 slots, twice the first table's)."""
+    freezes only once it has grown as far as ``tracker_max_bytes`` lets it (2**11 slots)."""
     game = Game.parse_size("5x8")
     frozen = 0
     for seed in range(20):
-        record, s = play(game, seed=seed, tracker_max_slots=2**11)
+        record, s = play(game, seed=seed, tracker_max_bytes=SMALL_CAP)
         assert record.won and s._table.shape[0] <= 2**11
         assert not s._frozen or s._table.shape[0] == 2**11
         frozen += s._frozen
     assert frozen > 0
+
+
+def test_tracker_memory_stays_within_its_cap_while_it_doubles(monkeypatch):
+    """The old table and the one it doubles into are alive together while it copies: with the
+    cache they stay within ``tracker_max_bytes`` (the cap was passed there: 512 MiB of tables at
+    2**26 slots took 768 MiB while doubling). One climber plays game after game, each with a new
+    tracker, so the memory is the same whatever the number of games."""
+    held = []
+    grow = hk.tracker_grow
+
+    def watched(table):
+        out = grow(table)
+        held.append(table.nbytes + out.nbytes + s._recent.nbytes)
+        return out
+
+    monkeypatch.setattr(hk, "tracker_grow", watched)
+    game = Game.parse_size("5x8")
+    s = StochasticHillClimber()
+    s.tracker_max_bytes = SMALL_CAP
+    for seed in range(20):
+        rng = np.random.default_rng([seed])
+        assert play_game(game, s, int(rng.integers(game.n_codes)), rng).won
+        assert s.tracker_bytes <= SMALL_CAP
+    assert held and max(held) <= SMALL_CAP
+
+
+def test_the_default_tracker_cap():
+    """64 MiB, the doubling included: doubled again and again, the default tracker stops at 2**22
+    slots (2**21 codes, more than games at the paper's sizes examine: 55 201 at most in the 1000 6x8
+    games of benchmarks/bench_shc.py), 48.25 MiB with the table it doubled from and the cache."""
+    s = StochasticHillClimber()
+    assert s.tracker_max_bytes == 2**26
+    s.start(Game.parse_size("8x12"), np.random.default_rng(0))
+    peak = 0
+    while not s._frozen:
+        before = s._table.nbytes
+        s._grow_tracker()
+        if not s._frozen:
+            peak = max(peak, before + s._table.nbytes + s._recent.nbytes)
+    assert s._table.shape[0] == 2**22 and peak == 48 * 2**20 + 8 * RECENT
 
 
 def test_plays_without_repeats_and_black_only():

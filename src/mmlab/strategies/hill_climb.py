@@ -31,7 +31,7 @@ from mmlab.strategies.base import Param, Strategy
 from mmlab.strategies.rng_kernels import new_rng
 
 FPS_RANGE = (1, 100)  # 001 section 4 tunes the FPS parameter "from 1 and 100"
-INITIAL_TRACKER = 1024  # slots of a new code tracker (it doubles when half full)
+INITIAL_TRACKER = 1024  # slots of a new code tracker (it doubles when half full, within tracker_max_bytes)
 CHECK_AFTER = 10**7  # candidates drawn for one guess before checking that some code fits at all
 #: Candidates one call of the search kernel draws before it returns to Python, where a Ctrl-C is
 #: taken (a kernel cannot take one: a 10x36 guess went on for minutes); the next call draws on from
@@ -130,9 +130,11 @@ class StochasticHillClimber(Strategy):
     peg (O8), ``shift_avoid_same`` moves a peg preferably to a position where the CFG has another
     colour (O5b). ``max_attempts`` bounds the candidates drawn for one guess: when it runs out, the
     constraint search (``Knowledge.find_consistent``, up to ``rescue_nodes`` placements) supplies a
-    consistent code, and ``last_fallback`` says so (``GameRecord.fallbacks``). The tracker grows with
-    the codes examined up to ``tracker_max_slots`` (2**25 codes, 512 MiB); in a game that examines
-    more, it stops taking new codes, and those are checked and counted again when drawn again.
+    consistent code, and ``last_fallback`` says so (``GameRecord.fallbacks``). The tracker is new
+    each game and grows with the codes examined while the table, the table it doubles into and the
+    cache of codes drawn again fit in ``tracker_max_bytes`` (64 MiB: at most 2**21 codes in 2**22
+    slots, 32 MiB, and 48.25 MiB while it doubles); in a game that examines more, it stops taking new
+    codes, and those are checked and counted again when drawn again.
 
     >>> StochasticHillClimber.from_raw({"selection": "random", "tracker": "off"}).spec
     'shc:tracker=off,selection=random'
@@ -149,7 +151,9 @@ class StochasticHillClimber(Strategy):
     shift_avoid_same: bool = False
     max_attempts: int = 10**9
     rescue_nodes: int = 10**9  # placements of the constraint search when max_attempts runs out
-    tracker_max_slots: int = 2**26  # 512 MiB: at most 2**25 codes tracked in one game
+    #: Memory the code tracker may hold, its doubling included (the old and the new table are both
+    #: alive while it copies): 64 MiB lets it reach 2**22 slots, 2**21 codes, 48.25 MiB at most.
+    tracker_max_bytes: int = 2**26
 
     @property
     def deterministic(self) -> bool:
@@ -168,7 +172,7 @@ class StochasticHillClimber(Strategy):
         self._table = np.full(INITIAL_TRACKER, hk.EMPTY, dtype=np.int64)
         self._filled = 0
         self._recent = np.full(RECENT, hk.EMPTY, dtype=np.int64)
-        self._frozen = False  # the tracker reached tracker_max_slots and takes no new codes
+        self._frozen = False  # the tracker cannot double within tracker_max_bytes and takes no new codes
         self._seen = 0  # history entries absorbed
         self._cfg: tuple[int, ...] | None = None
         self._cfg_answer = Feedback(0, 0)
@@ -179,7 +183,8 @@ class StochasticHillClimber(Strategy):
 
     @property
     def tracker_bytes(self) -> int:
-        """Memory held by the code tracker of the current game (it grows with the evaluations)."""
+        """Memory held by the code tracker of the current game (it grows with the evaluations, up to
+        ``tracker_max_bytes``)."""
         return int(self._table.nbytes + self._recent.nbytes)
 
     # ----------------------------------------------------------------- one guess
@@ -222,10 +227,13 @@ class StochasticHillClimber(Strategy):
         self._seen = len(history)
 
     def _grow_tracker(self) -> None:
-        """Double the half-full tracker, or freeze it at ``tracker_max_slots``."""
-        if self._table.shape[0] * 2 > self.tracker_max_slots:
+        """Double the half-full tracker if the old table, the new one (twice as long) and the cache
+        fit in ``tracker_max_bytes`` together; else freeze it."""
+        if self._frozen:
+            return
+        if 3 * self._table.nbytes + self._recent.nbytes > self.tracker_max_bytes:
             self._frozen = True
-        elif not self._frozen:
+        else:
             self._table = hk.tracker_grow(self._table)
 
     def _improves(self, answer: Feedback) -> bool:

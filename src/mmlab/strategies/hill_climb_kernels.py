@@ -30,7 +30,7 @@ SEL_RANDOM = 0  # a mutated peg's colour: uniform over the pool
 SEL_FPS = 1  # a mutated peg's colour: fitness proportionate selection (001 section 3.4)
 
 FOUND = 0  # search: a consistent code was found
-NEED_SPACE = 1  # search: the tracker is half full; grow it and call again
+NEED_SPACE = 1  # search: the tracker is half full; grow it (or freeze it) and call again
 EXHAUSTED = 2  # search: ``max_attempts`` candidates drawn without finding a consistent code
 
 EMPTY = -1  # a free slot of the tracker table (keys are >= 0)
@@ -314,7 +314,7 @@ def search(random_code, cfg, b, w, pool, selection, fps, per_peg, avoid_same,
     skipped, and counts as an attempt only.
 
     Returns ``(status, code, evaluations, attempts, filled)``: ``status`` is ``FOUND``,
-    ``NEED_SPACE`` (``table`` holds ``filled`` keys and is half full: grow it and call again) or
+    ``NEED_SPACE`` (``table`` holds ``filled`` keys and is half full: grow it, or freeze it, and call again) or
     ``EXHAUSTED`` (``max_attempts`` candidates drawn); ``attempts`` counts every candidate drawn.
     The candidates are drawn from the generator state ``rng`` (``rng_kernels.new_rng``), which the
     call moves on: calls that go on with it draw what one longer call would.
