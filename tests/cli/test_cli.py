@@ -957,6 +957,18 @@ def test_plan_refuses_a_plan_whose_unstoppable_part_is_too_long_whatever_its_tim
     assert code == 2 and "before --time-limit could stop it: plan a smaller game" in err
 
 
+@pytest.mark.parametrize("limit, warned", [("5", True), ("600", False)])
+def test_plan_warns_when_its_greedy_tree_will_run_past_the_time_limit(capsys, monkeypatch, limit, warned):
+    """TPOA completes its greedy tree whatever --time-limit says; at 5x7 that takes about 20 s (an
+    estimate of 50 s), and --time-limit 5 gave no warning, as the estimate was under a minute."""
+    from mmlab.planners.tpoa import TPOA
+
+    monkeypatch.setattr(TPOA, "plan", lambda self, game, **kw: (_ for _ in ()).throw(KeyboardInterrupt))
+    _, _, err = run(capsys, "plan", "5x7", "--planner", "tpoa:variant=star,k=30,d=2", "--time-limit", limit)
+    err = " ".join(err.split())
+    assert ("first completes its greedy tree whatever --time-limit says, which may take about 50 s" in err) == warned
+
+
 def test_reproduce_tpoa_calls_worse_only_a_total_above_the_papers(capsys, monkeypatch):
     """000 Table 2's first row, TPOA* Hash_w (1, 1) on 3x5, has L = 460, as ours: not worse. The same
     row with a published L of 459 (a stand-in, not the paper's) makes ours worse."""

@@ -385,6 +385,8 @@ def _eval_against(game: Game, strategy, args: argparse.Namespace) -> int:
 
 #: A plan estimated to take longer (in seconds) is refused rather than started.
 LONGEST_PLAN = 7 * 86400
+#: With --time-limit, a plan's unstoppable part estimated to pass the limit and this many seconds is warned of.
+UNSTOPPABLE_NOTED = 10
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
@@ -419,7 +421,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
                 else "; it completes its greedy tree whatever --time-limit says")
         print(f"mmlab plan: warning: {planner.spec} on {game} may take about {_duration(estimate)} {guess}{stop}",
               file=sys.stderr)
-    elif floor is not None and floor > max(60, args.time_limit or 0):
+    elif floor is not None and floor > (60 if args.time_limit is None else max(UNSTOPPABLE_NOTED, args.time_limit)):
         print(f"mmlab plan: warning: {planner.spec} on {game} first completes its greedy tree whatever "
               f"--time-limit says, which may take about {_duration(floor)} {guess}", file=sys.stderr)
     with progress(f"planning {planner.spec}", 1, percent=True) as update:
