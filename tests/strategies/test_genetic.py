@@ -263,6 +263,16 @@ def test_ga_first_guesses_of_the_papers():
     assert game.format(game.index_of(pattern_code(game, "aabb"))) == "11223"
 
 
+@pytest.mark.parametrize("spec, first", [("ga:variant=merelo", "1122112211"), ("ga:variant=berghman", "1121212121"),
+                                         ("shc", "1122112211")])
+def test_the_pattern_first_guess_starts_the_colours_again_in_a_game_with_too_few(spec, first):
+    """10x2: aabb needs 5 colours and aabc 9, and the default first guesses refused the game."""
+    game = Game.parse_size("10x2")
+    rng = np.random.default_rng(1)
+    record = play_game(game, make_strategy(spec), int(rng.integers(game.n_codes)), rng)
+    assert record.won and game.format(record.guesses[0]) == first
+
+
 def test_ga_plays_8x12_with_few_generations():
     game = Game.parse_size("8x12")
     for variant in ("berghman", "merelo"):

@@ -53,7 +53,8 @@ DEFAULTS = {
 VARIANT = Param("variant", "merelo", "which GA: merelo (Merelo et al. 1999), bento (Bento et al. 1999, approximated) "
                 "or berghman (Berghman, Goossens and Leus 2009)", VARIANTS)
 FIRST = Param("first", "", "first guess: aabb (1122, 11223), aabc (1123, 11234), random or a code; "
-              "empty: the variant's (aabb for merelo and bento as in 001, aabc for berghman)")
+              "empty: the variant's (aabb for merelo and bento as in 001, aabc for berghman); in a game of "
+              "too few colours for the pattern, the colours start again from the first (1122112211 at 10x2)")
 POP = Param("pop", 0, "population size, at least 2 (0: the variant's: merelo 400, bento 100, berghman 150)", kind=int,
             minimum=0, maximum=MAX_POPULATION, effort=True)
 GENERATIONS = Param("generations", 0, "generations per turn before the fittest code is played "
@@ -69,19 +70,19 @@ ELIGIBLE = Param("eligible", 0, "consistent codes collected before choosing, for
 
 def pattern_code(game: Game, kind: str) -> tuple[int, ...]:
     """The first guess ``aabb`` (colours in pairs: 1122, 11223) or ``aabc`` (the first colour twice,
-    then new colours: 1123, 11234); a game without repeated colours gets 123...
+    then new colours: 1123, 11234); a game without repeated colours gets 123... Where the pattern
+    needs more colours than the game has, the colours start again from the first.
 
     >>> pattern_code(Game.parse_size("5x8"), "aabb"), pattern_code(Game.parse_size("5x8"), "aabc")
     ((0, 0, 1, 1, 2), (0, 0, 1, 2, 3))
+    >>> pattern_code(Game.parse_size("6x2"), "aabb"), pattern_code(Game.parse_size("6x2"), "aabc")
+    ((0, 0, 1, 1, 0, 0), (0, 0, 1, 0, 1, 0))
     """
     pegs = game.pegs
     if not game.repeats or pegs < 2:
         return tuple(range(pegs))
     digits = tuple(i // 2 for i in range(pegs)) if kind == "aabb" else (0,) + tuple(range(pegs - 1))
-    if max(digits) >= game.colours:
-        raise BadArgument(f"ga: first={kind} needs {max(digits) + 1} colours and {game} has {game.colours}; "
-                          "use first=random or first=CODE")
-    return digits
+    return tuple(d % game.colours for d in digits)
 
 
 class GeneticAlgorithm(Strategy):

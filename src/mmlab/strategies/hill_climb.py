@@ -28,6 +28,7 @@ from mmlab.game import Feedback, Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies import hill_climb_kernels as hk
 from mmlab.strategies.base import Param, Strategy
+from mmlab.strategies.genetic import pattern_code
 from mmlab.strategies.rng_kernels import new_rng
 
 FPS_RANGE = (1, 100)  # 001 section 4 tunes the FPS parameter "from 1 and 100"
@@ -66,8 +67,8 @@ REPLACE = Param(
 FIRST = Param(
     "first",
     "aabb",
-    "first guess: aabb (colours in pairs: 1122, 11223, 112233, as in 001's tests; 123... in a game without "
-    "repeated colours), random, or a code such as 1234",
+    "first guess: aabb (colours in pairs: 1122, 11223, 112233, as in 001's tests, starting again from the first "
+    "colour in a game of too few; 123... in a game without repeated colours), random, or a code such as 1234",
 )
 
 
@@ -103,23 +104,16 @@ def response_order(pegs: int) -> list[Feedback]:
 
 def aabb_code(game: Game) -> tuple[int, ...]:
     """The AABB-type first guess of 001's tests: colours in pairs, ``1122``, ``11223``, ``112233``
-    (peg ``i`` gets colour ``i // 2``, 0-based); it needs ``ceil(pegs / 2)`` colours. A game
-    without repeated colours, or of one peg, has no pairs: there it is ``123...``, as the ``ga``
-    codebreakers' ``first=aabb``.
+    (peg ``i`` gets colour ``i // 2``, 0-based); in a game of fewer than ``ceil(pegs / 2)`` colours
+    they start again from the first (``1122112211`` at 10x2). A game without repeated colours, or
+    of one peg, has no pairs: there it is ``123...``, as the ``ga`` codebreakers' ``first=aabb``.
 
     >>> aabb_code(Game.parse_size("5x8")), aabb_code(Game(4, 6, repeats=False))
     ((0, 0, 1, 1, 2), (0, 1, 2, 3))
+    >>> aabb_code(Game.parse_size("6x2"))
+    (0, 0, 1, 1, 0, 0)
     """
-    pegs, colours = game.pegs, game.colours
-    if pegs < 2 or not game.repeats:
-        return tuple(range(pegs))
-    need = (pegs + 1) // 2
-    if need > colours:
-        raise BadArgument(
-            f"shc: first=aabb (colours in pairs, 1122) needs {need} colours for {pegs} pegs, and the game is "
-            f"{game}; use first=random or first=CODE"
-        )
-    return tuple(i // 2 for i in range(pegs))
+    return pattern_code(game, "aabb")
 
 
 class StochasticHillClimber(Strategy):
