@@ -1021,6 +1021,12 @@ def test_mm2_without_a_subcommand_or_with_a_size_the_thesis_lacks_exits_2(capsys
     assert code == 2 and "size 4x5 is not in Singley's 2-D table" in err and "Traceback" not in err
 
 
+def test_static_without_a_subcommand_names_them_as_mm2_and_mathmind_do(capsys):
+    """It gave argparse's 'the following arguments are required: SUBCOMMAND'."""
+    code, _, err = run(capsys, "static")
+    assert code == 2 and err.strip() == "mmlab static: choose 'verify' or 'search' (see mmlab static --help)"
+
+
 def test_static_verify_exits_1_for_a_set_that_does_not_separate_and_search_takes_the_counting_bound(capsys):
     code, out, _ = run(capsys, "static", "verify", "4x6", "1122", "3344", "--json")
     assert code == 1 and json.loads(out)

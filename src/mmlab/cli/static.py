@@ -261,6 +261,11 @@ def _prove(game: Game, result: SearchResult, args: argparse.Namespace) -> Exhaus
 
 
 def cmd_static(args: argparse.Namespace) -> int:
+    if args.action is None:
+        from mmlab.cli.output import err
+
+        err.print("mmlab static: choose 'verify' or 'search' (see mmlab static --help)")
+        return 2
     with loading():  # (the engine of static Mastermind: numba's kernels)
         import mmlab.game
         import mmlab.variants.static  # noqa: F401
@@ -277,7 +282,7 @@ def _game_args(p: argparse.ArgumentParser) -> None:
 def add_command(command) -> None:
     p = command("static", help_of("static"), cmd_static)
     p.epilog = EXAMPLES
-    sub = p.add_subparsers(dest="action", metavar="SUBCOMMAND", required=True)
+    sub = p.add_subparsers(dest="action", metavar="SUBCOMMAND")
     v = sub.add_parser("verify", help="does a set of guesses separate every secret?",
                        description="Whether every secret gets its own answers to a set of guesses; if not, "
                                    "two secrets the set cannot tell apart.",
