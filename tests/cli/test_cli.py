@@ -1047,3 +1047,24 @@ def test_a_progress_bar_counts_to_the_total_it_is_told(monkeypatch):
         update(0, 100)
         update(100, 100)
     assert "100/100" in screen.getvalue() and "100/1296" not in screen.getvalue()
+
+
+def test_the_progress_rate_and_eta_are_averages_since_the_start():
+    """Two workers' batches of 200 a few microseconds apart, 2 s in: rich's windowed speed made that
+    millions a second and an eta of a second (mm2 reproduce's first seconds); the average is 200/s
+    and 28 s for the 5600 left."""
+    from rich.progress import ProgressSample, Task, TaskID
+
+    from mmlab.cli.output import _rate_columns
+
+    now = [0.0]
+    task = Task(TaskID(0), "playing", 6000, 0, _get_time=lambda: now[0])
+    task.start_time = 0.0
+    rate, eta = (column() for column in _rate_columns())
+    assert rate.render(task).plain == "" and eta.render(task).plain == "-:--:--"
+    for t in (2.0, 2.00001):
+        now[0] = t
+        task.completed += 200
+        task._progress.append(ProgressSample(t, 200))  # (as Progress.update records it)
+    assert task.speed > 10**6  # (what rich's own column showed)
+    assert rate.render(task).plain == "200/s" and eta.render(task).plain == "0:00:28"
