@@ -64,7 +64,7 @@ def test_compare_optimum_adds_the_least_total_of_each_answer_rule(capsys):
     data = json.loads(out)
     assert code == 0 and [d["rule"] for d in data] == ["knuth", "optimum"]
     assert data[1] == {"size": "3x4", "repeats": True, "feedback": "manhattan", "rule": "optimum", "total": None,
-                       "max_nodes": 1, "mean_minus_standard": None}
+                       "max_nodes": 1, "standard_mean": None, "mean_minus_standard": None}
     code, out, _ = run(capsys, "mathmind", "compare", "3x4", "--feedback", "manhattan", "--rules", "knuth",
                        "--optimum", "--max-nodes", "1")
     assert code == 0 and "not found within 1 set (--max-nodes)" in out
@@ -126,7 +126,7 @@ def test_two_answers_exits_0_when_some_first_guess_allows_it_and_1_when_none_doe
     (("play", "3x4", "--max-nodes", "5"), "--max-nodes bounds the optimum's search: give --rule optimum with it"),
     (("guess", "3x4", "--max-nodes", "5"), "--max-nodes bounds the optimum's search: give --rule optimum with it"),
     (("play", "3x4", "--feedback", "manhattan", "--rule", "optimum", "--max-nodes", "1"),
-     "not found within 1 set of codes"),
+     "not found within 1 set of codes: give --max-nodes N with a larger N"),
     (("guess", "4x6", "--secret", "1234", "--seed", "3"), "--seed draws the secret, and --secret gives it"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, args, message):
@@ -174,8 +174,6 @@ def test_guess_gives_hints_lists_the_codes_left_and_takes_guesses_back(capsys, m
     assert f"Took back 2222 (distance² {mm.answer('2222', '3632')}); 42 codes fit the answers so far" in out
     assert "Took back 1111 (distance² 34); 1,296 codes fit the answers so far" in out
     assert "nothing to undo: no guess yet" in out
-    code, out = guess(capsys, monkeypatch, "hint\nquit\n", "3x4", "--seed", "1", "--rule", "optimum")
-    assert "'hint' (knuth's next guess" in out and "knuth's rule would play 111" in out
     code, out = guess(capsys, monkeypatch, "14\nhint\nquit\n", "2x4", "--secret", "23")  # (distance² 2: 23 alone)
     assert "14: distance² 2; 1 code fits" in out
     assert "knuth's rule would play 23: it splits the 1 code left into 1 part, the largest of 1" in out
@@ -257,3 +255,115 @@ def test_guess_says_when_one_code_fits_and_the_seed_that_plays_the_secret_again(
     secret_of = lambda text: text.split("The secret was ")[1].split(";")[0]
     assert secret_of(drawn) == secret_of(replayed) and len(secret_of(drawn)) == 2
     assert f"(--seed {seed} plays this secret again)" in replayed
+
+
+def test_compare_searches_the_standard_optimum_only_when_its_row_is_asked_for(capsys, monkeypatch):
+    """``compare --feedback euclidean --optimum`` searched the standard game's optimum too, never shown,
+    for the optimum row's vs standard (3x6: 9.8 s against 0.03 s; 2x16: 85 s, then blank, unsaid)."""
+    searched = []
+    real = MathMind.optimum
+
+    def optimum(self, *args, **kwargs):
+        searched.append(self.feedback)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(MathMind, "optimum", optimum)
+    code, out, _ = run(capsys, "mathmind", "compare", "3x4", "--feedback", "euclidean", "--rules", "knuth",
+                       "--optimum")
+    assert code == 0 and searched == ["euclidean"]
+    rows = [[cell.strip() for cell in line.split("│")[1:-1]] for line in out.splitlines() if line.count("│") > 5]
+    assert [row[1] for row in rows] == ["knuth", "optimum"] and rows[0][5] and rows[1][5] == ""
+    assert "searched only when --feedback lists black-white" in " ".join(out.split())
+    searched.clear()
+    code, out, _ = run(capsys, "mathmind", "compare", "3x4", "--feedback", "black-white,manhattan", "--rules",
+                       "knuth", "--optimum", "--max-nodes", "1")
+    assert code == 0 and searched == ["black-white", "manhattan"]
+    assert "the standard game's optimum was not found within 1 set (--max-nodes)" in " ".join(out.split())
+
+
+class _Recorded:
+    """A stand-in for ``progress`` or ``spinner``: records whether it shows and each text it is told."""
+
+    def __init__(self):
+        self.shown, self.said = [], []
+
+    def __call__(self, text, *args, enabled=True, **kwargs):
+        from contextlib import contextmanager
+
+        @contextmanager
+        def shown():
+            self.shown.append(enabled)
+            self.said.append(text)
+            yield lambda *told, **_: self.said.append(told[0])
+
+        return shown()
+
+
+def test_the_optimums_search_counts_its_sets_and_json_shows_progress(capsys, monkeypatch):
+    """The bar stood still with a false ETA while the optimum was searched (4x4 Manhattan: at 512/1024,
+    eta 0:00:01, ~20 s), and compare --json and two-answers --json showed no progress at all."""
+    from mmlab.strategies import endgame_kernels
+
+    monkeypatch.setattr(endgame_kernels, "STEP_NODES", 5)
+    spinner, bar = _Recorded(), _Recorded()
+    monkeypatch.setattr(cli_mathmind, "spinner", spinner)
+    monkeypatch.setattr(cli_mathmind, "progress", bar)
+    code, out, _ = run(capsys, "mathmind", "compare", "3x4", "--feedback", "manhattan", "--rules", "knuth",
+                       "--optimum", "--json")
+    assert code == 0 and json.loads(out)[1]["total"] is not None
+    counts = [int(text.split("(")[1].split(" sets searched")[0].replace(",", "")) for text in spinner.said]
+    assert spinner.said[0].startswith("mathmind 3x4, manhattan answers: searching the optimum's tree (0 sets")
+    assert counts[0] == 0 and counts[-1] > 5 and counts == sorted(counts) and all(spinner.shown)
+    code, out, _ = run(capsys, "mathmind", "two-answers", "2x4", "--json")
+    assert code == 0 and bar.shown == [True, True]
+
+
+def test_two_answers_says_its_own_cost(capsys):
+    """A refused game cited compare's '30 s a rule'; two-answers has no rule and 5x8 takes half an hour."""
+    code, _, err = run(capsys, "mathmind", "two-answers", "8x8")
+    assert code == 2 and "half an hour" in err and "a rule" not in err
+    code, _, err = run(capsys, "mathmind", "compare", "8x8")
+    assert code == 2 and "30 s a rule" in err
+    with pytest.raises(SystemExit):
+        main(["mathmind", "two-answers", "--help"])
+    assert "half an hour" in " ".join(capsys.readouterr().out.split())
+
+
+def test_guess_hints_follow_the_optimum_with_rule_optimum(capsys, monkeypatch):
+    """With --rule optimum the hints were Knuth's ('knuth's rule would play 111' on 3x4)."""
+    mm = MathMind(Game(3, 4), "euclidean")
+    tree = mm.optimum()
+    path = [mm.game.format(g) for g in tree.paths[mm.game.parse("333")] if g >= 0]
+    code, out = guess(capsys, monkeypatch, f"hint\n{path[0]}\nhint\n111\nhint\nquit\n", "3x4", "--rule", "optimum",
+                      "--secret", "333")
+    assert code == 1 and "'hint' (the optimum's next guess" in out and "knuth" not in out
+    assert f"guess 1> hint the optimum would play {path[0]}: it splits the 64 codes" in out
+    assert f"guess 2> hint the optimum would play {path[1]}:" in out
+    left = np.array([c for c in range(64) if all(mm.answer(g, c) == mm.answer(g, "333") for g in (path[0], "111"))])
+    assert f"guess 3> hint the optimum would play {mm.game.format(mm.optimum_guess(left))}:" in out
+    code, out = guess(capsys, monkeypatch, "hint x\nquit\n", "3x4", "--rule", "optimum", "--secret", "333")
+    assert code == 1 and "the hints follow the optimum (--rule chooses it)" in out
+
+
+def test_compare_json_says_the_standard_mean_and_no_gap_for_the_standard_rows(capsys):
+    """The JSON left out the standard means its gaps are taken from, and gave black-white rows a gap
+    of 0.0 where the table leaves it blank."""
+    code, out, _ = run(capsys, "mathmind", "compare", "3x4", "--feedback", "euclidean", "--rules", "knuth", "--json")
+    standard = MathMind(Game(3, 4), "black-white").evaluate("knuth").mean
+    (row,) = json.loads(out)
+    assert row["standard_mean"] == pytest.approx(standard)
+    assert row["mean_minus_standard"] == pytest.approx(row["mean"] - standard)
+    code, out, _ = run(capsys, "mathmind", "compare", "3x4", "--feedback", "black-white", "--rules", "knuth",
+                       "--optimum", "--json")
+    assert [(d["mean_minus_standard"], d["standard_mean"]) for d in json.loads(out)] == [(None, None)] * 2
+    code, out, _ = run(capsys, "mathmind", "compare", "3x4", "--feedback", "euclidean", "--rules", "knuth")
+    assert code == 0 and f"(knuth {standard:.4f})" in out
+
+
+def test_the_optimums_help_says_the_max_nodes_its_cases_need(capsys):
+    """--optimum's help promised 4x4's Manhattan distance in minutes, which the default --max-nodes
+    cannot reach (not found after ~24 s)."""
+    for sub in ("compare", "play"):
+        with pytest.raises(SystemExit):
+            main(["mathmind", sub, "--help"])
+        assert "Manhattan distance needs 8000000" in " ".join(capsys.readouterr().out.split())

@@ -185,7 +185,7 @@ def test_a_game_of_the_optimum_follows_its_tree_to_each_secret(feedback):
 
 def test_a_game_of_the_optimum_is_refused_when_its_tree_is_not_found():
     mm = MathMind(Game(3, 4), "manhattan")
-    with pytest.raises(SearchFailed, match="not found within 1 set of codes: a larger budget may find it"):
+    with pytest.raises(SearchFailed, match="not found within 1 set of codes: a larger max_nodes may find it$"):
         mm.play("optimum", "123", max_nodes=1)
     with pytest.raises(BadSize, match="at most 256 codes"):
         MathMind(Game(4, 6), "euclidean").play("optimum", "1234")
@@ -343,3 +343,25 @@ def test_the_first_guesses_scored_one_per_set_of_colours_are_every_codes_scores(
         full = K.partition_stats(mm.digits, everyone, mm.kind, mm.n_answers)[:, column]
         assert mm.choose(rule, everyone) == int(np.flatnonzero(np.isclose(full, full.min() if minimise
                                                                           else full.max(), rtol=0, atol=TOLERANCE))[0])
+
+
+@pytest.mark.parametrize("feedback", list(FEEDBACKS))
+def test_optimum_guess_is_the_trees_move_at_each_of_its_nodes(feedback):
+    """``optimum_guess`` searched afresh at a node of the optimum's tree plays the tree's move there
+    (each set's best guess does not depend on the search that reached it), and ``progress`` counts
+    the sets searched."""
+    from mmlab.strategies import endgame_kernels
+
+    mm = MathMind(Game(3, 4), feedback)
+    told = []
+    tree = mm.optimum(progress=told.append)
+    assert told and told == sorted(told)
+    for secret in range(0, 64, 7):
+        path = [int(g) for g in tree.paths[secret] if g >= 0]
+        left = np.arange(64)
+        for guess in path:
+            assert mm.optimum_guess(left) == guess
+            said = mm.answer(guess, secret)
+            left = left[[mm.answer(guess, c) == said for c in left]]
+    table, win = mm._optimum_table()
+    assert endgame_kernels.best_guess(table, np.arange(64), win, 1) is None  # (past its budget)

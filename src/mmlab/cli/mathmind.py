@@ -15,7 +15,7 @@ from mmlab.cli.output import (
     running_total,
     spinner,
 )
-from mmlab.errors import BadArgument, did_you_mean, shown
+from mmlab.errors import BadArgument, SearchFailed, did_you_mean, shown
 
 if TYPE_CHECKING:
     from mmlab.play.mathmind import MathMindSession
@@ -27,6 +27,15 @@ FEEDBACK_NAMES = ("higher-lower", "euclidean", "manhattan", "black-white")
 RULE_NAMES = ("knuth", "irving", "most-parts", "entropy")
 #: ``mmlab.variants.mathmind.OPTIMUM_NODES``, copied for the same reason.
 OPTIMUM_NODES = 2_000_000
+#: The --max-nodes a search known to pass the default needs, said when it is not found (measured:
+#: 4x4 under the Manhattan distance searches 7,800,938 sets, 1.2 GB, 2-3 minutes on 2 cores).
+_NEEDS = {("4x4", "manhattan"): "4x4 under the Manhattan distance needs --max-nodes 8000000, 1.2 GB"}
+
+
+def _needs(mm: MathMind) -> str | None:
+    """What --max-nodes ``mm``'s optimum needs, when it is known to pass the default."""
+    return _NEEDS.get((mm.game.size, mm.feedback)) if mm.game.repeats else None
+
 
 EXAMPLES = """\
 examples:
@@ -39,7 +48,8 @@ examples:
   mmlab mathmind play 4x6 --feedback higher-lower --secret 3632   watch Knuth's rule find 3632
   mmlab mathmind play 3x6 --feedback euclidean --rule optimum      ... or the best possible play find a
                                                    random secret (the tree is searched first: 1 s)
-  mmlab mathmind two-answers 4x6 --feedback euclidean   can two answers always name the secret?
+  mmlab mathmind two-answers 4x6 --feedback euclidean   can two answers always name the secret? (about
+                                                   a minute; 5x8 about half an hour)
   mmlab mathmind guess 4x6 --feedback euclidean     you guess mmlab's secret, told its distance
 
 answers (Reddi 2002, in 003 section 2.3, item 5; colours are the values 1..m):
@@ -52,11 +62,22 @@ first, then the lowest, as mmlab's exhaustive strategies do; L is the guesses su
 """
 
 
+#: What 5x8's 32,768 codes cost the subcommands that play every secret, said when a game is refused.
+COSTS = {"compare": "5x8's 32,768 take about 30 s a rule on 2 cores",
+         "two-answers": "5x8's 32,768 take about half an hour on 2 cores, 4x6's 1,296 about a minute"}
+
+
 def _mathmind(args: argparse.Namespace, feedback: str) -> MathMind:
+    from mmlab.errors import BadSize
     from mmlab.game import Game
     from mmlab.variants.mathmind import MathMind
 
-    return MathMind(Game.parse_size(args.size, repeats=not args.no_repeats), feedback)
+    game = Game.parse_size(args.size, repeats=not args.no_repeats)
+    try:
+        return MathMind(game, feedback)
+    except BadSize as e:
+        cost = COSTS.get(args.mathmind_command)
+        raise BadSize(f"{e} ({cost})" if cost else str(e)) from None
 
 
 def _secret(args: argparse.Namespace, mm: MathMind) -> tuple[int, int | None]:
@@ -95,49 +116,77 @@ def cmd_compare(args: argparse.Namespace) -> int:
     max_nodes = _budget(args, args.optimum, "--optimum")
     plays = ["black-white", *[f for f in feedbacks if f != "black-white"]]  # (the standard game first: the reference)
     games = {f: _mathmind(args, f) for f in plays}
-    n = games["black-white"].game.n_codes
+    game = games["black-white"].game
+    n = game.n_codes
     results: dict[tuple[str, str], Evaluation | None] = {}
-    shown_rules = [*rules, "optimum"] if args.optimum else rules
-    with progress(f"mathmind {games['black-white'].game}", n * len(plays) * len(shown_rules),
-                  enabled=not args.json) as bar:
+    # the standard game's optimum only when its row is asked for: it is searched for no other figure
+    searched = feedbacks if args.optimum else []
+    for f in searched:  # (first: a game too large for it is refused before any work)
+        results[f, "optimum"] = _optimum(games[f], max_nodes)
+    with progress(f"mathmind {game}", n * len(plays) * len(rules)) as bar:
         found = running_total(bar)
         for f in plays:
-            if args.optimum:  # (first: a game too large for it is refused before any work)
-                results[f, "optimum"] = games[f].optimum(max_nodes)
-                found(n)
             for rule in rules:
                 results[f, rule] = games[f].evaluate(rule, progress=found)
+    shown_rules = [*rules, "optimum"] if args.optimum else rules
+
+    def standard(rule: str) -> Evaluation | None:
+        return results.get(("black-white", rule))
 
     def gap(f: str, rule: str) -> float | None:
-        r, standard = results[f, rule], results["black-white", rule]
-        return None if r is None or standard is None else r.mean - standard.mean
+        r, reference = results[f, rule], standard(rule)
+        return None if f == "black-white" or r is None or reference is None else r.mean - reference.mean
 
     if args.json:
         print_json([{**(r.to_dict() if r is not None else _unsolved(games[f], max_nodes)),
+                     "standard_mean": None if f == "black-white" or standard(rule) is None else standard(rule).mean,
                      "mean_minus_standard": gap(f, rule)}
                     for f in feedbacks for rule in shown_rules for r in [results[f, rule]]])
         return 0
-    game = games["black-white"].game
     table = Table(title=f"MathMind {game}: every secret, exactly (Reddi 2002, in 003 section 2.3)")
     for col in ("answers", "rule", "first", "L", "mean", "vs standard", "worst", "guesses: secrets", "seconds"):
         table.add_column(col, justify="left" if col in ("answers", "rule", "guesses: secrets") else "right")
+    sets = f"{max_nodes:,} set{'s' * (max_nodes != 1)}"
     for f in feedbacks:
         for rule in shown_rules:
             r, g = results[f, rule], gap(f, rule)
-            vs = "" if f == "black-white" or g is None else f"{g:+.4f}"
             if r is None:
-                sets = f"{max_nodes:,} set{'s' * (max_nodes != 1)}"
                 table.add_row(f, rule, "", f"not found within {sets} (--max-nodes)", *[""] * 5)
                 continue
+            vs = "" if g is None else f"{g:+.4f}"
             table.add_row(f, rule, game.format(r.first), str(r.total), f"{r.mean:.4f}", vs, str(r.worst),
                           histogram_text(r.histogram()), f"{r.seconds:.2f}")
         table.add_section()
     out.print(table)
-    out.print("vs standard: the mean minus the standard game's (black-white) under the same rule; below 0 is easier.")
+    means = "" if "black-white" in feedbacks else " (" + ", ".join(
+        f"{rule} {standard(rule).mean:.4f}" for rule in rules) + ")"
+    out.print(f"vs standard: the mean minus the standard game's (black-white) under the same rule{means}; below 0 "
+              "is easier.")
     if args.optimum:
         out.print("optimum: the least L of any strategy, any code a guess, found by exhaustive branch and bound; "
                   "its worst case is that of the tree found.")
+        if "black-white" not in feedbacks:
+            out.print("The optimum's vs standard is blank: the standard game's optimum is searched only when "
+                      "--feedback lists black-white.")
+        for f in feedbacks:
+            if results[f, "optimum"] is None and _needs(games[f]):
+                out.print(f"{_needs(games[f])}.")
+        if "black-white" in feedbacks and results["black-white", "optimum"] is None:
+            out.print(f"The optimum's vs standard is blank: the standard game's optimum was not found within {sets} "
+                      "(--max-nodes).")
     return 0
+
+
+def _optimum(mm: MathMind, max_nodes: int) -> Evaluation | None:
+    """``mm``'s optimum within ``max_nodes`` sets, under a spinner counting the sets searched."""
+    with spinner(_searching(mm, 0, max_nodes)) as say:
+        return mm.optimum(max_nodes, progress=lambda k: say(_searching(mm, k, max_nodes)))
+
+
+def _searching(mm: MathMind, sets: int, max_nodes: int) -> str:
+    """The spinner's line while the optimum's tree is searched, ``sets`` sets searched so far."""
+    return (f"mathmind {mm.game}, {mm.feedback} answers: searching the optimum's tree ({sets:,} sets searched, at "
+            f"most {max_nodes:,})")
 
 
 def _unsolved(mm: MathMind, max_nodes: int) -> dict:
@@ -164,9 +213,13 @@ def _search_optimum(args: argparse.Namespace, mm: MathMind) -> None:
     budget = _budget(args, args.rule == "optimum", "--rule optimum")
     if args.rule != "optimum":
         return
-    with spinner(f"mathmind {mm.game}, {mm.feedback} answers: searching the optimum's tree (at most "
-                 f"{budget:,} sets)", enabled=True):
-        mm.optimum_tree(budget)
+    with spinner(_searching(mm, 0, budget)) as say:
+        try:
+            mm.optimum_tree(budget, progress=lambda k: say(_searching(mm, k, budget)))
+        except SearchFailed:
+            raise SearchFailed(f"the optimum of {mm.game} under {mm.feedback} answers was not found within "
+                               f"{budget:,} set{'s' * (budget != 1)} of codes: give --max-nodes N with a larger N"
+                               + (f" ({_needs(mm)})" if _needs(mm) else "")) from None
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -217,7 +270,9 @@ def cmd_guess(args: argparse.Namespace) -> int:
     again = f" (--seed {seed} plays this secret again)" if seed is not None else ""
     dialogue = Dialogue(game, console=out)
     example = game.format(game.index_of(i % game.colours for i in range(game.pegs)))  # 1234, 12312, ...
-    hints = args.rule if args.rule != "optimum" else "knuth"  # (the optimum's tree has no move off its paths)
+    hints = args.rule if args.rule != "optimum" else "the optimum"
+    follows = f"{args.rule}'s rule" if args.rule != "optimum" else "the optimum"
+    budget = _budget(args, True, "--rule optimum")
     help_text = GUESS_HELP.format(example=example, player=_player(args.rule), hints=hints)
     out.print(f"MathMind {game}, {args.feedback} answers: mmlab keeps a secret of colours 1..{game.colours}. "
               + help_text)
@@ -244,14 +299,15 @@ def cmd_guess(args: argparse.Namespace) -> int:
             command, *rest = line.lower().split()
             if command in ("hint", "candidates", "undo", "history"):
                 if rest:  # (as 'mmlab play' says it, but its 'hint STRATEGY' is --rule here)
-                    out.print(f"Write '{command}' alone" + (f": the hints follow {hints}'s rule (--rule chooses it)."
+                    out.print(f"Write '{command}' alone" + (f": the hints follow {follows} (--rule chooses it)."
                                                             if command == "hint" else "."), markup=False)
                     continue
                 # a hint, or the list of codes, a spinner showing, is stopped by Ctrl-C, as in 'mmlab play'
-                slow = {"hint": f"{hints}'s rule is choosing its suggestion…",
+                slow = {"hint": f"{follows} is {'searching' if args.rule == 'optimum' else 'choosing'} its "
+                                "suggestion…",
                         "candidates": "Listing the codes that fit…"}
                 try:
-                    stoppable(lambda command=command: _guess_command(session, command, hints),
+                    stoppable(lambda command=command: _guess_command(session, command, args.rule, budget),
                               dialogue.working(slow[command]) if command in slow else None,
                               lambda said: out.print(said, markup=False))
                 except Stopped:
@@ -282,8 +338,9 @@ def cmd_guess(args: argparse.Namespace) -> int:
         raise
 
 
-def _guess_command(session: MathMindSession, command: str, hints: str) -> str:
-    """What ``guess``'s 'hint', 'candidates', 'undo' or 'history' says, done on ``session``."""
+def _guess_command(session: MathMindSession, command: str, rule: str, budget: int) -> str:
+    """What ``guess``'s 'hint', 'candidates', 'undo' or 'history' says, done on ``session``; the hint
+    is ``rule``'s (the optimum's within ``budget`` sets)."""
     from mmlab.play.terminal import fitting
 
     game = session.game
@@ -300,11 +357,32 @@ def _guess_command(session: MathMindSession, command: str, hints: str) -> str:
     if command == "candidates":
         codes = session.candidates(50)
         return f"{len(codes)} code{'s' * (len(codes) != 1)} left: " + " ".join(game.format(c) for c in codes)
-    table = session.hint(hints, options=1).options[0]
+    if rule == "optimum":
+        guess = _optimum_move(session, budget)
+        table, who = session.partition(guess), "the optimum"
+    else:
+        table, who = session.hint(rule, options=1).options[0], f"{rule}'s rule"
+        guess = table["guess"]
     n, parts = table["candidates"], table["parts"]
-    return (f"{hints}'s rule would play {game.format(table['guess'])}: it splits the {n:,} code{'s' * (n != 1)} "
+    return (f"{who} would play {game.format(guess)}: it splits the {n:,} code{'s' * (n != 1)} "
             f"left into {parts} part{'s' * (parts != 1)}, the largest of {table['largest']:,}"
             f"{'' if table['consistent'] else '; it cannot be the secret'}")
+
+
+def _optimum_move(session: MathMindSession, budget: int) -> int:
+    """The optimum's guess for the codes ``session`` has left: its tree's move while the guesses so far
+    are the tree's for the secret, and off the tree the best play from there, searched within ``budget``
+    sets."""
+    mm = session.mathmind
+    path = [int(g) for g in mm.optimum_tree(budget).paths[session.secret] if g >= 0]  # (kept: searched already)
+    played = [guess for guess, _ in session.moves]
+    if played == path[:len(played)]:
+        return path[len(played)]
+    guess = mm.optimum_guess(session.left, budget)
+    if guess is None:
+        raise SearchFailed(f"the optimum's guess from here was not found within {budget:,} set{'s' * (budget != 1)} "
+                           "of codes: give --max-nodes N with a larger N")
+    return guess
 
 
 def cmd_two_answers(args: argparse.Namespace) -> int:
@@ -313,8 +391,7 @@ def cmd_two_answers(args: argparse.Namespace) -> int:
     from mmlab.cli.output import out
 
     mm = _mathmind(args, args.feedback)
-    with progress(f"mathmind {mm.game}, {args.feedback} answers: first guesses", mm.game.n_codes,
-                  enabled=not args.json) as bar:
+    with progress(f"mathmind {mm.game}, {args.feedback} answers: first guesses", mm.game.n_codes) as bar:
         firsts = mm.two_answer_firsts(progress=running_total(bar))
     codes = [mm.game.format(c) for c in firsts]
     if args.json:
@@ -348,7 +425,8 @@ def _game_args(p: argparse.ArgumentParser, json: bool = True) -> None:
 def _max_nodes_arg(p: argparse.ArgumentParser) -> None:
     """``--max-nodes`` of ``play`` and ``guess``, for their ``--rule optimum``."""
     p.add_argument("--max-nodes", type=int_at_least(1, "--max-nodes"),
-                   help=f"with --rule optimum: sets of codes its search may hold (default {OPTIMUM_NODES:,})")
+                   help=f"with --rule optimum: sets of codes its search may hold, some 200 MB a million (default "
+                        f"{OPTIMUM_NODES:,}; 4x4 under the Manhattan distance needs 8000000)")
 
 
 def add_command(command) -> None:
@@ -368,11 +446,14 @@ def add_command(command) -> None:
     c.add_argument("--rules", help=f"comma-separated exhaustive rules (known: {', '.join(RULE_NAMES)}; default all)")
     c.add_argument("--optimum", action="store_true",
                    help="also the least L any strategy reaches under each answer rule, found by exhaustive branch "
-                        "and bound (games of at most 256 codes: 3x6 and 4x4 take seconds a rule, 4x4's Manhattan "
-                        "distance minutes; games of 2 pegs and many colours far longer, 2x16 11 minutes)")
+                        "and bound (games of at most 256 codes: 3x6 and 4x4 take seconds a rule within the default "
+                        "--max-nodes; 4x4's Manhattan distance 2-3 minutes and --max-nodes 8000000, 7.8 million sets, "
+                        "1.2 GB; 2 pegs and many colours far longer, 2x16 under the standard answers 11 minutes and "
+                        "more sets than the default, how many not measured)")
     c.add_argument("--max-nodes", type=int_at_least(1, "--max-nodes"),
                    help=f"sets of codes the optimum's search may hold, some 200 MB a million (default "
-                        f"{OPTIMUM_NODES:,}); past them the row says it was not found")
+                        f"{OPTIMUM_NODES:,}; 4x4 under the Manhattan distance needs 8000000); past them the row "
+                        "says it was not found")
 
     q = sub.add_parser("play", help="watch one game: every guess with its answer",
                        description="Play one game of an exhaustive rule under MathMind's answers and print each "
@@ -397,8 +478,9 @@ def add_command(command) -> None:
     g.add_argument("--feedback", default="euclidean", choices=FEEDBACK_NAMES,
                    help="the answer rule (default euclidean)")
     g.add_argument("--rule", default="knuth", choices=(*RULE_NAMES, "optimum"),
-                   help="the rule mmlab compares your game with at the end (default knuth; 'optimum', the tree "
-                        "of least L, is searched before the game, for games of at most 256 codes)")
+                   help="the rule mmlab compares your game with at the end and whose next guess 'hint' gives "
+                        "(default knuth; 'optimum', the tree of least L, is searched before the game, for games of at "
+                        "most 256 codes: its hints are the tree's moves, and off the tree the best play from there)")
     _max_nodes_arg(g)
     g.add_argument("--secret", help="the secret, to practise (default: drawn at random)")
     g.add_argument("--seed", type=seed_arg, help="seed of the random secret (default: drawn and printed at the end)")
@@ -406,7 +488,9 @@ def add_command(command) -> None:
     t = sub.add_parser("two-answers", help="can two answers always name the secret?",
                        description="Check every first guess: does some second guess, chosen after its answer, "
                                    "give each secret left an answer of its own? Guesses are codes of the game. "
-                                   "Exits 0 when some first guess does, 1 when none does.", epilog=EXAMPLES, formatter_class=HelpFormatter)
+                                   "Exits 0 when some first guess does, 1 when none does. 4x6 takes about a minute "
+                                   "on 2 cores, 5x8 about half an hour.",
+                       epilog=EXAMPLES, formatter_class=HelpFormatter)
     t.set_defaults(func=cmd_two_answers)
     _game_args(t)
     t.add_argument("--feedback", default="euclidean", choices=FEEDBACK_NAMES,

@@ -17,6 +17,7 @@ that find it (MathMind's exact optimum). The plain recursion it is checked again
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numba
@@ -56,9 +57,10 @@ class WholeTree(NamedTuple):
     nodes: int  # the tree's nodes with two codes or more
 
 
-def best_tree_guesses(table: np.ndarray, win: int, max_nodes: int) -> WholeTree | None:
+def best_tree_guesses(table: np.ndarray, win: int, max_nodes: int,
+                      progress: Callable[[int], None] | None = None) -> WholeTree | None:
     """``best_tree``'s tree in full (a ``WholeTree``), or ``None`` when more than ``max_nodes`` sets
-    would be searched.
+    would be searched. ``progress(k)`` is told the sets searched so far every ``STEP_NODES`` of them.
 
     >>> table = np.array([[4, 2, 2], [2, 4, 1], [2, 1, 4]], dtype=np.uint8)
     >>> tree = best_tree_guesses(table, 4, 100)
@@ -70,16 +72,40 @@ def best_tree_guesses(table: np.ndarray, win: int, max_nodes: int) -> WholeTree 
     memo = Dict.empty(key_type=_KEY, value_type=_VALUE)
     table = np.ascontiguousarray(table)
     everyone = np.arange(table.shape[1], dtype=np.int64)
-    while True:  # (a call gives up once it has solved STEP_NODES more sets: the next goes on from them)
-        total, guess = _best(table, everyone, win, memo, min(max_nodes, len(memo) + STEP_NODES))
-        if total >= 0 or len(memo) >= max_nodes:
-            break
+    total, guess = _stepped(table, everyone, win, memo, max_nodes, progress)
     if total < 0:
         return None
     paths = np.full((table.shape[1], table.shape[1]), -1, dtype=np.int64)
     nodes = _walk(table, everyone, win, memo, 0, paths)
     guesses = (paths >= 0).sum(axis=1)
     return WholeTree(int(total), int(guess), guesses, paths[:, :guesses.max()].copy(), int(nodes))
+
+
+def best_guess(table: np.ndarray, subset: np.ndarray, win: int, max_nodes: int) -> tuple[int, int] | None:
+    """(fewest guesses in total, first guess row) for the codes of ``subset`` (ascending column
+    indices of a square ``table``, row ``c`` the code of column ``c``): the guess the tree of
+    ``best_tree_guesses`` plays at a node of these codes. ``None`` past ``max_nodes`` sets.
+
+    >>> table = np.array([[4, 2, 2], [2, 4, 1], [2, 1, 4]], dtype=np.uint8)
+    >>> best_guess(table, np.array([1, 2]), 4, 100), best_guess(table, np.array([0, 1, 2]), 4, 100)
+    ((3, 1), (5, 1))
+    """
+    memo = Dict.empty(key_type=_KEY, value_type=_VALUE)
+    total, guess = _stepped(np.ascontiguousarray(table), np.asarray(subset, dtype=np.int64), win, memo, max_nodes,
+                            None)
+    return None if total < 0 else (int(total), int(guess))
+
+
+def _stepped(table: np.ndarray, subset: np.ndarray, win: int, memo, max_nodes: int,
+             progress: Callable[[int], None] | None) -> tuple[int, int]:
+    """``_best`` in calls that each give up once they have solved ``STEP_NODES`` more sets (the next
+    goes on from them), telling ``progress`` the sets solved after each."""
+    while True:
+        total, guess = _best(table, subset, win, memo, min(max_nodes, len(memo) + STEP_NODES))
+        if progress:
+            progress(len(memo))
+        if total >= 0 or len(memo) >= max_nodes:
+            return total, guess
 
 
 @numba.njit(cache=True)

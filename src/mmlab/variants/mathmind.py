@@ -163,8 +163,7 @@ class MathMind:
             raise BadArgument(f"MathMind answers by {self.feedback}; give the game without feedback='{self.game.feedback}'")
         if self.game.n_codes > MAX_CODES:
             raise BadSize(f"MathMind's exact play scores every code at each step: {self.game} has "
-                          f"{self.game.n_codes:,} codes, at most {MAX_CODES:,} here (5x8's 32,768 take about "
-                          "30 s a rule on 2 cores)")
+                          f"{self.game.n_codes:,} codes, at most {MAX_CODES:,} here")
         object.__setattr__(self, "digits", np.ascontiguousarray(self.game.all_digits))
 
     @property
@@ -348,36 +347,59 @@ class MathMind:
         return Evaluation(self, rule, first, guesses, nodes, time.perf_counter() - start)
 
     @ctrl_c_in_kernels
-    def optimum(self, max_nodes: int = OPTIMUM_NODES) -> Evaluation | None:
+    def optimum(self, max_nodes: int = OPTIMUM_NODES, progress: Callable[[int], None] | None = None
+                ) -> Evaluation | None:
         """The tree with the fewest guesses in total over every secret, any code a guess at any node
         (``rule`` 'optimum'): the branch and bound of mmlab's exact endgame
         (``mmlab.strategies.endgame_kernels``) over the table of answers, so at most
         ``endgame_kernels.MAX_CODES`` codes (3x6, 4x4). Its worst case is that of the tree found,
         which need not be the least among the trees of least total. ``None`` when the search would
-        pass ``max_nodes`` sets of codes.
+        pass ``max_nodes`` sets of codes. ``progress(k)`` is told the sets searched so far, every
+        ``endgame_kernels.STEP_NODES`` of them.
 
         >>> mm = MathMind(Game.parse_size("3x5"), "euclidean")
         >>> mm.optimum().total, mm.evaluate("knuth").total
         (352, 369)
         """
-        n = self.game.n_codes
-        if n > endgame_kernels.MAX_CODES:
-            raise BadSize(f"the exact optimum is searched for games of at most {endgame_kernels.MAX_CODES} codes "
-                          f"(3x6, 4x4, 2x16); {self.game} has {n:,}")
         if max_nodes < 1:
             raise BadArgument(f"max_nodes should be at least 1, not {shown(max_nodes)}")
         start = time.perf_counter()
-        everyone = np.arange(n)
-        answers = np.array([K.answers_against(self.digits[g], self.digits, everyone, self.kind) for g in everyone])
-        # the answers ranked, a table of bytes: a game of at most 256 codes gives at most 120 answers (2x16's
-        # squared distances)
-        said, table = np.unique(answers, return_inverse=True)
-        found = endgame_kernels.best_tree_guesses(table.reshape(n, n).astype(np.uint8),
-                                                  int(np.searchsorted(said, self.win)), max_nodes)
+        table, win = self._optimum_table()
+        found = endgame_kernels.best_tree_guesses(table, win, max_nodes, progress)
         if found is None:
             return None
         return Evaluation(self, "optimum", found.first, found.guesses, found.nodes, time.perf_counter() - start,
                           found.paths)
+
+    def _optimum_table(self) -> tuple[np.ndarray, int]:
+        """The optimum's table of answers, ranked into bytes (a game of at most 256 codes gives at most
+        120 answers, 2x16's squared distances), and the win's rank; worked out once."""
+        n = self.game.n_codes
+        if n > endgame_kernels.MAX_CODES:
+            raise BadSize(f"the exact optimum is searched for games of at most {endgame_kernels.MAX_CODES} codes "
+                          f"(3x6, 4x4, 2x16); {self.game} has {n:,}")
+        if "table" not in self._kept:
+            everyone = np.arange(n)
+            answers = np.array([K.answers_against(self.digits[g], self.digits, everyone, self.kind)
+                                for g in everyone])
+            said, table = np.unique(answers, return_inverse=True)
+            self._kept["table"] = (np.ascontiguousarray(table.reshape(n, n).astype(np.uint8)),
+                                   int(np.searchsorted(said, self.win)))
+        return self._kept["table"]
+
+    @ctrl_c_in_kernels
+    def optimum_guess(self, cand: np.ndarray, max_nodes: int = OPTIMUM_NODES) -> int | None:
+        """The guess of least total for the codes ``cand`` left (ascending indices), any code a guess:
+        the move of the optimum's tree where its path reaches these codes, and from any other position
+        the best play from there (its own search, ``max_nodes`` sets at most: ``None`` past them).
+
+        >>> mm = MathMind(Game.parse_size("3x5"), "euclidean")
+        >>> mm.game.format(mm.optimum_guess(np.arange(mm.game.n_codes))), mm.game.format(mm.optimum().first)
+        ('112', '112')
+        """
+        table, win = self._optimum_table()
+        found = endgame_kernels.best_guess(table, np.asarray(cand), win, max_nodes)
+        return None if found is None else found[1]
 
     def play(self, rule: str, secret: int | str, max_nodes: int = OPTIMUM_NODES) -> list[tuple[int, int]]:
         """One game of ``rule`` against ``secret``: each guess and its answer, to the win. ``rule``
@@ -406,16 +428,16 @@ class MathMind:
                 return moves
             cand = cand[K.answers_against(self.digits[guess], self.digits, cand, self.kind) == said]
 
-    def optimum_tree(self, max_nodes: int = OPTIMUM_NODES) -> Evaluation:
-        """``optimum(max_nodes)``, searched once and then kept (the tree found does not depend on the
-        budget, only whether it is found); ``SearchFailed`` when it is not found."""
+    def optimum_tree(self, max_nodes: int = OPTIMUM_NODES, progress: Callable[[int], None] | None = None
+                     ) -> Evaluation:
+        """``optimum(max_nodes, progress)``, searched once and then kept (the tree found does not depend
+        on the budget, only whether it is found); ``SearchFailed`` when it is not found."""
         if "optimum" not in self._kept:
-            found = self.optimum(max_nodes)
+            found = self.optimum(max_nodes, progress)
             if found is None:
                 sets = f"{max_nodes:,} set{'s' * (max_nodes != 1)}"
                 raise SearchFailed(f"the optimum of {self.game} under {self.feedback} answers was not found within "
-                                   f"{sets} of codes: a larger budget may find it (max_nodes; on the command line "
-                                   "--max-nodes)")
+                                   f"{sets} of codes: a larger max_nodes may find it")
             self._kept["optimum"] = found
         return self._kept["optimum"]
 
