@@ -1068,3 +1068,28 @@ def test_the_progress_rate_and_eta_are_averages_since_the_start():
         task._progress.append(ProgressSample(t, 200))  # (as Progress.update records it)
     assert task.speed > 10**6  # (what rich's own column showed)
     assert rate.render(task).plain == "200/s" and eta.render(task).plain == "0:00:28"
+
+
+def test_the_static_proofs_bar_gives_its_share_and_limit_but_no_eta(capsys, monkeypatch):
+    """The share is of the first guesses tried, whose subtrees differ by orders of magnitude: its
+    eta said 41 s at 14 s of a check that then ran out its 110 s (helper-124)."""
+    import rich.progress
+
+    from mmlab.cli import output
+
+    bars = []
+
+    class Watched(rich.progress.Progress):
+        def __init__(self, *columns, **kwargs):
+            super().__init__(*columns, **kwargs)
+            bars.append([type(c).__name__ for c in columns])
+
+    monkeypatch.setattr(rich.progress, "Progress", Watched)
+    with output.progress("playing", 10):
+        pass
+    with output.progress("exhaustive check", 1000, percent=True, eta=False):
+        pass
+    assert "EtaColumn" in bars[0] and "RateColumn" in bars[0]
+    assert "EtaColumn" not in bars[1] and "TaskProgressColumn" in bars[1]
+    code, _, _ = run(capsys, "static", "search", "3x3", "--size", "4", "--prove", "--time-limit", "5")
+    assert code == 0 and ["TextColumn", "BarColumn", "TaskProgressColumn", "TimeElapsedColumn"] in bars[2:]

@@ -146,10 +146,11 @@ def _rate_columns() -> tuple[type, type]:
 
 
 @contextmanager
-def progress(description: str, total: int, enabled: bool = True, percent: bool = False):
+def progress(description: str, total: int, enabled: bool = True, percent: bool = False, eta: bool = True):
     """A progress bar on stderr (only on a terminal); yields ``update(done, total)``. It counts
     ``done/total`` items and their rate, or with ``percent`` (work in units a user would not
-    count) the share done."""
+    count) the share done; without ``eta`` where the share done does not track the time (a
+    search's share of its first branches)."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -161,15 +162,14 @@ def progress(description: str, total: int, enabled: bool = True, percent: bool =
 
     err = _err()
     show = enabled and err.is_terminal
-    rate, eta = _rate_columns()
+    rate, time_left = _rate_columns()
     counts = [TaskProgressColumn()] if percent else [MofNCompleteColumn(), rate()]
     bar = Progress(
         TextColumn("{task.description}", markup=False),
         BarColumn(),
         *counts,
         TimeElapsedColumn(),
-        TextColumn("eta"),
-        eta(),
+        *([TextColumn("eta"), time_left()] if eta else []),
         console=err,
         transient=True,
         disable=not show,

@@ -256,7 +256,9 @@ def _prove(game: Game, result: SearchResult, args: argparse.Namespace) -> Exhaus
         return None
     if result.proof is not None and result.proof.size == size:
         return result.proof
-    with progress(f"exhaustive check: {counted_guesses(size)}", 1000) as update:
+    # (no eta: the share is of the first guesses tried, whose subtrees differ by orders of magnitude)
+    with progress(f"exhaustive check: {counted_guesses(size)} (at most {args.time_limit:g} s)", 1000, percent=True,
+                  eta=False) as update:
         return exhaustive(game, size, time_limit=args.time_limit, on_progress=lambda f: update(int(1000 * f)))
 
 
