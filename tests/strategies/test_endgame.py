@@ -98,8 +98,40 @@ def test_random_sets_and_pools_match_a_plain_recursion(seed):
     assert total == found.total
 
 
+def least_totals(n: int, branches: int, inside: int, outside: int) -> list[int]:
+    """The kernel's lower bounds on the guesses over ``m = 0..n`` codes, written plainly: the best
+    of a tree whose guesses each find a code and leave ``branches`` parts (``b ** (d - 1)`` codes
+    found with ``d`` guesses), and of a guess leaving a part as large as ``inside`` / ``outside``
+    allow, each other code but the win costing one guess more."""
+    outside = max(outside, inside)
+    least = [0]
+    for m in range(1, n + 1):
+        slots, depth, tree = m, 1, 0
+        while slots > 0:
+            found = min(slots, max(branches, 1) ** (depth - 1))
+            tree, slots, depth = tree + found * depth, slots - found, depth + 1
+        a, b = min(inside, m - 1), min(outside, m - 1)
+        split = min([least[m - 1 - a] + a] + ([least[m - b] + b] if b > 0 else []))
+        least.append(max(tree, m + split))
+    return least
+
+
+def set_limits(table: np.ndarray, columns: list[int], win: int) -> tuple[int, int, int]:
+    """On the codes ``columns``: the most parts other than the win's a row leaves, and the most codes
+    outside the largest part and the win that a row of the set's codes leaves, and another row."""
+    branches, inside, outside = 0, 0, 0
+    for g, row in enumerate(table[:, columns]):
+        values, counts = np.unique(row, return_counts=True)
+        branches = max(branches, int((values != win).sum()))
+        if g in columns:
+            inside = max(inside, len(columns) - 1 - int(counts.max()))
+        else:
+            outside = max(outside, len(columns) - int(counts.max()))
+    return branches, inside, outside
+
+
 def bounded_reference(table: np.ndarray, win: int, entries: list[int] | None = None) -> tuple[int, int]:
-    """The kernel's branch and bound in plain Python: same bound, same order of guesses and answers.
+    """The kernel's branch and bound in plain Python: same bounds, same order of guesses and answers.
     ``entries`` gets, for each set of more than two codes searched, how many sets were solved
     (memoised) when its search began: the kernel's node budget is checked there."""
     memo: dict[tuple[int, ...], tuple[int, int]] = {}
@@ -115,16 +147,21 @@ def bounded_reference(table: np.ndarray, win: int, entries: list[int] | None = N
         columns = list(subset)
         parts = np.array([len(set(row.tolist())) for row in table[:, columns]])
         inside = np.isin(np.arange(table.shape[0]), columns)
-        bounds = np.where((parts == 1) & ~inside, np.iinfo(np.int64).max, 3 * n - inside - parts)
+        order = np.where((parts == 1) & ~inside, np.iinfo(np.int64).max, 3 * n - inside - parts)
+        least = least_totals(n, *set_limits(table, columns, win))
         found, guess = np.iinfo(np.int64).max, -1
-        for g in np.argsort(bounds, kind="stable"):
-            if bounds[g] >= found:
+        for g in np.argsort(order, kind="stable"):
+            if order[g] >= found:
                 break
-            total, rest = n, int(bounds[g]) - n
-            for answer in sorted(set(table[g, columns].tolist()) - {win}):
+            answers = sorted(set(table[g, columns].tolist()) - {win})
+            sizes = [sum(table[g, c] == answer for c in subset) for answer in answers]
+            total, rest = n, sum(least[m] for m in sizes)
+            if total + rest >= found:
+                continue
+            for answer, m in zip(answers, sizes):
                 part = tuple(c for c in subset if table[g, c] == answer)
                 total += best(part)[0]
-                rest -= 2 * len(part) - 1
+                rest -= least[m]
                 if total + rest >= found:
                     break
             else:
@@ -135,13 +172,72 @@ def bounded_reference(table: np.ndarray, win: int, entries: list[int] | None = N
     return best(tuple(range(table.shape[1])))
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_larger_sets_match_the_python_branch_and_bound(seed):
-    """Sets of 25-40 codes, too many for the plain recursion: same total and same first guess."""
-    game = Game.parse_size("5x8")
+@pytest.mark.parametrize("size,seed", [("5x8", 0), ("5x8", 1), ("5x8", 2), ("5x8", 3), ("3x12", 4), ("2x12", 5)])
+def test_larger_sets_match_the_python_branch_and_bound(size, seed):
+    """Sets of 25-40 codes, too many for the plain recursion: same total and same first guess, and
+    the same sets searched (so the same node budget)."""
+    game = Game.parse_size(size)
     _, table = random_table(game, np.random.default_rng(seed), 25, 41, 10)
-    found = solve_endgame(table, game.win.code(game.pegs))
-    assert (found.total, found.guess) == bounded_reference(table, game.win.code(game.pegs))
+    win = game.win.code(game.pegs)
+    entries: list[int] = []
+    expected = bounded_reference(table, win, entries)
+    need = max(entries) + 1
+    found = solve_endgame(table, win, need)
+    assert (found.total, found.guess) == expected and solve_endgame(table, win, need - 1) is None
+
+
+@pytest.mark.parametrize("size,seed", [("1x20", 0), ("2x6", 1), ("2x10", 2), ("3x8", 3), ("2x36", 4), ("3x36", 5)])
+def test_few_pegs_sets_match_a_plain_recursion(size, seed):
+    """Few pegs leave few answers, where the bound on a part's guesses is more than 2m - 1: still the
+    fewest guesses in total."""
+    game = Game.parse_size(size)
+    rng = np.random.default_rng(seed)
+    for _ in range(3):
+        _, table = random_table(game, rng, 5, 11, 4)
+        assert solve_endgame(table, game.win.code(game.pegs)).total == plain_optimum(table, game.win.code(game.pegs))
+
+
+@pytest.mark.parametrize("size,seed", [("1x16", 0), ("2x5", 1), ("2x12", 2), ("3x6", 3), ("4x4", 4)])
+def test_least_totals_bound_every_subset_of_the_set(size, seed):
+    """The kernel's bound, from the limits of the whole set, is at most the fewest guesses over any
+    of its subsets (every row still a guess), and at least 2m - 1."""
+    from mmlab.strategies.endgame_kernels import _least_totals
+
+    game = Game.parse_size(size)
+    rng = np.random.default_rng(seed)
+    win = game.win.code(game.pegs)
+    codes, table = random_table(game, rng, 7, 10, 3)
+    n = codes.shape[0]
+    limits = set_limits(table, list(range(n)), win)
+    least = _least_totals(n, *limits).tolist()
+    assert least == least_totals(n, *limits)
+    assert all(least[m] >= 2 * m - 1 for m in range(1, n + 1))
+    for _ in range(12):
+        part = np.sort(rng.choice(n, size=int(rng.integers(1, n + 1)), replace=False))
+        assert plain_optimum(sub_table(table, part), win) >= least[part.shape[0]]
+
+
+def test_least_totals_of_one_peg_and_of_wide_sets():
+    from mmlab.strategies.endgame_kernels import _least_totals
+
+    assert _least_totals(6, 1, 0, 1).tolist() == [0, 1, 3, 6, 10, 15, 21]  # one code a guess, in turn
+    assert _least_totals(6, 9, 9, 9).tolist() == [0, 1, 3, 5, 7, 9, 11]  # 2m - 1
+    assert _least_totals(6, 2, 9, 9).tolist() == [0, 1, 3, 5, 8, 11, 14]  # 1 + 2 + 2 + 3 + 3 + 3
+    assert _least_totals(6, 9, 0, 2).tolist() == [0, 1, 3, 6, 9, 13, 17]  # other codes split off two: m + 2 + L(m - 2)
+
+
+def test_one_peg_sets_are_solved_in_a_set_per_code():
+    """With one peg a guess finds its code or rules it out, so the fewest guesses are 1 + 2 + ... + n
+    (every code in turn), and the bound proves it at once: n - 2 sets searched, not 2^n (the 2m - 1
+    bound ran out of 200 000 sets on 29 codes of 1x30, 0.5 s a turn). Alike, the codes a game of few
+    pegs leaves that all give one answer to each other (1x, 2x36's ``Xc`` for any c: 1 black)."""
+    game = Game.parse_size("1x36")
+    codes = game.all_digits[1:].astype(np.uint8)  # 35 codes; the others guessed: 0
+    for table in (table_of(game, codes), table_of(game, codes, game.all_digits[:1].astype(np.uint8))):
+        assert best_tree(table, game.win.code(1), 33) == (35 * 36 // 2, 0)
+    two = Game.parse_size("2x36")
+    codes = np.array([[5, c] for c in range(36) if c != 5], dtype=np.uint8)
+    assert best_tree(table_of(two, codes), two.win.code(2), 33) == (35 * 36 // 2, 0)
 
 
 def test_small_sets_cost_one_guess_per_code_and_one_more_per_code_after_the_first():
@@ -448,6 +544,32 @@ def test_lookahead_estimates_large_parts_from_the_solved_ones():
     # limit 2: nothing is solved, every part of 3 or more codes is m (1 + ln m)
     expected = 27 + sum(2 * m - 1 if m <= 2 else m * (1 + np.log(m)) for m in sizes)
     assert np.isclose(lookahead_totals(guess, codes, 3, True, win, limit=2)[0], expected)
+
+
+def test_lookahead_searches_no_part_as_large_as_one_whose_search_ran_out(monkeypatch):
+    """A part whose search passes the node budget is valued by the fit, and so is every later part
+    of as many codes or more, unsearched: a set of codes that all give the same answers (few pegs,
+    many colours) left every guess's large part to run out in turn (3x36: 0.2-0.4 s each)."""
+    from mmlab.strategies import endgame
+
+    searched: list[tuple[int, bool]] = []
+
+    def spy(table, win, max_nodes):
+        found = solve_endgame(table, win, max_nodes)
+        searched.append((table.shape[1], found is None))
+        return found
+
+    monkeypatch.setattr(endgame, "solve_endgame", spy)
+    game = Game.parse_size("4x6")
+    rng = np.random.default_rng(4)
+    codes = game.all_digits[rng.choice(game.n_codes, size=300, replace=False)].astype(np.uint8)
+    guesses = game.all_digits[rng.choice(game.n_codes, size=6, replace=False)].astype(np.uint8)
+    totals = lookahead_totals(guesses, codes, game.colours, game.with_white, game.win.code(game.pegs), max_nodes=3)
+    assert np.isfinite(totals).all() and (totals > codes.shape[0]).all()
+    ran_out = [m for m, failed in searched if failed]
+    assert ran_out and any(not failed for _, failed in searched)
+    for k, (m, _) in enumerate(searched):
+        assert all(m < smaller for smaller, failed in searched[:k] if failed)
 
 
 def test_sampling_codebreaker_look_ahead_beats_its_top_scorer():

@@ -467,3 +467,29 @@ def test_pool_all_climbs_from_the_best_codes_of_its_first_pool(monkeypatch):
                for code in best.tolist() for peg in range(5) for colour in range(8) if colour != code[peg]}
     assert CLIMB_PARENTS == 10 and len(changes) > 300  # (10 x 5 pegs x 7 colours, a few shared)
     assert changes <= set(map(tuple, candidates.tolist())) and stats.shape[0] == candidates.shape[0]
+
+
+def test_after_the_exact_endgame_runs_out_the_game_searches_only_sets_half_as_large(monkeypatch):
+    """Once the endgame's search runs out of nodes, the look-ahead plays, and the game's next sets are
+    not searched until they hold at most half as many codes (``ENDGAME_RETRY``): with few pegs and
+    many colours they shrink by a code or two a turn, each search running out in turn (2x36: 0.5 s
+    a turn). A new game searches again."""
+    from mmlab.strategies import sample_scoring
+
+    searched: list[int] = []
+
+    def run_out(table, win, max_nodes=0):  # the search runs out of nodes: None
+        searched.append(table.shape[1])
+
+    monkeypatch.setattr(sample_scoring, "solve_endgame", run_out)
+    game = Game.parse_size("2x36")
+    strategy = make_strategy("sample")
+    games = []
+    for secret in (7 * 36 + 9, 20 * 36 + 9):
+        searched.clear()
+        assert play_game(game, strategy, secret, np.random.default_rng(secret)).won
+        games.append(list(searched))
+        assert len(searched) >= 2
+        for k, n in enumerate(searched[1:], 1):
+            assert n <= searched[k - 1] * sample_scoring.ENDGAME_RETRY
+    assert games[1][0] > games[0][-1] * sample_scoring.ENDGAME_RETRY

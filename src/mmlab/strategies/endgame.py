@@ -7,8 +7,13 @@ codebreaker's endgame is from it.
 ``solve_endgame`` is a depth-first branch and bound over the pool (a numba kernel,
 ``mmlab.strategies.endgame_kernels``). A part of ``m`` codes needs at
 least ``2m - 1`` guesses in total (one code guessed first, every other one second), which orders
-the guesses (most parts first, a consistent code ahead of an inconsistent one) and prunes them.
-With the whole game as both set and pool the result is the optimum of ``mmlab.planners.Optimal``.
+the guesses (most parts first, a consistent code ahead of an inconsistent one); they are pruned by
+a bound that is more where the answers are few (with one peg, ``m (m + 1) / 2``: every code in
+turn). With the whole game as both set and pool the result is the optimum of
+``mmlab.planners.Optimal``. The search gives up after ``MAX_NODES`` sets; the sampling codebreaker
+then plays its look-ahead. Few pegs and many colours leave sets whose codes mostly give one
+answer to each other (2x36: ``Xc`` for 30 colours ``c``, with other codes that tell two apart),
+where the search often runs out.
 ``endgame_pool`` chooses the pool: the set's codes and the inconsistent codes that split it best,
 found by climbing from random codes and one-peg changes, ranked by ``splitter_order``.
 
@@ -39,8 +44,10 @@ from mmlab.strategies.code_rows import distinct_rows, one_peg_changes, random_co
 from mmlab.strategies.endgame_kernels import best_tree
 from mmlab.strategies.scoring import ENTROPY, PARTS
 
-#: Sets searched (memo entries) before ``solve_endgame`` gives up and returns ``None``.
-MAX_NODES = 200_000
+#: Sets searched (memo entries) before ``solve_endgame`` gives up and returns ``None``. ``sample``'s
+#: endgames needed 9030 at most in 550 games at 3x8 to 6x9; at 2x36 and 3x36 many run out, each in
+#: about 0.5 s (about 2 s with the 200 000 it was).
+MAX_NODES = 50_000
 #: Sets searched for one part of ``lookahead_totals`` before the part is valued by the fit instead.
 LOOKAHEAD_NODES = 20_000
 
@@ -95,8 +102,9 @@ def lookahead_totals(guesses: np.ndarray, codes: np.ndarray, colours: int, with_
                      limit: int = 100, max_nodes: int = LOOKAHEAD_NODES) -> np.ndarray:
     """For each colour row of ``guesses``, the guesses in total over the colour rows ``codes`` when
     it is played first and each part it leaves is played by its exact endgame over its own codes
-    (``solve_endgame``). Parts of more than ``limit`` codes, and parts whose search passes
-    ``max_nodes``, are valued ``m (a + b ln m)`` with ``a`` and ``b`` fitted to the parts solved.
+    (``solve_endgame``). Parts of more than ``limit`` codes, parts whose search passes
+    ``max_nodes``, and (unsearched) parts of as many codes or more met after one did, are valued
+    ``m (a + b ln m)`` with ``a`` and ``b`` fitted to the parts solved.
 
     >>> import numpy as np
     >>> from mmlab.game import Game
@@ -111,6 +119,7 @@ def lookahead_totals(guesses: np.ndarray, codes: np.ndarray, colours: int, with_
     pending: list[tuple[int, int]] = []  # (guess row, part size) of the parts to estimate
     totals = np.full(guesses.shape[0], float(n))
     searched: dict[bytes, Endgame | None] = {}  # part -> its endgame: guesses often leave the same part
+    too_large = limit + 1  # parts of this many codes or more are not searched: one of this many ran out
     for g in range(guesses.shape[0]):
         for answer in np.unique(answers[g]):
             if answer == win:
@@ -123,10 +132,12 @@ def lookahead_totals(guesses: np.ndarray, codes: np.ndarray, colours: int, with_
             found = None
             if m <= limit:
                 key = part.tobytes()
-                if key not in searched:
+                if key not in searched and m < too_large:
                     rows = codes[part]
                     searched[key] = solve_endgame(feedback_matrix(rows, rows, colours, with_white), win, max_nodes)
-                found = searched[key]
+                    if searched[key] is None:
+                        too_large = m
+                found = searched.get(key)
             if found is None:
                 pending.append((g, m))
             else:

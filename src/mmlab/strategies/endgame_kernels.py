@@ -3,7 +3,10 @@ branch and bound over the rows of a feedback table, memoised on the set of codes
 
 A set of codes is a sorted ``int64`` array of column indices; its memo key is its bitmask in four
 64-bit words, so a table has at most ``MAX_CODES`` columns. A part of ``m`` codes needs at least
-``2m - 1`` guesses in total, which orders the guesses and prunes them. The result is the fewest
+``2m - 1`` guesses in total, which orders the guesses; they are pruned by a bound at least as high
+(``_least_totals``: where answers are few a guess tells few codes apart, as with one peg, where
+the codes are guessed in turn), so the tree found (of those with the fewest guesses, the first in
+that order) is the one the ``2m - 1`` bound alone finds, from fewer sets. The result is the fewest
 guesses in total and the row to guess first, or ``(-1, -1)`` when the node budget runs out;
 ``best_tree_guesses`` also walks the tree found and gives each code its guesses and the guesses
 that find it (MathMind's exact optimum). The plain recursion it is checked against is ``plain_optimum`` in
@@ -154,6 +157,38 @@ def _key(subset: np.ndarray) -> tuple[int, int, int, int]:
 
 
 @numba.njit(cache=True)
+def _least_totals(n: int, branches: int, inside: int, outside: int) -> np.ndarray:
+    """``least[m]``: a lower bound on the guesses in total over any ``m <= n`` codes of a set on
+    which no row leaves more than ``branches`` parts other than the win's, none of the set's codes
+    more than ``inside`` codes outside both its largest part and the win, and no other row more than
+    ``outside`` codes outside its largest part. These hold on every subset too (there a code of the
+    set not in the subset leaves ``inside`` codes at most outside its largest part).
+
+    The higher of two bounds: each guess finds one code at most, so at best one code is found with
+    one guess, ``branches`` with two, ``branches ** 2`` with three, ...; and a guess leaves a part
+    of ``m - 1 - inside`` codes at least (``m - outside`` if it is not one of them), every other
+    code but the win costing a guess more. (That needs ``least`` to grow by one at least from ``m``
+    to ``m + 1``, as both do, so that a larger part costs no less.) Both are ``2m - 1`` at least;
+    with one peg ``inside`` is 0 and the bound is ``m (m + 1) / 2``: every code in turn."""
+    outside = max(outside, inside)
+    least = np.zeros(n + 1, dtype=np.int64)
+    depth, room, left = 1, 1, 1  # guesses, codes findable with that many, and those not yet used
+    for m in range(1, n + 1):
+        if left == 0:
+            depth += 1
+            room = min(room * max(branches, 1), n)
+            left = room
+        least[m] = least[m - 1] + depth
+        a, b = min(inside, m - 1), min(outside, m - 1)
+        split = least[m - 1 - a] + a
+        if b > 0:  # (another code that leaves every code in one part learns nothing: never guessed)
+            split = min(split, least[m - b] + b)
+        least[m] = max(least[m], m + split)
+        left -= 1
+    return least
+
+
+@numba.njit(cache=True)
 def _best(table: np.ndarray, subset: np.ndarray, win: int, memo, max_nodes: int) -> tuple[int, int]:
     n = subset.shape[0]
     if n <= 2:  # guess the first code; the second, if any, comes next
@@ -169,28 +204,45 @@ def _best(table: np.ndarray, subset: np.ndarray, win: int, memo, max_nodes: int)
         inside[c] = True  # row c is the code of column c
     bounds = np.empty(rows, dtype=np.int64)
     seen = np.zeros(256, dtype=np.int64)
+    counts = np.zeros(256, dtype=np.int64)
+    branches, apart, apart_out = 0, 0, 0  # the most parts but the win's, codes outside the largest part (and win)
+    answers = 0  # the answers below: 256 at most
     for g in range(rows):
-        parts = 0
+        parts, largest = 0, 0
         for c in subset:
             answer = table[g, c]
+            answers = max(answers, answer + 1)
             if seen[answer] != g + 1:
                 seen[answer] = g + 1
+                counts[answer] = 0
                 parts += 1
+            counts[answer] += 1
+            largest = max(largest, counts[answer])
         # n for this guess, plus at least 2m - 1 for each part of m codes other than the win
         bounds[g] = 3 * n - parts - (1 if inside[g] else 0)
         if parts == 1 and not inside[g]:
             bounds[g] = _NO_GUESS  # learns nothing
-    counts = np.zeros(256, dtype=np.int64)
+        branches = max(branches, parts - (1 if seen[win] == g + 1 else 0))
+        if inside[g]:
+            apart = max(apart, n - 1 - largest)
+        else:
+            apart_out = max(apart_out, n - largest)
+    least = _least_totals(n, branches, apart, apart_out)
     found, guess = np.int64(_NO_GUESS), np.int64(-1)
-    for g in np.argsort(bounds, kind="mergesort"):
+    for g in np.argsort(bounds, kind="mergesort"):  # the 2m - 1 bound orders the guesses
         if bounds[g] >= found:
             break
-        counts[:] = 0
+        counts[:answers] = 0
         for c in subset:
             counts[table[g, c]] += 1
-        total, rest = np.int64(n), bounds[g] - n
+        total, rest = np.int64(n), np.int64(0)
+        for answer in range(answers):
+            if counts[answer] > 0 and answer != win:
+                rest += least[counts[answer]]  # least, at least 2m - 1, prunes
+        if total + rest >= found:
+            continue
         complete = True
-        for answer in range(256):  # in increasing order of answer, as np.unique
+        for answer in range(answers):  # in increasing order of answer, as np.unique
             m = counts[answer]
             if m == 0 or answer == win:
                 continue
@@ -198,7 +250,7 @@ def _best(table: np.ndarray, subset: np.ndarray, win: int, memo, max_nodes: int)
             if sub_total < 0:
                 return np.int64(-1), np.int64(-1)
             total += sub_total
-            rest -= 2 * m - 1
+            rest -= least[m]
             if total + rest >= found:
                 complete = False
                 break

@@ -36,8 +36,8 @@ from mmlab.game import Game
 from mmlab.knowledge import Knowledge
 from mmlab.strategies.base import Choice, Param, Strategy
 from mmlab.strategies.code_rows import distinct_rows, one_peg_changes, random_codes, rows_in, sample_stats
-from mmlab.strategies.endgame import (ENDGAME_KEEP, ENDGAME_OTHERS, LOOKAHEAD_NODES, endgame_pool, feedback_matrix,
-                                      lookahead_totals, solve_endgame)
+from mmlab.strategies.endgame import (ENDGAME_KEEP, ENDGAME_OTHERS, LOOKAHEAD_NODES, MAX_NODES, endgame_pool,
+                                      feedback_matrix, lookahead_totals, solve_endgame)
 from mmlab.strategies.endgame_kernels import MAX_CODES
 from mmlab.strategies.evolution import MAX_POPULATION, RESCUE, ConsistentSearch
 from mmlab.strategies.exhaustive import top_entropy, top_expected, top_largest, top_parts, top_plus2
@@ -67,7 +67,8 @@ FIRST = Param("first", "", "first guess: a code such as 11223, or empty for the 
 ENDGAME = Param("endgame", 100, f"once the whole consistent set is known (at most {REFERENCE_FACTOR} samples' "
                 "worth of codes) and holds 2 to this many codes, play the first guess of the tree with the fewest guesses in "
                 "total, guessing its codes and (pool=all) as many inconsistent codes as others says (0: never; "
-                "not in games with black pegs only)",
+                f"not in games with black pegs only; a search of more than {MAX_NODES} sets gives way to the "
+                "look-ahead, as do the game's sets after it until they are half as large)",
                 kind=int, minimum=0, maximum=MAX_CODES, effort=True)
 OTHERS = Param("others", ENDGAME_OTHERS, "inconsistent codes the exact endgame may guess (pool=all): the best "
                "splitters of its set, found by climbing", kind=int, minimum=0, maximum=ENDGAME_KEEP, effort=True)
@@ -77,8 +78,12 @@ LOOKAHEAD = Param("lookahead", 10, "once the whole consistent set is known and h
                   "not in games with black pegs only)",
                   kind=int, minimum=0, effort=True)
 PART = Param("part", 100, "the look-ahead solves each part of at most this many codes exactly and values "
-             f"larger ones, and any whose search passes {LOOKAHEAD_NODES} sets, by a fit to those solved", kind=int,
-             minimum=3, maximum=MAX_CODES, effort=True)
+             f"larger ones, any whose search passes {LOOKAHEAD_NODES} sets and, unsearched, any as large as one "
+             "that did, by a fit to those solved", kind=int, minimum=3, maximum=MAX_CODES, effort=True)
+#: Once the exact endgame's search runs out of nodes on a set, the game's later sets are not searched
+#: until they hold at most this share of its codes: they shrink by a code or two a turn with few pegs
+#: and many colours, and are as hard (2x36: sets of 31, 29, ..., 17 codes each ran out, 0.5 s a turn).
+ENDGAME_RETRY = 0.5
 #: The consistent set is listed in full (then sampled uniformly) when it holds at most this many
 #: samples' worth of codes and the search checks at most ``LIST_NODES`` placements.
 LIST_FACTOR = 500
@@ -182,8 +187,10 @@ class SampleScoring(Strategy):
     played. When the constraint search lists the whole consistent set and it holds at most
     ``REFERENCE_FACTOR`` samples' worth of codes, the finalists' scores are exact, and with at most
     ``endgame`` codes left the guess is that of an exact endgame (``mmlab.strategies.endgame``)
-    instead of the top scorer. On a whole set of more codes the ``lookahead`` top scorers are
-    valued by solving each of their parts exactly (``lookahead_totals``) and the cheapest is played.
+    instead of the top scorer (unless its search runs out of nodes, and then on the game's sets of
+    more than ``ENDGAME_RETRY`` times as many codes). On a whole set of more codes, or where the
+    endgame is not searched, the ``lookahead`` top scorers are valued by solving each of their parts
+    exactly (``lookahead_totals``) and the cheapest is played.
 
     >>> from mmlab.experiments import play_game
     >>> game = Game.parse_size("4x6")
@@ -222,6 +229,7 @@ class SampleScoring(Strategy):
             else:
                 first = game.index_of(best_first_guess(game, score))
         self._first = first
+        self._endgame_below = MAX_CODES + 1  # the sets the endgame searches hold fewer codes (ENDGAME_RETRY)
 
     def planning(self, name: str, game: Game) -> int:
         """``endgame`` or ``lookahead`` as set, or 0 where they do not apply: in ``evo``, and in games
@@ -237,10 +245,11 @@ class SampleScoring(Strategy):
         reference, whole = self.consistent_sample(knowledge, REFERENCE_FACTOR * self.sample_size)
         if reference.shape[0] == 1:
             return game.index_of(reference[0])
-        if whole and reference.shape[0] <= self.planning("endgame", game):
+        if whole and reference.shape[0] <= self.planning("endgame", game) and reference.shape[0] < self._endgame_below:
             guess = self.endgame_guess(knowledge, reference)
             if guess is not None:
                 return guess
+            self._endgame_below = int(ENDGAME_RETRY * reference.shape[0]) + 1
         score = self.values["score"]
         finalists, stats = self.scored_finalists(reference)
         if whole and self.planning("lookahead", game) > 0:
