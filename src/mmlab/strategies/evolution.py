@@ -80,6 +80,7 @@ class SearchResult:
 
     @property
     def none_found(self) -> str:
+        """The search's outcome in words, e.g. 'no consistent code in 100 generations'."""
         generations = f"{self.generations} generation" + ("" if self.generations == 1 else "s")
         return f"no consistent code in {generations}"
 

@@ -347,9 +347,8 @@ class RandomConsistent(Strategy):
             return code
         if result.best is None:  # (every code the GA met was played already: not seen in practice)
             raise SearchFailed(f"random: no code fitting the {len(knowledge.history)} answers of {game} was found")
-        self.last_fallback = (f"no consistent code in {HARD_GENERATIONS} generations of a GA nor "
-                              f"{PATIENT_NODES:.0e} placements of a constraint search; played the GA's fittest "
-                              f"(distance {result.distance})")
+        self.last_fallback = (f"{result.none_found} of a GA nor {PATIENT_NODES:.0e} placements of a constraint "
+                              f"search; played the GA's fittest (distance {result.distance})")
         return game.index_of(result.best)
 
 
